@@ -1,0 +1,5 @@
+"""Hardware drivers: roll button, dice, displays, lock lights, pad links.
+
+Each kind of hardware has a small interface, a real backend and a simulated one chosen by
+configuration. Drivers move dice values, frames, pixels and LED states; they know no Qwixx rules.
+"""

@@ -1,0 +1,135 @@
+"""The `qwixx-tower` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+from firmware_py.gamelog import LogError, replay
+from firmware_py.rules import Refused, Start, game_report
+from firmware_py.terminal import TerminalTable
+from sheets import SheetError, load_sheet, sheet_names
+from sheets.text import sheet_text
+
+EXIT_BAD_LOG = 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return 0
+    return args.handler(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="qwixx-tower", description="The Qwixx tower.")
+    commands = parser.add_subparsers(title="commands")
+
+    run_cmd = commands.add_parser("run", help="play a game in this terminal (simulated hardware)")
+    run_cmd.add_argument("--variant", default="classic", help="the sheet to play (default classic)")
+    run_cmd.add_argument(
+        "--players", default="Ann,Ben,Cleo", help="names in seat order, comma separated"
+    )
+    run_cmd.add_argument(
+        "--human", action="append", default=[], metavar="NAME", help="a seat you play yourself"
+    )
+    run_cmd.add_argument("--delay", type=float, default=0.6, help="seconds between turns")
+    run_cmd.add_argument("--log", metavar="FILE", help="write the game log to FILE")
+    run_cmd.set_defaults(handler=_run)
+
+    replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")
+    replay_cmd.add_argument("file", help="a game log (JSON Lines), or - for standard input")
+    replay_cmd.set_defaults(handler=_replay)
+
+    sheets_cmd = commands.add_parser("sheets", help="list the score sheets, or show one")
+    sheets_cmd.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    sheets_cmd.add_argument("name", nargs="?", help="the sheet to show")
+    sheets_cmd.set_defaults(handler=_sheets)
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    players = tuple(name.strip() for name in args.players.split(",") if name.strip())
+    unknown = [name for name in args.human if name not in players]
+    if unknown:
+        print(
+            f"--human {unknown[0]}: not one of the players ({', '.join(players)})", file=sys.stderr
+        )
+        return 2
+    try:
+        sheet = load_sheet(args.variant)
+    except SheetError as error:
+        print(error, file=sys.stderr)
+        return 2
+    lucky = _draw_lucky(sheet, players) if sheet.has_lucky_numbers else None
+    log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
+    try:
+        table = TerminalTable(
+            Start(args.variant, players, lucky),
+            humans=frozenset(args.human),
+            delay=args.delay,
+            log=log,
+        )
+        table.play()
+    except Refused as refusal:
+        print(f"cannot start the game: {refusal.reason}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, EOFError):
+        print("\nGame stopped.", file=sys.stderr)
+        return 130
+    finally:
+        if log is not None:
+            log.close()
+    return 0
+
+
+def _draw_lucky(sheet, players: tuple[str, ...]) -> dict[str, list[int]]:
+    """Longo: each player's lucky numbers, drawn as a printed sheet would carry them."""
+    low, high = sheet.lucky_range
+    draw = random.SystemRandom()
+    return {name: draw.sample(range(low, high + 1), sheet.lucky_numbers) for name in players}
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            game = replay(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8") as log:
+                game = replay(log)
+    except LogError as error:
+        print(str(error), file=sys.stderr)
+        return EXIT_BAD_LOG
+    except OSError as error:
+        print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_LOG
+    except UnicodeDecodeError:
+        print(f"cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
+        return EXIT_BAD_LOG
+    json.dump(game_report(game), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _sheets(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        for name in sheet_names():
+            print(f"{name:<10} {load_sheet(name).title}")
+        return 0
+    if not args.name:
+        print("which sheet? e.g. qwixx-tower sheets show classic", file=sys.stderr)
+        return 2
+    try:
+        print(sheet_text(load_sheet(args.name)), end="")
+    except SheetError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The game log of shared/spec/game-log.md: JSON Lines to events and back, and replay.
+
+The tower's journal writes this format and `qwixx-tower replay` reads it. Parsing checks the
+shape of each line; the rules engine checks the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
+from sheets import COLOURS
+
+EVENT_NAMES = ("start", "roll", "mark", "pass", "undo")
+
+
+class LogError(Exception):
+    """A log line is malformed or breaks a rule: `line` is its 1-based number in the file."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+def replay(lines: Iterable[str]) -> Game:
+    """Replay a whole log and return the resulting game; raise LogError at the first bad line."""
+    game = None
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            event = parse_line(text)
+            game = _apply(game, event)
+        except Refused as error:
+            raise LogError(number, error.reason) from error
+    if game is None:
+        raise LogError(1, "the log is empty; its first line must be a start event")
+    return game
+
+
+def _apply(game: Game | None, event) -> Game:
+    if game is None:
+        if type(event) is not Start:
+            raise Refused('a game log must begin with a start event ({"event": "start", ...})')
+        return Game.start(event)
+    if type(event) is Start:
+        raise Refused("a game has only one start event, on its first line")
+    game.apply(event)
+    return game
+
+
+def parse_line(text: str):
+    """One log line to an event; Refused with a plain reason when its shape is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Refused(f"not valid JSON ({error.msg} at column {error.colno})") from error
+    if not isinstance(data, dict):
+        raise Refused('each line must be a JSON object such as {"event": "roll", ...}')
+    return parse_event(data)
+
+
+def parse_event(data: dict):
+    kind = data.get("event")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise Refused(f"unknown event {kind!r}; events are {', '.join(EVENT_NAMES)}")
+    return parser(data)
+
+
+def _parse_start(data: dict) -> Start:
+    variant = _field(data, "variant", str, "start")
+    players = _field(data, "players", list, "start")
+    lucky = data.get("lucky")
+    if lucky is not None and not isinstance(lucky, dict):
+        raise Refused('"lucky" must map each player to their lucky numbers')
+    return Start(variant, tuple(players), lucky)
+
+
+def _parse_roll(data: dict) -> Roll:
+    dice = _field(data, "dice", dict, "roll")
+    white = dice.get("white")
+    if not isinstance(white, list) or len(white) != 2:
+        raise Refused('a roll needs "white": a list of the two white dice')
+    colours = {colour: face for colour, face in dice.items() if colour != "white"}
+    return Roll(tuple(white), colours)
+
+
+def _parse_mark(data: dict) -> Mark:
+    player = _field(data, "player", str, "mark")
+    row = _field(data, "row", str, "mark")
+    number = _field(data, "number", int, "mark")
+    lucky = data.get("lucky", False)
+    if type(lucky) is not bool:
+        raise Refused(f'"lucky" must be true or false, not {lucky!r}')
+    return Mark(player, row, number, lucky, _parse_choice(data.get("choice")))
+
+
+def _parse_choice(choice: object) -> str | None:
+    if choice is None:
+        return None
+    if not isinstance(choice, dict) or not isinstance(choice.get("row"), str):
+        raise Refused('"choice" must look like {"row": "green"}')
+    return choice["row"]
+
+
+def _parse_pass(data: dict) -> Pass:
+    return Pass(_field(data, "player", str, "pass"))
+
+
+def _parse_undo(data: dict) -> Undo:
+    return Undo(_field(data, "player", str, "undo"))
+
+
+_TYPE_WORDS = {str: "text", list: "a list", dict: "an object", int: "a whole number"}
+
+
+def _field(data: dict, key: str, kind: type, event: str):
+    value = data.get(key)
+    if value is None:
+        raise Refused(f'a {event} event needs "{key}"')
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise Refused(f'"{key}" of a {event} event must be {_TYPE_WORDS[kind]}, not {value!r}')
+    return value
+
+
+_PARSERS = {
+    "start": _parse_start,
+    "roll": _parse_roll,
+    "mark": _parse_mark,
+    "pass": _parse_pass,
+    "undo": _parse_undo,
+}
+
+
+def event_to_json(event) -> dict:
+    """The log line for an event, as a JSON-ready dict (the journal's writing side)."""
+    kind = type(event)
+    if kind is Start:
+        data = {"event": "start", "variant": event.variant, "players": list(event.players)}
+        if event.lucky:
+            data["lucky"] = {name: list(numbers) for name, numbers in event.lucky.items()}
+        return data
+    if kind is Roll:
+        dice = {"white": list(event.white)}
+        dice.update({c: event.colours[c] for c in COLOURS if c in event.colours})
+        return {"event": "roll", "dice": dice}
+    if kind is Mark:
+        data = {"event": "mark", "player": event.player, "row": event.row, "number": event.number}
+        if event.lucky:
+            data["lucky"] = True
+        if event.choice is not None:
+            data["choice"] = {"row": event.choice}
+        return data
+    if kind is Pass:
+        return {"event": "pass", "player": event.player}
+    if kind is Undo:
+        return {"event": "undo", "player": event.player}
+    raise TypeError(f"not a game event: {event!r}")
+
+
+def event_to_line(event) -> str:
+    """One compact JSON Lines line, newline included."""
+    return json.dumps(event_to_json(event), separators=(", ", ": ")) + "\n"

@@ -1,0 +1,68 @@
+"""The game state as the JSON object of `qwixx-tower replay` (shared/spec/game-log.md)."""
+
+from __future__ import annotations
+
+from sheets import COLOURS
+
+from . import scoring
+from .game import Game
+from .player import PlayerSheet
+
+
+def game_report(game: Game) -> dict:
+    """The spec's replay output: variant, end, turn, locks, every player's sheet, winners."""
+    return {
+        "variant": game.sheet.name,
+        "over": game.over,
+        "reason": game.reason,
+        "turn": {"active": game.active_name, "phase": game.phase},
+        "locked": [COLOURS[row] for row in game.locked],
+        "players": {player.name: player_report(game, player) for player in game.players},
+        "winners": game.winners(),
+    }
+
+
+def player_report(game: Game, player: PlayerSheet) -> dict:
+    sheet = game.sheet
+    report = {
+        "rows": {COLOURS[row]: row_report(game, player, row) for row in range(len(COLOURS))},
+        "penalties": player.penalties,
+        "total": scoring.total(sheet, player),
+    }
+    if sheet.has_lucky_numbers:
+        report["lucky"] = list(player.lucky)
+    if sheet.bonus_bar:
+        report["bonus_bar"] = bonus_bar_report(game, player)
+    if sheet.rewards:
+        report["rewards"] = [
+            r.symbol for k, r in enumerate(sheet.rewards) if player.rewards >> k & 1
+        ]
+        report["reward_points"] = scoring.reward_points(sheet, player)
+    return report
+
+
+def row_report(game: Game, player: PlayerSheet, row: int) -> dict:
+    numbers = game.sheet.rows[row].numbers
+    return {
+        "marks": [numbers[p] for p in player.crossed_positions(row)],
+        "crosses": player.crosses(row),
+        "locked": player.has_locked(row),
+        "points": scoring.row_points(game.sheet, player, row),
+    }
+
+
+def bonus_bar_report(game: Game, player: PlayerSheet) -> list[dict]:
+    """Bonus-a: each bar box with its colour and state: crossed, forfeited or open."""
+    boxes = []
+    for box, colour in enumerate(game.sheet.bonus_bar):
+        locked = game.closed >> COLOURS.index(colour) & 1 or player.has_locked(
+            COLOURS.index(colour)
+        )
+        if player.bar_used >> box & 1:
+            state = "crossed"
+        elif box < player.bar_next or locked:
+            state = "forfeited"
+        else:
+            state = "open"
+        boxes.append({"colour": colour, "box": state})
+    return boxes

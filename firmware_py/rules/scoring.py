@@ -1,0 +1,51 @@
+"""Points: the score table per row, variant rewards, penalties, winners."""
+
+from __future__ import annotations
+
+from sheets import Sheet
+
+from .player import PlayerSheet
+
+
+def row_points(sheet: Sheet, player: PlayerSheet, row: int) -> int:
+    """A row's score on the sheet's table, by its crosses (the lock cross included)."""
+    return sheet.score[player.crosses(row)]
+
+
+def has_reward(sheet: Sheet, player: PlayerSheet, effect: str) -> bool:
+    return any(
+        player.rewards >> k & 1 and reward.effect == effect
+        for k, reward in enumerate(sheet.rewards)
+    )
+
+
+def reward_points(sheet: Sheet, player: PlayerSheet) -> int:
+    """Bonus-b points: the extra-points symbol, and the fewest-crosses row counted twice."""
+    points = 0
+    for k, reward in enumerate(sheet.rewards):
+        if not player.rewards >> k & 1:
+            continue
+        if reward.effect == "extra-points":
+            points += reward.points
+        elif reward.effect == "double-fewest-row":
+            points += row_points(sheet, player, player.fewest_crosses_rows()[0])
+    return points
+
+
+def penalty_points(sheet: Sheet, player: PlayerSheet) -> int:
+    """What the player's penalties cost; nothing once bonus-b's star is earned."""
+    if has_reward(sheet, player, "penalties-free"):
+        return 0
+    return player.penalties * sheet.penalty_points
+
+
+def total(sheet: Sheet, player: PlayerSheet) -> int:
+    rows = sum(row_points(sheet, player, row) for row in range(len(sheet.rows)))
+    return rows + reward_points(sheet, player) - penalty_points(sheet, player)
+
+
+def winners(sheet: Sheet, players: list[PlayerSheet]) -> list[str]:
+    """The players with the highest total, in seat order."""
+    totals = [total(sheet, player) for player in players]
+    best = max(totals)
+    return [player.name for player, points in zip(players, totals, strict=True) if points == best]

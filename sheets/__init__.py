@@ -1,0 +1,16 @@
+"""Score sheets: one data file per variant, loaded and validated here."""
+
+from .loader import SheetError, load_sheet, load_sheet_file, parse_sheet, sheet_names
+from .model import COLOURS, Reward, Row, Sheet
+
+__all__ = [
+    "COLOURS",
+    "Reward",
+    "Row",
+    "Sheet",
+    "SheetError",
+    "load_sheet",
+    "load_sheet_file",
+    "parse_sheet",
+    "sheet_names",
+]

@@ -1,0 +1,207 @@
+"""Reading sheet files (TOML) and refusing malformed ones with a message a maker can act on.
+
+Every error names the file, the field and what is wrong, e.g.
+``mixx-b.toml: rows[2].numbers: 7 appears twice``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from .model import COLOURS, REWARD_EFFECTS, Reward, Row, Sheet
+
+SHEET_DIR = Path(__file__).resolve().parent
+
+
+class SheetError(ValueError):
+    """A sheet file is missing or malformed."""
+
+
+def sheet_names() -> list[str]:
+    """The names of the sheets shipped with qwixx-tower, sorted."""
+    return sorted(path.stem for path in SHEET_DIR.glob("*.toml"))
+
+
+def load_sheet(name: str) -> Sheet:
+    """Load a shipped sheet by name (``classic``, ``longo``, ...)."""
+    path = SHEET_DIR / f"{name}.toml"
+    if name not in sheet_names():
+        known = ", ".join(sheet_names())
+        raise SheetError(f"unknown variant {name!r}; known variants: {known}")
+    return load_sheet_file(path)
+
+
+def load_sheet_file(path: Path | str) -> Sheet:
+    """Load and validate one sheet file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SheetError(f"{path.name}: cannot read the file: {error.strerror}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise SheetError(f"{path.name}: not valid TOML: {error}") from error
+    return parse_sheet(data, source=path.name)
+
+
+def parse_sheet(data: dict, source: str = "<sheet>") -> Sheet:
+    """Build a Sheet from parsed TOML, checking every field."""
+    check = _Checker(source)
+    rows = check.rows(data.get("rows"))
+    score = check.int_list(data, "score", minimum=0)
+    sheet = Sheet(
+        name=check.text(data, "name"),
+        title=check.text(data, "title"),
+        dice_faces=check.int(data, "dice_faces", 2, 20),
+        lock_threshold=check.int(data, "lock_threshold", 0, 20),
+        lock_numbers=check.int(data, "lock_numbers", 1, 3),
+        penalty_points=check.int(data, "penalty_points", 0, 100),
+        penalties_to_end=check.int(data, "penalties_to_end", 1, 20),
+        locks_to_end=check.int(data, "locks_to_end", 1, 4),
+        score=tuple(score),
+        rows=rows,
+        bonus_bar=check.bonus_bar(data.get("bonus_bar")),
+        rewards=check.rewards(data.get("rewards"), rows),
+        lucky_numbers=check.int(data, "lucky_numbers", 0, 4, default=0),
+        lucky_range=check.lucky_range(data),
+    )
+    check.score_covers_rows(sheet)
+    return sheet
+
+
+class _Checker:
+    """Field-by-field validation that raises SheetError naming the source file and field."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, field: str, problem: str) -> SheetError:
+        return SheetError(f"{self.source}: {field}: {problem}")
+
+    def text(self, data: dict, key: str) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, "must be a non-empty string")
+        return value
+
+    def int(self, data: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+        value = data.get(key, default)
+        if value is None:
+            raise self.fail(key, "is missing")
+        if not _is_int(value) or not low <= value <= high:
+            raise self.fail(key, f"must be a whole number from {low} to {high}, not {value!r}")
+        return value
+
+    def int_list(self, data: dict, key: str, minimum: int, field: str | None = None) -> list[int]:
+        field = field or key
+        value = data.get(key)
+        if not isinstance(value, list) or not value:
+            raise self.fail(field, "must be a non-empty list of whole numbers")
+        for item in value:
+            if not _is_int(item) or item < minimum:
+                raise self.fail(field, f"{item!r} is not a whole number of at least {minimum}")
+        return value
+
+    def colour(self, value: object, field: str) -> str:
+        if value not in COLOURS:
+            raise self.fail(field, f"{value!r} is not one of {', '.join(COLOURS)}")
+        return value
+
+    def rows(self, value: object) -> tuple[Row, ...]:
+        if not isinstance(value, list) or len(value) != len(COLOURS):
+            raise self.fail("rows", "needs exactly four [[rows]] tables, red, yellow, green, blue")
+        return tuple(self.row(item, f"rows[{i}]", COLOURS[i]) for i, item in enumerate(value))
+
+    def row(self, data: object, field: str, expected_lock: str) -> Row:
+        if not isinstance(data, dict):
+            raise self.fail(field, "must be a table")
+        lock = self.colour(data.get("lock"), f"{field}.lock")
+        if lock != expected_lock:
+            raise self.fail(
+                f"{field}.lock", f"must be {expected_lock!r} (rows go red, yellow, green, blue)"
+            )
+        numbers = self.int_list(data, "numbers", 1, f"{field}.numbers")
+        self.distinct(numbers, f"{field}.numbers")
+        colours = data.get("colours", [lock] * len(numbers))
+        if not isinstance(colours, list) or len(colours) != len(numbers):
+            raise self.fail(f"{field}.colours", "needs one colour per number")
+        for colour in colours:
+            self.colour(colour, f"{field}.colours")
+        bonus = data.get("bonus", [])
+        for number in bonus if isinstance(bonus, list) else [bonus]:
+            if number not in numbers:
+                raise self.fail(f"{field}.bonus", f"{number!r} is not a number of this row")
+        return Row(lock, tuple(numbers), tuple(colours), frozenset(bonus))
+
+    def distinct(self, numbers: list[int], field: str) -> None:
+        for number in numbers:
+            if numbers.count(number) > 1:
+                raise self.fail(field, f"{number} appears {numbers.count(number)} times")
+
+    def bonus_bar(self, value: object) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        boxes = value.get("boxes") if isinstance(value, dict) else None
+        if not isinstance(boxes, list) or not boxes:
+            raise self.fail("bonus_bar.boxes", "must be a non-empty list of colours")
+        return tuple(self.colour(box, "bonus_bar.boxes") for box in boxes)
+
+    def rewards(self, value: object, rows: tuple[Row, ...]) -> tuple[Reward, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            raise self.fail("rewards", "must be a list of [[rewards]] tables")
+        return tuple(self.reward(item, f"rewards[{i}]", rows) for i, item in enumerate(value))
+
+    def reward(self, data: object, field: str, rows: tuple[Row, ...]) -> Reward:
+        if not isinstance(data, dict):
+            raise self.fail(field, "must be a table")
+        effect = data.get("effect")
+        if effect not in REWARD_EFFECTS:
+            raise self.fail(
+                f"{field}.effect", f"{effect!r} is not one of {', '.join(REWARD_EFFECTS)}"
+            )
+        cells = data.get("cells")
+        if not isinstance(cells, list) or len(cells) != 2:
+            raise self.fail(f"{field}.cells", 'needs two cells such as [["red", 6], ["blue", 4]]')
+        points = data.get("points", 0)
+        if not _is_int(points):
+            raise self.fail(f"{field}.points", f"must be a whole number, not {points!r}")
+        return Reward(
+            symbol=self.text(data, "symbol"),
+            cells=tuple(self.cell(cell, f"{field}.cells", rows) for cell in cells),
+            effect=effect,
+            points=points,
+            text=data.get("text", ""),
+        )
+
+    def cell(self, value: object, field: str, rows: tuple[Row, ...]) -> tuple[int, int]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise self.fail(field, f"{value!r} is not a [colour, number] pair")
+        row = COLOURS.index(self.colour(value[0], field))
+        position = rows[row].position(value[1])
+        if position is None:
+            raise self.fail(field, f"row {value[0]} has no number {value[1]!r}")
+        return row, position
+
+    def lucky_range(self, data: dict) -> tuple[int, int]:
+        if not data.get("lucky_numbers"):
+            return (0, 0)
+        value = data.get("lucky_range")
+        if not (isinstance(value, list) and len(value) == 2 and all(map(_is_int, value))):
+            raise self.fail("lucky_range", "must be [lowest, highest]")
+        if value[0] > value[1]:
+            raise self.fail("lucky_range", "lowest must not exceed highest")
+        return value[0], value[1]
+
+    def score_covers_rows(self, sheet: Sheet) -> None:
+        # A row ends at its first lock number: at most len - lock_numbers + 1 numbers, and the lock.
+        most = max(len(row.numbers) for row in sheet.rows) - sheet.lock_numbers + 2
+        if len(sheet.score) < most + 1:
+            raise self.fail("score", f"must give points for 0 to {most} crosses")
+        if sheet.score[0] != 0:
+            raise self.fail("score", "must start with 0 points for no crosses")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,112 @@
+"""Score sheets as immutable data: rows, cell colours, locks, score table and variant extras.
+
+A sheet is everything printed on a player's card. The rules engine reads it and never changes it;
+everything it needs at speed (where a number sits in a row, which cells a die sum can reach) is
+computed once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COLOURS = ("red", "yellow", "green", "blue")
+"""The four colours, in the order the rulebooks list them and the order locks are reported."""
+
+REWARD_EFFECTS = (
+    "two-crosses-in-fewest-row",
+    "one-cross-in-every-row",
+    "double-fewest-row",
+    "extra-points",
+    "penalties-free",
+)
+"""The bonus-box rewards the engine knows how to grant."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of the sheet, named by the colour of its lock, cells left to right."""
+
+    lock: str
+    numbers: tuple[int, ...]
+    colours: tuple[str, ...]
+    bonus: frozenset[int] = frozenset()
+
+    def position(self, number: int) -> int | None:
+        """Where `number` stands in this row (0 = leftmost), or None if the row lacks it."""
+        try:
+            return self.numbers.index(number)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """A bonus-b symbol: crossing both of its cells earns `effect` at once."""
+
+    symbol: str
+    cells: tuple[tuple[int, int], ...]  # (row index, position) pairs
+    effect: str
+    points: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A variant's score sheet and the numbers of its rules."""
+
+    name: str
+    title: str
+    dice_faces: int
+    lock_threshold: int
+    lock_numbers: int
+    penalty_points: int
+    penalties_to_end: int
+    locks_to_end: int
+    score: tuple[int, ...]
+    rows: tuple[Row, ...]
+    bonus_bar: tuple[str, ...] = ()
+    rewards: tuple[Reward, ...] = ()
+    lucky_numbers: int = 0
+    lucky_range: tuple[int, int] = (0, 0)
+    # Lookups derived from the rows, for the engine's hot paths.
+    lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
+    positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
+    cells_of_colour: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(
+        init=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(
+            self, "lock_positions", tuple(_lock_positions(r, self.lock_numbers) for r in self.rows)
+        )
+        set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in self.rows))
+        set_(self, "cells_of_colour", _cells_by_colour_and_number(self.rows))
+
+    @property
+    def has_lucky_numbers(self) -> bool:
+        return self.lucky_numbers > 0
+
+    def row_index(self, colour: str) -> int:
+        """The index of the row whose lock has `colour`."""
+        return COLOURS.index(colour)
+
+    def cell_colour(self, row: int, position: int) -> str:
+        return self.rows[row].colours[position]
+
+    def max_crosses(self) -> int:
+        return len(self.score) - 1
+
+
+def _lock_positions(row: Row, lock_numbers: int) -> frozenset[int]:
+    size = len(row.numbers)
+    return frozenset(range(size - lock_numbers, size))
+
+
+def _cells_by_colour_and_number(rows: tuple[Row, ...]) -> dict:
+    """Map (colour index, number) to every (row, position) of a cell with that colour and number."""
+    cells: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for r, row in enumerate(rows):
+        for p, (number, colour) in enumerate(zip(row.numbers, row.colours, strict=True)):
+            cells.setdefault((COLOURS.index(colour), number), []).append((r, p))
+    return {key: tuple(value) for key, value in cells.items()}

@@ -1,0 +1,70 @@
+"""A sheet as readable text, the way it is printed: rows left to right, locks, score table."""
+
+from __future__ import annotations
+
+from .model import COLOURS, Sheet
+
+_LETTER = {colour: colour[0].upper() for colour in COLOURS}
+
+
+def sheet_text(sheet: Sheet) -> str:
+    """The whole sheet as lines of text, for `qwixx-tower sheets show NAME`."""
+    lines = [f"{sheet.title} ({sheet.name})", ""]
+    mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
+    for row in sheet.rows:
+        lines.append(_row_line(sheet, row, mixed))
+    lines.append("")
+    lines.extend(_rules_lines(sheet, mixed))
+    lines.append("")
+    lines.append(_score_line(sheet))
+    return "\n".join(lines) + "\n"
+
+
+def _row_line(sheet: Sheet, row, mixed: bool) -> str:
+    cells = []
+    for number, colour in zip(row.numbers, row.colours, strict=True):
+        cell = f"{number:>2}"
+        if mixed:
+            cell += _LETTER[colour]
+        if number in row.bonus:
+            cell += "*"
+        cell += "".join(_reward_marks(sheet, row.lock, number))
+        cells.append(cell)
+    width = max(len(c) for c in cells)
+    return f"{row.lock:<7}" + " ".join(f"{c:<{width}}" for c in cells).rstrip() + "  [lock]"
+
+
+def _reward_marks(sheet: Sheet, lock: str, number: int) -> list[str]:
+    """Bonus-b cells carry the first two letters of their symbol (ci, di, sq, oc, st)."""
+    row = COLOURS.index(lock)
+    position = sheet.rows[row].numbers.index(number)
+    return [r.symbol[:2] for r in sheet.rewards if (row, position) in r.cells]
+
+
+def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
+    last = "last number" if sheet.lock_numbers == 1 else f"last {sheet.lock_numbers} numbers"
+    lines = [
+        f"Dice: six d{sheet.dice_faces}. Lock a row with its {last} after at least "
+        f"{sheet.lock_threshold} crosses in it; the lock cross counts.",
+        f"Penalty: -{sheet.penalty_points} each; the game ends at {sheet.penalties_to_end} "
+        f"penalties or {sheet.locks_to_end} locked rows.",
+    ]
+    if mixed:
+        lines.append(
+            "Cell colours: R red, Y yellow, G green, B blue; rows are named by their lock."
+        )
+    if sheet.has_lucky_numbers:
+        low, high = sheet.lucky_range
+        lines.append(f"Each sheet shows {sheet.lucky_numbers} lucky numbers from {low} to {high}.")
+    if sheet.bonus_bar:
+        bar = " ".join(_LETTER[c] for c in sheet.bonus_bar)
+        lines.append(f"* bonus number: cross the next box of the bonus bar: {bar}")
+    for reward in sheet.rewards:
+        cells = " + ".join(f"{COLOURS[r]} {sheet.rows[r].numbers[p]}" for r, p in reward.cells)
+        lines.append(f"{reward.symbol[:2]} {reward.symbol:<8} {cells}: {reward.text}")
+    return lines
+
+
+def _score_line(sheet: Sheet) -> str:
+    pairs = [f"{n}x={points}" for n, points in enumerate(sheet.score) if n]
+    return "Points: " + " ".join(pairs)

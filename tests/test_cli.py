@@ -1,0 +1,64 @@
+"""The `qwixx-tower` command as a user meets it: sheets, run, replay exit codes."""
+
+import json
+import subprocess
+import sys
+
+from sheets import sheet_names
+
+
+def qwixx(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_sheets_lists_every_variant_of_the_spec():
+    listed = qwixx("sheets").stdout.split()
+    for name in ("classic", "longo", "mixx-a", "mixx-b", "bonus-a", "bonus-b"):
+        assert name in listed
+    assert set(sheet_names()) <= set(listed)
+
+
+def test_sheets_show_prints_the_rows_as_printed():
+    lines = qwixx("sheets", "show", "mixx-b").stdout.splitlines()
+    red = lines[2].split()
+    assert red == ["red", "10", "6", "2", "8", "3", "4", "12", "5", "9", "7", "11", "[lock]"]
+
+
+def test_sheets_show_unknown_sheet_says_which_exist():
+    result = qwixx("sheets", "show", "qwinto")
+    assert result.returncode == 2
+    assert "unknown variant 'qwinto'" in result.stderr
+    assert "classic" in result.stderr
+
+
+def test_run_plays_a_game_whose_log_replays_to_the_printed_scores(tmp_path):
+    log = tmp_path / "game.jsonl"
+    result = qwixx("run", "--delay", "0", "--players", "Ann,Ben", "--log", str(log))
+    assert result.returncode == 0, result.stderr
+    assert "Game over" in result.stdout
+    replayed = qwixx("replay", str(log))
+    assert replayed.returncode == 0, replayed.stderr
+    state = json.loads(replayed.stdout)
+    assert state["over"] is True
+    for name, player in state["players"].items():
+        assert f"{name:<10} {player['total']:>4}" in result.stdout
+
+
+def test_replay_reads_standard_input():
+    start = '{"event": "start", "variant": "classic", "players": ["Ann"]}\n'
+    result = qwixx("replay", "-", stdin=start)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["turn"] == {"active": "Ann", "phase": "roll"}
+
+
+def test_replay_of_a_missing_file_exits_2_with_a_reason():
+    result = qwixx("replay", "/nonexistent/game.jsonl")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "cannot read /nonexistent/game.jsonl" in result.stderr
