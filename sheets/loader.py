@@ -6,6 +6,7 @@ Every error names the file, the field and what is wrong, e.g.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from pathlib import Path
 
@@ -23,8 +24,10 @@ def sheet_names() -> list[str]:
     return sorted(path.stem for path in SHEET_DIR.glob("*.toml"))
 
 
+@functools.cache
 def load_sheet(name: str) -> Sheet:
-    """Load a shipped sheet by name (``classic``, ``longo``, ...)."""
+    """Load a shipped sheet by name (``classic``, ``longo``, ...); sheets are immutable, so
+    each is read once per process."""
     path = SHEET_DIR / f"{name}.toml"
     if name not in sheet_names():
         known = ", ".join(sheet_names())

@@ -71,9 +71,7 @@ class Sheet:
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
-    cells_of_colour: dict[tuple[int, int], tuple[tuple[int, int], ...]] = field(
-        init=False, repr=False
-    )
+
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -81,7 +79,7 @@ class Sheet:
             self, "lock_positions", tuple(_lock_positions(r, self.lock_numbers) for r in self.rows)
         )
         set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in self.rows))
-        set_(self, "cells_of_colour", _cells_by_colour_and_number(self.rows))
+
 
     @property
     def has_lucky_numbers(self) -> bool:
@@ -101,12 +99,3 @@ class Sheet:
 def _lock_positions(row: Row, lock_numbers: int) -> frozenset[int]:
     size = len(row.numbers)
     return frozenset(range(size - lock_numbers, size))
-
-
-def _cells_by_colour_and_number(rows: tuple[Row, ...]) -> dict:
-    """Map (colour index, number) to every (row, position) of a cell with that colour and number."""
-    cells: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for r, row in enumerate(rows):
-        for p, (number, colour) in enumerate(zip(row.numbers, row.colours, strict=True)):
-            cells.setdefault((COLOURS.index(colour), number), []).append((r, p))
-    return {key: tuple(value) for key, value in cells.items()}

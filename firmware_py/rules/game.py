@@ -19,6 +19,7 @@ from . import scoring
 from .errors import ChoiceNeeded, Refused
 from .events import Mark, Pass, Roll, Start, Undo
 from .player import PlayerSheet, Snapshot
+from .tables import Cell, tables_for
 
 ROLL, ACTION1, ACTION2, OVER = "roll", "action1", "action2", "over"
 MAX_PLAYERS = 5
@@ -47,7 +48,10 @@ class Game:
         _check_players(players)
         lucky_numbers = _check_lucky(sheet, players, lucky)
         self.sheet = sheet
-        self.players = [PlayerSheet(name, sheet, lucky_numbers.get(name, ())) for name in players]
+        lock_bits = tables_for(sheet).lock_bits
+        self.players = [
+            PlayerSheet(name, lock_bits, lucky_numbers.get(name, ())) for name in players
+        ]
         self.seat = {name: index for index, name in enumerate(players)}
         self.phase = ROLL
         self.active = 0
@@ -59,11 +63,16 @@ class Game:
         # Action-1 decisions this turn: seat -> snapshot before the mark, or None for a pass.
         self.decisions: dict[int, Snapshot | None] = {}
         self._numbers = tuple(row.numbers for row in sheet.rows)
-        self._bonus_cells = tuple(
-            frozenset(row.numbers.index(n) for n in row.bonus) for row in sheet.rows
-        )
-        self._reward_cells = _reward_index(sheet)
-        self._mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
+        self._tables = tables = tables_for(sheet)
+        self._marks = [tables.marks_for(name) for name in players]
+        self._action2_cells: list[Cell] | None = None  # cells the colour sums reach, this roll
+        self._locking = 0  # mask of rows a player locked in the open action
+        self._in_play = dict.fromkeys(COLOURS)  # colour dice in the game (keys, in order)
+        self._threshold = sheet.lock_threshold
+        self._bonus_cells = tables.bonus_cells
+        self._reward_cells = tables.reward_cells
+        self._mixed = tables.mixed
+        self._plain = tables.plain
 
     @classmethod
     def start(cls, event: Start) -> Game:
@@ -89,7 +98,7 @@ class Game:
 
     def dice_in_play(self) -> list[str]:
         """The colour dice still in the game (their rows are not locked)."""
-        return [c for i, c in enumerate(COLOURS) if not self.closed >> i & 1]
+        return list(self._in_play)
 
     def waiting_for(self) -> list[str]:
         """Who the table waits for: the roller, the undecided players, or the active player."""
@@ -109,7 +118,9 @@ class Game:
 
     def legal_marks(self, name: str) -> list[Mark]:
         """Every mark `name` may make right now, with the row choice spelled out where needed."""
-        seat = self._seat_of(name)
+        seat = self.seat.get(name)
+        if seat is None:
+            self._seat_of(name)  # raises: no such player
         if self.phase == ACTION1 and seat not in self.decisions:
             marks = self._action1_marks(seat)
         elif self.phase == ACTION2 and seat == self.active:
@@ -131,41 +142,57 @@ class Game:
 
     def _action1_marks(self, seat: int) -> list[Mark]:
         player = self.players[seat]
-        total = self.white_sum
-        marks = []
-        for row, positions in enumerate(self.sheet.positions):
-            position = positions.get(total)
-            if position is not None and self._can_cross(player, row, position):
-                marks.append(Mark(player.name, COLOURS[row], total))
-        if total in player.lucky:
-            for row in player.fewest_crosses_rows():
-                position = self._next_available(player, row)
-                if position is not None:
-                    number = self._numbers[row][position]
-                    marks.append(Mark(player.name, COLOURS[row], number, True))
-        return marks
+        rows, marks, closed, threshold = (
+            player.rows,
+            self._marks[seat],
+            self.closed,
+            self._threshold,
+        )
+        legal = [
+            marks[row][position]
+            for _, row, position, bit, locks in self._tables.by_sum[self.white_sum]
+            if rows[row] < bit  # nothing crossed at or right of it (the lock cross included)
+            and not closed >> row & 1
+            and (not locks or rows[row].bit_count() >= threshold)
+        ]
+        if self.white_sum in player.lucky:
+            legal.extend(self._lucky_marks(player))
+        return legal
+
+    def _lucky_marks(self, player: PlayerSheet) -> list[Mark]:
+        lucky = []
+        for row in player.fewest_crosses_rows():
+            position = self._next_available(player, row)
+            if position is not None:
+                number = self._numbers[row][position]
+                lucky.append(Mark(player.name, COLOURS[row], number, True))
+        return lucky
 
     def _action2_marks(self, seat: int) -> list[Mark]:
+        if self._action2_cells is None:
+            self._action2_cells = self._cells_for_colour_sums()
         player = self.players[seat]
-        white1, white2 = self.dice.white
-        cells = self.sheet.cells_of_colour
-        marks = []
-        for colour, face in self.dice.colours.items():
-            die = COLOUR_INDEX[colour]
-            if self.closed >> die & 1:
-                continue
-            for number in {white1 + face, white2 + face}:
-                for row, position in cells.get((die, number), ()):
-                    if self._can_cross(player, row, position):
-                        marks.append(Mark(player.name, COLOURS[row], number))
-        return marks
+        rows, marks, closed, threshold = (
+            player.rows,
+            self._marks[seat],
+            self.closed,
+            self._threshold,
+        )
+        return [
+            marks[row][position]
+            for die, row, position, bit, locks in self._action2_cells
+            if rows[row] < bit
+            and not closed >> die & 1  # the die is still in the game
+            and not closed >> row & 1
+            and (not locks or rows[row].bit_count() >= threshold)
+        ]
 
     def _with_choices(self, seat: int, marks: list[Mark]) -> list[Mark]:
         """Replace each mark that earns a tied fewest-row reward by one mark per tied row."""
         player = self.players[seat]
         expanded = []
         for mark in marks:
-            snapshot = player.snapshot()
+            snapshot, locking = player.snapshot(), self._locking
             row = COLOUR_INDEX[mark.row]
             try:
                 self._cross_with_effects(player, row, self._numbers[row].index(mark.number), None)
@@ -174,6 +201,7 @@ class Game:
                 expanded.extend(mark._replace(choice=COLOURS[r]) for r in needed.rows)
             finally:
                 player.restore(snapshot)
+                self._locking = locking
         return expanded
 
     # ---- applying events -----------------------------------------------------------------
@@ -200,14 +228,30 @@ class Game:
         self._check_dice(roll)
         self.dice = roll
         self.white_sum = roll.white[0] + roll.white[1]
+        self._action2_cells = None
         self.decisions = {}
         self.phase = ACTION1
 
+    def _cells_for_colour_sums(self) -> list[Cell]:
+        """Every cell that one white die plus one colour die of this roll reaches."""
+        white1, white2 = self.dice.white
+        tables = self._tables.by_die_and_sum
+        reached: list[Cell] = []
+        for colour, face in self.dice.colours.items():
+            by_sum = tables[COLOUR_INDEX[colour]]
+            reached.extend(by_sum[white1 + face])
+            if white2 != white1:
+                reached.extend(by_sum[white2 + face])
+        return reached
+
     def _mark(self, mark: Mark) -> None:
-        seat = self._seat_of(mark.player)
+        seat = self.seat.get(mark.player)
+        if seat is None:
+            self._seat_of(mark.player)  # raises: no such player
         player = self.players[seat]
         if self.phase == ACTION1:
-            self._check_undecided(seat)
+            if seat in self.decisions:
+                self._check_undecided(seat)
             row, position = self._check_action1_mark(player, mark)
         elif self.phase == ACTION2:
             self._check_active(seat, "mark")
@@ -219,6 +263,7 @@ class Game:
             self._cross_with_effects(player, row, position, mark.choice)
         except Refused:
             player.restore(snapshot)
+            self._locking = self._rows_locked_in_open_action()
             raise
         if self.phase == ACTION1:
             self._decide(seat, snapshot)
@@ -226,9 +271,12 @@ class Game:
             self._end_action2(snapshot)
 
     def _pass(self, event: Pass) -> None:
-        seat = self._seat_of(event.player)
+        seat = self.seat.get(event.player)
+        if seat is None:
+            self._seat_of(event.player)  # raises: no such player
         if self.phase == ACTION1:
-            self._check_undecided(seat)
+            if seat in self.decisions:
+                self._check_undecided(seat)
             self._decide(seat, None)
         elif self.phase == ACTION2:
             self._check_active(seat, "pass")
@@ -242,6 +290,7 @@ class Game:
             snapshot = self.decisions.pop(seat)
             if snapshot is not None:
                 self.players[seat].restore(snapshot)
+                self._locking = self._rows_locked_in_open_action()
             return
         raise Refused(f"{event.player} has nothing to take back: {self._undo_words(seat)}")
 
@@ -264,48 +313,49 @@ class Game:
             self._end_action1()
 
     def _end_action1(self) -> None:
-        locked_now: set[int] = set()
-        for seat, snapshot in self.decisions.items():
-            if snapshot is not None:
-                locked_now |= self._locks_since(self.players[seat], snapshot)
-        self._close_rows(locked_now)
-        if not self._game_ends():
+        if self._locking:
+            self._close_locked_rows()
+        if self.phase != OVER:
             self.phase = ACTION2
 
     def _end_action2(self, snapshot: Snapshot | None) -> None:
         active = self.players[self.active]
-        if snapshot is not None:
-            self._close_rows(self._locks_since(active, snapshot))
-        elif self.decisions.get(self.active) is None:
+        if self._locking:
+            self._close_locked_rows()
+        elif snapshot is None and self.decisions.get(self.active) is None:
             active.penalties += 1  # crossed nothing in either action
-        if self._game_ends():
+            if active.penalties >= self.sheet.penalties_to_end:
+                self._end_game("penalties")
+        if self.phase == OVER:
             return
         self.active = (self.active + 1) % len(self.players)
         self.phase = ROLL
         self.dice = None
 
-    def _locks_since(self, player: PlayerSheet, snapshot: Snapshot) -> set[int]:
-        before = snapshot[0]
-        bits = player.lock_bits
-        return {
-            r for r, mask in enumerate(player.rows) if mask & bits[r] and not before[r] & bits[r]
-        }
+    def _rows_locked_in_open_action(self) -> int:
+        """Rows some player has locked that the table has not closed yet: every lock of an
+        earlier action closed its row when that action ended, so these are the open action's."""
+        mask = 0
+        for player in self.players:
+            for row, bit in enumerate(player.lock_bits):
+                if player.rows[row] & bit:
+                    mask |= 1 << row
+        return mask & ~self.closed
 
-    def _close_rows(self, rows: set[int]) -> None:
-        for row in sorted(rows):  # rows locked in one action: red, yellow, green, blue order
-            if not self.closed >> row & 1:
-                self.closed |= 1 << row
+    def _close_locked_rows(self) -> None:
+        """End of an action: its locks close their rows for everyone, in red..blue order."""
+        for row in range(len(COLOURS)):
+            if self._locking >> row & 1:
                 self.locked.append(row)
-
-    def _game_ends(self) -> bool:
+        self.closed |= self._locking
+        self._locking = 0
+        self._in_play = {c: None for i, c in enumerate(COLOURS) if not self.closed >> i & 1}
         if len(self.locked) >= self.sheet.locks_to_end:
-            self.reason = "locks"
-        elif any(p.penalties >= self.sheet.penalties_to_end for p in self.players):
-            self.reason = "penalties"
-        else:
-            return False
+            self._end_game("locks")
+
+    def _end_game(self, reason: str) -> None:
+        self.reason = reason
         self.phase = OVER
-        return True
 
     # ---- crossing cells and their effects ------------------------------------------------
 
@@ -313,6 +363,12 @@ class Game:
         self, player: PlayerSheet, row: int, position: int, choice: str | None
     ) -> None:
         """Cross one cell and everything it sets off; refuses a choice that no reward used."""
+        if self._plain and choice is None:
+            player.rows[row] |= 1 << position
+            if position in self.sheet.lock_positions[row]:
+                player.rows[row] |= player.lock_bits[row]
+                self._locking |= 1 << row
+            return
         ctx = _Choice(choice)
         self._cross(player, row, position, ctx)
         if choice is not None and not ctx.used:
@@ -325,6 +381,7 @@ class Game:
         player.rows[row] |= 1 << position
         if position in self.sheet.lock_positions[row]:
             player.rows[row] |= player.lock_bits[row]
+            self._locking |= 1 << row
         if position in self._bonus_cells[row]:
             self._bonus_bar_cross(player, ctx)
         reward = self._reward_cells.get((row, position))
@@ -429,7 +486,9 @@ class Game:
             )
 
     def _check_action1_mark(self, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
-        row = self._row_of(mark.row)
+        row = COLOUR_INDEX.get(mark.row)
+        if row is None:
+            self._row_of(mark.row)  # raises: no such row
         if mark.lucky:
             return self._check_lucky(player, row, mark)
         if mark.number != self.white_sum:
@@ -439,7 +498,8 @@ class Game:
                 f"show {white1} and {white2}, so the number to cross is {self.white_sum}"
             )
         position = self._position_of(row, mark.number)
-        self._check_crossable(player, row, position)
+        if not self._can_cross(player, row, position):
+            self._check_crossable(player, row, position)  # raises with the reason
         return row, position
 
     def _check_action2_mark(self, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
@@ -555,6 +615,19 @@ class Game:
             )
 
     def _check_dice(self, roll: Roll) -> None:
+        """Both white dice and exactly the colour dice in play, each showing a face."""
+        faces = self.sheet.dice_faces
+        white = roll.white
+        in_play = roll.colours.keys() == self._in_play.keys()
+        if in_play and type(white) in (tuple, list) and len(white) == 2:
+            for face in (*white, *roll.colours.values()):
+                if type(face) is not int or not 1 <= face <= faces:
+                    break
+            else:
+                return
+        self._explain_bad_dice(roll)
+
+    def _explain_bad_dice(self, roll: Roll) -> None:
         faces = self.sheet.dice_faces
         white = roll.white
         if not isinstance(white, (tuple, list)) or len(white) != 2:
@@ -584,10 +657,6 @@ def _join(words: list[str], last: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
-
-
-def _reward_index(sheet: Sheet) -> dict[tuple[int, int], int]:
-    return {cell: k for k, reward in enumerate(sheet.rewards) for cell in reward.cells}
 
 
 def _check_players(players: Sequence[str]) -> None:

@@ -7,8 +7,6 @@ cross are all plain integer operations on the mask, and a snapshot for undo is a
 
 from __future__ import annotations
 
-from sheets import Sheet
-
 Snapshot = tuple[tuple[int, ...], int, int, int, int]
 
 
@@ -26,11 +24,11 @@ class PlayerSheet:
         "rows",
     )
 
-    def __init__(self, name: str, sheet: Sheet, lucky: tuple[int, ...] = ()) -> None:
+    def __init__(self, name: str, lock_bits: tuple[int, ...], lucky: tuple[int, ...] = ()) -> None:
         self.name = name
         self.lucky = lucky
         self.rows = [0, 0, 0, 0]
-        self.lock_bits = tuple(1 << len(row.numbers) for row in sheet.rows)
+        self.lock_bits = lock_bits  # per row, the bit of its lock cross
         self.penalties = 0
         self.bar_next = 0  # bonus-a: index of the next bonus-bar box to consider
         self.bar_used = 0  # bonus-a: mask of bonus-bar boxes crossed (not forfeited)

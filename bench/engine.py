@@ -1,0 +1,124 @@
+"""Rules-engine speed: random full games, rolls and legal-move queries per second.
+
+Uniformly random legal players: at each decision a player takes one of `legal_marks` or passes,
+each with equal chance. Every event goes through `Game.apply`, which checks it as it would an
+event from a pad. One process, one core. Run:
+
+    .venv/bin/python bench/engine.py            # every variant, 2 and 4 players
+    .venv/bin/python bench/engine.py --seconds 5 --variants classic
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from firmware_py.rules import ACTION1, ACTION2, Game, Pass, Roll, Start  # noqa: E402
+from sheets import sheet_names  # noqa: E402
+
+
+def new_game(variant: str, players: int, rng: random.Random) -> Game:
+    names = tuple(f"P{i}" for i in range(players))
+    lucky = None
+    if variant == "longo":
+        lucky = {name: tuple(rng.sample(range(2, 17), 2)) for name in names}
+    return Game.start(Start(variant, names, lucky))
+
+
+def random_roll(game: Game, rng: random.Random) -> Roll:
+    faces = game.sheet.dice_faces
+    draw = rng.random
+    white = (int(draw() * faces) + 1, int(draw() * faces) + 1)
+    return Roll(white, {colour: int(draw() * faces) + 1 for colour in game.dice_in_play()})
+
+
+def random_decision(game: Game, name: str, rng: random.Random):
+    marks = game.legal_marks(name)
+    pick = int(rng.random() * (len(marks) + 1))
+    return marks[pick] if pick < len(marks) else Pass(name)
+
+
+def play_random_game(variant: str, players: int, rng: random.Random) -> int:
+    """Play one game to its end; return the number of rolls."""
+    game = new_game(variant, players, rng)
+    rolls = 0
+    while not game.over:
+        game.apply(random_roll(game, rng))
+        rolls += 1
+        while game.phase == ACTION1:
+            for name in game.waiting_for():
+                game.apply(random_decision(game, name, rng))
+        if game.phase == ACTION2:
+            game.apply(random_decision(game, game.active_name, rng))
+    return rolls
+
+
+def games_per_second(variant: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Best of three timed rounds: (games per second, rolls per second)."""
+    rng = random.Random(seed)
+    rates = []
+    for _ in range(3):
+        games = rolls = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds / 3:
+            rolls += play_random_game(variant, players, rng)
+            games += 1
+        rates.append((games / elapsed, rolls / elapsed))
+    return max(rates)
+
+
+def legal_queries_per_second(seconds: float, seed: int) -> float:
+    """Legal-move queries on positions taken from random 4-player classic games."""
+    rng = random.Random(seed)
+    positions = list(_positions(rng, 400))
+    queries = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for game, name in positions:
+            game.legal_marks(name)
+        queries += len(positions)
+    return queries / elapsed
+
+
+def _positions(rng: random.Random, count: int):
+    """Mid-game moments where `name` has a decision to make (snapshots by replaying)."""
+    while count > 0:
+        game = new_game("classic", 4, rng)
+        for _ in range(rng.randrange(1, 20)):
+            if game.over:
+                break
+            game.apply(random_roll(game, rng))
+            while game.phase == ACTION1:
+                for name in game.waiting_for():
+                    game.apply(random_decision(game, name, rng))
+            if game.phase == ACTION2:
+                game.apply(random_decision(game, game.active_name, rng))
+        if not game.over:
+            game.apply(random_roll(game, rng))
+            count -= 1
+            yield game, game.waiting_for()[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--variants", nargs="*", default=sheet_names())
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s")
+    print(f"{'variant':<9} {'players':>7} {'games/s':>9} {'rolls/s':>9} {'rolls/game':>10}")
+    for variant in args.variants:
+        for players in (2, 4):
+            games, rolls = games_per_second(variant, players, args.seconds, args.seed)
+            print(f"{variant:<9} {players:>7} {games:>9.0f} {rolls:>9.0f} {rolls / games:>10.1f}")
+    queries = legal_queries_per_second(args.seconds, args.seed)
+    print(f"legal-move queries/s (4-player classic, mid-game): {queries:,.0f}")
+
+
+if __name__ == "__main__":
+    main()
