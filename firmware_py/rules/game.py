@@ -11,6 +11,7 @@ action 1 close for everyone when action 1 ends. A row locked in action 2 closes 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 
 from sheets import COLOURS, Sheet, SheetError, load_sheet
@@ -82,6 +83,14 @@ class Game:
         except SheetError as error:
             raise Refused(str(error)) from error
         return cls(sheet, event.players, event.lucky)
+
+    def copy(self) -> Game:
+        """An independent copy of the game (for computer players trying moves ahead)."""
+        twin = copy.copy(self)
+        twin.players = [player.copy() for player in self.players]
+        twin.locked = list(self.locked)
+        twin.decisions = dict(self.decisions)
+        return twin
 
     # ---- state queries -------------------------------------------------------------------
 

@@ -34,6 +34,11 @@ class PlayerSheet:
         self.bar_used = 0  # bonus-a: mask of bonus-bar boxes crossed (not forfeited)
         self.rewards = 0  # bonus-b: mask of reward symbols earned
 
+    def copy(self) -> PlayerSheet:
+        twin = PlayerSheet(self.name, self.lock_bits, self.lucky)
+        twin.restore(self.snapshot())
+        return twin
+
     def snapshot(self) -> Snapshot:
         return (tuple(self.rows), self.penalties, self.bar_next, self.bar_used, self.rewards)
 
