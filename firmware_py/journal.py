@@ -1,0 +1,158 @@
+"""The journal: every accepted event on disk before anyone is told it happened.
+
+One game log (shared/spec/game-log.md) per game in the state directory, named by game number
+(``game-000001.jsonl``). Each event is written, flushed and fsynced before `append` returns, so
+an acknowledged mark survives a pulled plug. A power cut can tear only the last line; opening
+the game again drops that torn line (the event was never acknowledged) and carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_py.gamelog import LogError, event_to_line, replay
+from firmware_py.rules import Game, Start
+
+log = logging.getLogger(__name__)
+
+GAME_GLOB = "game-*.jsonl"
+
+
+class JournalError(Exception):
+    """The journal cannot be written or read (full disk, read-only, corrupt file)."""
+
+
+@dataclass
+class ResumedGame:
+    """A game read back from its log: the state, and whether a torn last line was dropped."""
+
+    path: Path
+    game: Game
+    events: int
+    dropped_torn_line: bool
+
+
+class GameLog:
+    """The open log of one game: appends are durable when they return."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._size = os.fstat(self._fd).st_size
+
+    def append(self, event) -> None:
+        """Write one event and make it durable (fsync) before returning. A write that fails
+        (a full disk) is cut back off, so the log never keeps half an event."""
+        data = event_to_line(event).encode("utf-8")
+        try:
+            _write_all(self._fd, data)
+            os.fsync(self._fd)
+        except OSError as error:
+            self._cut_back()
+            raise JournalError(
+                f"cannot write the game log {self.path}: {error.strerror}"
+            ) from error
+        self._size += len(data)
+
+    def _cut_back(self) -> None:
+        try:
+            os.ftruncate(self._fd, self._size)
+        except OSError:
+            log.warning("could not cut a failed write off %s", self.path)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Journal:
+    """The directory of game logs."""
+
+    def __init__(self, directory: Path | str) -> None:
+        self.directory = Path(directory)
+
+    def begin(self, start: Start) -> GameLog:
+        """Create the next game's log and write its start event durably."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            path = self.directory / f"game-{self._next_number():06d}.jsonl"
+            game_log = GameLog(path)
+            _fsync_directory(self.directory)  # the new file's name survives a power cut too
+        except OSError as error:
+            raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
+        game_log.append(start)
+        return game_log
+
+    def games(self) -> list[Path]:
+        """Every game log, oldest first."""
+        return sorted(self.directory.glob(GAME_GLOB))
+
+    def resume_latest(self) -> ResumedGame | None:
+        """The newest game if it is unfinished, read back with a torn last line dropped."""
+        games = self.games()
+        if not games:
+            return None
+        resumed = read_game(games[-1], repair=True)
+        return None if resumed.game.over else resumed
+
+    def _next_number(self) -> int:
+        numbers = [int(path.stem.split("-")[1]) for path in self.games() if _numbered(path)]
+        return max(numbers, default=0) + 1
+
+
+def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
+    """Replay a game log. A last line cut short by a power cut is dropped (and, with `repair`,
+    cut from the file so later appends start on a clean line); any other bad line is an error."""
+    data = path.read_bytes()
+    text, torn = _without_torn_tail(data)
+    lines = text.splitlines(keepends=True)
+    try:
+        game = replay(lines)
+    except LogError as error:
+        raise JournalError(f"{path.name}: {error}") from error
+    if torn and repair:
+        _truncate(path, len(text.encode("utf-8")))
+        log.warning("%s: dropped a torn last line left by a power cut", path.name)
+    return ResumedGame(path, game, sum(1 for line in lines if line.strip()), torn)
+
+
+def _without_torn_tail(data: bytes) -> tuple[str, bool]:
+    """The log up to its last complete line; a tail without a newline was never acknowledged."""
+    end = data.rfind(b"\n") + 1
+    return data[:end].decode("utf-8"), end < len(data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _truncate(path: Path, size: int) -> None:
+    with open(path, "r+b") as file:
+        file.truncate(size)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _numbered(path: Path) -> bool:
+    parts = path.stem.split("-")
+    return len(parts) == 2 and parts[1].isdigit()
