@@ -1,0 +1,78 @@
+"""What the table should see, as plain data: the bridge from the game to the screens.
+
+Screens draw a `TableView` and nothing else, so they never touch the rules engine and can be
+tested as pictures from hand-made views. `table_view` builds the view of a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware_py.rules import ACTION1, ACTION2, OVER, ROLL, Game
+from sheets import COLOURS
+
+ATTRACT, SETUP, ROLLING, LOCK, ERROR = "attract", "setup", "rolling", "lock", "error"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player as the table shows them."""
+
+    name: str
+    total: int = 0
+    penalties: int = 0
+    decided: bool = False
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything a screen may show; `screen` says which moment of the game this is."""
+
+    screen: str
+    title: str = ""
+    seats: tuple[Seat, ...] = ()
+    active: str = ""
+    white: tuple[int, int] | None = None
+    colours: dict[str, int] = field(default_factory=dict)  # colour dice in play and their faces
+    locked: tuple[str, ...] = ()
+    waiting_for: tuple[str, ...] = ()
+    winners: tuple[str, ...] = ()
+    message: str = ""
+    frame: int = 0  # animation step, for the rolling screen
+
+    @property
+    def white_sum(self) -> int | None:
+        return None if self.white is None else self.white[0] + self.white[1]
+
+    def colour_sums(self, colour: str) -> tuple[int, ...]:
+        """Action-2 sums with one colour die: each white die plus it; () when the die is gone."""
+        if self.white is None or colour not in self.colours:
+            return ()
+        face = self.colours[colour]
+        return tuple(sorted({self.white[0] + face, self.white[1] + face}, reverse=True))
+
+
+_SCREEN_OF_PHASE = {ROLL: ROLL, ACTION1: ACTION1, ACTION2: ACTION2, OVER: OVER}
+
+
+def table_view(game: Game, *, screen: str | None = None, message: str = "") -> TableView:
+    """The view of a game at this moment (the screen follows the phase unless one is given)."""
+    decided = set(game.decisions) if game.phase == ACTION1 else set()
+    seats = tuple(
+        Seat(p.name, game.total(p.name), p.penalties, seat in decided)
+        for seat, p in enumerate(game.players)
+    )
+    dice = game.dice
+    in_play = set(game.dice_in_play())
+    return TableView(
+        screen=screen or _SCREEN_OF_PHASE[game.phase],
+        title=game.sheet.title,
+        seats=seats,
+        active=game.active_name,
+        white=tuple(dice.white) if dice else None,
+        colours={c: f for c, f in dice.colours.items() if c in in_play} if dice else {},
+        locked=tuple(COLOURS[row] for row in game.locked),
+        waiting_for=tuple(game.waiting_for()),
+        winners=tuple(game.winners()) if game.over else (),
+        message=message,
+    )
