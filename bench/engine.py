@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.rules import ACTION1, ACTION2, Game, Pass, Roll, Start  # noqa: E402
-from sheets import sheet_names  # noqa: E402
+from firmware_py.rules import ACTION1, ACTION2, Game, Pass, Roll, Start
+from sheets import sheet_names
 
 
 def new_game(variant: str, players: int, rng: random.Random) -> Game:
@@ -110,7 +110,9 @@ def main() -> None:
     parser.add_argument("--variants", nargs="*", default=sheet_names())
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s")
+    print(
+        f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s"
+    )
     print(f"{'variant':<9} {'players':>7} {'games/s':>9} {'rolls/s':>9} {'rolls/game':>10}")
     for variant in args.variants:
         for players in (2, 4):

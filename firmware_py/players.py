@@ -1,15 +1,18 @@
 """Computer players: choose a decision from the rules engine's legal moves.
 
-The strategy is the one careful human players use: cross numbers without skipping many cells,
-lock a row when allowed, and in action 2 accept a small gap rather than a penalty.
+The strategy is the one careful human players use. A cross is worth about as many points as the
+row already has crosses (the score table grows by one more each cross), a lock adds its own
+cross, and every number skipped is a cross that row can never have. So: take the best mark when
+it gains more than it skips; as the active player with nothing crossed yet, accept a worse mark
+rather than a five-point penalty.
 """
 
 from __future__ import annotations
 
 from firmware_py.rules import ACTION2, Game, Mark, Pass
 
-ACTION1_MAX_GAP = 1  # cells a computer player skips for a cross any player may take
-ACTION2_MAX_GAP = 2  # skipped cells worth more than a -5 penalty when it would be the only cross
+SKIP_COST = 1.0  # points a skipped number is worth giving up (tuned in bench/strategy.py)
+PENALTY = 5.0  # what crossing nothing costs the active player
 
 
 def choose(game: Game, name: str) -> Mark | Pass:
@@ -17,29 +20,30 @@ def choose(game: Game, name: str) -> Mark | Pass:
     marks = game.legal_marks(name)
     if not marks:
         return Pass(name)
-    best = min(marks, key=lambda mark: _cost(game, name, mark))
-    if _gap(game, name, best) <= _gap_allowed(game, name):
+    best = max(marks, key=lambda mark: value(game, name, mark))
+    if value(game, name, best) > _worth_taking(game, name):
         return best
     return Pass(name)
 
 
-def _gap_allowed(game: Game, name: str) -> int:
-    if game.phase != ACTION2:
-        return ACTION1_MAX_GAP
-    crossed_in_action1 = game.decisions.get(game.active) is not None
-    return ACTION1_MAX_GAP if crossed_in_action1 else ACTION2_MAX_GAP
-
-
-def _gap(game: Game, name: str, mark: Mark) -> int:
-    """How many cells the mark skips in its row."""
+def value(game: Game, name: str, mark: Mark) -> float:
+    """Roughly the points a mark gains now minus what the numbers it skips could have made."""
     player = game.player(name)
     row = game.sheet.row_index(mark.row)
     position = game.sheet.positions[row][mark.number]
-    return position - player.last_position(row) - 1
+    crosses = player.crosses(row)
+    gain = crosses + 1
+    if position in game.sheet.lock_positions[row]:
+        gain += crosses + 2  # the lock cross, and a die out of the game
+    skipped = 0 if mark.lucky else position - player.last_position(row) - 1
+    return gain - SKIP_COST * skipped
 
 
-def _cost(game: Game, name: str, mark: Mark) -> tuple[int, int]:
-    """Smaller is better: few skipped cells first, then prefer rows that already score."""
-    player = game.player(name)
-    row = game.sheet.row_index(mark.row)
-    return _gap(game, name, mark), -player.crosses(row)
+def _worth_taking(game: Game, name: str) -> float:
+    """The value a mark must beat. A pass costs a penalty for an active player who crosses
+    nothing this turn: certainly in action 2, perhaps (half the time, say) in action 1."""
+    if name != game.active_name:
+        return 0.0
+    if game.phase == ACTION2:
+        return -PENALTY if game.decisions.get(game.active) is None else 0.0
+    return -PENALTY / 2
