@@ -6,8 +6,11 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from firmware_py.gamelog import LogError, replay
+from firmware_py.history import history_lines
+from firmware_py.paths import default_state_dir
 from firmware_py.rules import Refused, Start, game_report
 from firmware_py.terminal import TerminalTable
 from sheets import SheetError, load_sheet, sheet_names
@@ -44,6 +47,15 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")
     replay_cmd.add_argument("file", help="a game log (JSON Lines), or - for standard input")
     replay_cmd.set_defaults(handler=_replay)
+
+    history_cmd = commands.add_parser("history", help="list past games with their scores")
+    history_cmd.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="the journal's directory (default: the tower's)",
+    )
+    history_cmd.set_defaults(handler=_history)
 
     sheets_cmd = commands.add_parser("sheets", help="list the score sheets, or show one")
     sheets_cmd.add_argument("action", nargs="?", choices=["list", "show"], default="list")
@@ -112,6 +124,16 @@ def _replay(args: argparse.Namespace) -> int:
         return EXIT_BAD_LOG
     json.dump(game_report(game), sys.stdout, indent=2)
     sys.stdout.write("\n")
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    state_dir = args.state_dir or default_state_dir()
+    lines = list(history_lines(state_dir))
+    if not lines:
+        print(f"no games yet in {state_dir}")
+    for line in lines:
+        print(line)
     return 0
 
 

@@ -62,3 +62,25 @@ def test_replay_of_a_missing_file_exits_2_with_a_reason():
     assert result.returncode == 2
     assert result.stdout == ""
     assert "cannot read /nonexistent/game.jsonl" in result.stderr
+
+
+def test_history_lists_each_journalled_game_with_scores(tmp_path):
+    from firmware_py.journal import Journal
+    from firmware_py.rules import Pass, Roll, Start
+
+    journal = Journal(tmp_path)
+    with journal.begin(Start("classic", ("Solo",))) as game_log:
+        for _ in range(4):
+            game_log.append(Roll((1, 1), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+            game_log.append(Pass("Solo"))
+            game_log.append(Pass("Solo"))
+    journal.begin(Start("longo", ("Ann", "Ben"), {"Ann": (5, 10), "Ben": (6, 11)})).close()
+    lines = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
+    assert lines[0].split() == ["game-000001", "classic", "won", "by", "Solo", "Solo", "-20"]
+    assert "unfinished" in lines[1] and "Ann 0, Ben 0" in lines[1]
+
+
+def test_history_of_an_empty_state_directory_says_so(tmp_path):
+    result = qwixx("history", "--state-dir", str(tmp_path / "none"))
+    assert result.returncode == 0
+    assert "no games yet" in result.stdout

@@ -1,0 +1,25 @@
+"""`qwixx-tower history`: the games in the journal, one line each, newest last."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from firmware_py.journal import Journal, JournalError, read_game
+
+
+def history_lines(state_dir: Path) -> Iterator[str]:
+    """One line per game log: number, variant, state, and every player's total."""
+    journal = Journal(state_dir)
+    for path in journal.games():
+        yield _line(path)
+
+
+def _line(path: Path) -> str:
+    try:
+        game = read_game(path).game
+    except (JournalError, OSError, UnicodeDecodeError) as error:
+        return f"{path.stem:<12} unreadable: {error}"
+    state = "won by " + " and ".join(game.winners()) if game.over else "unfinished"
+    scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
+    return f"{path.stem:<12} {game.sheet.name:<8} {state:<24} {scores}"
