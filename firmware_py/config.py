@@ -1,0 +1,277 @@
+"""The tower's configuration: one TOML file, checked completely at start.
+
+Each section describes one kind of hardware; a section that is absent means that part is
+simulated, and no file at all means a fully simulated tower. Every wrong, missing or unknown
+value is refused with a message naming the key and how to fix it, e.g.
+``config.toml: [lights] red: must be a GPIO number from 0 to 27, not "five" (e.g. red = 5)``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheets import COLOURS, sheet_names
+
+GPIO_PINS = range(0, 28)
+DISPLAY_CHIPS = ("ssd1306", "sh1106", "ssd1309")
+DISPLAY_ROLES = ("main", "options")
+I2C_ADDRESSES = (0x3C, 0x3D)
+DICE_SOURCES = ("software", "pixels")
+DIE_ROLES = ("white 1", "white 2", *COLOURS)
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or holds a wrong value."""
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    pin: int
+    long_press: float = 1.5
+    debounce: float = 0.03
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    role: str
+    chip: str = "ssd1306"
+    interface: str = "i2c"
+    bus: int = 1
+    address: int = 0x3C
+    device: int = 0  # SPI chip select
+    dc: int = 24  # SPI data/command GPIO
+    reset: int = 25  # SPI reset GPIO
+    rotate: int = 0
+
+
+@dataclass(frozen=True)
+class TowerConfig:
+    """Everything the tower reads from its file; None for a part means simulated."""
+
+    source: str = "simulated"
+    variant: str = "classic"
+    action1_timer: float = 0.0
+    idle_dim: float = 300.0
+    idle_blank: float = 1800.0
+    state_dir: Path | None = None
+    button: ButtonConfig | None = None
+    lights: dict[str, int] | None = None
+    displays: tuple[DisplayConfig, ...] = ()
+    dice_source: str = "software"
+    pixels: dict[str, int] = field(default_factory=dict)
+    pad_ports: tuple[str, ...] = ()
+    pad_baud: int = 115200
+
+    @property
+    def simulated(self) -> bool:
+        return self.source == "simulated"
+
+
+SIMULATED = TowerConfig()
+
+
+def load_config(path: Path | str | None) -> TowerConfig:
+    """Read and check a configuration file; None (no file) means simulated hardware."""
+    if path is None:
+        return SIMULATED
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise ConfigError(
+            f"{path}: no such file (without --config the tower is simulated)"
+        ) from error
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it: {error.strerror}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path.name}: not valid TOML: {error}") from error
+    return parse_config(data, source=path.name)
+
+
+def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
+    check = _Checker(source)
+    check.known_keys(data, "", ("tower", "button", "lights", "displays", "dice", "pads"))
+    tower = check.table(data, "tower")
+    config = TowerConfig(
+        source=source,
+        variant=check.choice(tower, "tower", "variant", sheet_names(), "classic"),
+        action1_timer=check.number(tower, "tower", "action1_timer", 0, 600, 0.0),
+        idle_dim=check.number(tower, "tower", "idle_dim", 0, 86400, 300.0),
+        idle_blank=check.number(tower, "tower", "idle_blank", 0, 86400, 1800.0),
+        state_dir=check.path(tower, "tower", "state_dir"),
+        button=check.button(data),
+        lights=check.lights(data),
+        displays=check.displays(data),
+        dice_source=check.choice(
+            check.table(data, "dice"), "dice", "source", DICE_SOURCES, "software"
+        ),
+        pixels=check.pixels(data),
+        pad_ports=check.ports(data),
+        pad_baud=check.integer(check.table(data, "pads"), "pads", "baud", 1200, 4_000_000, 115200),
+    )
+    check.tower_keys(tower)
+    check.pins_used_once(config)
+    return config
+
+
+class _Checker:
+    """Value-by-value checks that raise ConfigError naming the section, key and fix."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, section: str, key: str, problem: str) -> ConfigError:
+        where = f"[{section}] {key}" if section else key
+        return ConfigError(f"{self.source}: {where}: {problem}")
+
+    def table(self, data: dict, section: str) -> dict:
+        value = data.get(section, {})
+        if not isinstance(value, dict):
+            raise self.fail("", f"[{section}]", "must be a table, written [" + section + "]")
+        return value
+
+    def known_keys(self, table: dict, section: str, known: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in known:
+                raise self.fail(section, key, f"unknown key; known keys: {', '.join(known)}")
+
+    def tower_keys(self, tower: dict) -> None:
+        known = ("variant", "action1_timer", "idle_dim", "idle_blank", "state_dir")
+        self.known_keys(tower, "tower", known)
+
+    def integer(self, table: dict, section: str, key: str, low: int, high: int, default=None):
+        value = table.get(key, default)
+        if value is None:
+            raise self.fail(section, key, f"is missing (e.g. {key} = {low})")
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.fail(
+                section, key, f"must be a whole number from {low} to {high}, not {value!r}"
+            )
+        return value
+
+    def pin(self, table: dict, section: str, key: str, example: int):
+        value = table.get(key)
+        if value is None:
+            raise self.fail(section, key, f"is missing: the GPIO number (e.g. {key} = {example})")
+        if not isinstance(value, int) or isinstance(value, bool) or value not in GPIO_PINS:
+            raise self.fail(
+                section,
+                key,
+                f"must be a GPIO number from 0 to 27, not {value!r} (e.g. {key} = {example})",
+            )
+        return value
+
+    def number(self, table: dict, section: str, key: str, low: float, high: float, default: float):
+        value = table.get(key, default)
+        if (
+            not isinstance(value, (int, float))
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            raise self.fail(
+                section, key, f"must be a number of seconds from {low} to {high}, not {value!r}"
+            )
+        return float(value)
+
+    def choice(self, table: dict, section: str, key: str, choices, default: str | None) -> str:
+        value = table.get(key, default)
+        if value is None:
+            raise self.fail(section, key, f"is missing: one of {', '.join(choices)}")
+        if value not in choices:
+            raise self.fail(section, key, f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def path(self, table: dict, section: str, key: str) -> Path | None:
+        value = table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.startswith("/"):
+            raise self.fail(
+                section,
+                key,
+                f'must be an absolute path such as "/var/lib/qwixx-tower", not {value!r}',
+            )
+        return Path(value)
+
+    def button(self, data: dict) -> ButtonConfig | None:
+        if "button" not in data:
+            return None
+        table = self.table(data, "button")
+        self.known_keys(table, "button", ("pin", "long_press", "debounce"))
+        return ButtonConfig(
+            pin=self.pin(table, "button", "pin", 17),
+            long_press=self.number(table, "button", "long_press", 0.3, 10, 1.5),
+            debounce=self.number(table, "button", "debounce", 0, 0.5, 0.03),
+        )
+
+    def lights(self, data: dict) -> dict[str, int] | None:
+        if "lights" not in data:
+            return None
+        table = self.table(data, "lights")
+        self.known_keys(table, "lights", COLOURS)
+        examples = dict(zip(COLOURS, (5, 6, 13, 19), strict=True))
+        return {colour: self.pin(table, "lights", colour, examples[colour]) for colour in COLOURS}
+
+    def displays(self, data: dict) -> tuple[DisplayConfig, ...]:
+        tables = data.get("displays", [])
+        if not isinstance(tables, list):
+            raise self.fail("", "displays", "must be [[displays]] tables, one per display")
+        displays = tuple(self.display(t, f"displays.{i}") for i, t in enumerate(tables))
+        roles = [d.role for d in displays]
+        for role in set(roles):
+            if roles.count(role) > 1:
+                raise self.fail(
+                    "displays", "role", f"two displays show {role!r}; give each its own role"
+                )
+        return displays
+
+    def display(self, table: dict, section: str) -> DisplayConfig:
+        known = ("role", "chip", "interface", "bus", "address", "device", "dc", "reset", "rotate")
+        self.known_keys(table, section, known)
+        interface = self.choice(table, section, "interface", ("i2c", "spi"), "i2c")
+        address = self.integer(table, section, "address", 0, 0x7F, 0x3C)
+        if interface == "i2c" and address not in I2C_ADDRESSES:
+            raise self.fail(
+                section, "address", f"{address:#x} is not 0x3C or 0x3D (e.g. address = 0x3C)"
+            )
+        return DisplayConfig(
+            role=self.choice(table, section, "role", DISPLAY_ROLES, None),
+            chip=self.choice(table, section, "chip", DISPLAY_CHIPS, "ssd1306"),
+            interface=interface,
+            bus=self.integer(table, section, "bus", 0, 31, 1),
+            address=address,
+            device=self.integer(table, section, "device", 0, 1, 0),
+            dc=self.integer(table, section, "dc", 0, 27, 24),
+            reset=self.integer(table, section, "reset", 0, 27, 25),
+            rotate=self.integer(table, section, "rotate", 0, 3, 0),
+        )
+
+    def pixels(self, data: dict) -> dict[str, int]:
+        dice = self.table(data, "dice")
+        self.known_keys(dice, "dice", ("source", "pixels"))
+        table = dice.get("pixels", {})
+        if not isinstance(table, dict):
+            raise self.fail("dice", "pixels", 'must be a table: [dice.pixels] "white 1" = DIE_ID')
+        self.known_keys(table, "dice.pixels", DIE_ROLES)
+        return {role: self.integer(table, "dice.pixels", role, 0, 2**32 - 1) for role in table}
+
+    def ports(self, data: dict) -> tuple[str, ...]:
+        pads = self.table(data, "pads")
+        self.known_keys(pads, "pads", ("ports", "baud"))
+        ports = pads.get("ports", [])
+        if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
+            raise self.fail(
+                "pads", "ports", 'must be a list of paths, e.g. ports = ["/dev/qwixx-pad-*"]'
+            )
+        return tuple(ports)
+
+    def pins_used_once(self, config: TowerConfig) -> None:
+        used: dict[int, str] = {}
+        pins = [("[button] pin", config.button.pin)] if config.button else []
+        pins += [(f"[lights] {c}", p) for c, p in (config.lights or {}).items()]
+        for key, pin in pins:
+            if pin in used:
+                raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
+            used[pin] = key

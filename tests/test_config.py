@@ -1,0 +1,75 @@
+"""The configuration file: the example loads; every wrong value is refused naming key and fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_py.config import ConfigError, load_config, parse_config
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
+
+
+def test_no_configuration_means_a_simulated_tower():
+    config = load_config(None)
+    assert config.simulated
+    assert config.button is None and config.lights is None and config.displays == ()
+
+
+def test_the_example_configuration_of_the_reference_build_loads():
+    config = load_config(EXAMPLE)
+    assert not config.simulated
+    assert config.button.pin == 17
+    assert config.lights == {"red": 5, "yellow": 6, "green": 13, "blue": 19}
+    assert [(d.role, d.address) for d in config.displays] == [("main", 0x3C), ("options", 0x3D)]
+    assert config.pad_ports == ("/dev/qwixx-pad-*",)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"button": {"pin": "five"}},
+            "[button] pin: must be a GPIO number from 0 to 27, not 'five'",
+        ),
+        ({"button": {}}, "[button] pin: is missing: the GPIO number (e.g. pin = 17)"),
+        ({"button": {"pin": 17, "pinn": 3}}, "[button] pinn: unknown key; known keys: pin,"),
+        ({"lights": {"red": 5, "yellow": 6, "green": 13}}, "[lights] blue: is missing"),
+        (
+            {"button": {"pin": 5}, "lights": {"red": 5, "yellow": 6, "green": 13, "blue": 19}},
+            "[lights] red: GPIO5 is already used by [button] pin",
+        ),
+        ({"tower": {"variant": "qwinto"}}, "[tower] variant: 'qwinto' is not one of"),
+        ({"tower": {"action1_timer": -3}}, "[tower] action1_timer: must be a number of seconds"),
+        ({"tower": {"state_dir": "games"}}, "[tower] state_dir: must be an absolute path"),
+        (
+            {"displays": [{"chip": "ssd1306"}]},
+            "[displays.0] role: is missing: one of main, options",
+        ),
+        ({"displays": [{"role": "main", "chip": "st7735"}]}, "[displays.0] chip: 'st7735' is not"),
+        (
+            {"displays": [{"role": "main", "address": 0x27}]},
+            "[displays.0] address: 0x27 is not 0x3C",
+        ),
+        ({"displays": [{"role": "main"}, {"role": "main"}]}, "two displays show 'main'"),
+        ({"dice": {"source": "bluetooth"}}, "[dice] source: 'bluetooth' is not one of software"),
+        ({"dice": {"pixels": {"white 3": 1}}}, "[dice.pixels] white 3: unknown key"),
+        ({"pads": {"ports": "/dev/ttyACM0"}}, "[pads] ports: must be a list of paths"),
+        ({"screen": {}}, "screen: unknown key; known keys: tower, button"),
+    ],
+)
+def test_a_wrong_value_is_refused_with_key_and_fix(data, message):
+    with pytest.raises(ConfigError) as error:
+        parse_config(data, source="config.toml")
+    assert str(error.value).startswith("config.toml: ")
+    assert message in str(error.value)
+
+
+def test_a_missing_or_broken_file_is_refused_in_words(tmp_path):
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "config.toml")
+    broken = tmp_path / "config.toml"
+    broken.write_text("[button\npin = 17\n")
+    with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML"):
+        load_config(broken)
