@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 
+from drivers.errors import DiceConfigError
+
 WHITE_DICE = ("white 1", "white 2")
 
 
@@ -12,7 +14,7 @@ class SoftwareDice:
 
     def __init__(self, *, faces: int = 6) -> None:
         if faces < 2:
-            raise ValueError(f"dice need at least 2 faces, not {faces}")
+            raise DiceConfigError(f"dice.faces = {faces}; dice need at least 2 faces (6 or 8)")
         self.faces = faces
 
     def roll(self, colours: list[str]) -> tuple[tuple[int, int], dict[str, int]]:

@@ -1,0 +1,260 @@
+"""From a display configuration to a luma device: the chips and simulators we support, as data.
+
+Real panels are 128x64 monochrome OLEDs (SSD1306, SH1106 or SSD1309) on I2C or SPI, driven by
+luma.oled. Simulated panels are luma's own: the `dummy` device (keeps the last frame, for tests
+and PNG capture) and the luma.emulator devices. Anything outside these tables raises
+`DisplayConfigError` naming the setting and the fix; a bus that will not open raises
+`DisplayOpenError` with a hint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import luma.core.error
+import luma.oled.device
+from luma.core.device import device as LumaDevice
+from luma.core.device import dummy
+from luma.core.interface.serial import i2c, noop, spi
+
+from drivers.errors import DisplayConfigError, DisplayOpenError
+
+SIZES = ((128, 64),)
+#: What opening a bus or a chip raises when the hardware is absent, off or forbidden.
+OPEN_ERRORS = (luma.core.error.Error, OSError, ImportError, RuntimeError)
+I2C_ADDRESSES = (0x3C, 0x3D)
+ROTATIONS = (0, 1, 2, 3)
+
+#: Real chips: name -> luma.oled class. Always given width and height: ssd1309 defaults to 32 rows.
+CHIPS: dict[str, Callable[..., LumaDevice]] = {
+    "ssd1306": luma.oled.device.ssd1306,
+    "sh1106": luma.oled.device.sh1106,
+    "ssd1309": luma.oled.device.ssd1309,
+}
+
+#: How a chip is wired. "noop" speaks the chip's protocol into nothing: benchmarks, byte counts.
+INTERFACES = ("i2c", "spi", "noop")
+
+#: Simulated panels: name -> what each needs to show anything.
+SIMULATORS = {
+    "dummy": "nothing: keeps the last frame in .image (tests, PNG capture)",
+    "asciiblock": "a terminal on standard output, no X: the frame as coloured half-blocks",
+    "capture": "nothing: writes every frame to a numbered PNG file (capture_template)",
+    "pygame": "a desktop session (X or Wayland): the frame in a window",
+}
+
+_OPEN_HINTS = {
+    "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check i2c_port and i2c_address "
+    "(i2cdetect -y 1 lists what answers) and that the user is in the i2c group",
+    "spi": "enable SPI (sudo raspi-config nonint do_spi 0), install spidev and RPi.GPIO "
+    "(rpi-lgpio on a Pi 5), and check spi_port, spi_device, gpio_dc and gpio_rst",
+}
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """One display's settings, as in the `[display]` table of the configuration file."""
+
+    driver: str = "dummy"
+    interface: str = "i2c"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    gpio_dc: int = 24
+    gpio_rst: int = 25
+    width: int = 128
+    height: int = 64
+    rotate: int = 0
+    capture_template: str = "display_{0:06}.png"
+    where: str = dataclasses.field(default="display", compare=False)
+
+    @classmethod
+    def from_dict(cls, settings: Mapping[str, Any], *, where: str = "display") -> DisplayConfig:
+        """Settings from a parsed TOML table; `where` names the table in error messages."""
+        known = {f.name: f for f in dataclasses.fields(cls) if f.name != "where"}
+        values = {}
+        for key, value in settings.items():
+            if key not in known:
+                raise DisplayConfigError(
+                    f"{where}.{key} is not a display setting; the settings are {', '.join(known)}"
+                )
+            values[key] = _typed(where, key, value, known[key].type)
+        return cls(**values, where=where)
+
+    def __post_init__(self) -> None:
+        check(self)
+
+    @property
+    def is_chip(self) -> bool:
+        """True for a real chip on a bus, False for a simulated panel."""
+        return self.driver in CHIPS
+
+
+def check(config: DisplayConfig) -> None:
+    """Raise `DisplayConfigError` for anything outside the tables above."""
+    where = config.where
+    if config.driver not in CHIPS and config.driver not in SIMULATORS:
+        raise DisplayConfigError(
+            f"{where}.driver = {config.driver!r} is not supported; use a chip "
+            f"({', '.join(CHIPS)}) or a simulator ({', '.join(SIMULATORS)})"
+        )
+    if (config.width, config.height) not in SIZES:
+        raise DisplayConfigError(
+            f"{where}.width x {where}.height = {config.width} x {config.height} is not "
+            f"supported; use {' or '.join(f'{w} x {h}' for w, h in SIZES)}"
+        )
+    if config.rotate not in ROTATIONS:
+        raise DisplayConfigError(f"{where}.rotate = {config.rotate}; use 0, 1, 2 or 3")
+    if config.is_chip:
+        _check_wiring(config)
+
+
+class CountingSerial:
+    """A luma serial interface that counts the bytes it passes on to the real one."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.bytes_sent = 0
+
+    def command(self, *cmd: int) -> None:
+        self._inner.command(*cmd)
+        self.bytes_sent += len(cmd)
+
+    def data(self, data: Any) -> None:
+        self._inner.data(data)
+        self.bytes_sent += len(data)
+
+    def cleanup(self) -> None:
+        self._inner.cleanup()
+
+
+def open_serial(config: DisplayConfig) -> CountingSerial:
+    """The byte transport of a real chip (luma's i2c, spi or noop), counting what it sends."""
+    check(config)
+    try:
+        return CountingSerial(_serial(config))
+    except OPEN_ERRORS as error:
+        raise open_error(config, error) from error
+
+
+def build_chip(config: DisplayConfig, serial: Any) -> LumaDevice:
+    """The luma.oled device on `serial`; constructing it sends the chip's init sequence."""
+    chip = CHIPS[config.driver]
+    return chip(
+        serial_interface=serial, width=config.width, height=config.height, rotate=config.rotate
+    )
+
+
+def create_device(config: DisplayConfig) -> LumaDevice:
+    """The luma device `config` describes: a chip on its bus, or a simulated panel.
+
+    `open_display` is what the table service wants: this device behind a `Display`.
+    """
+    if not config.is_chip:
+        return open_simulator(config)
+    serial = open_serial(config)
+    try:
+        return build_chip(config, serial)
+    except OPEN_ERRORS as error:
+        serial.cleanup()
+        raise open_error(config, error) from error
+
+
+def open_simulator(config: DisplayConfig) -> LumaDevice:
+    """The simulated panel named by `config.driver`, monochrome like the real one."""
+    check(config)
+    if config.driver == "dummy":
+        return dummy(width=config.width, height=config.height, rotate=config.rotate, mode="1")
+    try:
+        return _emulator(config)
+    except OPEN_ERRORS as error:
+        raise DisplayOpenError(
+            f"{config.where}.driver = {config.driver!r} needs {SIMULATORS[config.driver]}; "
+            f"it failed: {error}. Use 'dummy' or 'capture' where there is no screen"
+        ) from error
+
+
+def _check_wiring(config: DisplayConfig) -> None:
+    where = config.where
+    if config.interface not in INTERFACES:
+        raise DisplayConfigError(
+            f"{where}.interface = {config.interface!r}; use one of {', '.join(INTERFACES)}"
+        )
+    if config.interface == "i2c" and config.i2c_address not in I2C_ADDRESSES:
+        raise DisplayConfigError(
+            f"{where}.i2c_address = {config.i2c_address:#04x}; these panels answer on 0x3C or "
+            "0x3D (the solder jumper on the back of the board chooses)"
+        )
+
+
+def _serial(config: DisplayConfig) -> Any:
+    if config.interface == "i2c":
+        return i2c(port=config.i2c_port, address=config.i2c_address)
+    if config.interface == "spi":
+        return spi(
+            port=config.spi_port,
+            device=config.spi_device,
+            gpio_DC=config.gpio_dc,
+            gpio_RST=config.gpio_rst,
+        )
+    return noop()
+
+
+def _emulator(config: DisplayConfig) -> LumaDevice:
+    if config.driver == "asciiblock" and not sys.stdout.isatty():
+        raise OSError("standard output is not a terminal")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal clean
+    import luma.emulator.device as emulators  # imports pygame: only when asked for
+
+    size = {"width": config.width, "height": config.height, "rotate": config.rotate}
+    if config.driver == "capture":
+        return emulators.capture(**size, mode="1", file_template=config.capture_template)
+    device = getattr(emulators, config.driver)(**size, mode="1")  # pygame.error: a RuntimeError
+    if config.driver == "pygame":
+        _refuse_invisible_window()
+    return device
+
+
+def _refuse_invisible_window() -> None:
+    """Without a desktop SDL quietly draws offscreen: say so rather than show nothing."""
+    import pygame
+
+    if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
+        "SDL_VIDEODRIVER"
+    ):
+        pygame.display.quit()
+        raise RuntimeError("no desktop session: SDL fell back to drawing offscreen")
+
+
+def open_error(config: DisplayConfig, error: Exception) -> DisplayOpenError:
+    """A `DisplayOpenError` for `error`, with a hint on what to check for this interface."""
+    where = config.where
+    return DisplayOpenError(
+        f"{where}: cannot open {config.driver} on {config.interface}: {error}; "
+        f"{_OPEN_HINTS.get(config.interface, '')}"
+    )
+
+
+def _typed(where: str, key: str, value: Any, annotation: Any) -> Any:
+    """`value` checked against the field's annotation ("int" or "str")."""
+    if annotation == "int" and isinstance(value, str) and key == "i2c_address":
+        value = _parse_int(where, key, value)  # "0x3C" from a JSON or env setting
+    wanted = {"int": int, "str": str}[annotation]
+    if not isinstance(value, wanted) or isinstance(value, bool):
+        raise DisplayConfigError(
+            f"{where}.{key} = {value!r} should be {'a whole number' if wanted is int else 'text'}"
+        )
+    return value
+
+
+def _parse_int(where: str, key: str, text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise DisplayConfigError(f"{where}.{key} = {text!r}; write it as 0x3C or 0x3D") from None
