@@ -109,18 +109,15 @@ def _draw_lucky(sheet, players: tuple[str, ...]) -> dict[str, list[int]]:
 def _replay(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            game = replay(sys.stdin)
+            game = replay(sys.stdin.buffer)
         else:
-            with open(args.file, encoding="utf-8") as log:
+            with open(args.file, "rb") as log:
                 game = replay(log)
     except LogError as error:
         print(str(error), file=sys.stderr)
         return EXIT_BAD_LOG
     except OSError as error:
         print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
-        return EXIT_BAD_LOG
-    except UnicodeDecodeError:
-        print(f"cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
         return EXIT_BAD_LOG
     json.dump(game_report(game), sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -24,13 +24,15 @@ class LogError(Exception):
         self.reason = reason
 
 
-def replay(lines: Iterable[str]) -> Game:
-    """Replay a whole log and return the resulting game; raise LogError at the first bad line."""
+def replay(lines: Iterable[str | bytes]) -> Game:
+    """Replay a whole log (lines of text, or of UTF-8 bytes) and return the resulting game;
+    raise LogError at the first bad line."""
     game = None
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for number, line in enumerate(lines, start=1):
         try:
+            text = _text(line)
+            if not text.strip():
+                continue
             event = parse_line(text)
             game = _apply(game, event)
         except Refused as error:
@@ -38,6 +40,15 @@ def replay(lines: Iterable[str]) -> Game:
     if game is None:
         raise LogError(1, "the log is empty; its first line must be a start event")
     return game
+
+
+def _text(line: str | bytes) -> str:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refused(f"not UTF-8 text (byte {error.start + 1} of the line)") from error
 
 
 def _apply(game: Game | None, event) -> Game:

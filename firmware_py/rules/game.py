@@ -699,8 +699,8 @@ def _check_lucky(
         if (
             not isinstance(numbers, (list, tuple))
             or len(numbers) != count
-            or len(set(numbers)) != count
             or any(type(n) is not int or not low <= n <= high for n in numbers)
+            or len(set(numbers)) != count
         ):
             raise Refused(
                 f"{name} needs {count} different lucky numbers from {low} to {high}, "
