@@ -12,6 +12,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from drivers.display_device import DisplayConfig
+from drivers.errors import DisplayConfigError
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -34,19 +36,6 @@ class ButtonConfig:
 
 
 @dataclass(frozen=True)
-class DisplayConfig:
-    role: str
-    chip: str = "ssd1306"
-    interface: str = "i2c"
-    bus: int = 1
-    address: int = 0x3C
-    device: int = 0  # SPI chip select
-    dc: int = 24  # SPI data/command GPIO
-    reset: int = 25  # SPI reset GPIO
-    rotate: int = 0
-
-
-@dataclass(frozen=True)
 class TowerConfig:
     """Everything the tower reads from its file; None for a part means simulated."""
 
@@ -58,7 +47,7 @@ class TowerConfig:
     state_dir: Path | None = None
     button: ButtonConfig | None = None
     lights: dict[str, int] | None = None
-    displays: tuple[DisplayConfig, ...] = ()
+    displays: dict[str, DisplayConfig] = field(default_factory=dict)  # by role
     dice_source: str = "software"
     pixels: dict[str, int] = field(default_factory=dict)
     pad_ports: tuple[str, ...] = ()
@@ -214,39 +203,43 @@ class _Checker:
         examples = dict(zip(COLOURS, (5, 6, 13, 19), strict=True))
         return {colour: self.pin(table, "lights", colour, examples[colour]) for colour in COLOURS}
 
-    def displays(self, data: dict) -> tuple[DisplayConfig, ...]:
+    def displays(self, data: dict) -> dict[str, DisplayConfig]:
         tables = data.get("displays", [])
         if not isinstance(tables, list):
             raise self.fail("", "displays", "must be [[displays]] tables, one per display")
-        displays = tuple(self.display(t, f"displays.{i}") for i, t in enumerate(tables))
-        roles = [d.role for d in displays]
-        for role in set(roles):
-            if roles.count(role) > 1:
+        displays: dict[str, DisplayConfig] = {}
+        for index, table in enumerate(tables):
+            role, config = self.display(table, f"displays.{index}")
+            if role in displays:
                 raise self.fail(
-                    "displays", "role", f"two displays show {role!r}; give each its own role"
+                    "displays", "role", f"two displays show {role!r}; give each its own"
                 )
+            displays[role] = config
         return displays
 
-    def display(self, table: dict, section: str) -> DisplayConfig:
+    def display(self, table: dict, section: str) -> tuple[str, DisplayConfig]:
+        """One [[displays]] table: its role, and the display driver's settings."""
         known = ("role", "chip", "interface", "bus", "address", "device", "dc", "reset", "rotate")
         self.known_keys(table, section, known)
+        role = self.choice(table, section, "role", DISPLAY_ROLES, None)
         interface = self.choice(table, section, "interface", ("i2c", "spi"), "i2c")
         address = self.integer(table, section, "address", 0, 0x7F, 0x3C)
         if interface == "i2c" and address not in I2C_ADDRESSES:
-            raise self.fail(
-                section, "address", f"{address:#x} is not 0x3C or 0x3D (e.g. address = 0x3C)"
-            )
-        return DisplayConfig(
-            role=self.choice(table, section, "role", DISPLAY_ROLES, None),
-            chip=self.choice(table, section, "chip", DISPLAY_CHIPS, "ssd1306"),
-            interface=interface,
-            bus=self.integer(table, section, "bus", 0, 31, 1),
-            address=address,
-            device=self.integer(table, section, "device", 0, 1, 0),
-            dc=self.integer(table, section, "dc", 0, 27, 24),
-            reset=self.integer(table, section, "reset", 0, 27, 25),
-            rotate=self.integer(table, section, "rotate", 0, 3, 0),
-        )
+            raise self.fail(section, "address", f"{address:#x} is not 0x3C or 0x3D (e.g. 0x3C)")
+        settings = {
+            "driver": self.choice(table, section, "chip", DISPLAY_CHIPS, "ssd1306"),
+            "interface": interface,
+            "i2c_port": self.integer(table, section, "bus", 0, 31, 1),
+            "i2c_address": address,
+            "spi_device": self.integer(table, section, "device", 0, 1, 0),
+            "gpio_dc": self.integer(table, section, "dc", 0, 27, 24),
+            "gpio_rst": self.integer(table, section, "reset", 0, 27, 25),
+            "rotate": self.integer(table, section, "rotate", 0, 3, 0),
+        }
+        try:
+            return role, DisplayConfig(**settings, where=f"[{section}]")
+        except DisplayConfigError as error:
+            raise ConfigError(f"{self.source}: {error}") from error
 
     def pixels(self, data: dict) -> dict[str, int]:
         dice = self.table(data, "dice")

@@ -14,7 +14,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.t
 def test_no_configuration_means_a_simulated_tower():
     config = load_config(None)
     assert config.simulated
-    assert config.button is None and config.lights is None and config.displays == ()
+    assert config.button is None and config.lights is None and config.displays == {}
 
 
 def test_the_example_configuration_of_the_reference_build_loads():
@@ -22,7 +22,11 @@ def test_the_example_configuration_of_the_reference_build_loads():
     assert not config.simulated
     assert config.button.pin == 17
     assert config.lights == {"red": 5, "yellow": 6, "green": 13, "blue": 19}
-    assert [(d.role, d.address) for d in config.displays] == [("main", 0x3C), ("options", 0x3D)]
+    assert {role: d.i2c_address for role, d in config.displays.items()} == {
+        "main": 0x3C,
+        "options": 0x3D,
+    }
+    assert config.displays["main"].driver == "ssd1306"
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
 
 
