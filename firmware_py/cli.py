@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 
 from firmware_py.gamelog import LogError, replay
 from firmware_py.history import history_lines
 from firmware_py.paths import default_state_dir
-from firmware_py.rules import Refused, Start, game_report
-from firmware_py.terminal import TerminalTable
+from firmware_py.rules import game_report
 from sheets import SheetError, load_sheet, sheet_names
 from sheets.text import sheet_text
 
@@ -32,16 +30,27 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qwixx-tower", description="The Qwixx tower.")
     commands = parser.add_subparsers(title="commands")
 
-    run_cmd = commands.add_parser("run", help="play a game in this terminal (simulated hardware)")
-    run_cmd.add_argument("--variant", default="classic", help="the sheet to play (default classic)")
+    run_cmd = commands.add_parser("run", help="run the tower (simulated hardware without --config)")
+    run_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
+    run_cmd.add_argument("--variant", help="the sheet to play (default: the configuration's)")
     run_cmd.add_argument(
         "--players", default="Ann,Ben,Cleo", help="names in seat order, comma separated"
     )
     run_cmd.add_argument(
-        "--human", action="append", default=[], metavar="NAME", help="a seat you play yourself"
+        "--human",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a seat you play at the keyboard",
     )
-    run_cmd.add_argument("--delay", type=float, default=0.6, help="seconds between turns")
-    run_cmd.add_argument("--log", metavar="FILE", help="write the game log to FILE")
+    run_cmd.add_argument(
+        "--pace", type=float, default=0.8, help="seconds computer players take to decide"
+    )
+    run_cmd.add_argument("--games", type=int, help="stop after this many games")
+    run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
+    run_cmd.add_argument(
+        "--plain", action="store_true", help="print the news as lines, no screen drawing"
+    )
     run_cmd.set_defaults(handler=_run)
 
     replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")
@@ -65,45 +74,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    players = tuple(name.strip() for name in args.players.split(",") if name.strip())
-    unknown = [name for name in args.human if name not in players]
-    if unknown:
-        print(
-            f"--human {unknown[0]}: not one of the players ({', '.join(players)})", file=sys.stderr
-        )
-        return 2
-    try:
-        sheet = load_sheet(args.variant)
-    except SheetError as error:
-        print(error, file=sys.stderr)
-        return 2
-    lucky = _draw_lucky(sheet, players) if sheet.has_lucky_numbers else None
-    log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
-    try:
-        table = TerminalTable(
-            Start(args.variant, players, lucky),
-            humans=frozenset(args.human),
-            delay=args.delay,
-            log=log,
-        )
-        table.play()
-    except Refused as refusal:
-        print(f"cannot start the game: {refusal.reason}", file=sys.stderr)
-        return 2
-    except (KeyboardInterrupt, EOFError):
-        print("\nGame stopped.", file=sys.stderr)
-        return 130
-    finally:
-        if log is not None:
-            log.close()
-    return 0
+    from firmware_py.service import run_tower  # imports the hardware libraries: only for run
 
-
-def _draw_lucky(sheet, players: tuple[str, ...]) -> dict[str, list[int]]:
-    """Longo: each player's lucky numbers, drawn as a printed sheet would carry them."""
-    low, high = sheet.lucky_range
-    draw = random.SystemRandom()
-    return {name: draw.sample(range(low, high + 1), sheet.lucky_numbers) for name in players}
+    return run_tower(args)
 
 
 def _replay(args: argparse.Namespace) -> int:

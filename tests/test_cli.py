@@ -37,17 +37,28 @@ def test_sheets_show_unknown_sheet_says_which_exist():
     assert "classic" in result.stderr
 
 
-def test_run_plays_a_game_whose_log_replays_to_the_printed_scores(tmp_path):
-    log = tmp_path / "game.jsonl"
-    result = qwixx("run", "--delay", "0", "--players", "Ann,Ben", "--log", str(log))
+def test_run_plays_a_game_whose_journal_replays_to_the_announced_scores(tmp_path):
+    result = qwixx(
+        "run", "--plain", "--pace", "0.01", "--games", "1", "--players", "Ann,Ben",
+        "--state-dir", str(tmp_path),
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "Game over" in result.stdout
-    replayed = qwixx("replay", str(log))
+    final = [line for line in result.stdout.splitlines() if line.startswith("Game over")]
+    assert len(final) == 1
+    replayed = qwixx("replay", str(tmp_path / "game-000001.jsonl"))
     assert replayed.returncode == 0, replayed.stderr
     state = json.loads(replayed.stdout)
     assert state["over"] is True
     for name, player in state["players"].items():
-        assert f"{name:<10} {player['total']:>4}" in result.stdout
+        assert f"{name} {player['total']}" in final[0]
+
+
+def test_run_with_a_broken_configuration_says_which_key_and_exits_2(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[button]\npin = 40\n")
+    result = qwixx("run", "--config", str(config), "--plain", "--state-dir", str(tmp_path))
+    assert result.returncode == 2
+    assert "[button] pin: must be a GPIO number from 0 to 27, not 40" in result.stderr
 
 
 def test_replay_reads_standard_input():

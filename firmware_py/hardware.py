@@ -1,0 +1,82 @@
+"""The tower's hardware, built from its configuration: real parts, or simulated ones.
+
+A part missing from the configuration is simulated by the libraries' own means: gpiozero's
+MockFactory for the roll button and lock lights, luma's dummy device for the displays, the
+software roll for the dice. The table service cannot tell the difference.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from gpiozero.pins import Factory
+
+from drivers.button import RollButton
+from drivers.dice import SoftwareDice
+from drivers.display import Display, open_display
+from drivers.display_device import DisplayConfig
+from drivers.errors import DriverError
+from drivers.gpio import make_pin_factory
+from drivers.lights import LockLights
+from firmware_py.config import TowerConfig
+from sheets import COLOURS
+
+log = logging.getLogger(__name__)
+
+SIMULATED_BUTTON_PIN = 17
+SIMULATED_LIGHT_PINS = dict(zip(COLOURS, (5, 6, 13, 19), strict=True))
+DISPLAY_ROLES = ("main", "options")
+
+
+@dataclass
+class Hardware:
+    """The parts the table service drives; `problems` says which configured parts failed."""
+
+    button_factory: Factory | None
+    button_pin: int
+    lights: LockLights
+    displays: dict[str, Display]
+    dice: SoftwareDice
+    problems: list[str] = field(default_factory=list)
+    button: RollButton | None = None
+
+    def close(self) -> None:
+        if self.button is not None:
+            self.button.close()
+        self.lights.close()
+        for display in self.displays.values():
+            display.close()
+
+
+def build_hardware(config: TowerConfig, faces: int) -> Hardware:
+    """Open every part; a display that does not answer is reported, not fatal."""
+    real_gpio = config.button is not None or config.lights is not None
+    factory = make_pin_factory("hardware" if real_gpio else "simulated")
+    simulated_factory = factory if not real_gpio else make_pin_factory("simulated")
+    problems: list[str] = []
+    lights = LockLights(
+        config.lights or SIMULATED_LIGHT_PINS,
+        pin_factory=factory if config.lights else simulated_factory,
+    )
+    displays = {role: _display(config, role, problems) for role in DISPLAY_ROLES}
+    return Hardware(
+        button_factory=factory if config.button else simulated_factory,
+        button_pin=config.button.pin if config.button else SIMULATED_BUTTON_PIN,
+        lights=lights,
+        displays=displays,
+        dice=SoftwareDice(faces=faces),
+        problems=problems,
+    )
+
+
+def _display(config: TowerConfig, role: str, problems: list[str]) -> Display:
+    settings = config.displays.get(role)
+    if settings is None:
+        return open_display(DisplayConfig(driver="dummy"))
+    try:
+        return open_display(settings)
+    except DriverError as error:
+        problems.append(f"the {role} display does not answer: {error}")
+        log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
+        return open_display(DisplayConfig(driver="dummy"))

@@ -1,0 +1,357 @@
+"""The table service: one game from button press to final score.
+
+Everything happens on one asyncio loop. Button presses (gpiozero threads) arrive through
+`loop.call_soon_threadsafe`; pads, keyboards and computer players call `decide`. Every event is
+checked by the rules engine on a copy of the game, written to the journal (fsynced), and only
+then becomes the game and is shown: displays, lock lights, pads, listeners.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from drivers.button import RollButton
+from firmware_py import systemd
+from firmware_py.hardware import Hardware
+from firmware_py.journal import GameLog, Journal, JournalError
+from firmware_py.players import choose
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark, Pass, Roll, Start, Undo
+from firmware_py.screens import render
+from firmware_py.view import ATTRACT, ERROR, LOCK, ROLLING, SETUP, Seat, TableView, table_view
+from sheets import COLOURS, load_sheet, sheet_names
+
+log = logging.getLogger(__name__)
+
+COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
+ROLL_FRAMES = 4  # rolling-animation frames before the dice show
+LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a player's name and how they decide."""
+
+    name: str
+    kind: str = COMPUTER
+
+
+class Table:
+    """The referee at the table: owns the game, the journal and what the table sees."""
+
+    def __init__(
+        self,
+        *,
+        seats: list[SeatSpec],
+        variant: str,
+        journal: Journal,
+        hardware: Hardware,
+        pace: float = 0.8,
+        action1_timer: float = 0.0,
+        long_press: float = 1.5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.seats = list(seats)
+        self.variant = variant
+        self.journal = journal
+        self.hardware = hardware
+        self.pace = pace
+        self.action1_timer = action1_timer
+        self.long_press = long_press
+        self.clock = clock
+        self.game: Game | None = None
+        self.game_log: GameLog | None = None
+        self.screen = ATTRACT  # what the main display shows outside a turn
+        self.message = ""
+        self.listeners: list[Callable[[Table], None]] = []
+        self.games_finished = 0
+        self._rolling = False
+        self._lock_notice_until = 0.0
+        self._timers: list[asyncio.TimerHandle] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = asyncio.Event()
+        self._games_wanted: int | None = None
+        self.news: list[str] = []  # what happened, in words, newest last
+
+    # ---- start and stop ----------------------------------------------------------------------
+
+    async def run(self, *, games: int | None = None) -> None:
+        """Run the table until `stop()` (or until `games` games have finished)."""
+        self._loop = asyncio.get_running_loop()
+        self._games_wanted = games
+        self._attach_button()
+        self._resume_or_attract()
+        systemd.ready("the tower is ready")
+        housekeeping = asyncio.create_task(self._housekeeping())
+        try:
+            await self._stopped.wait()
+        finally:
+            housekeeping.cancel()
+            self._cancel_timers()
+            if self.game_log is not None:
+                self.game_log.close()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _attach_button(self) -> None:
+        hw = self.hardware
+        hw.button = RollButton(
+            hw.button_pin,
+            on_press=lambda: self._loop.call_soon_threadsafe(self.press),
+            on_long_press=lambda: self._loop.call_soon_threadsafe(self.long_press_menu),
+            long_press_time=self.long_press,
+            pin_factory=hw.button_factory,
+        )
+
+    def _resume_or_attract(self) -> None:
+        try:
+            resumed = self.journal.resume_latest()
+        except (JournalError, OSError) as error:
+            self._problem(f"the last game cannot be read back: {error}")
+            resumed = None
+        if resumed is None:
+            self.screen = SETUP if self._all_computers() else ATTRACT
+            self._publish()
+            return
+        self.game = resumed.game
+        self.game_log = GameLog(resumed.path)
+        self._match_seats(self.game)
+        log.info("resumed %s after %d events", resumed.path.name, resumed.events)
+        self._publish()
+
+    def _match_seats(self, game: Game) -> None:
+        """A resumed game keeps its players; seats we know keep their kind."""
+        kinds = {seat.name: seat.kind for seat in self.seats}
+        self.seats = [SeatSpec(p.name, kinds.get(p.name, COMPUTER)) for p in game.players]
+
+    # ---- input -------------------------------------------------------------------------------
+
+    def press(self) -> None:
+        """The roll button: start a game, roll the dice, or go on after the game."""
+        self._wake()
+        if self.game is None or self.game.over:
+            self.new_game()
+        elif self.game.phase == ROLL and not self._rolling:
+            self._start_roll()
+
+    def long_press_menu(self) -> None:
+        """Between games, each long press offers the next variant."""
+        self._wake()
+        if self.game is not None and not self.game.over:
+            return
+        names = sheet_names()
+        self.variant = names[(names.index(self.variant) + 1) % len(names)]
+        self.screen = SETUP
+        self.message = "press: start, hold: next variant"
+        self._publish()
+
+    def decide(self, event: Mark | Pass | Undo) -> str | None:
+        """A player's decision; None when accepted, else the referee's reason."""
+        self._wake()
+        if self.game is None:
+            return "no game is being played; press the roll button to start one"
+        return self.submit(event)
+
+    # ---- the referee -------------------------------------------------------------------------
+
+    def submit(self, event) -> str | None:
+        """Check, journal, then apply and show one event; None when accepted, else why not."""
+        trial = self.game.copy()
+        try:
+            trial.apply(event)
+        except Exception as error:  # Refused, or an event the engine cannot make sense of
+            return getattr(error, "reason", str(error))
+        try:
+            self.game_log.append(event)
+        except JournalError as error:
+            self._problem(f"the game cannot be saved: {error}")
+            return "the tower cannot save the game right now, so it cannot accept this"
+        before, self.game = self.game, trial
+        self._after(event, before)
+        return None
+
+    def new_game(self) -> None:
+        names = tuple(seat.name for seat in self.seats)
+        sheet = load_sheet(self.variant)
+        lucky = _draw_lucky(sheet, names) if sheet.has_lucky_numbers else None
+        start = Start(self.variant, names, lucky)
+        if self.game_log is not None:
+            self.game_log.close()
+        try:
+            self.game_log = self.journal.begin(start)
+        except JournalError as error:
+            self._problem(f"a new game cannot be saved: {error}")
+            return
+        self.game = Game.start(start)
+        self.screen = ATTRACT
+        self.message = ""
+        self.news.append(f"New game of {load_sheet(self.variant).title}: {', '.join(names)}")
+        self.hardware.lights.all_off()
+        self._publish()
+
+    def _after(self, event, before: Game) -> None:
+        """Tell the table what the event changed: news, lock lights, penalties, the end."""
+        self.news.append(describe(event, before))
+        for old, new in zip(before.players, self.game.players, strict=True):
+            if new.penalties > old.penalties:
+                self.news.append(f"{new.name} crossed nothing and takes penalty {new.penalties}")
+        lights = self.hardware.lights
+        for row in self.game.locked[len(before.locked) :]:
+            lights.announce_lock(COLOURS[row])
+            self._lock_notice_until = self.clock() + LOCK_NOTICE_SECONDS
+            self.news.append(f"{COLOURS[row]} is locked: the {COLOURS[row]} die leaves the game")
+        if self.game.over:
+            lights.celebrate()
+            self.games_finished += 1
+            self.news.append(_final_words(self.game))
+        self._publish()
+
+    # ---- rolling -----------------------------------------------------------------------------
+
+    def _start_roll(self) -> None:
+        self._rolling = True
+        self._animate(0)
+
+    def _animate(self, frame: int) -> None:
+        if frame < ROLL_FRAMES:
+            self._show(TableView(ROLLING, active=self.game.active_name, frame=frame))
+            self._later(self.pace / 8, self._animate, frame + 1)
+            return
+        self._rolling = False
+        white, colours = self.hardware.dice.roll(self.game.dice_in_play())
+        self.submit(Roll(white, colours))
+
+    # ---- what the table sees -----------------------------------------------------------------
+
+    def view(self) -> TableView:
+        if self.game is None or (self.game.over and self.screen == SETUP):
+            return self._between_games_view()
+        notice = self.clock() < self._lock_notice_until and not self.game.over
+        screen = LOCK if notice else None
+        return table_view(self.game, screen=screen, message=self.message)
+
+    def _between_games_view(self) -> TableView:
+        sheet = load_sheet(self.variant)
+        seats = tuple(Seat(seat.name) for seat in self.seats)
+        return TableView(self.screen, title=sheet.title, seats=seats, message=self.message)
+
+    def _publish(self) -> None:
+        self._show(self.view())
+        self.hardware.lights.show_locked(
+            COLOURS[r] for r in (self.game.locked if self.game else [])
+        )
+        for listener in self.listeners:
+            listener(self)
+        self._schedule_players()
+        self._maybe_finish()
+
+    def _show(self, view: TableView) -> None:
+        for role, display in self.hardware.displays.items():
+            display.display(render(view, role))
+
+    def _problem(self, words: str) -> None:
+        log.error("%s", words)
+        self.message = words
+        self._show(TableView(ERROR, message=words))
+        for listener in self.listeners:
+            listener(self)
+
+    # ---- computer players and timers ---------------------------------------------------------
+
+    def _schedule_players(self) -> None:
+        """Computer seats decide after a pause (so the table can follow); timers for people."""
+        self._cancel_timers()
+        game = self.game
+        if game is None or game.over:
+            if self._all_computers() and not self._finished_enough():
+                self._later(self.pace * 3, self.press)
+            return
+        if game.phase == ROLL and self.kind_of(game.active_name) == COMPUTER:
+            self._later(self.pace, self.press)
+        for name in game.waiting_for() if game.phase in (ACTION1, ACTION2) else []:
+            if self.kind_of(name) == COMPUTER:
+                self._later(self.pace * random.uniform(0.3, 1.0), self._computer_decides, name)
+            elif self.action1_timer and game.phase == ACTION1:
+                self._later(self.action1_timer, self._auto_pass, name)
+
+    def _computer_decides(self, name: str) -> None:
+        if self.game is not None and name in self.game.waiting_for():
+            self.submit(choose(self.game, name))
+
+    def _auto_pass(self, name: str) -> None:
+        if self.game is not None and self.game.can_pass(name):
+            self.message = f"{name} took too long and passes"
+            self.submit(Pass(name))
+
+    def _later(self, delay: float, callback, *args) -> None:
+        self._timers.append(self._loop.call_later(delay, callback, *args))
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+
+    def kind_of(self, name: str) -> str:
+        """How the seat of `name` decides: computer, keyboard or pad."""
+        return next((seat.kind for seat in self.seats if seat.name == name), COMPUTER)
+
+    def _all_computers(self) -> bool:
+        return all(seat.kind == COMPUTER for seat in self.seats)
+
+    def _finished_enough(self) -> bool:
+        return self._games_wanted is not None and self.games_finished >= self._games_wanted
+
+    def _maybe_finish(self) -> None:
+        if self._finished_enough():
+            self._later(self.pace * 2, self.stop)
+
+    # ---- housekeeping ------------------------------------------------------------------------
+
+    async def _housekeeping(self) -> None:
+        """Once a second: watchdog, display refresh (pixel shift, retries), lock notice end."""
+        notice_shown = False
+        while True:
+            await asyncio.sleep(1.0)
+            systemd.ping_watchdog()
+            for display in self.hardware.displays.values():
+                display.refresh()
+            showing = self.clock() < self._lock_notice_until
+            if notice_shown and not showing and not self._rolling:
+                self._show(self.view())
+            notice_shown = showing
+
+    def _wake(self) -> None:
+        for display in self.hardware.displays.values():
+            display.wake()
+
+
+def describe(event, game: Game) -> str:
+    """One event in words, for the table's news."""
+    kind = type(event)
+    if kind is Roll:
+        dice = ", ".join(f"{c} {f}" for c, f in event.colours.items())
+        return f"{game.active_name} rolls white {event.white[0]}+{event.white[1]}; {dice}"
+    if kind is Mark:
+        lucky = " (lucky)" if event.lucky else ""
+        return f"{event.player} crosses {event.row} {event.number}{lucky}"
+    if kind is Pass:
+        return f"{event.player} passes"
+    return f"{event.player} takes it back"
+
+
+def _final_words(game: Game) -> str:
+    scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
+    why = "two rows are locked" if game.reason == "locks" else "a fourth penalty"
+    return f"Game over ({why}): {scores}. Winner: {' and '.join(game.winners())}"
+
+
+def _draw_lucky(sheet, names: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Longo lucky numbers drawn by the tower (players may instead enter their sheets' own)."""
+    low, high = sheet.lucky_range
+    draw = random.SystemRandom()
+    return {name: tuple(draw.sample(range(low, high + 1), sheet.lucky_numbers)) for name in names}
