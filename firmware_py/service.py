@@ -41,6 +41,8 @@ def run_tower(args: argparse.Namespace) -> int:
         pace=args.pace,
         action1_timer=config.action1_timer,
         long_press=config.button.long_press if config.button else 1.5,
+        idle_dim=config.idle_dim,
+        idle_blank=config.idle_blank,
     )
     console = Console(table, full_screen=full_screen)
     try:

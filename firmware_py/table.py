@@ -53,6 +53,8 @@ class Table:
         pace: float = 0.8,
         action1_timer: float = 0.0,
         long_press: float = 1.5,
+        idle_dim: float = 300.0,
+        idle_blank: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.seats = list(seats)
@@ -63,6 +65,10 @@ class Table:
         self.action1_timer = action1_timer
         self.long_press = long_press
         self.clock = clock
+        self.idle_dim = idle_dim
+        self.idle_blank = idle_blank
+        self._last_input = clock()
+        self._power = "on"
         self.game: Game | None = None
         self.game_log: GameLog | None = None
         self.screen = ATTRACT  # what the main display shows outside a turn
@@ -313,7 +319,8 @@ class Table:
     # ---- housekeeping ------------------------------------------------------------------------
 
     async def _housekeeping(self) -> None:
-        """Once a second: watchdog, display refresh (pixel shift, retries), lock notice end."""
+        """Once a second: watchdog, display refresh (pixel shift, retries), lock notice end,
+        and burn-in protection when nobody has touched anything for a while."""
         notice_shown = False
         while True:
             await asyncio.sleep(1.0)
@@ -324,10 +331,21 @@ class Table:
             if notice_shown and not showing and not self._rolling:
                 self._show(self.view())
             notice_shown = showing
+            self.rest_displays()
+
+    def rest_displays(self) -> None:
+        """Dim after `idle_dim` seconds without input, blank after `idle_blank`."""
+        idle = self.clock() - self._last_input
+        power = "blank" if idle >= self.idle_blank else "dim" if idle >= self.idle_dim else "on"
+        if power != self._power:
+            self._power = power
+            for display in self.hardware.displays.values():
+                getattr(display, {"on": "wake"}.get(power, power))()
 
     def _wake(self) -> None:
-        for display in self.hardware.displays.values():
-            display.wake()
+        """Any input: the displays come back at full brightness."""
+        self._last_input = self.clock()
+        self.rest_displays()
 
 
 def describe(event, game: Game) -> str:

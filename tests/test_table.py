@@ -136,3 +136,28 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
 
     asyncio.run(asyncio.wait_for(play(), timeout=30))
     table.hardware.close()
+
+
+def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
+    now = [0.0]
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(
+        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
+    )  # fmt: skip
+    powers = []
+    for display in hardware.displays.values():
+        for name in ("dim", "blank", "wake"):
+            setattr(display, name, lambda name=name: powers.append(name))
+    now[0] = 299.0
+    table.rest_displays()
+    assert powers == []
+    now[0] = 301.0
+    table.rest_displays()
+    assert powers == ["dim", "dim"]  # both displays
+    now[0] = 1801.0
+    table.rest_displays()
+    assert powers[-2:] == ["blank", "blank"]
+    table.long_press_menu()  # any input wakes them
+    assert powers[-2:] == ["wake", "wake"]
+    hardware.close()

@@ -430,6 +430,7 @@ class FrameDecoder:
             return
         if len(self._pending) + len(chunk) > MAX_ENCODED:
             self._overflow = True  # skip to the next 0x00 without keeping the bytes
+            self._pending = bytearray()
         else:
             self._pending += chunk
 
