@@ -69,6 +69,11 @@ class RollButton:
         self._button.when_held = self.poll  # gpiozero's hold thread wakes us; our clock decides
 
     @property
+    def is_pressed(self) -> bool:
+        """The contact right now, without debouncing (for checks such as `doctor`)."""
+        return self._button.is_pressed
+
+    @property
     def debounce_time(self) -> float:
         """Seconds after an accepted edge during which further edges are bounce."""
         return self._debounce_time

@@ -57,6 +57,11 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("file", help="a game log (JSON Lines), or - for standard input")
     replay_cmd.set_defaults(handler=_replay)
 
+    doctor_cmd = commands.add_parser("doctor", help="check the configured hardware, part by part")
+    doctor_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
+    doctor_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
+    doctor_cmd.set_defaults(handler=_doctor)
+
     history_cmd = commands.add_parser("history", help="list past games with their scores")
     history_cmd.add_argument(
         "--state-dir",
@@ -95,6 +100,18 @@ def _replay(args: argparse.Namespace) -> int:
     json.dump(game_report(game), sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from firmware_py.config import ConfigError, load_config
+    from firmware_py.doctor import report, run_checks
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"[!!] {error}")
+        return 2
+    return report(run_checks(config, args.state_dir), sys.stdout)
 
 
 def _history(args: argparse.Namespace) -> int:

@@ -1,0 +1,145 @@
+"""`qwixx-tower doctor`: checks the configured hardware one part at a time, in plain words.
+
+Each check opens one part the way the tower does, exercises it (the displays draw a test
+pattern, the lock lights blink), and says what answers and what does not, with the fix to try.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from drivers.button import RollButton
+from drivers.display import open_display
+from drivers.display_device import DisplayConfig
+from drivers.gpio import make_pin_factory
+from drivers.lights import LockLights
+from firmware_py.config import TowerConfig
+from firmware_py.hardware import SIMULATED_BUTTON_PIN, SIMULATED_LIGHT_PINS
+from firmware_py.paths import default_state_dir
+
+Check = tuple[bool, str]
+
+
+def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[Check]:
+    """Every check for this configuration, one result at a time."""
+    yield _configuration(config)
+    factory = _pin_factory(config)
+    yield from _guarded("roll button", lambda: _button(config, factory))
+    yield from _guarded("lock lights", lambda: _lights(config, factory))
+    for role in ("main", "options"):
+        yield from _guarded(f"{role} display", lambda role=role: _display(config, role))
+    yield _dice(config)
+    yield _pads(config)
+    yield _state_dir(state_dir or config.state_dir or default_state_dir())
+
+
+def report(checks: Iterator[Check], out) -> int:
+    """Print each result; the exit status is 0 when every part works, 1 otherwise."""
+    failed = 0
+    for ok, words in checks:
+        print(f"[{'ok' if ok else '!!'}] {words}", file=out)
+        failed += not ok
+    print("everything answers" if not failed else f"{failed} part(s) need attention", file=out)
+    return 1 if failed else 0
+
+
+def _guarded(part: str, check: Callable[[], Check]) -> Iterator[Check]:
+    try:
+        yield check()
+    except Exception as error:  # a doctor reports every failure in words, it never crashes
+        yield False, f"{part}: {error}"
+
+
+def _configuration(config: TowerConfig) -> Check:
+    if config.simulated:
+        return True, "no configuration file: every part is simulated"
+    return True, f"configuration {config.source} is complete and consistent"
+
+
+def _pin_factory(config: TowerConfig):
+    real = config.button is not None or config.lights is not None
+    return make_pin_factory("hardware" if real else "simulated")
+
+
+def _button(config: TowerConfig, factory) -> Check:
+    pin = config.button.pin if config.button else SIMULATED_BUTTON_PIN
+    where = f"roll button on GPIO{pin}" + ("" if config.button else " (simulated)")
+    chosen = factory if config.button else make_pin_factory("simulated")
+    with RollButton(pin, pin_factory=chosen) as button:
+        held = button.is_pressed
+    if held:
+        return False, f"{where}: reads as pressed; check it is wired to ground, normally open"
+    return True, f"{where}: answers, not pressed"
+
+
+def _lights(config: TowerConfig, factory) -> Check:
+    pins = config.lights or SIMULATED_LIGHT_PINS
+    chosen = factory if config.lights else make_pin_factory("simulated")
+    with LockLights(pins, pin_factory=chosen) as lights:
+        lights.celebrate()
+        lights.wait_until_steady(timeout=10)
+        lights.all_off()
+    names = ", ".join(f"{colour} GPIO{pin}" for colour, pin in pins.items())
+    look = "; look: each should have blinked" if config.lights else " (simulated)"
+    return True, f"lock lights ({names}): switched{look}"
+
+
+def _display(config: TowerConfig, role: str) -> Check:
+    settings = config.displays.get(role) or DisplayConfig(driver="dummy")
+    where = _display_words(role, settings)
+    with open_display(settings) as display:
+        display.display(_test_pattern(display.size))
+        if display.errors:
+            return False, f"{where}: does not answer; check its wires and `i2cdetect -y 1`"
+    return True, f"{where}: drew a test pattern"
+
+
+def _display_words(role: str, settings: DisplayConfig) -> str:
+    if settings.driver == "dummy":
+        return f"{role} display (simulated)"
+    chip = settings.driver
+    if settings.interface == "i2c":
+        return f"{role} display ({chip} at {settings.i2c_address:#x}, I2C bus {settings.i2c_port})"
+    return f"{role} display ({chip} on SPI {settings.spi_port}.{settings.spi_device})"
+
+
+def _test_pattern(size: tuple[int, int]) -> Image.Image:
+    image = Image.new("1", size)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, size[0] - 1, size[1] - 1), outline=1)
+    draw.line((0, 0, size[0] - 1, size[1] - 1), fill=1)
+    draw.line((0, size[1] - 1, size[0] - 1, 0), fill=1)
+    return image
+
+
+def _dice(config: TowerConfig) -> Check:
+    if config.dice_source == "software":
+        return True, "dice: the software roll (the operating system's random source)"
+    bound = ", ".join(f"{role} #{die}" for role, die in config.pixels.items()) or "none bound"
+    return True, f"dice: Pixels electronic dice ({bound}); the software roll stays the fallback"
+
+
+def _pads(config: TowerConfig) -> Check:
+    if not config.pad_ports:
+        return True, "pads: none configured (players use computer seats or the keyboard)"
+    found = sorted({port for pattern in config.pad_ports for port in glob.glob(pattern)})
+    if not found:
+        wanted = ", ".join(config.pad_ports)
+        return False, f"pads: no serial port matches {wanted}; is a pad plugged in?"
+    return True, f"pads: {len(found)} found: {', '.join(found)}"
+
+
+def _state_dir(path: Path) -> Check:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".doctor"
+        probe.write_text("ok")
+        os.remove(probe)
+    except OSError as error:
+        return False, f"game journal {path}: cannot write there ({error.strerror})"
+    return True, f"game journal {path}: writable"

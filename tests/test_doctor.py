@@ -1,0 +1,50 @@
+"""`qwixx-tower doctor` says, part by part, what answers and what does not."""
+
+from __future__ import annotations
+
+import io
+
+from firmware_py.config import SIMULATED, parse_config
+from firmware_py.doctor import report, run_checks
+
+
+def doctor(config, tmp_path) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    status = report(run_checks(config, tmp_path), out)
+    return status, out.getvalue().splitlines()
+
+
+def test_a_simulated_tower_is_all_well(tmp_path):
+    status, lines = doctor(SIMULATED, tmp_path)
+    assert status == 0
+    assert lines[0] == "[ok] no configuration file: every part is simulated"
+    assert any(line.startswith("[ok] roll button on GPIO17 (simulated): answers") for line in lines)
+    assert any(
+        line.startswith("[ok] main display (simulated): drew a test pattern") for line in lines
+    )
+    assert lines[-1] == "everything answers"
+
+
+def test_a_display_on_a_missing_i2c_bus_and_an_absent_pad_are_named(tmp_path):
+    config = parse_config(
+        {
+            "displays": [{"role": "main", "chip": "sh1106", "bus": 29, "address": 0x3D}],
+            "pads": {"ports": [str(tmp_path / "qwixx-pad-*")]},
+        }
+    )
+    status, lines = doctor(config, tmp_path)
+    assert status == 1
+    display = next(line for line in lines if "main display" in line)
+    assert display.startswith("[!!] main display: ")  # named, with the driver's hint
+    assert "29" in display
+    pads = next(line for line in lines if line.startswith("[!!] pads"))
+    assert "is a pad plugged in?" in pads
+    assert lines[-1] == "2 part(s) need attention"
+
+
+def test_an_unwritable_journal_directory_is_reported(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    status, lines = doctor(SIMULATED, blocker / "games")
+    assert status == 1
+    assert any(line.startswith("[!!] game journal") and "cannot write" in line for line in lines)
