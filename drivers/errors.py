@@ -47,3 +47,19 @@ class FrameSizeError(DriverError, ValueError):
 
 class DriverClosedError(DriverError):
     """A driver was used after its close()."""
+
+
+class PixelsConfigError(DriverConfigError):
+    """The Pixels dice map names an unknown role or a bad id, or a setting is out of range."""
+
+
+class DiceNotLandedError(DriverError, TimeoutError):
+    """Not every die in play landed in time; `waiting_for` names the roles still awaited."""
+
+    def __init__(self, message: str, *, waiting_for: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.waiting_for = waiting_for
+
+
+class RollInProgressError(DriverError):
+    """A roll was asked of the Pixels reader while it was still reading another."""
