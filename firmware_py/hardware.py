@@ -19,6 +19,7 @@ from drivers.display_device import DisplayConfig
 from drivers.errors import DriverError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
+from drivers.pixels import BleakPixelsScanner, PixelsReader
 from firmware_py.config import TowerConfig
 from sheets import COLOURS
 
@@ -40,6 +41,7 @@ class Hardware:
     dice: SoftwareDice
     problems: list[str] = field(default_factory=list)
     button: RollButton | None = None
+    pixels: PixelsReader | None = None  # electronic dice, when configured
 
     def close(self) -> None:
         if self.button is not None:
@@ -67,7 +69,14 @@ def build_hardware(config: TowerConfig, faces: int) -> Hardware:
         displays=displays,
         dice=SoftwareDice(faces=faces),
         problems=problems,
+        pixels=_pixels(config, faces),
     )
+
+
+def _pixels(config: TowerConfig, faces: int) -> PixelsReader | None:
+    if config.dice_source != "pixels":
+        return None
+    return PixelsReader(config.pixels, scanner=BleakPixelsScanner(), faces=faces)
 
 
 def _display(config: TowerConfig, role: str, problems: list[str]) -> Display:

@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
+THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
 
 
@@ -81,6 +82,7 @@ class Table:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = asyncio.Event()
         self._games_wanted: int | None = None
+        self._dice_task: asyncio.Task | None = None
         self.news: list[str] = []  # what happened, in words, newest last
 
     # ---- start and stop ----------------------------------------------------------------------
@@ -90,6 +92,7 @@ class Table:
         self._loop = asyncio.get_running_loop()
         self._games_wanted = games
         self._attach_button()
+        await self._start_pixels()
         self._resume_or_attract()
         systemd.ready("the tower is ready")
         housekeeping = asyncio.create_task(self._housekeeping())
@@ -98,6 +101,9 @@ class Table:
         finally:
             housekeeping.cancel()
             self._cancel_timers()
+            self._stop_reading_dice()
+            if self.hardware.pixels is not None:
+                await self.hardware.pixels.close()
             if self.game_log is not None:
                 self.game_log.close()
 
@@ -113,6 +119,24 @@ class Table:
             long_press_time=self.long_press,
             pin_factory=hw.button_factory,
         )
+
+    async def _start_pixels(self) -> None:
+        pixels = self.hardware.pixels
+        if pixels is None:
+            return
+        pixels.on_event = lambda event: self._say(event.message)
+        try:
+            await pixels.start()
+        except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
+            self.hardware.pixels = None
+            self._problem(f"the electronic dice cannot be read ({error}); the button rolls")
+
+    def _say(self, words: str) -> None:
+        """News for the table that changes no game state (dice found, dice missing, ...)."""
+        self.news.append(words)
+        self.message = words
+        for listener in self.listeners:
+            listener(self)
 
     def _resume_or_attract(self) -> None:
         try:
@@ -143,6 +167,7 @@ class Table:
         if self.game is None or self.game.over:
             self.new_game()
         elif self.game.phase == ROLL and not self._rolling:
+            self._stop_reading_dice()  # the button is the fallback to thrown dice
             self._start_roll()
 
     def long_press_menu(self) -> None:
@@ -232,6 +257,29 @@ class Table:
         white, colours = self.hardware.dice.roll(self.game.dice_in_play())
         self.submit(Roll(white, colours))
 
+    def _read_thrown_dice(self) -> None:
+        if self._dice_task is None or self._dice_task.done():
+            self._dice_task = self._loop.create_task(self._thrown_dice())
+
+    async def _thrown_dice(self) -> None:
+        """Electronic dice: the roll is whatever they show once every die in play has landed."""
+        while self.game is not None and self.game.phase == ROLL:
+            in_play = self.game.dice_in_play()
+            try:
+                white, colours = await self.hardware.pixels.wait_for_roll(
+                    in_play, timeout=THROW_WAIT
+                )
+            except TimeoutError as waiting:  # the dice say which of them are still missing
+                self._say(str(waiting))
+                continue
+            self.submit(Roll(white, colours))
+            return
+
+    def _stop_reading_dice(self) -> None:
+        if self._dice_task is not None:
+            self._dice_task.cancel()
+            self._dice_task = None
+
     # ---- what the table sees -----------------------------------------------------------------
 
     def view(self) -> TableView:
@@ -279,6 +327,8 @@ class Table:
             return
         if game.phase == ROLL and self.kind_of(game.active_name) == COMPUTER:
             self._later(self.pace, self.press)
+        elif game.phase == ROLL and self.hardware.pixels is not None:
+            self._read_thrown_dice()
         for name in game.waiting_for() if game.phase in (ACTION1, ACTION2) else []:
             if self.kind_of(name) == COMPUTER:
                 self._later(self.pace * random.uniform(0.3, 1.0), self._computer_decides, name)

@@ -161,3 +161,33 @@ def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_pres
     table.long_press_menu()  # any input wakes them
     assert powers[-2:] == ["wake", "wake"]
     hardware.close()
+
+
+def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path):
+    """Pixels dice: the active player throws; the roll is what the landed dice show."""
+    from test_drivers_pixels import DICE, FakeScanner
+
+    from drivers.pixels import PixelsReader
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    radio = FakeScanner()
+    table.hardware.pixels = PixelsReader(DICE, scanner=radio, poll_interval=3600)
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: radio.listener is not None)
+        table.new_game()
+        await until(lambda: table.hardware.pixels.waiting_for)  # listening for a throw
+        faces = {"white 1": 4, "white 2": 1, "red": 6, "yellow": 2, "green": 3}
+        for role, face in faces.items():
+            radio.roll(role, face)
+        await asyncio.sleep(0.05)
+        assert table.game.phase == "roll"  # the blue die has not landed yet
+        radio.roll("blue", 6)
+        await until(lambda: table.game.phase == "action1")
+        assert table.game.dice == Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
