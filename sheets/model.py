@@ -72,14 +72,12 @@ class Sheet:
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
 
-
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(
             self, "lock_positions", tuple(_lock_positions(r, self.lock_numbers) for r in self.rows)
         )
         set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in self.rows))
-
 
     @property
     def has_lucky_numbers(self) -> bool:
