@@ -1,0 +1,383 @@
+"""The tower's end of one pad's serial link: frames in and out, the hello, heartbeats, replugs.
+
+A `PadLink` owns one port (a device path such as /dev/serial/by-id/..., or any pyserial URL:
+`loop://`, `socket://host:port`, a pseudo-terminal's path). A background thread reads it, decodes
+frames with the shared protocol module, answers what the link layer answers itself (HELLO,
+HEARTBEAT, repeated REQUESTs) and hands the rest to `when_message`. It notices a silent pad (gone
+after protocol.MISSED_BEATS missed beats) and a vanished port, reopens the port with backoff, and
+never lets an error end the thread. It moves frames only: it knows no Qwixx rules.
+
+Callbacks run on the link's thread; the table service hands them to its event loop with
+`loop.call_soon_threadsafe`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from drivers.errors import DriverClosedError, DriverConfigError
+from firmware_py import __version__
+from firmware_py.pad import protocol
+
+log = logging.getLogger(__name__)
+
+READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() is noticed
+ANSWER_TEXT = protocol.MAX_PAYLOAD - 4  # ANSWER: req u16, status u8, text length u8
+
+
+def _check_timing(beat: float, missed: int, retry: tuple[float, float]) -> None:
+    """Refuse timings that would beat never, call every pad gone, or retry in a busy loop."""
+    if not beat > 0 or not isinstance(missed, int) or missed < 1:
+        raise DriverConfigError(f"pad link: beat must be > 0 and missed >= 1: {beat}, {missed}")
+    if not 0 < retry[0] <= retry[1]:
+        raise DriverConfigError(f"pad link: retry must be 0 < first <= limit seconds: {retry}")
+
+
+class Backoff:
+    """Delays between attempts to reopen a port: doubling from `first` up to `limit`."""
+
+    def __init__(self, first: float, limit: float) -> None:
+        self.first = first
+        self.limit = limit
+        self.delay = first
+
+    def next(self) -> float:
+        """The delay to wait now; the one after is twice as long, up to the limit."""
+        delay, self.delay = self.delay, min(self.delay * 2, self.limit)
+        return delay
+
+    def reset(self) -> None:
+        self.delay = self.first
+
+
+class PadLink:
+    """One pad's serial link, read by a background thread from construction until `close()`.
+
+    `when_message(link, message)` receives an accepted HELLO (the pad introduced itself: send it
+    its STATE) and each new REQUEST (answer it with `answer`). `when_gone(link)` and
+    `when_back(link)` report the pad falling silent or its port vanishing, and its return.
+    `clock` (seconds, monotonic) times heartbeats and silence, so tests can drive it.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        when_message: Callable | None = None,
+        when_gone: Callable | None = None,
+        when_back: Callable | None = None,
+        baudrate: int = 115200,
+        ident: str = "qwixx-tower",
+        clock: Callable[[], float] = time.monotonic,
+        beat: float = protocol.BEAT_SECONDS,
+        missed: int = protocol.MISSED_BEATS,
+        retry: tuple[float, float] = (0.25, 5.0),
+        deduper: protocol.RequestDeduper | None = None,
+    ) -> None:
+        _check_timing(beat, missed, retry)
+        self.port = port
+        self.when_message = when_message
+        self.when_gone = when_gone
+        self.when_back = when_back
+        self.baudrate = baudrate
+        self.ident = ident
+        self.clock = clock
+        self.beat = beat
+        self.missed = missed
+        self.pad: dict | None = None  # the accepted HELLO's fields, while a session is open
+        self.present = False
+        self._known: dict = {}  # the last accepted HELLO's fields, kept across sessions
+        self._counts = {
+            "port_errors": 0,
+            "opened": 0,
+            "unexpected": 0,
+            "callback_errors": 0,
+            "internal_errors": 0,
+        }
+        self._deduper = deduper or protocol.RequestDeduper()
+        self._backoff = Backoff(*retry)
+        self._decoder = protocol.FrameDecoder()
+        self._serial: serial.SerialBase | None = None
+        self._write_lock = threading.Lock()
+        self._dedupe_lock = threading.Lock()
+        self._failed = False
+        self._seq = 0
+        self._boot = random.getrandbits(16)
+        self._heard_at = self._beat_at = self._state_at = 0.0
+        self._state: tuple[int, dict] | None = None  # the last STATE sent: seq, fields
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"padlink {port}", daemon=True)
+        self._thread.start()
+
+    # --- what the table service calls ---
+
+    @property
+    def stats(self) -> dict:
+        """Counts: good frames, drops by kind (protocol.DROPS), port errors, opens and more."""
+        return {**self._decoder.stats, **self._counts}
+
+    def send(self, name: str, fields: dict | None = None) -> int | None:
+        """Send one message; its sequence number, or None if the port is not open (dropped).
+
+        A STATE is remembered: heartbeats report its number, and a pad that says it holds an
+        older one gets it again.
+        """
+        if self._stop.is_set():
+            raise DriverClosedError(f"pad link {self.port} is closed")
+        return self._send(name, fields)
+
+    def _send(self, name: str, fields: dict | None = None) -> int | None:
+        """Write one frame from any thread; a failed write leaves the reopening to the reader."""
+        with self._write_lock:
+            if self._serial is None or self._failed:
+                return None
+            self._seq = protocol.next_seq(self._seq)
+            frame = protocol.encode(name, self._seq, fields)
+            try:
+                self._serial.write(frame)
+            except (serial.SerialException, OSError) as error:
+                self._fail(error)
+                return None
+            if name == "state":
+                self._state, self._state_at = (self._seq, dict(fields or {})), self.clock()
+            return self._seq
+
+    def answer(self, request: protocol.Message, status: int, text: str = "") -> int | None:
+        """Answer `request` (OK, or a reason code and why); a repeat of it gets this answer."""
+        fields = {"req": request.seq, "status": status, "text": protocol.clip(text, ANSWER_TEXT)}
+        with self._dedupe_lock:  # recorded even if the port is down: the pad will ask again
+            self._deduper.record(self._known.get("ident"), request, fields)
+        return self.send("answer", fields)
+
+    def close(self) -> None:
+        """Stop the thread and release the port. Safe to call more than once."""
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self) -> PadLink:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        ident = self.pad["ident"] if self.pad else "no pad"
+        state = "present" if self.present else "gone"
+        return f"<PadLink {self.port} {ident} {state}>"
+
+    # --- the reader thread ---
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self._step()
+        finally:
+            self._close_port()
+
+    def _step(self) -> None:
+        """Open, recover or read. A bug here is logged and the port reopened; the thread lives."""
+        try:
+            if self._serial is None:
+                self._open()
+            elif self._failed:
+                self._lose("write failed")
+            else:
+                self._read_once()
+        except Exception:
+            log.exception("pad link %s: unexpected error; reopening the port", self.port)
+            self._counts["internal_errors"] += 1
+            self._lose("internal error")
+            self._stop.wait(self._backoff.next())
+
+    def _open(self) -> None:
+        """Open the port, or wait (backing off) before the next try; say hello when open."""
+        try:
+            port = serial.serial_for_url(
+                self.port, baudrate=self.baudrate, timeout=READ_TIMEOUT, exclusive=True
+            )
+        except (serial.SerialException, OSError, ValueError) as error:
+            if self._backoff.delay == self._backoff.first:
+                log.warning("pad port %s cannot be opened: %s", self.port, error)
+            self._stop.wait(self._backoff.next())
+            return
+        log.info("pad port %s open", self.port)
+        self._decoder.reset()
+        self._failed = False
+        self._serial = port
+        self._counts["opened"] += 1
+        self._backoff.reset()
+        self._say_hello()
+
+    def _say_hello(self) -> None:
+        """Introduce the tower; a pad answers with its own HELLO, which opens the session."""
+        self._send("hello", self._hello_fields())
+        self._beat()
+
+    def _hello_fields(self) -> dict:
+        return {
+            "protocol": protocol.PROTOCOL_VERSION,
+            "role": protocol.ROLE_TOWER,
+            "boot": self._boot,
+            "ident": protocol.clip(self.ident, 64),
+            "firmware": __version__,
+        }
+
+    def _read_once(self) -> None:
+        """Read what has arrived (waiting up to READ_TIMEOUT), handle it, then tick."""
+        try:
+            data = self._serial.read(max(1, self._serial.in_waiting))
+        except (serial.SerialException, OSError) as error:
+            self._lose(error)
+            return
+        for message in self._decoder.feed(data):
+            self._heard()
+            self._handle(message)
+        self._tick()
+
+    def _lose(self, error: object) -> None:
+        """The port failed (unplugged, I/O error): close it, report the pad gone, retry later."""
+        log.warning("pad port %s lost: %s", self.port, error)
+        self._counts["port_errors"] += 1
+        self._close_port()
+        self._set_present(False)
+
+    def _fail(self, error: object) -> None:
+        """A write failed on the caller's thread; the reader thread closes and reopens the port."""
+        log.debug("pad port %s write failed: %s", self.port, error)
+        self._failed = True
+
+    def _close_port(self) -> None:
+        """Close the port if open, and end the session: a reopened port starts with a HELLO."""
+        with self._write_lock:
+            port, self._serial = self._serial, None
+        self.pad = None  # a new session starts with the next HELLO
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError) as error:
+                log.debug("closing %s: %s", self.port, error)
+
+    # --- liveness ---
+
+    def _heard(self) -> None:
+        self._heard_at = self.clock()
+        self._set_present(True)
+
+    def _tick(self) -> None:
+        """Call the pad gone after `missed` beats of silence; beat once per beat period.
+
+        Silence is judged before the beat goes out, so a pad that receives a beat knows the
+        tower had judged it by then.
+        """
+        now = self.clock()
+        if self.present and now - self._heard_at > self.missed * self.beat:
+            log.info("pad on %s silent for %s beats", self.port, self.missed)
+            self._set_present(False)
+        if now - self._beat_at >= self.beat:
+            self._beat()
+
+    def _beat(self) -> None:
+        """Send a HEARTBEAT carrying the number of the last STATE sent (0 for none)."""
+        self._beat_at = self.clock()
+        self._send("heartbeat", {"state": self._state[0] if self._state else 0})
+
+    def _set_present(self, present: bool) -> None:
+        """Record presence; report only a change, so gone and back alternate."""
+        if present == self.present:
+            return
+        self.present = present
+        self._call(self.when_back if present else self.when_gone, self)
+
+    # --- messages ---
+
+    def _handle(self, message: protocol.Message) -> None:
+        handler = {
+            "hello": self._on_hello,
+            "heartbeat": self._on_heartbeat,
+            "request": self._on_request,
+        }.get(message.name)
+        if handler is None:
+            self._counts["unexpected"] += 1  # not something a pad sends
+            log.debug("pad on %s sent %s, which pads do not send", self.port, message.name)
+        else:
+            handler(message)
+
+    def _on_hello(self, message: protocol.Message) -> None:
+        """Accept a pad speaking our version (and forget its requests if it restarted)."""
+        status = self._hello_status(message.fields)
+        text = "" if status == protocol.OK else self._refusal(status, message.fields)
+        self._send(
+            "hello_ack", {"protocol": protocol.PROTOCOL_VERSION, "status": status, "text": text}
+        )
+        if status != protocol.OK:
+            log.warning("pad on %s refused: %s", self.port, text)
+            self.pad = None
+            return
+        self._open_session(message.fields)
+        self._call(self.when_message, self, message)
+
+    @staticmethod
+    def _hello_status(fields: dict) -> int:
+        if fields["role"] != protocol.ROLE_PAD:
+            return protocol.ROLE
+        if fields["protocol"] != protocol.PROTOCOL_VERSION:
+            return protocol.VERSION
+        return protocol.OK
+
+    @staticmethod
+    def _refusal(status: int, fields: dict) -> str:
+        if status == protocol.ROLE:
+            return f"this is a tower; role {fields['role']} is not a pad"
+        return f"tower speaks protocol {protocol.PROTOCOL_VERSION}, pad {fields['protocol']}"
+
+    def _open_session(self, fields: dict) -> None:
+        """Start a session; a pad back from a restart (new boot number) starts its requests anew.
+
+        A pad merely replugged keeps its boot number, so its unanswered request, sent again,
+        still gets the one answer it was given.
+        """
+        known = self._known
+        if (known.get("ident"), known.get("boot")) != (fields["ident"], fields["boot"]):
+            with self._dedupe_lock:
+                self._deduper.forget(fields["ident"])
+        self._known = dict(fields)
+        self.pad = dict(fields)
+
+    def _on_heartbeat(self, message: protocol.Message) -> None:
+        """Re-send the last STATE to a pad that reports an older one, once per beat at most."""
+        if self._state is None or message["state"] == self._state[0]:
+            return
+        if self.clock() - self._state_at >= self.beat:
+            self._send("state", self._state[1])
+
+    def _on_request(self, message: protocol.Message) -> None:
+        """Deliver a new request; repeat the answer to a repeated one; no session, no entry."""
+        if self.pad is None:
+            self._send("answer", {"req": message.seq, "status": protocol.NO_SESSION})
+            return
+        ident = self.pad["ident"]
+        with self._dedupe_lock:
+            fresh = self._deduper.admit(ident, message)
+            earlier = None if fresh else self._deduper.answer_for(ident, message)
+        if fresh:
+            self._call(self.when_message, self, message)
+        elif earlier is not None:
+            self._send("answer", earlier)
+        # else: still being decided; its one answer will come
+
+    def _call(self, callback: Callable | None, *args: object) -> None:
+        """Run a callback; an exception in it is logged, never the end of the link."""
+        if callback is None:
+            return
+        try:
+            callback(*args)
+        except Exception:
+            self._counts["callback_errors"] += 1
+            log.exception("pad link %s: callback %r failed", self.port, callback)
