@@ -118,6 +118,11 @@ class PadLink:
     # --- what the table service calls ---
 
     @property
+    def pad_ident(self) -> str | None:
+        """The pad's identity from its last accepted HELLO, kept while it is unplugged."""
+        return self._known.get("ident")
+
+    @property
     def stats(self) -> dict:
         """Counts: good frames, drops by kind (protocol.DROPS), port errors, opens and more."""
         return {**self._decoder.stats, **self._counts}

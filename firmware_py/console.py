@@ -148,10 +148,12 @@ class Console:
                 asyncio.get_running_loop().create_task(self.press_button())
             return
         event = self._event_for(text)
-        reason = self.table.decide(event) if event is not None else "type a number, p or u"
-        if reason:
-            self.table.news.append(f"  refused: {reason}")
-            self.refresh(self.table)
+        if event is None:
+            self.table.say("type the number of a mark, p to pass or u to undo")
+            return
+        refusal = self.table.decide(event)
+        if refusal is not None:
+            self.table.say(f"refused: {refusal.reason}")
 
     def _event_for(self, text: str):
         name = self.asking

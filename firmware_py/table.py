@@ -20,7 +20,19 @@ from firmware_py import systemd
 from firmware_py.hardware import Hardware
 from firmware_py.journal import GameLog, Journal, JournalError
 from firmware_py.players import choose
-from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark, Pass, Roll, Start, Undo
+from firmware_py.rules import (
+    ACTION1,
+    ACTION2,
+    ROLL,
+    ChoiceNeeded,
+    Game,
+    Mark,
+    Pass,
+    Refused,
+    Roll,
+    Start,
+    Undo,
+)
 from firmware_py.screens import render
 from firmware_py.view import ATTRACT, ERROR, LOCK, ROLLING, SETUP, Seat, TableView, table_view
 from sheets import COLOURS, load_sheet, sheet_names
@@ -31,6 +43,19 @@ COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
+
+
+RULE, CHOICE, STORAGE, NOT_NOW = "rule", "choice", "storage", "not now"
+MAX_SEATS = 5
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the referee said no: `reason` in a player's words, `kind` one of RULE, CHOICE (the
+    mark needs a choice of row), STORAGE (the journal cannot be written) or NOT_NOW (no game)."""
+
+    reason: str
+    kind: str = RULE
 
 
 @dataclass(frozen=True)
@@ -124,14 +149,14 @@ class Table:
         pixels = self.hardware.pixels
         if pixels is None:
             return
-        pixels.on_event = lambda event: self._say(event.message)
+        pixels.on_event = lambda event: self.say(event.message)
         try:
             await pixels.start()
         except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
             self.hardware.pixels = None
             self._problem(f"the electronic dice cannot be read ({error}); the button rolls")
 
-    def _say(self, words: str) -> None:
+    def say(self, words: str) -> None:
         """News for the table that changes no game state (dice found, dice missing, ...)."""
         self.news.append(words)
         self.message = words
@@ -181,27 +206,40 @@ class Table:
         self.message = "press: start, hold: next variant"
         self._publish()
 
-    def decide(self, event: Mark | Pass | Undo) -> str | None:
-        """A player's decision; None when accepted, else the referee's reason."""
+    def decide(self, event: Mark | Pass | Undo) -> Refusal | None:
+        """A player's decision; None when accepted, else the referee's refusal."""
         self._wake()
         if self.game is None:
-            return "no game is being played; press the roll button to start one"
+            return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
+        if self.game.over:
+            return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
         return self.submit(event)
+
+    def join(self, name: str, kind: str) -> bool:
+        """A new seat, between games only; False when the table is full or a game is on."""
+        playing = self.game is not None and not self.game.over
+        if playing or len(self.seats) >= MAX_SEATS or name in (s.name for s in self.seats):
+            return False
+        self.seats.append(SeatSpec(name, kind))
+        self.say(f"{name} joins the table")
+        return True
 
     # ---- the referee -------------------------------------------------------------------------
 
-    def submit(self, event) -> str | None:
+    def submit(self, event) -> Refusal | None:
         """Check, journal, then apply and show one event; None when accepted, else why not."""
         trial = self.game.copy()
         try:
             trial.apply(event)
-        except Exception as error:  # Refused, or an event the engine cannot make sense of
-            return getattr(error, "reason", str(error))
+        except ChoiceNeeded as needed:
+            return Refusal(needed.reason, CHOICE)
+        except Refused as refusal:
+            return Refusal(refusal.reason, RULE)
         try:
             self.game_log.append(event)
         except JournalError as error:
             self._problem(f"the game cannot be saved: {error}")
-            return "the tower cannot save the game right now, so it cannot accept this"
+            return Refusal("the tower cannot save the game right now; try again", STORAGE)
         before, self.game = self.game, trial
         self._after(event, before)
         return None
@@ -270,7 +308,7 @@ class Table:
                     in_play, timeout=THROW_WAIT
                 )
             except TimeoutError as waiting:  # the dice say which of them are still missing
-                self._say(str(waiting))
+                self.say(str(waiting))
                 continue
             self.submit(Roll(white, colours))
             return

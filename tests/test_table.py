@@ -126,11 +126,11 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
         table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
         before = game_report(table.game)
         table.game_log = GameLog(Path("/dev/full"))  # the disk is full
-        reason = table.decide(Mark("Kim", "red", 6))
-        assert "cannot save the game" in reason
+        refusal = table.decide(Mark("Kim", "red", 6))
+        assert refusal.kind == "storage" and "cannot save the game" in refusal.reason
         assert game_report(table.game) == before
         assert "the game cannot be saved" in table.message
-        assert table.decide(Pass("Nobody")).startswith("there is no player named 'Nobody'")
+        assert table.decide(Pass("Nobody")).reason.startswith("there is no player named 'Nobody'")
         table.stop()
         await task
 

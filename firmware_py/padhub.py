@@ -1,0 +1,230 @@
+"""The pads at the table: each pad is a seat; its requests are its player's decisions.
+
+A pad proposes, the tower decides: a REQUEST becomes a Mark, Pass or Undo for the pad's own
+player only, goes through `Table.decide` (checked, journalled, applied), and is answered with
+the referee's word. After every change each pad gets a fresh STATE: its player's sheet, the dice,
+and exactly the marks the rules allow now. Link callbacks arrive on the links' threads and are
+handed to the table's loop with `call_soon_threadsafe`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import logging
+
+from drivers.padlink import PadLink
+from firmware_py.pad import protocol
+from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
+from firmware_py.table import CHOICE, NOT_NOW, PAD, RULE, STORAGE, Table
+from sheets import COLOURS
+
+log = logging.getLogger(__name__)
+
+PHASE_CODES = {name: code for code, name in enumerate(protocol.PHASES)}
+STATUS_OF_REFUSAL = {
+    RULE: protocol.RULE,
+    CHOICE: protocol.CHOICE,
+    STORAGE: protocol.STORAGE,
+    NOT_NOW: protocol.NOT_NOW,
+}
+
+
+def state_fields(game: Game | None, name: str, text: str = "") -> dict:
+    """The STATE message for `name`'s pad: everything it shows, as plain wire fields."""
+    if game is None or name not in game.seat:
+        return _idle_state(name, text)
+    player = game.player(name)
+    return {
+        "player": name,
+        "phase": PHASE_CODES[game.phase],
+        "flags": _flags(game, name),
+        "penalties": player.penalties,
+        "total": game.total(name),
+        "locked": sum(1 << row for row in game.locked),
+        "dice": _dice_bytes(game),
+        "lucky": bytes(player.lucky),
+        "text": protocol.clip(text or _status_text(game, name), 60),
+        "rows": [_row_record(game, player, row) for row in range(len(COLOURS))],
+        "moves": [_move_record(mark) for mark in game.legal_marks(name)],
+    }
+
+
+def _idle_state(name: str, text: str) -> dict:
+    return {
+        "player": name, "phase": PHASE_CODES["idle"], "flags": 0, "penalties": 0, "total": 0,
+        "locked": 0, "dice": b"", "lucky": b"", "text": text, "rows": [], "moves": [],
+    }  # fmt: skip
+
+
+def _flags(game: Game, name: str) -> int:
+    flags = protocol.MAY_PASS if game.can_pass(name) else 0
+    flags |= protocol.MAY_UNDO if game.can_undo(name) else 0
+    flags |= protocol.ACTIVE if game.active_name == name else 0
+    if game.phase == ACTION1 and game.seat[name] in game.decisions:
+        flags |= protocol.DECIDED
+    return flags
+
+
+def _dice_bytes(game: Game) -> bytes:
+    if game.dice is None:
+        return b""
+    colours = [game.dice.colours.get(colour, 0) for colour in COLOURS]
+    return bytes([*game.dice.white, *colours])
+
+
+def _row_record(game: Game, player, row: int) -> dict:
+    sheet_row = game.sheet.rows[row]
+    mixed = any(colour != sheet_row.lock for colour in sheet_row.colours)
+    crossed = sum(1 << position for position in player.crossed_positions(row))
+    flags = protocol.ROW_LOCKED if player.has_locked(row) else 0
+    flags |= protocol.ROW_CLOSED if row in game.locked else 0
+    return {
+        "colour": row + 1,
+        "numbers": bytes(sheet_row.numbers),
+        "cells": bytes(COLOURS.index(c) + 1 for c in sheet_row.colours) if mixed else b"",
+        "crossed": crossed,
+        "flags": flags,
+    }
+
+
+def _move_record(mark: Mark) -> dict:
+    flags = protocol.LUCKY if mark.lucky else 0
+    return {"row": protocol.row_code(mark.row), "number": mark.number, "flags": flags}
+
+
+def _status_text(game: Game, name: str) -> str:
+    """One line a player reads to know what happens now."""
+    if game.over:
+        return f"Game over: {' and '.join(game.winners())} won"
+    waiting = [n for n in game.waiting_for() if n != name]
+    if game.phase == "roll":
+        return (
+            "your roll: press the button"
+            if game.active_name == name
+            else f"{game.active_name} rolls next"
+        )
+    if name in game.waiting_for():
+        return "your move" + (f"; also {', '.join(waiting)}" if waiting else "")
+    return f"waiting for {', '.join(waiting)}"
+
+
+def request_event(name: str, fields: dict) -> Mark | Pass | Undo:
+    """A REQUEST's fields as the player's decision; ValueError for a request naming no cell."""
+    action = fields["action"]
+    if action == protocol.PASS:
+        return Pass(name)
+    if action == protocol.UNDO:
+        return Undo(name)
+    if action != protocol.MARK:
+        raise ValueError(f"unknown action {action}")
+    row = protocol.row_colour(fields["row"])
+    if row is None:
+        raise ValueError("a mark needs a row")
+    lucky = bool(fields["flags"] & protocol.LUCKY)
+    return Mark(name, row, fields["number"], lucky, protocol.row_colour(fields["choice"]))
+
+
+class PadHub:
+    """Opens a link per pad port, seats pads, turns requests into decisions, keeps pads in sync."""
+
+    def __init__(
+        self, table: Table, ports: list[str], names: dict[str, str] | None = None, **link_options
+    ) -> None:
+        self.table = table
+        self.names = names or {}  # pad ident -> the player's name, from the configuration
+        self.links: list[PadLink] = []
+        self.seated: dict[str, str] = {}  # pad ident -> player name
+        self._link_options = link_options
+        self._ports = ports
+        table.listeners.append(self.sync_all)
+
+    def open(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Open every port matching the configured patterns (each reopens itself if replugged)."""
+        self._loop = loop
+        for port in expand_ports(self._ports):
+            self.links.append(
+                PadLink(
+                    port,
+                    when_message=self._from_thread(self._on_message),
+                    when_gone=self._from_thread(self._on_gone),
+                    when_back=self._from_thread(self._on_back),
+                    **self._link_options,
+                )
+            )
+
+    def close(self) -> None:
+        for link in self.links:
+            link.close()
+
+    def _from_thread(self, handler):
+        return lambda *args: self._loop.call_soon_threadsafe(handler, *args)
+
+    # ---- on the table's loop -----------------------------------------------------------------
+
+    def _on_message(self, link: PadLink, message: protocol.Message) -> None:
+        if message.name == "hello":
+            self._seat(link, message.fields["ident"])
+            self.sync(link)
+        elif message.name == "request":
+            self._on_request(link, message)
+
+    def _on_request(self, link: PadLink, message: protocol.Message) -> None:
+        name = self.seated.get(link.pad_ident) if link.pad else None
+        if name is None:
+            link.answer(message, protocol.NOT_SEATED, "this pad has no seat at the table")
+            return
+        try:
+            event = request_event(name, message.fields)
+        except ValueError as error:
+            link.answer(message, protocol.BAD_REQUEST, str(error))
+            return
+        refusal = self.table.decide(event)
+        if refusal is None:
+            link.answer(message, protocol.OK)
+        else:
+            link.answer(message, STATUS_OF_REFUSAL[refusal.kind], refusal.reason)
+        self.sync(link)
+
+    def _seat(self, link: PadLink, ident: str) -> None:
+        """A pad keeps its seat across replugs. A new pad takes a pad seat nobody holds (a
+        resumed game's), or joins the table as the next player between games."""
+        if ident in self.seated:
+            return
+        taken = set(self.seated.values())
+        free = [s.name for s in self.table.seats if s.kind == PAD and s.name not in taken]
+        name = free[0] if free else self.names.get(ident) or f"Player {len(self.table.seats) + 1}"
+        if free or self.table.join(name, PAD):
+            self.seated[ident] = name
+            self.table.say(f"{name}'s pad is here")
+        else:
+            link.send("notice", {"seconds": 0, "text": "no free seat: wait for the next game"})
+
+    def _on_gone(self, link: PadLink) -> None:
+        name = self.seated.get(link.pad_ident)
+        if name:
+            self.table.say(f"{name}'s pad is not answering: check its cable")
+
+    def _on_back(self, link: PadLink) -> None:
+        self.sync(link)
+
+    def sync_all(self, table: Table) -> None:
+        for link in self.links:
+            self.sync(link)
+
+    def sync(self, link: PadLink) -> None:
+        """Send the pad its player's full STATE (nothing if the pad has no session or seat)."""
+        ident = link.pad.get("ident") if link.pad else None
+        name = self.seated.get(ident)
+        if name is None:
+            return
+        link.send("state", state_fields(self.table.game, name, self.table.message))
+
+
+def expand_ports(patterns: list[str]) -> list[str]:
+    """Device paths for the configured patterns (globs), or the patterns themselves."""
+    ports: list[str] = []
+    for pattern in patterns:
+        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        ports += [port for port in matches if port not in ports]
+    return ports

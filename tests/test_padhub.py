@@ -1,0 +1,98 @@
+"""Pads at the table: a pad joins as a seat, sees its sheet and its legal marks, marks its own
+player's sheet only, and a repeated request is answered again but applied once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from test_padlink import PtyPad, pad_hello
+from test_table import make_table, until
+
+from firmware_py.pad import protocol
+from firmware_py.padhub import PadHub, request_event, state_fields
+from firmware_py.rules import Game, Mark, Pass, Roll, Start, Undo
+from firmware_py.table import COMPUTER, SeatSpec
+from sheets import load_sheet, sheet_names
+
+ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+
+
+@pytest.mark.parametrize("variant", sheet_names())
+def test_every_state_of_every_variant_fits_one_frame(variant):
+    """The largest sheets (longo's long rows, mixx-a's coloured cells) with five players."""
+    names = tuple(f"Player {i}" for i in range(1, 6))
+    lucky = {n: (2, 16) for n in names} if load_sheet(variant).has_lucky_numbers else None
+    game = Game.start(Start(variant, names, lucky))
+    game.apply(Roll((1, 1), {c: 1 for c in game.dice_in_play()}))
+    for name in names:
+        frame = protocol.encode("state", 65535, state_fields(game, name))
+        message = protocol.FrameDecoder().feed(frame)[0]
+        assert message.fields["player"] == name
+        assert len(message.fields["rows"]) == 4
+
+
+def test_a_state_shows_the_sheet_the_dice_and_exactly_the_legal_marks():
+    game = Game.start(Start("classic", ("Ann", "Ben")))
+    game.apply(ROLL)
+    game.apply(Mark("Ann", "red", 5))
+    ann = state_fields(game, "Ann")
+    assert ann["dice"] == bytes([4, 1, 6, 2, 3, 6])
+    assert ann["rows"][0]["crossed"] == 1 << 3  # red 5 is the fourth cell of 2..12
+    assert ann["flags"] & protocol.MAY_UNDO and ann["flags"] & protocol.DECIDED
+    assert ann["moves"] == []  # Ann has decided in action 1
+    ben = state_fields(game, "Ben")
+    moves = {(protocol.row_colour(m["row"]), m["number"]) for m in ben["moves"]}
+    assert moves == {(m.row, m.number) for m in game.legal_marks("Ben")}
+    assert ben["text"] == "your move"
+
+
+def test_requests_become_the_pads_own_players_decisions():
+    mark = {"action": protocol.MARK, "row": 2, "number": 7, "flags": 0, "choice": 0}
+    assert request_event("Ann", mark) == Mark("Ann", "yellow", 7)
+    lucky = {**mark, "flags": protocol.LUCKY, "choice": 3}
+    assert request_event("Ann", lucky) == Mark("Ann", "yellow", 7, True, "green")
+    assert request_event("Ann", {**mark, "action": protocol.PASS}) == Pass("Ann")
+    assert request_event("Ann", {**mark, "action": protocol.UNDO}) == Undo("Ann")
+    with pytest.raises(ValueError):
+        request_event("Ann", {**mark, "row": 9})
+
+
+def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
+    pad = PtyPad(tmp_path / "pad")
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60  # the computer player waits, so the test decides the order
+    hub = PadHub(table, [str(pad.path)])
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        await until(lambda: [s.name for s in table.seats] == ["Bot", "Player 2"])
+        table.new_game()
+        table.submit(ROLL)  # Bot's roll: white 4 + 1
+        state = await asyncio.to_thread(pad.expect, "state", phase=2)  # action 1
+        move = state.fields["moves"][0]
+        request = {"action": protocol.MARK, "flags": 0, "choice": 0, **move}
+        seq = pad.send("request", request)
+        answer = await asyncio.to_thread(pad.expect, "answer", req=seq)
+        assert answer.fields["status"] == protocol.OK
+        pad.send("request", request, seq=seq)  # the answer was lost: the pad asks again
+        again = await asyncio.to_thread(pad.expect, "answer", req=seq)
+        assert again.fields == answer.fields
+        crossed = [table.game.player("Player 2").crosses(r) for r in range(4)]
+        assert sum(crossed) == 1  # applied once
+        refused = pad.send("request", request)  # a second mark in the same action
+        no = await asyncio.to_thread(pad.expect, "answer", req=refused)
+        assert no.fields["status"] == protocol.RULE
+        assert "already marked in action 1" in no.fields["text"]
+        table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=30))
+    finally:
+        hub.close()
+        table.hardware.close()
