@@ -46,7 +46,7 @@ def state_fields(game: Game | None, name: str, text: str = "") -> dict:
         "lucky": bytes(player.lucky),
         "text": protocol.clip(text or _status_text(game, name), 60),
         "rows": [_row_record(game, player, row) for row in range(len(COLOURS))],
-        "moves": [_move_record(mark) for mark in game.legal_marks(name)],
+        "moves": _move_records(game.legal_marks(name)),
     }
 
 
@@ -88,9 +88,20 @@ def _row_record(game: Game, player, row: int) -> dict:
     }
 
 
-def _move_record(mark: Mark) -> dict:
-    flags = protocol.LUCKY if mark.lucky else 0
-    return {"row": protocol.row_code(mark.row), "number": mark.number, "flags": flags}
+def _move_records(marks: list[Mark]) -> list[dict]:
+    """One record per cell and kind of cross; a mark the engine lists once per possible choice
+    of row (bonus-b ties) becomes one record flagged NEEDS_CHOICE: the pad asks for the row."""
+    records: dict[tuple, dict] = {}
+    for mark in marks:
+        flags = protocol.LUCKY if mark.lucky else 0
+        if mark.choice is not None:
+            flags |= protocol.NEEDS_CHOICE
+        key = (mark.row, mark.number, mark.lucky)
+        record = records.setdefault(
+            key, {"row": protocol.row_code(mark.row), "number": mark.number, "flags": 0}
+        )
+        record["flags"] |= flags
+    return list(records.values())
 
 
 def _status_text(game: Game, name: str) -> str:
