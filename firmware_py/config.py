@@ -52,6 +52,7 @@ class TowerConfig:
     pixels: dict[str, int] = field(default_factory=dict)
     pad_ports: tuple[str, ...] = ()
     pad_baud: int = 115200
+    pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
 
     @property
     def simulated(self) -> bool:
@@ -99,6 +100,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pixels=check.pixels(data),
         pad_ports=check.ports(data),
         pad_baud=check.integer(check.table(data, "pads"), "pads", "baud", 1200, 4_000_000, 115200),
+        pad_names=check.pad_names(data),
     )
     check.tower_keys(tower)
     check.pins_used_once(config)
@@ -252,13 +254,23 @@ class _Checker:
 
     def ports(self, data: dict) -> tuple[str, ...]:
         pads = self.table(data, "pads")
-        self.known_keys(pads, "pads", ("ports", "baud"))
+        self.known_keys(pads, "pads", ("ports", "baud", "names"))
         ports = pads.get("ports", [])
         if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
             raise self.fail(
                 "pads", "ports", 'must be a list of paths, e.g. ports = ["/dev/qwixx-pad-*"]'
             )
         return tuple(ports)
+
+    def pad_names(self, data: dict) -> dict[str, str]:
+        names = self.table(data, "pads").get("names", {})
+        if not isinstance(names, dict) or not all(
+            isinstance(name, str) and name.strip() for name in names.values()
+        ):
+            raise self.fail(
+                "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
+            )
+        return dict(names)
 
     def pins_used_once(self, config: TowerConfig) -> None:
         used: dict[int, str] = {}

@@ -21,6 +21,7 @@ from sheets import COLOURS
 
 log = logging.getLogger(__name__)
 
+RESCAN_SECONDS = 3.0  # how often to look for newly plugged pads
 PHASE_CODES = {name: code for code, name in enumerate(protocol.PHASES)}
 STATUS_OF_REFUSAL = {
     RULE: protocol.RULE,
@@ -148,23 +149,35 @@ class PadHub:
         self.seated: dict[str, str] = {}  # pad ident -> player name
         self._link_options = link_options
         self._ports = ports
+        self._rescan_timer: asyncio.TimerHandle | None = None
         table.listeners.append(self.sync_all)
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Open every port matching the configured patterns (each reopens itself if replugged)."""
+        """Open every port matching the configured patterns, and look again every few seconds
+        for pads plugged in later (a known port reopens itself when its pad is replugged)."""
         self._loop = loop
+        self.rescan()
+
+    def rescan(self) -> None:
+        known = {link.port for link in self.links}
         for port in expand_ports(self._ports):
-            self.links.append(
-                PadLink(
-                    port,
-                    when_message=self._from_thread(self._on_message),
-                    when_gone=self._from_thread(self._on_gone),
-                    when_back=self._from_thread(self._on_back),
-                    **self._link_options,
-                )
-            )
+            if port not in known:
+                self.links.append(self._link(port))
+        if self._ports:
+            self._rescan_timer = self._loop.call_later(RESCAN_SECONDS, self.rescan)
+
+    def _link(self, port: str) -> PadLink:
+        return PadLink(
+            port,
+            when_message=self._from_thread(self._on_message),
+            when_gone=self._from_thread(self._on_gone),
+            when_back=self._from_thread(self._on_back),
+            **self._link_options,
+        )
 
     def close(self) -> None:
+        if self._rescan_timer is not None:
+            self._rescan_timer.cancel()
         for link in self.links:
             link.close()
 

@@ -12,6 +12,7 @@ from firmware_py.config import ConfigError, load_config
 from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
+from firmware_py.padhub import PadHub
 from firmware_py.paths import default_state_dir
 from firmware_py.table import COMPUTER, KEYBOARD, SeatSpec, Table
 from sheets import load_sheet
@@ -45,15 +46,20 @@ def run_tower(args: argparse.Namespace) -> int:
         idle_blank=config.idle_blank,
     )
     console = Console(table, full_screen=full_screen)
+    hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     try:
-        asyncio.run(_serve(table, console, keyboard=sys.stdin.isatty(), games=args.games))
+        asyncio.run(_serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games))
     finally:
+        hub.close()
         hardware.close()
     return 0
 
 
-async def _serve(table: Table, console: Console, *, keyboard: bool, games: int | None) -> None:
+async def _serve(
+    table: Table, console: Console, hub: PadHub, *, keyboard: bool, games: int | None
+) -> None:
     loop = asyncio.get_running_loop()
+    hub.open(loop)
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, table.stop)
     if keyboard:

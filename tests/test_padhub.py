@@ -96,3 +96,30 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
     finally:
         hub.close()
         table.hardware.close()
+
+
+def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch):
+    import firmware_py.padhub as padhub
+
+    monkeypatch.setattr(padhub, "RESCAN_SECONDS", 0.05)
+    table = make_table(tmp_path / "games", [])
+    hub = PadHub(table, [str(tmp_path / "qwixx-pad-*")])
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        hub.open(asyncio.get_running_loop())
+        await asyncio.sleep(0.2)
+        assert hub.links == []  # nothing plugged in yet
+        pad = PtyPad(tmp_path / "qwixx-pad-1")
+        await asyncio.to_thread(pad.expect, "hello")  # the tower found it and said hello
+        pad.send("hello", pad_hello())
+        await until(lambda: [s.name for s in table.seats] == ["Player 1"])
+        table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=30))
+    finally:
+        hub.close()
+        table.hardware.close()
