@@ -227,7 +227,7 @@ class PadHub:
     def _on_gone(self, link: PadLink) -> None:
         name = self.seated.get(link.pad_ident)
         if name:
-            self.table.say(f"{name}'s pad is not answering: check its cable")
+            self.table.alert(f"{name}'s pad is not answering: check its cable")
 
     def _on_back(self, link: PadLink) -> None:
         self.sync(link)

@@ -43,6 +43,7 @@ COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
+ALERT_SECONDS = 5.0  # a problem players can act on (a pad missing, a die lost) shows this long
 
 
 RULE, CHOICE, STORAGE, NOT_NOW = "rule", "choice", "storage", "not now"
@@ -108,6 +109,8 @@ class Table:
         self._stopped = asyncio.Event()
         self._games_wanted: int | None = None
         self._dice_task: asyncio.Task | None = None
+        self._alert: tuple[str, float] = ("", 0.0)  # words, shown until this time
+        self._display_errors: dict[str, int] = {}
         self.news: list[str] = []  # what happened, in words, newest last
 
     # ---- start and stop ----------------------------------------------------------------------
@@ -149,12 +152,26 @@ class Table:
         pixels = self.hardware.pixels
         if pixels is None:
             return
-        pixels.on_event = lambda event: self.say(event.message)
+        pixels.on_event = self._dice_event
         try:
             await pixels.start()
         except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
             self.hardware.pixels = None
             self._problem(f"the electronic dice cannot be read ({error}); the button rolls")
+
+    def _dice_event(self, event) -> None:
+        """Electronic dice news: problems (out of range, low battery, lost) are alerts."""
+        if event.kind in ("out of range", "low battery", "connection lost"):
+            self.alert(event.message)
+        else:
+            self.say(event.message)
+
+    def alert(self, words: str) -> None:
+        """A problem the players can act on: on the displays for a few seconds, and in the news."""
+        log.warning("%s", words)
+        self._alert = (words, self.clock() + ALERT_SECONDS)
+        self.say(words)
+        self._show(self.view())
 
     def say(self, words: str) -> None:
         """News for the table that changes no game state (dice found, dice missing, ...)."""
@@ -169,6 +186,8 @@ class Table:
         except (JournalError, OSError) as error:
             self._problem(f"the last game cannot be read back: {error}")
             resumed = None
+        for problem in self.hardware.problems:
+            self.alert(problem)
         if resumed is None:
             self.screen = SETUP if self._all_computers() else ATTRACT
             self._publish()
@@ -321,6 +340,9 @@ class Table:
     # ---- what the table sees -----------------------------------------------------------------
 
     def view(self) -> TableView:
+        words, until = self._alert
+        if self.clock() < until:
+            return TableView(ERROR, message=words)
         if self.game is None or (self.game.over and self.screen == SETUP):
             return self._between_games_view()
         notice = self.clock() < self._lock_notice_until and not self.game.over
@@ -343,8 +365,19 @@ class Table:
         self._maybe_finish()
 
     def _show(self, view: TableView) -> None:
+        """Draw `view` on every display; a display that stops answering is named on the others."""
+        failed = []
         for role, display in self.hardware.displays.items():
             display.display(render(view, role))
+            if display.errors > self._display_errors.get(role, 0):
+                failed.append(role)
+            self._display_errors[role] = display.errors
+        for role in failed:
+            words = f"the {role} display does not answer: check its wires"
+            log.warning("%s", words)
+            for other, display in self.hardware.displays.items():
+                if other != role:
+                    display.display(render(TableView(ERROR, message=words), other))
 
     def _problem(self, words: str) -> None:
         log.error("%s", words)
@@ -415,7 +448,7 @@ class Table:
             systemd.ping_watchdog()
             for display in self.hardware.displays.values():
                 display.refresh()
-            showing = self.clock() < self._lock_notice_until
+            showing = self.clock() < max(self._lock_notice_until, self._alert[1])
             if notice_shown and not showing and not self._rolling:
                 self._show(self.view())
             notice_shown = showing

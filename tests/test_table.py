@@ -17,6 +17,7 @@ from firmware_py.journal import GameLog, Journal, read_game
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
 from firmware_py.screens import render
 from firmware_py.table import COMPUTER, KEYBOARD, SeatSpec, Table
+from firmware_py.view import TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
 PACE = 0.005
@@ -191,3 +192,58 @@ def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path
 
     asyncio.run(asyncio.wait_for(play(), timeout=30))
     table.hardware.close()
+
+
+def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_on(tmp_path):
+    """A loose I2C wire on the options display: the main display says so; nothing stops."""
+    from luma.core.interface.serial import i2c
+    from luma.oled.device import ssd1306
+    from test_drivers_display import LooseBus
+
+    from drivers.display import Display
+    from drivers.display_device import CountingSerial
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    bus = LooseBus()
+    link = CountingSerial(i2c(bus=bus, address=0x3D))
+    table.hardware.displays["options"] = Display(ssd1306(link), link=link, shift_every=None)
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        table.new_game()
+        bus.plugged = False  # the wire comes loose
+        table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        main = table.hardware.displays["main"]
+        warning = TableView("error", message="the options display does not answer: check its wires")
+        expected = Image.new("1", main.size)
+        expected.paste(render(warning, "main"), main.pixel_shift)
+        assert main.device.image.tobytes() == expected.tobytes()
+        assert table.decide(Mark("Kim", "red", 6)) is None  # the game goes on
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
+
+
+def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_path):
+    from firmware_py.config import parse_config
+
+    config = parse_config({"displays": [{"role": "main", "bus": 29}]})
+    hardware = build_hardware(config, 6)
+    assert any("the main display does not answer" in p for p in hardware.problems)
+    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic",
+                  journal=Journal(tmp_path), hardware=hardware)  # fmt: skip
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        assert any("the main display does not answer" in line for line in table.news)
+        table.new_game()
+        assert table.game is not None
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    hardware.close()
