@@ -118,6 +118,11 @@ class Display:
         return self._device
 
     @property
+    def frame(self) -> Image.Image | None:
+        """The last frame asked to be shown (before any pixel shift), or None before the first."""
+        return self._wanted_frame
+
+    @property
     def bytes_sent(self) -> int:
         """Bytes that crossed the wire to the chip; simulated panels have no wire: 0."""
         return 0 if self._link is None else self._link.bytes_sent

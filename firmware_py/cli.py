@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd.add_argument(
         "--plain", action="store_true", help="print the news as lines, no screen drawing"
     )
+    run_cmd.add_argument(
+        "--screens", type=Path, metavar="DIR", help="also save every new frame as a PNG in DIR"
+    )
     run_cmd.set_defaults(handler=_run)
 
     replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")

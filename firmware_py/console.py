@@ -108,7 +108,7 @@ class Console:
 
     def _picture(self, role: str) -> Image.Image:
         display = self.table.hardware.displays[role]
-        return getattr(display.device, "image", None) or Image.new("1", display.size)
+        return display.frame or Image.new("1", display.size)
 
     def _lights_line(self) -> str:
         locked = self.table.hardware.lights.locked

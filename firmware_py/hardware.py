@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gpiozero.pins import Factory
 
@@ -51,8 +52,9 @@ class Hardware:
             display.close()
 
 
-def build_hardware(config: TowerConfig, faces: int) -> Hardware:
-    """Open every part; a display that does not answer is reported, not fatal."""
+def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None) -> Hardware:
+    """Open every part; a display that does not answer is reported, not fatal. With `capture`,
+    simulated displays are luma.emulator capture devices writing each new frame as a PNG."""
     real_gpio = config.button is not None or config.lights is not None
     factory = make_pin_factory("hardware" if real_gpio else "simulated")
     simulated_factory = factory if not real_gpio else make_pin_factory("simulated")
@@ -61,7 +63,7 @@ def build_hardware(config: TowerConfig, faces: int) -> Hardware:
         config.lights or SIMULATED_LIGHT_PINS,
         pin_factory=factory if config.lights else simulated_factory,
     )
-    displays = {role: _display(config, role, problems) for role in DISPLAY_ROLES}
+    displays = {role: _display(config, role, problems, capture) for role in DISPLAY_ROLES}
     return Hardware(
         button_factory=factory if config.button else simulated_factory,
         button_pin=config.button.pin if config.button else SIMULATED_BUTTON_PIN,
@@ -73,19 +75,27 @@ def build_hardware(config: TowerConfig, faces: int) -> Hardware:
     )
 
 
+def _simulated(role: str, capture: Path | None) -> DisplayConfig:
+    if capture is None:
+        return DisplayConfig(driver="dummy")
+    capture.mkdir(parents=True, exist_ok=True)
+    template = str(capture / f"{role}-{{0:06}}.png")
+    return DisplayConfig(driver="capture", capture_template=template)
+
+
 def _pixels(config: TowerConfig, faces: int) -> PixelsReader | None:
     if config.dice_source != "pixels":
         return None
     return PixelsReader(config.pixels, scanner=BleakPixelsScanner(), faces=faces)
 
 
-def _display(config: TowerConfig, role: str, problems: list[str]) -> Display:
+def _display(config: TowerConfig, role: str, problems: list[str], capture: Path | None) -> Display:
     settings = config.displays.get(role)
     if settings is None:
-        return open_display(DisplayConfig(driver="dummy"))
+        return open_display(_simulated(role, capture))
     try:
         return open_display(settings)
     except DriverError as error:
         problems.append(f"the {role} display does not answer: {error}")
         log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
-        return open_display(DisplayConfig(driver="dummy"))
+        return open_display(_simulated(role, capture))

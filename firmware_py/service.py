@@ -31,7 +31,7 @@ def run_tower(args: argparse.Namespace) -> int:
     variant = args.variant or config.variant
     full_screen = not args.plain and sys.stdout.isatty()
     _setup_logging(full_screen)
-    hardware = build_hardware(config, load_sheet(variant).dice_faces)
+    hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
     for problem in hardware.problems:
         log.warning("%s", problem)
     table = Table(
