@@ -201,10 +201,14 @@ class Game:
         player = self.players[seat]
         expanded = []
         for mark in marks:
-            snapshot, locking = player.snapshot(), self._locking
             row = COLOUR_INDEX[mark.row]
+            position = self.sheet.positions[row][mark.number]
+            if (row, position) not in self._reward_cells:
+                expanded.append(mark)  # sets nothing off: no reward, so no choice
+                continue
+            snapshot, locking = player.snapshot(), self._locking
             try:
-                self._cross_with_effects(player, row, self._numbers[row].index(mark.number), None)
+                self._cross_with_effects(player, row, position, None)
                 expanded.append(mark)
             except ChoiceNeeded as needed:
                 expanded.extend(mark._replace(choice=COLOURS[r]) for r in needed.rows)
