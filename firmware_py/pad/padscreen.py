@@ -1,0 +1,226 @@
+"""The pad's screen as 8 lines of 16 characters: a pure function of the pad's state.
+
+The SSD1306 is 128x64 pixels and framebuf's font is 8x8, so each line is one display page: the
+Pico draws each changed line with framebuf, the unix board prints the lines. Layout:
+
+    0  name, score, penalties   (or "no tower" while the link is lost)
+    1  the dice: 4+1=5 r6y2g3b6
+    2  R x x - . . . ...  the sheet, one row a line: x crossed, - passed over, . open,
+    3  Y ...              * the selected move; after the cells the lock (L: you locked it,
+    4  G ...              #: locked for all) and the crosses; rows too long for that show
+    5  B ...              their letter in lower case once locked
+    6  what you may do now, or the selected move
+    7  how to go on, or the status line from the tower
+
+A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out).
+"""
+
+import sys
+
+if sys.implementation.name == "micropython":
+    import padapp
+    import protocol
+else:
+    from firmware_py.pad import padapp, protocol
+
+WIDTH = 16
+HEIGHT = 8
+LETTERS = padapp.LETTERS
+PHASE_WORDS = {0: "no game", 1: "", 4: "game over"}
+
+
+def render(pad):
+    """The screen lines for `pad` (a padapp.PadApp): HEIGHT strings, each at most WIDTH long."""
+    if pad.state is None:
+        lines = _welcome(pad)
+    else:
+        lines = [_header(pad), _dice(pad.state)]
+        if pad.state["rows"]:
+            lines.extend(_sheet(pad))
+            lines.extend(_bottom(pad))
+        else:  # no game: the status line has the room
+            lines.extend(_wrap(pad.state["text"], 6))
+    if pad.overlay is not None:
+        lines[2:] = _wrap(pad.overlay[0], HEIGHT - 2)
+    lines = [line[:WIDTH] for line in lines[:HEIGHT]]
+    return lines + [""] * (HEIGHT - len(lines))
+
+
+def _welcome(pad):
+    """Before the first STATE: who this pad is and how far the link has got."""
+    lines = ["qwixx pad", pad.ident, ""]
+    lines.extend(_wrap(_link_words(pad.link), 5))
+    return lines
+
+
+def _link_words(link):
+    if link.refusal:
+        return "tower says no: " + link.refusal
+    if link.session:
+        return "waiting for a seat"
+    if link.heard:
+        return "saying hello"
+    if link.ever_heard:
+        return "no tower: check the cable"
+    return "waiting for the tower"
+
+
+def _header(pad):
+    state = pad.state
+    if not pad.link.heard:
+        right = "no tower"
+    elif not pad.link.session:
+        right = "hello.."
+    else:
+        right = str(state["total"]) + " P" + str(state["penalties"])
+    name = state["player"][: WIDTH - 1 - len(right)]
+    return name + " " * (WIDTH - len(name) - len(right)) + right
+
+
+def _dice(state):
+    """The last roll: the white sum first, then each colour die (- for one out of play)."""
+    words = PHASE_WORDS.get(state["phase"])
+    dice = state["dice"]
+    if words or len(dice) < 6:
+        return words or "no roll yet"
+    white = str(dice[0]) + "+" + str(dice[1]) + "=" + str(dice[0] + dice[1]) + " "
+    colours = ""
+    for index in range(4):
+        face = dice[2 + index]
+        colours += LETTERS[index].lower() + (str(face) if face else "-")
+    return white + colours
+
+
+def _sheet(pad):
+    marked_row, marked = 0, -1
+    if pad.selected is not None:
+        marked_row = pad.selected["row"]
+        row = padapp.row_record(pad.state, marked_row)
+        marked = padapp.position_of(row, pad.selected["number"]) if row else -1
+    lines = []
+    for row in pad.state["rows"][:4]:
+        lines.append(row_line(row, marked if row["colour"] == marked_row else -1))
+    return lines + [""] * (4 - len(lines))
+
+
+def row_line(row, marked=-1):
+    """One row of the sheet: letter, a character per cell, then the lock and the crosses."""
+    crossed, flags, count = row["crossed"], row["flags"], len(row["numbers"])
+    last = _highest_bit(crossed)
+    cells = ""
+    for position in range(count):
+        if position == marked:
+            cells += "*"
+        elif crossed >> position & 1:
+            cells += "x"
+        else:
+            cells += "-" if position < last else "."
+    letter = LETTERS[row["colour"] - 1] if 1 <= row["colour"] <= 4 else "?"
+    locked = flags & protocol.ROW_LOCKED
+    closed = locked or flags & protocol.ROW_CLOSED
+    if WIDTH - 1 - count < 4:  # no room after the cells
+        return (letter.lower() if closed else letter) + cells
+    lock = "L" if locked else "#" if closed else " "
+    crosses = _bits(crossed) + (1 if locked else 0)
+    tail = f" {lock}{crosses:2d}"
+    return letter + cells + " " * (WIDTH - 1 - count - len(tail)) + tail
+
+
+def _bottom(pad):
+    """Lines 6 and 7: the request on its way, the move being chosen, or what may be done."""
+    state = pad.state
+    flags = state["flags"]
+    if pad.link.request is not None:
+        second = "no tower: kept" if not pad.link.up else "waiting for OK"
+        lines = ["sent " + pad.sent, second]
+    elif pad.selected is not None:
+        lines = ["> " + _move_words(pad), "row? press one" if pad.choosing else "P:send U:cancel"]
+    elif state["moves"] or flags & protocol.MAY_PASS:
+        lines = [_offer(state), "hold P: pass" if flags & protocol.MAY_PASS else ""]
+    else:
+        lines = _wrap(state["text"], 2)
+        if flags & protocol.MAY_UNDO:
+            lines[1] = "U: take back"
+    if pad.hint:
+        lines[1] = pad.hint
+    return lines
+
+
+def _move_words(pad):
+    """The selected move: 'R 5', 'G 3 lucky', 'R 10 b-die' (mixx-a), with '+?' or '+B' when a
+    bonus needs a row."""
+    move = pad.selected
+    fields = padapp.mark_fields(move, pad.choice)
+    words = padapp.describe(fields)
+    colour = padapp.cell_colour(pad.state, move)
+    if state_is_action2(pad.state) and colour != move["row"]:
+        words += " " + LETTERS[colour - 1].lower() + "-die"
+    if move["flags"] & protocol.NEEDS_CHOICE and not pad.choice:
+        words += " +?"
+    return words
+
+
+def state_is_action2(state):
+    return state["phase"] == padapp.PHASE_ACTION2
+
+
+def _offer(state):
+    """What the colour buttons reach now: in action 1 the rows the white sum may go in (lower
+    case: only a lucky cross), in action 2 how many moves each colour die gives."""
+    if state_is_action2(state):
+        words = "act2"
+        for colour in range(1, 5):
+            count = len(padapp.moves_for(state, colour))
+            words += " " + LETTERS[colour - 1] + (str(count) if count else "-")
+        return words
+    dice = state["dice"]
+    words = "white " + (str(dice[0] + dice[1]) if len(dice) >= 2 else "?") + ": "
+    for colour in range(1, 5):
+        moves = padapp.moves_for(state, colour)
+        if not moves:
+            words += "-"
+        elif moves[0]["flags"] & protocol.LUCKY:
+            words += LETTERS[colour - 1].lower()
+        else:
+            words += LETTERS[colour - 1]
+    return words
+
+
+def _wrap(text, count):
+    """`text` broken into at most `count` lines at spaces; '..' ends it if cut."""
+    lines = []
+    line = ""
+    for word in text.split():
+        while len(word) > WIDTH:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:WIDTH])
+            word = word[WIDTH:]
+        if line and len(line) + 1 + len(word) > WIDTH:
+            lines.append(line)
+            line = word
+        else:
+            line = line + " " + word if line else word
+    if line:
+        lines.append(line)
+    if len(lines) > count:
+        lines = lines[:count]
+        lines[-1] = lines[-1][: WIDTH - 2] + ".."
+    return lines + [""] * (count - len(lines))
+
+
+def _highest_bit(value):
+    position = -1
+    while value:
+        value >>= 1
+        position += 1
+    return position
+
+
+def _bits(value):
+    count = 0
+    while value:
+        count += value & 1
+        value >>= 1
+    return count

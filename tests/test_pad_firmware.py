@@ -1,0 +1,451 @@
+"""The real pad firmware, under the MicroPython unix port, at a real tower: buttons pressed on its
+standard input, its screen read from its standard output, a pseudo-terminal cable to the tower's
+PadLink + PadHub + Table (simulated hardware, journal on disk). The rig is
+tests/micropython/firmware_rig.py. Computer seats wait (pace 60 s): the test submits their
+decisions and every roll, so the order of things is the test's. Waits are bounded and generous;
+nothing is timed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_py.pad import padapp, padscreen, protocol, robot
+from firmware_py.rules import Mark, Pass, Roll, Undo
+from firmware_py.table import SeatSpec
+
+RIG_SCRIPT = Path(__file__).parent / "micropython" / "firmware_rig.py"
+_spec = importlib.util.spec_from_file_location("firmware_rig", RIG_SCRIPT)
+rig = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rig)
+
+IDENT = "pad-e6614c31"
+COLOURS = {"red": 1, "yellow": 1, "green": 1, "blue": 1}
+
+
+class PadTable:
+    """A tower, a cable and the firmware at its end, seated as Ann."""
+
+    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap):
+        self.folder = folder
+        self.beat_ms = beat_ms
+        self.heap = heap
+        self.cable = rig.Cable(folder)
+        self.tower = rig.Tower(
+            folder,
+            str(self.cable.tower_path),
+            seats=[SeatSpec(name) for name in bots],
+            names={IDENT: "Ann"},
+            variant=variant,
+            beat=(beat_ms or padapp.BEAT_MS) / 1000,
+        )
+        self.pad = self.start_pad()
+
+    def start_pad(self):
+        return rig.Firmware(self.cable.pad_path, IDENT, beat_ms=self.beat_ms, heap=self.heap)
+
+    def start_game(self) -> None:
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+        self.tower.call(self.tower.table.new_game)
+        self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="a new game")
+
+    def roll(self, white, colours=None) -> rig.Screen:
+        """Roll, and wait for the pad to show the dice."""
+        in_play = self.tower.call(self.tower.table.game.dice_in_play)
+        faces = {c: (colours or COLOURS).get(c, 1) for c in in_play}
+        self.tower.submit(Roll(white, faces))
+        total = f"={white[0] + white[1]} "
+        return self.pad.wait_screen(lambda s: total in s[1], what=f"the roll {white}")
+
+    def play(self, request: dict) -> None:
+        """Press the buttons the robot finger says make the pad send `request`."""
+        self.pad.press(*robot.presses(self.tower.pad_state("Ann"), request))
+
+    def wait_for_tower(self, check, what: str) -> None:
+        deadline = time.monotonic() + rig.WAIT
+        while not self.tower.call(check):
+            refusals = [s.words() for s in self.pad.screens if s[2].startswith("NO:")]
+            assert time.monotonic() < deadline, (
+                f"the tower never got {what}; the pad shows\n{self.pad.screen_text()}\n"
+                f"refusals: {refusals}"
+            )
+            time.sleep(0.01)
+
+    def decisions(self) -> list:
+        """Ann's decisions in the journal, in order (marks, passes, undos)."""
+        return [e for e in self.tower.journal_events() if getattr(e, "player", None) == "Ann"]
+
+    def sheet_lines(self) -> list[str]:
+        """Ann's sheet as the pad should draw it, from the tower's own state."""
+        return [padscreen.row_line(row) for row in self.tower.pad_state("Ann")["rows"]]
+
+    def close(self) -> None:
+        try:
+            status = self.pad.stop()
+            assert status == 0, self.pad.errors
+            assert not [e for e in self.pad.errors if e.startswith("error")], self.pad.errors
+        finally:
+            self.tower.close()
+            self.cable.close()
+
+
+@pytest.fixture
+def table(tmp_path):
+    made: list[PadTable] = []
+
+    def make(*, bots=("Bot",), variant="classic", beat_ms=None, heap="") -> PadTable:
+        made.append(PadTable(tmp_path, bots=bots, variant=variant, beat_ms=beat_ms, heap=heap))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close()
+
+
+def test_pad_says_hello_takes_a_seat_and_lights_its_led(table):
+    t = table()
+    assert t.tower.seated() == "Ann"
+    screen = t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann's header")
+    assert screen[1] == "no game"
+    link = t.tower.link()
+    assert link.pad["ident"] == IDENT and link.pad["role"] == protocol.ROLE_PAD
+    assert link.pad["firmware"] == padapp.FIRMWARE
+    seats = t.tower.call(lambda: [(s.name, s.kind) for s in t.tower.table.seats])
+    assert seats == [("Bot", "computer"), ("Ann", "pad")]
+    t.pad.wait_led(True)
+
+
+def test_a_pad_that_finds_a_game_running_shows_the_towers_notice(tmp_path):
+    cable = rig.Cable(tmp_path)
+    tower = rig.Tower(tmp_path, str(cable.tower_path), seats=[SeatSpec("Bot")])
+    tower.call(tower.table.new_game)  # a game without a pad seat is on
+    pad = rig.Firmware(cable.pad_path, IDENT)
+    try:
+        screen = pad.wait_screen(lambda s: s[2] == "no free seat:", what="the notice")
+        assert screen.words() == "no free seat: wait for the next game"
+        pad.press("tap red")  # a press puts it away: the pad has no seat, so no sheet
+        screen = pad.wait_screen(lambda s: s[2] == "", what="the notice put away")
+        assert screen[:2] == ["qwixx pad", IDENT] and screen.words(3) == "waiting for a seat"
+        assert tower.call(lambda: dict(tower.hub.seated)) == {}
+    finally:
+        assert pad.stop() == 0, pad.errors
+        tower.close()
+        cable.close()
+
+
+def test_action1_shows_the_white_sum_and_the_rows_it_may_go_in(table):
+    t = table(bots=())
+    t.start_game()
+    t.roll((3, 6))
+    t.tower.submit(Mark("Ann", "red", 9))
+    t.tower.submit(Pass("Ann"))  # action 2: Ann marked in action 1, so no penalty
+    screen = t.roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+    assert screen[1] == "4+1=5 r6y2g3b6"
+    screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
+    assert screen[6] == "white 5: -YGB"  # red is crossed up to 9: 5 is behind it
+    assert screen[7] == "hold P: pass"
+    assert screen[2] == "R-------x...   1"
+
+
+def test_a_mark_chosen_with_the_buttons_is_accepted_and_shown_on_the_sheet(table):
+    t = table()
+    t.start_game()
+    t.roll((4, 1))
+    t.pad.press("tap yellow")
+    selected = t.pad.wait_screen(lambda s: s[6] == "> Y 5", what="yellow 5 selected")
+    assert selected[3] == "Y...*.......   0" and selected[7] == "P:send U:cancel"
+    t.pad.press("tap pass")
+    screen = t.pad.wait_screen(lambda s: s[3] == "Y---x.......   1", what="yellow 5 crossed")
+    assert screen[0] == "Ann         1 P0"
+    assert t.decisions() == [Mark("Ann", "yellow", 5)]
+
+
+def test_a_refused_request_shows_the_towers_reason(table):
+    """Ann presses undo on a stale screen, just as Bot's decision has closed action 1."""
+    t = table()
+    t.start_game()
+    t.roll((4, 1))
+    t.play(robot.mark("green", 5))
+    t.pad.wait_screen(lambda s: s[7] == "U: take back", what="Ann decided")
+    t.cable.hold()  # the tower's next words are late
+    t.tower.submit(Pass("Bot"))  # action 1 is over: nothing left to take back
+    t.pad.press("tap undo")
+    deadline = time.monotonic() + rig.WAIT
+    while not [m for m in t.cable.held_messages() if m.name == "answer"]:
+        assert time.monotonic() < deadline, "the tower never answered the undo"
+        time.sleep(0.01)
+    t.cable.release()
+    screen = t.pad.wait_screen(lambda s: s[2].startswith("NO:"), what="the refusal")
+    assert screen.words().startswith("NO: Ann has nothing to take back: action 1 is over")
+    assert t.decisions() == [Mark("Ann", "green", 5)]
+    t.pad.press("tap red")  # a press puts the refusal away
+    t.pad.wait_screen(lambda s: s[3].startswith("Y") and "waiting for Bot" in s.words(6))
+
+
+def test_pass_takes_a_long_press_and_undo_takes_it_back(table):
+    t = table()
+    t.start_game()
+    t.roll((4, 1))
+    t.pad.press("tap pass")
+    t.pad.wait_screen(lambda s: s[7] == "hold P to pass", what="the hint")
+    t.pad.press("hold pass")
+    t.pad.wait_screen(lambda s: s[7] == "U: take back", what="Ann passed")
+    assert t.decisions() == [Pass("Ann")], "a tap never passes; the hold passed once"
+    t.pad.press("tap undo")
+    screen = t.pad.wait_screen(lambda s: s[6] == "white 5: RYGB", what="action 1 open again")
+    assert t.decisions() == [Pass("Ann"), Undo("Ann")]
+    assert screen[7] == "hold P: pass"
+
+
+def test_waiting_line_says_who_the_table_waits_for(table):
+    t = table()
+    t.start_game()
+    screen = t.pad.screen
+    assert "Bot rolls next" in screen.words(6)
+    t.roll((4, 1))
+    t.play(robot.mark("red", 5))
+    screen = t.pad.wait_screen(lambda s: s[7] == "U: take back", what="Ann decided")
+    assert screen[6] == "waiting for Bot"
+    t.tower.submit(Pass("Bot"))  # action 2: Bot's own
+    t.pad.wait_screen(lambda s: s[6] == "waiting for Bot" and s[7] == "", what="action 2")
+    t.tower.submit(Pass("Bot"))
+    screen = t.pad.wait_screen(lambda s: "your roll" in s.words(6), what="Ann's roll")
+    assert screen.words(6) == "your roll: press the button"
+
+
+@pytest.mark.parametrize(
+    ("variant", "dice", "button", "steps", "mark"),
+    [
+        # classic: whites 2 and 5 with red 3 make red 5 and red 8
+        ("classic", ((2, 5), {"red": 3}), "red", ["> R 5", "> R 8", "> R 5", "> R 8"], 8),
+        # mixx-a: whites 1 and 5 with blue 5 make 6 and 10; the blue cells with those numbers
+        # are in the red row (6) and the green row (10)
+        (
+            "mixx-a",
+            ((1, 5), {"blue": 5}),
+            "blue",
+            ["> R 6 b-die", "> G 10 b-die", "> R 6 b-die", "> G 10 b-die"],
+            10,
+        ),
+    ],
+)
+def test_action2_colour_button_steps_through_that_dies_moves(
+    table, variant, dice, button, steps, mark
+):
+    t = table(bots=(), variant=variant)
+    t.start_game()
+    t.roll(dice[0], dice[1])
+    t.tower.submit(Pass("Ann"))  # action 1 passed: action 2 is Ann's, as the active player
+    t.pad.wait_screen(lambda s: s[6].startswith("act2"), what="action 2 offer")
+    for step in steps:
+        t.pad.press(f"tap {button}")
+        t.pad.wait_screen(lambda s, step=step: s[6] == step, what=step)
+    t.pad.press("tap pass")
+    t.wait_for_tower(lambda: t.tower.table.game.phase == "roll", "Ann's action 2")
+    decided = t.decisions()[-1]
+    assert decided.number == mark and decided.row == ("red" if variant == "classic" else "green")
+
+
+def test_longo_colour_pressed_again_offers_the_lucky_cross(table, monkeypatch):
+    monkeypatch.setattr(
+        "firmware_py.table._draw_lucky", lambda sheet, names: {n: (5, 9) for n in names}
+    )
+    t = table(bots=(), variant="longo")
+    t.start_game()
+    t.roll((4, 1))
+    screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
+    assert screen[6] == "white 5: RYGB"
+    assert screen[2] == "R..............."  # 15 cells: no room for the lock after them
+    t.pad.press("tap red")
+    t.pad.wait_screen(lambda s: s[6] == "> R 5", what="red 5")
+    t.pad.press("tap red")
+    screen = t.pad.wait_screen(lambda s: s[6] == "> R 2 lucky", what="the lucky cross")
+    assert screen[2] == "R*.............."
+    t.pad.press("tap pass")
+    t.pad.wait_screen(lambda s: s[2] == "Rx..............", what="red 2 crossed")
+    assert t.decisions() == [Mark("Ann", "red", 2, lucky=True)]
+
+
+def test_bonus_b_mark_that_needs_a_row_asks_which(table):
+    """Yellow 11 is crossed; green 9 completes the circle (two crosses in the row with the fewest
+    crosses), and red and blue tie with none: the pad asks which."""
+    t = table(bots=(), variant="bonus-b")
+    t.start_game()
+    t.roll((5, 6))
+    t.tower.submit(Mark("Ann", "yellow", 11))
+    t.tower.submit(Pass("Ann"))
+    t.roll((4, 5))
+    t.pad.press("tap green")
+    t.pad.wait_screen(lambda s: s[6] == "> G 9 +?", what="green 9, a row wanted")
+    t.pad.press("tap pass")
+    t.pad.wait_screen(lambda s: s[7] == "row? press one", what="the question")
+    assert t.decisions() == [Mark("Ann", "yellow", 11), Pass("Ann")], "not sent yet"
+    t.pad.press("tap blue")
+    t.pad.wait_screen(lambda s: s[6] == "> G 9 +B", what="blue chosen")
+    t.pad.press("tap pass")
+    screen = t.pad.wait_screen(lambda s: s[5].startswith("Bxx"), what="two crosses in blue")
+    assert screen[5] == "Bxx.........   2"
+    assert t.decisions()[-1] == Mark("Ann", "green", 9, choice="blue")
+
+
+def test_noise_between_frames_does_not_disturb_the_pad(table):
+    t = table(bots=())
+    t.start_game()
+    rnd = random.Random(7)
+    state_frame = protocol.encode("state", 999, t.tower.pad_state("Ann"))
+    bad_crc = bytearray(protocol.encode("notice", 998, {"text": "not me"}))
+    bad_crc[-2] ^= 0xFF
+    noise = [
+        bytes(rnd.randrange(256) for _ in range(500)),
+        b"\x03\x03\x04\x01\x02" * 20,  # Ctrl-C, Ctrl-D, raw-REPL keys: data like any other
+        state_frame[: len(state_frame) // 2],  # a frame cut short
+        bytes(bad_crc),
+        b"\x55" * 700,  # longer than any frame
+        b"\x00" * 50,
+    ]
+    stop = threading.Event()
+
+    def make_noise():
+        while not stop.is_set():
+            t.cable.inject(rnd.choice(noise))
+            stop.wait(0.01)
+
+    noisy = threading.Thread(target=make_noise)
+    noisy.start()
+    try:
+        for turn, (white, move) in enumerate([((4, 1), ("red", 5)), ((6, 5), ("red", 11))]):
+            t.roll(white)
+            t.play(robot.mark(*move))
+            crossed = f"{turn + 1}"
+            t.pad.wait_screen(lambda s, c=crossed: s[2].endswith(f" {c}"), what=f"turn {turn}")
+            t.tower.submit(Pass("Ann"))
+    finally:
+        stop.set()
+        noisy.join()
+    t.cable.inject(protocol.encode("notice", 1000, {"text": "after the noise"}))
+    t.pad.wait_screen(lambda s: s[2] == "after the noise", what="a good frame after noise")
+    marks = [Mark("Ann", "red", 5), Mark("Ann", "red", 11)]
+    assert t.decisions() == [marks[0], Pass("Ann"), marks[1], Pass("Ann")]
+    assert not any("no tower" in s[0] for s in t.pad.screens), "noise is not silence"
+    assert t.tower.link().stats["opened"] == 1
+
+
+def test_unplugged_and_replugged_many_times_nothing_lost_or_applied_twice(table):
+    t = table(bots=(), beat_ms=400)
+    t.start_game()
+    marks = []
+    rolls = [(1, 1), (1, 2), (2, 2), (2, 3), (3, 3), (3, 4)]
+    for turn, white in enumerate(rolls):
+        t.roll(white)
+        state = t.tower.pad_state("Ann")
+        move = state["moves"][0]
+        request = robot.mark(protocol.row_colour(move["row"]), move["number"])
+        commands = robot.presses(state, request)
+        how = turn % 3
+        if how == 0:  # confirmed just after the cable is pulled: in flight when the pad notices
+            t.pad.press(*commands[:-1])
+            t.pad.wait_screen(lambda s: s[6].startswith("> "), what="the selection")
+            t.cable.unplug()
+            t.pad.press(commands[-1])
+            unplug(t)
+        elif how == 1:  # pulled the moment the tower decided: the answer may be lost
+            t.pad.press(*commands)
+            t.wait_for_tower(lambda: t.tower.table.game.phase == "action2", f"mark {turn}")
+            unplug(t)  # (pulled earlier, see the test below)
+        else:  # pulled with nothing pending, then confirmed while the tower is gone
+            unplug(t)
+            t.pad.press(*commands)
+        if how != 1:
+            t.pad.wait_screen(lambda s: s[7] == "no tower: kept", what="the request kept")
+        t.cable.plug()
+        t.pad.wait_screen(lambda s: s[0].startswith("Ann") and "no tower" not in s[0])
+        marks.append(Mark("Ann", protocol.row_colour(move["row"]), move["number"]))
+        t.wait_for_tower(lambda: t.tower.table.game.phase == "action2", f"mark {turn}")
+        t.tower.submit(Pass("Ann"))
+        if turn == 3:  # the pad restarts (a new boot number): still Ann, the same sheet
+            t.pad.kill()
+            t.pad = t.start_pad()
+    sheet = t.sheet_lines()
+    t.pad.wait_screen(lambda s: s[2:6] == sheet, what=f"the tower's sheet {sheet}")
+    assert [d for d in t.decisions() if isinstance(d, Mark)] == marks
+    assert t.decisions() == [e for m in marks for e in (m, Pass("Ann"))]
+    assert sum(t.tower.game().player("Ann").crosses(row) for row in range(4)) == len(rolls)
+    assert t.tower.link().stats["opened"] == len(rolls) + 1
+    refusals = [s.words() for s in t.pad.screens if s[2].startswith("NO:")]
+    assert refusals == [], "a request sent again must get its first answer, not a refusal"
+    assert t.cable.lost_to_unplug > 0
+
+
+def test_a_request_admitted_just_before_the_cable_is_pulled_is_still_decided(table):
+    t = table(beat_ms=400)  # Bot has not decided: action 1 stays open after Ann's mark
+    t.start_game()
+    t.roll((4, 1))
+    t.pad.press("tap yellow")
+    t.pad.wait_screen(lambda s: s[6] == "> Y 5", what="yellow 5 selected")
+    link = t.tower.link()
+    hand_on, admitted, busy = link.when_message, threading.Event(), threading.Event()
+
+    def when_message(link, message):
+        hand_on(link, message)
+        if message.name == "request":
+            admitted.set()
+
+    link.when_message = when_message
+    t.tower.loop.call_soon_threadsafe(busy.wait, rig.WAIT)  # the table is busy a moment
+    try:
+        t.pad.press("tap pass")
+        assert admitted.wait(rig.WAIT), "the link never handed the request on"
+        unplug(t)  # pulled before the table got to the request
+    finally:
+        busy.set()
+    t.cable.plug()
+    screen = t.pad.wait_screen(
+        lambda s: s[7] == "U: take back" or s[2].startswith("NO:"), what="the request settled"
+    )
+    assert t.decisions() == [Mark("Ann", "yellow", 5)], screen.text
+
+
+def unplug(t: PadTable) -> None:
+    """Pull the cable (if not yet) and wait until the pad says the tower is gone (LED blinking)."""
+    t.cable.unplug()
+    t.pad.wait_screen(lambda s: "no tower" in s[0], what="the link lost")
+    t.pad.wait_led(False)
+
+
+# A Pico's heap: stock MicroPython gives the RP2040's garbage collector 192 KiB (ports/rp2/main.c
+# `static char gc_heap[192 * 1024]` up to v1.19; since then memmap_mp_rp2040.ld hands it all RAM
+# after .bss and the C heap, `__GcHeapStart`..`__GcHeapEnd`, about 190 KB). The unix port here is
+# 64-bit, where pointers and object headers take twice the bytes of the Pico's 32-bit build, so
+# 96 KiB here is a stricter budget than half of what a Pico has.
+PICO_LIKE_HEAP = "96k"
+
+
+def test_firmware_plays_in_a_heap_smaller_than_a_picos(table, monkeypatch):
+    monkeypatch.setattr(
+        "firmware_py.table._draw_lucky", lambda sheet, names: {n: (2, 16) for n in names}
+    )
+    t = table(bots=(), variant="longo", heap=PICO_LIKE_HEAP)  # longo: the largest STATE
+    t.start_game()
+    used = []
+    for turn in range(10):
+        t.roll((1 + turn // 2, 1 + (turn + 1) // 2))  # sums 2 to 11: red always has a cross
+        state = t.tower.pad_state("Ann")
+        lucky = turn % 2 == 0 and state["moves"][-1]["flags"] & protocol.LUCKY
+        move = state["moves"][-1] if lucky else {"row": 1, "number": 2 + turn}
+        t.play(robot.mark(protocol.row_colour(move["row"]), move["number"], lucky=bool(lucky)))
+        t.wait_for_tower(lambda: t.tower.table.game.phase == "action2", f"mark {turn}")
+        t.tower.submit(Pass("Ann"))
+        used.append(t.pad.memory()[1])
+    sheet = t.sheet_lines()
+    t.pad.wait_screen(lambda s: s[2:6] == sheet, what="the sheet")
+    assert len([d for d in t.decisions() if isinstance(d, Mark)]) == 10
+    free = t.pad.memory()[0]
+    assert free > 32 * 1024, f"only {free} bytes free"
+    assert max(used[5:]) - min(used[:5]) < 8 * 1024, f"the heap grows turn by turn: {used}"
