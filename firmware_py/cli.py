@@ -56,6 +56,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_cmd.set_defaults(handler=_run)
 
+    demo_cmd = commands.add_parser(
+        "demo", help="computer players on simulated pads (real firmware) play one game"
+    )
+    demo_cmd.add_argument("--variant", default="classic", help="the sheet to play")
+    demo_cmd.add_argument("--players", default="Ann,Ben,Cleo", help="names in seat order")
+    demo_cmd.add_argument("--pace", type=float, default=0.6, help="seconds before each decision")
+    demo_cmd.add_argument("--plain", action="store_true", help="print the news as lines")
+    demo_cmd.add_argument("--state-dir", type=Path, help="keep the journal here")
+    demo_cmd.set_defaults(handler=_demo)
+
+    pad_cmd = commands.add_parser("pad", help="the handheld pads")
+    pad_actions = pad_cmd.add_subparsers(title="actions", required=True)
+    install_cmd = pad_actions.add_parser("install", help="copy the pad firmware onto a Pico")
+    install_cmd.add_argument("port", help="the Pico's serial port, e.g. /dev/ttyACM0")
+    install_cmd.set_defaults(handler=_pad_install)
+
     replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")
     replay_cmd.add_argument("file", help="a game log (JSON Lines), or - for standard input")
     replay_cmd.set_defaults(handler=_replay)
@@ -85,6 +101,18 @@ def _run(args: argparse.Namespace) -> int:
     from firmware_py.service import run_tower  # imports the hardware libraries: only for run
 
     return run_tower(args)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from firmware_py.demo import run_demo  # imports the hardware libraries: only for demo
+
+    return run_demo(args)
+
+
+def _pad_install(args: argparse.Namespace) -> int:
+    from firmware_py.padinstall import install
+
+    return install(args.port)
 
 
 def _replay(args: argparse.Namespace) -> int:

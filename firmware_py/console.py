@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from PIL import Image
@@ -62,6 +63,7 @@ class Console:
         self._printed_news = 0
         self.options: list[Mark] = []
         self.asking: str | None = None
+        self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
         table.listeners.append(self.refresh)
 
     def refresh(self, table: Table) -> None:
@@ -69,7 +71,7 @@ class Console:
         if self.full_screen:
             self.out.write("\x1b[H\x1b[2J" + "\n".join(self.screen_lines()) + "\n")
         else:
-            for line in table.news[self._printed_news :]:
+            for line in table.news[self._printed_news :]:  # plain: the news, line by line
                 self.out.write(line + "\n")
             self._printed_news = len(table.news)
         self.out.flush()
@@ -84,7 +86,9 @@ class Console:
             panels = main + options
         news = self.table.news[-NEWS_LINES:]
         seats = self._seat_lines()
-        return [*panels, self._lights_line(), *seats, "", *news, "", *self._question_lines()]
+        footer = [line for lines in self.footers for line in lines()]
+        questions = self._question_lines()
+        return [*panels, self._lights_line(), *seats, "", *news, "", *footer, *questions]
 
     def _seat_lines(self) -> list[str]:
         """Each player's sheet in one line: crosses per row, penalties, total."""

@@ -150,6 +150,7 @@ class PadHub:
         self._link_options = link_options
         self._ports = ports
         self._rescan_timer: asyncio.TimerHandle | None = None
+        self._answering: PadLink | None = None
         table.listeners.append(self.sync_all)
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -194,7 +195,7 @@ class PadHub:
             self._on_request(link, message)
 
     def _on_request(self, link: PadLink, message: protocol.Message) -> None:
-        name = self.seated.get(link.pad_ident) if link.pad else None
+        name = self.seated.get(link.pad_ident)  # kept while a pulled cable closes the session
         if name is None:
             link.answer(message, protocol.NOT_SEATED, "this pad has no seat at the table")
             return
@@ -203,7 +204,11 @@ class PadHub:
         except ValueError as error:
             link.answer(message, protocol.BAD_REQUEST, str(error))
             return
-        refusal = self.table.decide(event)
+        self._answering = link  # its new STATE waits until the answer is out (the doc's order)
+        try:
+            refusal = self.table.decide(event)
+        finally:
+            self._answering = None
         if refusal is None:
             link.answer(message, protocol.OK)
         else:
@@ -217,7 +222,11 @@ class PadHub:
             return
         taken = set(self.seated.values())
         free = [s.name for s in self.table.seats if s.kind == PAD and s.name not in taken]
-        name = free[0] if free else self.names.get(ident) or f"Player {len(self.table.seats) + 1}"
+        known = self.names.get(ident)
+        if free:
+            name = known if known in free else free[0]
+        else:
+            name = known or f"Player {len(self.table.seats) + 1}"
         if free or self.table.join(name, PAD):
             self.seated[ident] = name
             self.table.say(f"{name}'s pad is here")
@@ -234,7 +243,8 @@ class PadHub:
 
     def sync_all(self, table: Table) -> None:
         for link in self.links:
-            self.sync(link)
+            if link is not self._answering:
+                self.sync(link)
 
     def sync(self, link: PadLink) -> None:
         """Send the pad its player's full STATE (nothing if the pad has no session or seat)."""
@@ -242,7 +252,7 @@ class PadHub:
         name = self.seated.get(ident)
         if name is None:
             return
-        link.send("state", state_fields(self.table.game, name, self.table.message))
+        link.send("state", state_fields(self.table.game, name))
 
 
 def expand_ports(patterns: list[str]) -> list[str]:

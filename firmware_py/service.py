@@ -30,7 +30,7 @@ def run_tower(args: argparse.Namespace) -> int:
         return 2
     variant = args.variant or config.variant
     full_screen = not args.plain and sys.stdout.isatty()
-    _setup_logging(full_screen)
+    setup_logging(full_screen)
     hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
     for problem in hardware.problems:
         log.warning("%s", problem)
@@ -77,7 +77,7 @@ def _seats(args: argparse.Namespace) -> list[SeatSpec]:
     return [SeatSpec(name, KEYBOARD if name in args.human else COMPUTER) for name in names]
 
 
-def _setup_logging(full_screen: bool) -> None:
+def setup_logging(full_screen: bool) -> None:
     """Plain sentences on standard error (systemd's journal); quieter under a drawn screen."""
     level = logging.ERROR if full_screen else logging.INFO
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")

