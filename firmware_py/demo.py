@@ -26,7 +26,7 @@ from firmware_py.config import SIMULATED
 from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
-from firmware_py.pad import robot
+from firmware_py.pad import protocol, robot
 from firmware_py.padhub import PadHub, state_fields
 from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
@@ -166,7 +166,7 @@ class RobotFingers:
                 decision.row, decision.number, lucky=decision.lucky, choice=decision.choice
             )
         else:
-            request = {"action": robot.protocol.PASS}
+            request = {"action": protocol.PASS}
         self.pads[name].press(robot.presses(state_fields(game, name), request))
 
 

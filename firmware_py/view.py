@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware_py.rules import ACTION1, ACTION2, OVER, ROLL, Game
+from firmware_py.rules import ACTION1, Game
 from sheets import COLOURS
 
 ATTRACT, SETUP, ROLLING, LOCK, ERROR = "attract", "setup", "rolling", "lock", "error"
@@ -52,9 +52,6 @@ class TableView:
         return tuple(sorted({self.white[0] + face, self.white[1] + face}, reverse=True))
 
 
-_SCREEN_OF_PHASE = {ROLL: ROLL, ACTION1: ACTION1, ACTION2: ACTION2, OVER: OVER}
-
-
 def table_view(game: Game, *, screen: str | None = None, message: str = "") -> TableView:
     """The view of a game at this moment (the screen follows the phase unless one is given)."""
     decided = set(game.decisions) if game.phase == ACTION1 else set()
@@ -65,7 +62,7 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
     dice = game.dice
     in_play = set(game.dice_in_play())
     return TableView(
-        screen=screen or _SCREEN_OF_PHASE[game.phase],
+        screen=screen or game.phase,  # each phase has a screen of its name
         title=game.sheet.title,
         seats=seats,
         active=game.active_name,

@@ -4,24 +4,12 @@ import logging
 import threading
 
 import pytest
+from fakes import FakeClock
 
 from drivers.button import RollButton
 from drivers.errors import ButtonConfigError
 
 PIN = 17
-
-
-class FakeClock:
-    """Seconds that pass only when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import io
 import logging
 
 import pytest
+from fakes import FakeClock
 from luma.core.device import dummy
 from luma.core.interface.serial import i2c
 from luma.core.render import canvas
@@ -26,19 +27,6 @@ SETCONTRAST = 0x81
 DISPLAYON = 0xAF
 DISPLAYOFF = 0xAE
 CHARGEPUMP = 0x8D
-
-
-class FakeClock:
-    """Seconds that pass only when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class LooseBus:
@@ -83,7 +71,7 @@ def as_ssd1306_would_send(image):
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return FakeClock(0.0)
 
 
 @pytest.fixture

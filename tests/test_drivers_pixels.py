@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from fakes import FakeClock
 
 from drivers.errors import (
     DiceNotLandedError,
@@ -52,19 +53,6 @@ DICE = {
 }
 ALL_COLOURS = ["red", "yellow", "green", "blue"]
 SAFETY = 5.0  # real seconds before a test gives up on a roll that should already be read
-
-
-class FakeClock:
-    """Seconds that pass only when the test says so."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 class FakeScanner:

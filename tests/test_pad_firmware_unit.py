@@ -3,10 +3,10 @@ the tower gone and back, pass by a hold, refusals), the same checks under the re
 interpreter and under CPython: tests/micropython/padapp_checks.py."""
 
 import importlib.util
-import subprocess
 from pathlib import Path
 
 import pytest
+from fakes import run_check_script
 
 TESTS = Path(__file__).parent
 CHECKS_SCRIPT = TESTS / "micropython" / "padapp_checks.py"
@@ -28,17 +28,7 @@ CHECK_NAMES = [check.__name__ for check in checks.CHECKS]
 @pytest.fixture(scope="module")
 def micropython_run():
     """The output lines of padapp_checks.py run by MicroPython on the firmware folder."""
-    result = subprocess.run(
-        [rig.micropython_binary(), str(CHECKS_SCRIPT), str(rig.PAD_DIR)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[-1] == "done", result.stdout
-    return lines
+    return run_check_script(CHECKS_SCRIPT)
 
 
 @pytest.mark.parametrize("name", CHECK_NAMES)
@@ -70,15 +60,7 @@ BOARD_CHECKS = [
 def board_run():
     """The output of board_checks.py: the Pico board's display driver and interface, checked
     by MicroPython (framebuf and friends exist only there)."""
-    result = subprocess.run(
-        [rig.micropython_binary(), str(BOARD_SCRIPT), str(rig.PAD_DIR)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.splitlines()
+    return run_check_script(BOARD_SCRIPT)
 
 
 @pytest.mark.parametrize("name", BOARD_CHECKS)

