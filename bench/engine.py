@@ -1,8 +1,13 @@
 """Rules-engine speed: random full games, rolls and legal-move queries per second.
 
 Uniformly random legal players: at each decision a player takes one of `legal_marks` or passes,
-each with equal chance. Every event goes through `Game.apply`, which checks it as it would an
-event from a pad. One process, one core. Run:
+each with equal chance. Two ways to play them, both measured:
+- "checked": every event is built and goes through `Game.apply`, which checks it as it would an
+  event from a pad (the table's path);
+- "playout": `rules.rollout.play_out`, the path computer players simulate games with: the same
+  choices and the same rules, without building and re-checking events (tests/test_rules_rollout.py
+  replays playouts through `Game.apply` to show they are the same games).
+One process, one core. Run:
 
     .venv/bin/python bench/engine.py            # every variant, 2 and 4 players
     .venv/bin/python bench/engine.py --seconds 5 --variants classic
@@ -19,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware_py.rules import ACTION1, ACTION2, Game, Pass, Roll, Start
+from firmware_py.rules.rollout import play_out
 from sheets import sheet_names
 
 
@@ -58,7 +64,15 @@ def play_random_game(variant: str, players: int, rng: random.Random) -> int:
     return rolls
 
 
-def games_per_second(variant: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+def play_checked(variant: str, players: int, rng: random.Random) -> int:
+    return play_random_game(variant, players, rng)
+
+
+def play_fast(variant: str, players: int, rng: random.Random) -> int:
+    return play_out(new_game(variant, players, rng), rng.random)
+
+
+def games_per_second(play, variant: str, players: int, seconds: float, seed: int):
     """Best of three timed rounds: (games per second, rolls per second)."""
     rng = random.Random(seed)
     rates = []
@@ -66,7 +80,7 @@ def games_per_second(variant: str, players: int, seconds: float, seed: int) -> t
         games = rolls = 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds / 3:
-            rolls += play_random_game(variant, players, rng)
+            rolls += play(variant, players, rng)
             games += 1
         rates.append((games / elapsed, rolls / elapsed))
     return max(rates)
@@ -113,11 +127,20 @@ def main() -> None:
     print(
         f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s"
     )
-    print(f"{'variant':<9} {'players':>7} {'games/s':>9} {'rolls/s':>9} {'rolls/game':>10}")
+    print(f"{'':<17} {'checked (Game.apply)':>20}   {'playout (computer players)':>26}")
+    print(
+        f"{'variant':<9} {'players':>7} {'games/s':>9} {'rolls/s':>9}   "
+        f"{'games/s':>9} {'rolls/s':>9} {'rolls/game':>10}"
+    )
     for variant in args.variants:
         for players in (2, 4):
-            games, rolls = games_per_second(variant, players, args.seconds, args.seed)
-            print(f"{variant:<9} {players:>7} {games:>9.0f} {rolls:>9.0f} {rolls / games:>10.1f}")
+            timing = (variant, players, args.seconds, args.seed)
+            checked, checked_rolls = games_per_second(play_checked, *timing)
+            fast, rolls = games_per_second(play_fast, *timing)
+            print(
+                f"{variant:<9} {players:>7} {checked:>9.0f} {checked_rolls:>9.0f}   "
+                f"{fast:>9.0f} {rolls:>9.0f} {rolls / fast:>10.1f}"
+            )
     queries = legal_queries_per_second(args.seconds, args.seed)
     print(f"legal-move queries/s (4-player classic, mid-game): {queries:,.0f}")
 

@@ -151,22 +151,22 @@ class Game:
 
     def _action1_marks(self, seat: int) -> list[Mark]:
         player = self.players[seat]
-        rows, marks, closed, threshold = (
-            player.rows,
-            self._marks[seat],
-            self.closed,
-            self._threshold,
-        )
-        legal = [
-            marks[row][position]
-            for _, row, position, bit, locks in self._tables.by_sum[self.white_sum]
-            if rows[row] < bit  # nothing crossed at or right of it (the lock cross included)
-            and not closed >> row & 1
-            and (not locks or rows[row].bit_count() >= threshold)
-        ]
+        marks = self._marks[seat]
+        legal = [marks[cell[1]][cell[2]] for cell in self._action1_cells(player)]
         if self.white_sum in player.lucky:
             legal.extend(self._lucky_marks(player))
         return legal
+
+    def _action1_cells(self, player: PlayerSheet) -> list[Cell]:
+        """The cells of the white sum this player may cross (lucky crosses aside)."""
+        rows, closed, threshold = player.rows, self.closed, self._threshold
+        return [
+            cell
+            for cell in self._tables.by_sum[self.white_sum]
+            if rows[cell[1]] < cell[3]  # nothing crossed at or right of it (the lock cross too)
+            and not closed >> cell[1] & 1
+            and (not cell[4] or rows[cell[1]].bit_count() >= threshold)
+        ]
 
     def _lucky_marks(self, player: PlayerSheet) -> list[Mark]:
         lucky = []
@@ -178,22 +178,21 @@ class Game:
         return lucky
 
     def _action2_marks(self, seat: int) -> list[Mark]:
+        marks = self._marks[seat]
+        return [marks[cell[1]][cell[2]] for cell in self._open_action2_cells(self.players[seat])]
+
+    def _open_action2_cells(self, player: PlayerSheet) -> list[Cell]:
+        """The cells a white die plus a colour die in play reach that this player may cross."""
         if self._action2_cells is None:
             self._action2_cells = self._cells_for_colour_sums()
-        player = self.players[seat]
-        rows, marks, closed, threshold = (
-            player.rows,
-            self._marks[seat],
-            self.closed,
-            self._threshold,
-        )
+        rows, closed, threshold = player.rows, self.closed, self._threshold
         return [
-            marks[row][position]
-            for die, row, position, bit, locks in self._action2_cells
-            if rows[row] < bit
-            and not closed >> die & 1  # the die is still in the game
-            and not closed >> row & 1
-            and (not locks or rows[row].bit_count() >= threshold)
+            cell
+            for cell in self._action2_cells
+            if rows[cell[1]] < cell[3]
+            and not closed >> cell[0] & 1  # the die is still in the game
+            and not closed >> cell[1] & 1
+            and (not cell[4] or rows[cell[1]].bit_count() >= threshold)
         ]
 
     def _with_choices(self, seat: int, marks: list[Mark]) -> list[Mark]:
@@ -239,6 +238,10 @@ class Game:
         if self.phase != ROLL:
             raise Refused(f"cannot roll now: {self._waiting_words()}")
         self._check_dice(roll)
+        self._begin_action1(roll)
+
+    def _begin_action1(self, roll: Roll) -> None:
+        """The dice are on the table: everyone decides action 1 on their white sum."""
         self.dice = roll
         self.white_sum = roll.white[0] + roll.white[1]
         self._action2_cells = None

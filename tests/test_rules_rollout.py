@@ -1,0 +1,111 @@
+"""Random playouts (`play_out`) are games the referee accepts, move for move.
+
+Computer players simulate games with `play_out`, which skips the referee's checks for speed. These
+tests replay every playout through the checked path, `Game.apply`, and require three things: each
+event is accepted; each decision is the one a player picking uniformly from `legal_marks(name)`
+plus a pass would make with the same random number (so the playout offers exactly the legal
+choices, in the same order); and the playout ends in the same state, with the same scores, as the
+replay. Dice, too, must be the ones the random numbers say.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_rules_properties import PROPERTY_SETTINGS, starts
+
+from firmware_py.rules import ACTION1, OVER, Game, Pass, Roll, Start, game_report
+from firmware_py.rules.rollout import play_out
+from sheets import sheet_names
+
+
+class RecordedDraws:
+    """Uniform random numbers that remember themselves, for checking what they decided."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed).random
+        self.values: list[float] = []
+
+    def __call__(self) -> float:
+        value = self._random()
+        self.values.append(value)
+        return value
+
+
+def check_against_the_referee(game: Game, events: list, draws: list[float]) -> Game:
+    """Replay a playout's events on `game` through `Game.apply`, checking each one against
+    what the same random numbers choose from the legal moves; return the replayed game."""
+    numbers = iter(draws)
+    for event in events:
+        if isinstance(event, Roll):
+            assert event == expected_roll(game, numbers)
+        else:
+            assert event == expected_decision(game, event.player, next(numbers))
+        game.apply(event)  # raises Refused if the referee would not accept it
+    assert next(numbers, None) is None, "the playout drew numbers it did not use"
+    return game
+
+
+def expected_roll(game: Game, numbers) -> Roll:
+    faces = game.sheet.dice_faces
+    white = (int(next(numbers) * faces) + 1, int(next(numbers) * faces) + 1)
+    return Roll(white, {colour: int(next(numbers) * faces) + 1 for colour in game.dice_in_play()})
+
+
+def expected_decision(game: Game, name: str, number: float):
+    options = [*game.legal_marks(name), Pass(name)]
+    return options[int(number * len(options))]
+
+
+def play_with_record(game: Game, seed: int) -> tuple[list, list[float]]:
+    draws = RecordedDraws(seed)
+    events: list = []
+    play_out(game, draws, events)
+    return events, draws.values
+
+
+@settings(PROPERTY_SETTINGS, max_examples=60)
+@given(variant=st.sampled_from(sheet_names()), data=st.data(), seed=st.integers(0, 2**32))
+def test_a_playout_is_a_game_the_referee_accepts_decision_for_decision(variant, data, seed):
+    start = data.draw(starts(variant))
+    played = Game.start(start)
+    events, draws = play_with_record(played, seed)
+    replayed = check_against_the_referee(Game.start(start), events, draws)
+    assert played.phase == OVER == replayed.phase
+    assert game_report(played) == game_report(replayed)
+
+
+@settings(PROPERTY_SETTINGS, max_examples=40)
+@given(
+    variant=st.sampled_from(sheet_names()),
+    data=st.data(),
+    seed=st.integers(0, 2**32),
+    events_first=st.integers(0, 60),
+)
+def test_a_playout_from_the_middle_of_a_turn_finishes_that_turn_by_the_rules(
+    variant, data, seed, events_first
+):
+    """A computer player simulates from where the table is: mid action 1, some players decided."""
+    start = data.draw(starts(variant))
+    table = Game.start(start)
+    events, _ = play_with_record(Game.start(start), seed)
+    for event in events[:events_first]:
+        table.apply(event)
+    position = table.copy()
+    events, draws = play_with_record(position, seed + 1)
+    replayed = check_against_the_referee(table, events, draws)
+    assert game_report(position) == game_report(replayed)
+
+
+def test_a_playout_leaves_other_copies_of_the_game_alone():
+    """Simulating ahead on a copy must not touch the game the table is playing."""
+    table = Game.start(Start("bonus-b", ("Ann", "Ben", "Cat")))
+    table.apply(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+    table.apply(Pass("Ann"))
+    before = game_report(table)
+    for seed in range(20):
+        play_out(table.copy(), random.Random(seed).random)
+    assert game_report(table) == before
+    assert table.phase == ACTION1 and table.waiting_for() == ["Ben", "Cat"]
