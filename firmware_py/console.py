@@ -3,7 +3,8 @@
 The displays are luma devices (the dummy device keeps the last frame); this module only shows
 their pictures, drawn in Braille dots (2x4 pixels per character, so a 128x64 panel is 64x16
 characters). The roll button is gpiozero's mock pin: pressing Enter drives it low and high, the
-same path a real button takes. Keyboard seats type the number of a mark, or p to pass.
+same path a real button takes; `h` and Enter holds it (a long press: the tower's menu). Keyboard
+seats type the number of a mark, or p to pass.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ class Console:
 
     def _question_lines(self) -> list[str]:
         if self.asking is None:
-            return ["Enter: press the roll button   Ctrl-C: stop"]
+            return ["Enter: press the roll button   h Enter: hold it (menu)   Ctrl-C: stop"]
         marks = "  ".join(f"[{i}] {m.row} {m.number}" for i, m in enumerate(self.options, 1))
         action = "action 1" if self.table.game.phase == ACTION1 else "action 2"
         return [f"{self.asking}, {action}: {marks or 'nothing to cross'}", "[p] pass  [u] undo  > "]
@@ -147,6 +148,9 @@ class Console:
 
     def answer(self, text: str) -> None:
         """One line typed at the keyboard."""
+        if text in ("h", "hold"):
+            asyncio.get_running_loop().create_task(self.press_button(hold=True))
+            return
         if self.asking is None:
             if text == "":
                 asyncio.get_running_loop().create_task(self.press_button())
@@ -169,12 +173,13 @@ class Console:
             return self.options[int(text) - 1]
         return None
 
-    async def press_button(self) -> None:
-        """Press the simulated roll button: its mock pin goes low, then high again."""
+    async def press_button(self, *, hold: bool = False) -> None:
+        """Press the simulated roll button (or hold it past a long press): its mock pin goes
+        low, then high again."""
         hardware = self.table.hardware
         if hardware.button_factory is None:
             return  # a real button: press it
         pin = hardware.button_factory.pin(hardware.button_pin)
         pin.drive_low()
-        await asyncio.sleep(PRESS_SECONDS)
+        await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
         pin.drive_high()

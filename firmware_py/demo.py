@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import select
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol, robot
-from firmware_py.padhub import PadHub, state_fields
+from firmware_py.padhub import PadHub, pad_state
 from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
 from firmware_py.service import setup_logging
@@ -124,7 +125,11 @@ class RobotFingers:
     def look(self, table: Table) -> None:
         """After every change: whoever must act now gets a finger after a pause."""
         game = table.game
-        if game is None or game.phase == ROLL:
+        if table.draft is not None:
+            for name in table.draft.missing():
+                if name in self.pads and not self._at_work(name, None):
+                    self._once((table.version, name), self._choose_lucky, name)
+        elif game is None or game.phase == ROLL:
             self._once((table.version, "roll"), self._roll)  # start the game, or roll
         elif game.phase in (ACTION1, ACTION2):
             for name in game.waiting_for():
@@ -133,9 +138,16 @@ class RobotFingers:
 
     def _at_work(self, name: str, game) -> bool:
         """True once the fingers pressed for this decision: this roll (each roll is a new object,
-        kept alive here so it is never mistaken for another) and this action."""
-        dice, phase = self._pressed.get(name, (None, None))
-        return dice is game.dice and phase == game.phase
+        kept alive here so it is never mistaken for another) and this action; before a longo
+        game (`game` None), this lucky number of this game's draft."""
+        pressed, now = self._pressed.get(name, (None, None)), self._decision(name, game)
+        return pressed[0] is now[0] and pressed[1] == now[1]
+
+    def _decision(self, name: str, game) -> tuple:
+        if game is None:
+            draft = self.table.draft
+            return (draft, len(draft.chosen[name]))
+        return (game.dice, game.phase)
 
     def _once(self, key: tuple[int, str], action, *args) -> None:
         if key not in self._scheduled:
@@ -159,7 +171,7 @@ class RobotFingers:
             return
         if self._at_work(name, game):
             return  # its fingers are still at work on this decision (a held pass takes a second)
-        self._pressed[name] = (game.dice, game.phase)
+        self._pressed[name] = self._decision(name, game)
         decision = choose(game, name)
         if type(decision) is Mark:
             request = robot.mark(
@@ -167,7 +179,18 @@ class RobotFingers:
             )
         else:
             request = {"action": protocol.PASS}
-        self.pads[name].press(robot.presses(state_fields(game, name), request))
+        self.pads[name].press(robot.presses(pad_state(self.table, name), request))
+
+    def _choose_lucky(self, version: int, name: str) -> None:
+        """A computer player's lucky number, picked on its pad (any one still open)."""
+        draft = self.table.draft
+        if self.table.version != version or draft is None or name not in draft.missing():
+            return
+        if self._at_work(name, None):
+            return
+        self._pressed[name] = self._decision(name, None)
+        number = random.choice(draft.allowed(name))
+        self.pads[name].press(robot.presses(pad_state(self.table, name), robot.lucky(number)))
 
 
 def pad_screens(pads: dict[str, SimulatedPad]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware_py.journal import Journal, JournalError, read_game
+from firmware_py.journal import Journal, JournalError, is_abandoned, read_game
 
 
 def history_lines(state_dir: Path) -> Iterator[str]:
@@ -20,6 +20,9 @@ def _line(path: Path) -> str:
         game = read_game(path).game
     except (JournalError, OSError, UnicodeDecodeError) as error:
         return f"{path.stem:<12} unreadable: {error}"
-    state = "won by " + " and ".join(game.winners()) if game.over else "unfinished"
+    if game.over:
+        state = "won by " + " and ".join(game.winners())
+    else:
+        state = "abandoned" if is_abandoned(path) else "unfinished"
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
     return f"{path.stem:<12} {game.sheet.name:<8} {state:<24} {scores}"

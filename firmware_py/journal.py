@@ -4,6 +4,10 @@ One game log (shared/spec/game-log.md) per game in the state directory, named by
 (``game-000001.jsonl``). Each event is written, flushed and fsynced before `append` returns, so
 an acknowledged mark survives a pulled plug. A power cut can tear only the last line; opening
 the game again drops that torn line (the event was never acknowledged) and carries on.
+
+A game given up before its end (a new game started from the menu) keeps its log unchanged (the
+game-log format has no such event); an empty marker file beside it (``game-000001.abandoned``)
+says so, and an abandoned game is never resumed.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from firmware_py.rules import Game, Start
 log = logging.getLogger(__name__)
 
 GAME_GLOB = "game-*.jsonl"
+ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 
 
 class JournalError(Exception):
@@ -98,12 +103,24 @@ class Journal:
         return sorted(self.directory.glob(GAME_GLOB))
 
     def resume_latest(self) -> ResumedGame | None:
-        """The newest game if it is unfinished, read back with a torn last line dropped."""
+        """The newest game if it is unfinished and not abandoned, read back with a torn last
+        line dropped. Older games are never resumed: a newer game superseded them."""
         games = self.games()
-        if not games:
+        if not games or is_abandoned(games[-1]):
             return None
         resumed = read_game(games[-1], repair=True)
         return None if resumed.game.over else resumed
+
+    def abandon(self, path: Path) -> None:
+        """Mark the game of `path` as given up, durably: it is never resumed."""
+        marker = path.with_suffix(ABANDONED)
+        try:
+            fd = os.open(marker, os.O_WRONLY | os.O_CREAT, 0o644)
+            os.fsync(fd)
+            os.close(fd)
+            _fsync_directory(path.parent)
+        except OSError as error:
+            raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
     def _next_number(self) -> int:
         numbers = [int(path.stem.split("-")[1]) for path in self.games() if _numbered(path)]
@@ -124,6 +141,11 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
         _truncate(path, len(text.encode("utf-8")))
         log.warning("%s: dropped a torn last line left by a power cut", path.name)
     return ResumedGame(path, game, sum(1 for line in lines if line.strip()), torn)
+
+
+def is_abandoned(path: Path) -> bool:
+    """True when the game of log `path` was given up before its end."""
+    return path.with_suffix(ABANDONED).exists()
 
 
 def _without_torn_tail(data: bytes) -> tuple[str, bool]:

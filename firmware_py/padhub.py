@@ -3,8 +3,9 @@
 A pad proposes, the tower decides: a REQUEST becomes a Mark, Pass or Undo for the pad's own
 player only, goes through `Table.decide` (checked, journalled, applied), and is answered with
 the referee's word. After every change each pad gets a fresh STATE: its player's sheet, the dice,
-and exactly the marks the rules allow now. Link callbacks arrive on the links' threads and are
-handed to the table's loop with `call_soon_threadsafe`.
+and exactly the marks the rules allow now; before a longo game, the lucky numbers it may still
+choose (phase `lucky`, the numbers as moves of row 0). Link callbacks arrive on the links'
+threads and are handed to the table's loop with `call_soon_threadsafe`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import glob
 import logging
 
 from drivers.padlink import PadLink
+from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
+from firmware_py.padledger import LEDGER_NAME, RequestLedger
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
-from firmware_py.table import CHOICE, NOT_NOW, PAD, RULE, STORAGE, Table
+from firmware_py.table import CHOICE, NOT_NOW, PAD, RULE, STORAGE, LuckyNumber, Table
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,32 @@ STATUS_OF_REFUSAL = {
     STORAGE: protocol.STORAGE,
     NOT_NOW: protocol.NOT_NOW,
 }
+
+
+def pad_state(table: Table, name: str) -> dict:
+    """The STATE for `name`'s pad at this moment: lucky numbers being chosen, or the game."""
+    if table.draft is not None and name in table.draft.chosen:
+        return lucky_state_fields(table.draft, name)
+    return state_fields(table.game, name)
+
+
+def lucky_state_fields(draft: LuckyDraft, name: str) -> dict:
+    """Before a longo game: the numbers chosen (`lucky`), those still open (`moves`, row 0),
+    undo while one is chosen, and who the table waits for."""
+    chosen = draft.chosen[name]
+    missing = [n for n in draft.missing() if n != name]
+    if len(chosen) < draft.count:
+        text = f"choose {draft.count} numbers"  # one pad line: the screen says which
+    else:
+        text = "waiting for " + ", ".join(missing) if missing else "the game starts"
+    return {
+        **_idle_state(name, protocol.clip(text, 60)),
+        "phase": PHASE_CODES["lucky"],
+        "flags": (protocol.MAY_UNDO if chosen else 0)
+        | (protocol.DECIDED if len(chosen) >= draft.count else 0),
+        "lucky": bytes(chosen),
+        "moves": [{"row": 0, "number": n, "flags": 0} for n in draft.allowed(name)],
+    }
 
 
 def state_fields(game: Game | None, name: str, text: str = "") -> dict:
@@ -121,9 +150,11 @@ def _status_text(game: Game, name: str) -> str:
     return f"waiting for {', '.join(waiting)}"
 
 
-def request_event(name: str, fields: dict) -> Mark | Pass | Undo:
+def request_event(name: str, fields: dict) -> Mark | Pass | Undo | LuckyNumber:
     """A REQUEST's fields as the player's decision; ValueError for a request naming no cell."""
     action = fields["action"]
+    if action == protocol.LUCKY_NUMBER:
+        return LuckyNumber(name, fields["number"])
     if action == protocol.PASS:
         return Pass(name)
     if action == protocol.UNDO:
@@ -151,6 +182,7 @@ class PadHub:
         self._ports = ports
         self._rescan_timer: asyncio.TimerHandle | None = None
         self._answering: PadLink | None = None
+        self.ledger = RequestLedger(table.journal.directory / LEDGER_NAME)
         table.listeners.append(self.sync_all)
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -204,6 +236,12 @@ class PadHub:
         except ValueError as error:
             link.answer(message, protocol.BAD_REQUEST, str(error))
             return
+        ident, boot = link.pad_ident, (link.pad or {}).get("boot", 0)
+        if self.ledger.applied(ident, boot, message.seq, message.fields, event):
+            link.answer(message, protocol.OK)  # decided before a tower restart: yes, once
+            self.sync(link)
+            return
+        self.ledger.note(ident, boot, message.seq, message.fields, self._log_end())
         self._answering = link  # its new STATE waits until the answer is out (the doc's order)
         try:
             refusal = self.table.decide(event)
@@ -214,6 +252,13 @@ class PadHub:
         else:
             link.answer(message, STATUS_OF_REFUSAL[refusal.kind], refusal.reason)
         self.sync(link)
+
+    def _log_end(self) -> tuple[str, int]:
+        """Where the game's log ends now: its path and size (empty before a game)."""
+        game_log = self.table.game_log
+        if game_log is None:
+            return ("", 0)
+        return (str(game_log.path), game_log.path.stat().st_size)
 
     def _seat(self, link: PadLink, ident: str) -> None:
         """A pad keeps its seat across replugs. A new pad takes a pad seat nobody holds (a
@@ -252,7 +297,7 @@ class PadHub:
         name = self.seated.get(ident)
         if name is None:
             return
-        link.send("state", state_fields(self.table.game, name))
+        link.send("state", pad_state(self.table, name))
 
 
 def expand_ports(patterns: list[str]) -> list[str]:

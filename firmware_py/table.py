@@ -19,6 +19,8 @@ from drivers.button import RollButton
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
 from firmware_py.journal import GameLog, Journal, JournalError
+from firmware_py.lucky import LuckyDraft
+from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.players import choose
 from firmware_py.rules import (
     ACTION1,
@@ -34,7 +36,18 @@ from firmware_py.rules import (
     Undo,
 )
 from firmware_py.screens import render
-from firmware_py.view import ATTRACT, ERROR, LOCK, ROLLING, SETUP, Seat, TableView, table_view
+from firmware_py.view import (
+    ATTRACT,
+    ERROR,
+    LOCK,
+    LUCKY,
+    MENU,
+    ROLLING,
+    SETUP,
+    Seat,
+    TableView,
+    table_view,
+)
 from sheets import COLOURS, load_sheet, sheet_names
 
 log = logging.getLogger(__name__)
@@ -57,6 +70,14 @@ class Refusal:
 
     reason: str
     kind: str = RULE
+
+
+@dataclass(frozen=True)
+class LuckyNumber:
+    """A longo player's choice of one lucky number before the game; 0: let the tower draw."""
+
+    player: str
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,6 +118,9 @@ class Table:
         self._last_input = clock()
         self._power = "on"
         self.game: Game | None = None
+        self.menu: Menu | None = None  # the roll button's menu, while it is open
+        self.draft: LuckyDraft | None = None  # longo lucky numbers being chosen before a game
+        self._benched: list[SeatSpec] = []  # seats the menu removed, first back when it adds
         self.game_log: GameLog | None = None
         self.screen = ATTRACT  # what the main display shows outside a turn
         self.message = ""
@@ -146,6 +170,7 @@ class Table:
             on_press=lambda: self._loop.call_soon_threadsafe(self.press),
             on_long_press=lambda: self._loop.call_soon_threadsafe(self.long_press_menu),
             long_press_time=self.long_press,
+            clock=self.clock,
             pin_factory=hw.button_factory,
         )
 
@@ -207,28 +232,42 @@ class Table:
     # ---- input -------------------------------------------------------------------------------
 
     def press(self) -> None:
-        """The roll button: start a game, roll the dice, or go on after the game."""
+        """The roll button: in the menu the next line or value; else start a game (or draw the
+        lucky numbers still missing), roll the dice, or go on after the game."""
         self._wake()
-        if self.game is None or self.game.over:
+        if self.menu is not None:
+            self._menu_next()
+        else:
+            self._go_on()
+
+    def _go_on(self) -> None:
+        """What a short press means outside the menu (computer players press this way too)."""
+        if self.draft is not None:
+            self._draw_missing()
+        elif self.game is None or self.game.over:
             self.new_game()
         elif self.game.phase == ROLL and not self._rolling:
             self._stop_reading_dice()  # the button is the fallback to thrown dice
             self._start_roll()
 
     def long_press_menu(self) -> None:
-        """Between games, each long press offers the next variant."""
+        """A long press opens the menu; in the menu it chooses the line (or keeps the value)."""
         self._wake()
-        if self.game is not None and not self.game.over:
-            return
-        names = sheet_names()
-        self.variant = names[(names.index(self.variant) + 1) % len(names)]
-        self.screen = SETUP
-        self.message = "press: start, hold: next variant"
+        if self._rolling:
+            return  # the dice are on their way; the menu can wait a moment
+        if self.menu is None:
+            self.menu = Menu(self.clock())
+        else:
+            self._menu_choose()
         self._publish()
 
-    def decide(self, event: Mark | Pass | Undo) -> Refusal | None:
+    def decide(self, event: Mark | Pass | Undo | LuckyNumber) -> Refusal | None:
         """A player's decision; None when accepted, else the referee's refusal."""
         self._wake()
+        if self.draft is not None:
+            return self._decide_lucky(event)
+        if type(event) is LuckyNumber:
+            return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
         if self.game is None:
             return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
         if self.game.over:
@@ -236,10 +275,12 @@ class Table:
         return self.submit(event)
 
     def join(self, name: str, kind: str) -> bool:
-        """A new seat, between games only; False when the table is full or a game is on."""
-        playing = self.game is not None and not self.game.over
+        """A new seat, between games only; False when the table is full or a game is on (or
+        its lucky numbers are being chosen)."""
+        playing = self._playing() or self.draft is not None
         if playing or len(self.seats) >= MAX_SEATS or name in (s.name for s in self.seats):
             return False
+        self._benched = [seat for seat in self._benched if seat.name != name]
         self.seats.append(SeatSpec(name, kind))
         self.say(f"{name} joins the table")
         return True
@@ -265,23 +306,167 @@ class Table:
         return None
 
     def new_game(self) -> None:
-        names = tuple(seat.name for seat in self.seats)
+        """A new game with the seats and variant chosen. An unfinished game is left in the
+        journal as abandoned. Longo with pads first asks for the players' lucky numbers."""
+        self.menu = None
+        if not self.seats:
+            self.message = "nobody is seated: hold the button, then choose players"
+            self._publish()
+            return
+        self._abandon()
+        names = [seat.name for seat in self.seats]
         sheet = load_sheet(self.variant)
-        lucky = _draw_lucky(sheet, names) if sheet.has_lucky_numbers else None
-        start = Start(self.variant, names, lucky)
+        if sheet.has_lucky_numbers and any(seat.kind == PAD for seat in self.seats):
+            self._ask_lucky_numbers(sheet, names)
+            return
+        lucky = _draw_lucky(sheet, tuple(names)) if sheet.has_lucky_numbers else None
+        self._begin(Start(self.variant, tuple(names), lucky))
+
+    def _begin(self, start: Start) -> bool:
+        """Journal the start and play; False (and the problem shown) if it cannot be saved."""
         if self.game_log is not None:
             self.game_log.close()
+            self.game_log = None
         try:
             self.game_log = self.journal.begin(start)
         except JournalError as error:
             self._problem(f"a new game cannot be saved: {error}")
-            return
+            return False
+        self.draft = None
         self.game = Game.start(start)
         self.screen = ATTRACT
         self.message = ""
-        self.news.append(f"New game of {load_sheet(self.variant).title}: {', '.join(names)}")
+        self.news.append(f"New game of {self.game.sheet.title}: {', '.join(start.players)}")
         self.hardware.lights.all_off()
         self._publish()
+        return True
+
+    def _abandon(self) -> None:
+        """An unfinished game stays in the journal, marked abandoned so it is never resumed."""
+        if not self._playing():
+            return
+        try:
+            self.journal.abandon(self.game_log.path)
+        except JournalError as error:
+            log.warning("%s", error)  # the newer game's log will hide it from resuming anyway
+        self.news.append("The unfinished game is set aside")
+        self.game_log.close()
+        self.game_log = None
+        self.game = None
+
+    def _playing(self) -> bool:
+        return self.game is not None and not self.game.over
+
+    # ---- longo: lucky numbers before the game ------------------------------------------------
+
+    def _ask_lucky_numbers(self, sheet, names: list[str]) -> None:
+        """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
+        self.draft = LuckyDraft(sheet, names)
+        for seat in self.seats:
+            if seat.kind != PAD:
+                self.draft.draw(seat.name)
+        if self.game_log is not None:
+            self.game_log.close()
+            self.game_log = None
+        self.game = None
+        self.screen = LUCKY
+        self.message = ""
+        self.news.append("Lucky numbers: enter the two on your sheet on your pad")
+        self._publish()
+
+    def _decide_lucky(self, event) -> Refusal | None:
+        name = getattr(event, "player", "")
+        if name not in self.draft.chosen:
+            return Refusal(f"{name} has no seat in the game being set up", NOT_NOW)
+        if type(event) is LuckyNumber:
+            reason = self._choose_lucky(name, event.number)
+        elif type(event) is Undo:
+            reason = self.draft.take_back(name)
+        else:
+            return Refusal("the game has not started: first choose your lucky numbers", NOT_NOW)
+        if reason is not None:
+            return Refusal(reason, RULE)
+        if name not in self.draft.missing():
+            numbers = " and ".join(str(n) for n in self.draft.chosen[name])
+            self.news.append(f"{name}'s lucky numbers: {numbers}")
+        return self._start_when_complete()
+
+    def _choose_lucky(self, name: str, number: int) -> str | None:
+        if number == 0:
+            self.draft.draw(name)
+            return None
+        return self.draft.choose(name, number)
+
+    def _draw_missing(self) -> None:
+        """The roll button during the lucky numbers: draw for everyone still missing, and play."""
+        missing = self.draft.missing()
+        for name in missing:
+            self.draft.draw(name)
+        self.news.append(f"The tower draws the lucky numbers of {', '.join(missing)}")
+        self._start_when_complete()
+
+    def _start_when_complete(self) -> Refusal | None:
+        if not self.draft.complete():
+            self._publish()
+            return None
+        draft = self.draft
+        start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
+        if not self._begin(start):
+            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+        return None
+
+    # ---- the menu ----------------------------------------------------------------------------
+
+    def _menu_next(self) -> None:
+        """A short press in the menu: the next line, the next value, or yes to a new game."""
+        menu = self.menu
+        menu.touch(self.clock())
+        if menu.page == LIST:
+            menu.next_item()
+        elif menu.page == VARIANT:
+            names = sheet_names()
+            self.variant = names[(names.index(self.variant) + 1) % len(names)]
+        elif menu.page == PLAYERS:
+            self._next_seat_count()
+        else:  # CONFIRM: yes
+            self.new_game()
+            return
+        self._publish()
+
+    def _menu_choose(self) -> None:
+        """A long press in the menu: choose the line, keep the value, or no to a new game."""
+        menu = self.menu
+        menu.touch(self.clock())
+        if menu.page != LIST:
+            menu.back_to_list()
+        elif menu.item == NEW_GAME:
+            if self._playing():
+                menu.open_page(CONFIRM)
+            else:
+                self.new_game()
+        elif menu.item in (VARIANT, PLAYERS):
+            menu.open_page(menu.item)
+        elif menu.item == BACK:
+            self.menu = None
+
+    def _next_seat_count(self) -> None:
+        """One more seat (a seat removed earlier, else a computer player), or from five back
+        to one: the last seats leave, and come back first when seats are added again."""
+        if len(self.seats) >= MAX_SEATS:
+            self._benched = self.seats[1:] + self._benched
+            self.seats = self.seats[:1]
+        elif self._benched:
+            self.seats.append(self._benched.pop(0))
+        else:
+            taken = {seat.name for seat in self.seats}
+            number = next(n for n in range(1, MAX_SEATS + 2) if f"Computer {n}" not in taken)
+            self.seats.append(SeatSpec(f"Computer {number}", COMPUTER))
+
+    def close_idle_menu(self) -> None:
+        """The menu closes by itself when nobody has pressed for a while."""
+        if self.menu is not None and self.menu.idle(self.clock()):
+            self.menu = None
+            self._publish()
 
     def _after(self, event, before: Game) -> None:
         """Tell the table what the event changed: news, lock lights, penalties, the end."""
@@ -344,11 +529,32 @@ class Table:
         words, until = self._alert
         if self.clock() < until:
             return TableView(ERROR, message=words)
+        if self.menu is not None:
+            return self._menu_view()
+        if self.draft is not None:
+            return self._lucky_view()
         if self.game is None or (self.game.over and self.screen == SETUP):
             return self._between_games_view()
         notice = self.clock() < self._lock_notice_until and not self.game.over
         screen = LOCK if notice else None
         return table_view(self.game, screen=screen, message=self.message)
+
+    def _menu_view(self) -> TableView:
+        names = sheet_names()
+        page = menu_view(
+            self.menu,
+            titles=[load_sheet(name).title for name in names],
+            chosen=names.index(self.variant),
+            seats=[seat.name for seat in self.seats],
+            playing=self._playing(),
+        )
+        return TableView(MENU, menu=page)
+
+    def _lucky_view(self) -> TableView:
+        draft = self.draft
+        seats = tuple(Seat(name, lucky=tuple(numbers)) for name, numbers in draft.chosen.items())
+        missing = tuple(draft.missing())
+        return TableView(LUCKY, title=draft.sheet.title, seats=seats, waiting_for=missing)
 
     def _between_games_view(self) -> TableView:
         sheet = load_sheet(self.variant)
@@ -393,13 +599,15 @@ class Table:
     def _schedule_players(self) -> None:
         """Computer seats decide after a pause (so the table can follow); timers for people."""
         self._cancel_timers()
+        if self.menu is not None:
+            return  # the table waits while the menu is open
         game = self.game
         if game is None or game.over:
-            if self._all_computers() and not self._finished_enough():
-                self._later(self.pace * 3, self.press)
+            if self._all_computers() and self.seats and not self._finished_enough():
+                self._later(self.pace * 3, self._go_on)
             return
         if game.phase == ROLL and self.kind_of(game.active_name) == COMPUTER:
-            self._later(self.pace, self.press)
+            self._later(self.pace, self._go_on)
         elif game.phase == ROLL and self.hardware.pixels is not None:
             self._read_thrown_dice()
         for name in game.waiting_for() if game.phase in (ACTION1, ACTION2) else []:
@@ -427,7 +635,8 @@ class Table:
 
     def kind_of(self, name: str) -> str:
         """How the seat of `name` decides: computer, keyboard or pad."""
-        return next((seat.kind for seat in self.seats if seat.name == name), COMPUTER)
+        seats = self.seats + self._benched  # a seat the menu removed plays its game out
+        return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
 
     def _all_computers(self) -> bool:
         return all(seat.kind == COMPUTER for seat in self.seats)
@@ -455,6 +664,7 @@ class Table:
                 self._show(self.view())
             notice_shown = showing
             self.rest_displays()
+            self.close_idle_menu()
 
     def rest_displays(self) -> None:
         """Dim after `idle_dim` seconds without input, blank after `idle_blank`."""

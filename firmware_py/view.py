@@ -12,6 +12,7 @@ from firmware_py.rules import ACTION1, Game
 from sheets import COLOURS
 
 ATTRACT, SETUP, ROLLING, LOCK, ERROR = "attract", "setup", "rolling", "lock", "error"
+MENU, LUCKY = "menu", "lucky"  # the roll button's menu; longo players choosing lucky numbers
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,18 @@ class Seat:
     total: int = 0
     penalties: int = 0
     decided: bool = False
+    lucky: tuple[int, ...] = ()  # longo: the lucky numbers chosen so far
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """One page of the roll button's menu: a title, its lines, the line picked (-1: none) and
+    how to go on, in words (the family has no manual)."""
+
+    title: str
+    lines: tuple[str, ...]
+    selected: int = -1
+    hints: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,6 +52,7 @@ class TableView:
     winners: tuple[str, ...] = ()
     message: str = ""
     frame: int = 0  # animation step, for the rolling screen
+    menu: MenuView | None = None  # the menu's page, for the menu screen
 
     @property
     def white_sum(self) -> int | None:

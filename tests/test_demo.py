@@ -34,3 +34,18 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
     assert any(type(event) is Mark for event in decisions)  # marks made on the pads
     assert any(type(event) is Pass for event in decisions)
     assert result.stdout.count("│game over       │") == 2  # both pads show the end
+
+
+def test_the_longo_demo_enters_the_lucky_numbers_on_the_pad_and_plays_to_the_end(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "demo", "--plain", "--pace", "0.05",
+         "--variant", "longo", "--players", "Ann", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = json.loads(Journal(tmp_path).games()[0].read_text().splitlines()[0])
+    ann = start["lucky"]["Ann"]
+    assert f"Ann's lucky numbers: {ann[0]} and {ann[1]}" in lines  # chosen on the pad
+    assert not [line for line in lines if line.startswith("The tower draws")]
+    assert len([line for line in lines if line.startswith("Game over")]) == 1

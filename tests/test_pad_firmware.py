@@ -56,6 +56,19 @@ class PadTable:
         self.tower.call(self.tower.table.new_game)
         self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="a new game")
 
+    def start_longo_game(self, *lucky: int) -> None:
+        """A longo game, Ann's lucky numbers chosen with the pad's buttons."""
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+        self.tower.call(self.tower.table.new_game)
+        self.pad.wait_screen(lambda s: s[1] == "choose 2 numbers", what="the question")
+        for count, number in enumerate(lucky, 1):
+            self.play(robot.lucky(number))
+            if count < len(lucky):
+                words = "yours: " + " ".join(str(n) for n in lucky[:count])
+                self.pad.wait_screen(lambda s, words=words: s[2] == words, what=words)
+        self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
+
     def roll(self, white, colours=None) -> rig.Screen:
         """Roll, and wait for the pad to show the dice."""
         in_play = self.tower.call(self.tower.table.game.dice_in_play)
@@ -253,12 +266,22 @@ def test_action2_colour_button_steps_through_that_dies_moves(
     assert decided.number == mark and decided.row == ("red" if variant == "classic" else "green")
 
 
-def test_longo_colour_pressed_again_offers_the_lucky_cross(table, monkeypatch):
-    monkeypatch.setattr(
-        "firmware_py.table._draw_lucky", lambda sheet, names: {n: (5, 9) for n in names}
-    )
+def test_longo_lucky_numbers_are_entered_on_the_pad_before_the_game(table):
+    """Ann steps to 5 and 9 with the buttons; the game starts with them, and colour pressed
+    again offers the lucky cross."""
     t = table(bots=(), variant="longo")
-    t.start_game()
+    assert t.tower.seated() == "Ann"
+    t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+    t.tower.call(t.tower.table.new_game)
+    screen = t.pad.wait_screen(lambda s: s[1] == "choose 2 numbers", what="the question")
+    assert screen[4].strip() == "> 2 <" and screen[2] == "yours: -"
+    t.play(robot.lucky(5))
+    screen = t.pad.wait_screen(lambda s: s[2] == "yours: 5", what="5 chosen")
+    assert screen[3] == "U: take back" and screen[4].strip() == "> 2 <"
+    assert t.tower.call(lambda: t.tower.table.game) is None, "not before both are chosen"
+    t.play(robot.lucky(9))
+    t.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
+    assert dict(t.tower.journal_events()[0].lucky) == {"Ann": [5, 9]}
     t.roll((4, 1))
     screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
     assert screen[6] == "white 5: RYGB"
@@ -271,6 +294,18 @@ def test_longo_colour_pressed_again_offers_the_lucky_cross(table, monkeypatch):
     t.pad.press("tap pass")
     t.pad.wait_screen(lambda s: s[2] == "Rx..............", what="red 2 crossed")
     assert t.decisions() == [Mark("Ann", "red", 2, lucky=True)]
+
+
+def test_longo_a_hold_on_the_pad_lets_the_tower_draw_the_lucky_numbers(table):
+    t = table(bots=("Bot",), variant="longo")
+    t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+    t.tower.call(t.tower.table.new_game)
+    t.pad.wait_screen(lambda s: s[1] == "choose 2 numbers", what="the question")
+    t.play(robot.lucky(0))
+    t.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
+    lucky = dict(t.tower.journal_events()[0].lucky)
+    assert set(lucky) == {"Bot", "Ann"}
+    assert all(len(set(n)) == 2 and all(2 <= x <= 16 for x in n) for n in lucky.values())
 
 
 def test_bonus_b_mark_that_needs_a_row_asks_which(table):
@@ -427,12 +462,9 @@ def unplug(t: PadTable) -> None:
 PICO_LIKE_HEAP = "96k"
 
 
-def test_firmware_plays_in_a_heap_smaller_than_a_picos(table, monkeypatch):
-    monkeypatch.setattr(
-        "firmware_py.table._draw_lucky", lambda sheet, names: {n: (2, 16) for n in names}
-    )
+def test_firmware_plays_in_a_heap_smaller_than_a_picos(table):
     t = table(bots=(), variant="longo", heap=PICO_LIKE_HEAP)  # longo: the largest STATE
-    t.start_game()
+    t.start_longo_game(2, 16)
     used = []
     for turn in range(10):
         t.roll((1 + turn // 2, 1 + (turn + 1) // 2))  # sums 2 to 11: red always has a cross

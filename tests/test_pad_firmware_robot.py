@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import padapp, padscreen, protocol, robot
-from firmware_py.padhub import state_fields
+from firmware_py.padhub import lucky_state_fields, state_fields
 from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark, Pass, Roll, Start
 from sheets import load_sheet, sheet_names
@@ -117,3 +118,17 @@ def test_robot_refuses_what_the_pad_does_not_offer():
         robot.presses(state, {"action": protocol.MARK, "row": missing[0], "number": missing[1]})
     with pytest.raises(robot.RobotError):
         robot.presses(state, {"action": protocol.UNDO})
+
+
+def test_robot_presses_choose_every_lucky_number_or_let_the_tower_draw():
+    """Before a longo game: from the number the pad shows first, to each one still open."""
+    draft = LuckyDraft(load_sheet("longo"), ["Ann", "Ben"])
+    for chosen in ([], [7]):
+        draft.chosen["Ann"] = list(chosen)
+        state = lucky_state_fields(draft, "Ann")
+        for number in [0, *draft.allowed("Ann")]:
+            commands = robot.presses(state, robot.lucky(number))
+            sent = [(r["action"], r["number"]) for r in robot.simulate(state, commands)]
+            assert sent == [(protocol.LUCKY_NUMBER, number)], (number, commands)
+    with pytest.raises(robot.RobotError):
+        robot.presses(state, robot.lucky(7))  # already Ann's

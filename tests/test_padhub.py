@@ -9,10 +9,11 @@ import pytest
 from test_padlink import PtyPad, pad_hello
 from test_table import make_table, until
 
+from firmware_py.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.padhub import PadHub, request_event, state_fields
 from firmware_py.rules import Game, Mark, Pass, Roll, Start, Undo
-from firmware_py.table import COMPUTER, SeatSpec
+from firmware_py.table import COMPUTER, PAD, SeatSpec
 from sheets import load_sheet, sheet_names
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
@@ -123,3 +124,111 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
     finally:
         hub.close()
         table.hardware.close()
+
+
+def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals(tmp_path):
+    pad = PtyPad(tmp_path / "pad")
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)], "longo")
+    table.pace = 60
+    hub = PadHub(table, [str(pad.path)], {"pad-1": "Ann"})
+    lucky_phase = protocol.PHASES.index("lucky")
+
+    def ask(number: int) -> dict:
+        seq = pad.send("request", {"action": protocol.LUCKY_NUMBER, "number": number})
+        return pad.expect("answer", req=seq).fields
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", {**pad_hello(), "ident": "pad-1"})
+        await until(lambda: [s.name for s in table.seats] == ["Bot", "Ann"])
+        table.new_game()
+        state = await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
+        assert [m["number"] for m in state.fields["moves"]] == list(range(2, 17))
+        assert state.fields["text"] == "choose 2 numbers"
+        no = await asyncio.to_thread(ask, 17)
+        assert (no["status"], no["text"]) == (
+            protocol.RULE,
+            "lucky numbers go from 2 to 16; 17 is not one",
+        )
+        assert (await asyncio.to_thread(ask, 6))["status"] == protocol.OK
+        state = await asyncio.to_thread(pad.expect, "state", lucky=b"\x06")
+        assert state.fields["flags"] & protocol.MAY_UNDO and len(state.fields["moves"]) == 14
+        again = await asyncio.to_thread(ask, 6)
+        assert again["text"] == "6 is already your lucky number: choose a different one"
+        assert table.game is None  # nothing starts before Ann has both
+        assert (await asyncio.to_thread(ask, 0))["status"] == protocol.OK  # the tower draws
+        state = await asyncio.to_thread(pad.expect, "state", phase=protocol.PHASES.index("roll"))
+        assert state.fields["lucky"][0] == 6 and len(state.fields["lucky"]) == 2
+        assert table.game.player("Ann").lucky == tuple(state.fields["lucky"])
+        table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=30))
+    finally:
+        hub.close()
+        table.hardware.close()
+
+
+def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp_path):
+    """The tower is killed after journalling Ann's mark and before answering it; after the
+    restart the pad sends the same request again: it hears ok, and the mark is there once."""
+    pad = PtyPad(tmp_path / "pad")
+    games = tmp_path / "games"
+    request = {"action": protocol.MARK, "row": 1, "number": 5, "flags": 0, "choice": 0}
+    sent: dict[str, int] = {}
+
+    def tower():
+        table = make_table(games, [SeatSpec("Bot", COMPUTER), SeatSpec("Ann", PAD)])
+        table.pace = 60
+        return table, PadHub(table, [str(pad.path)], {"pad-1": "Ann"})
+
+    async def meet(table, hub) -> None:
+        await until(lambda: table.hardware.button is not None)
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", {**pad_hello(boot=9), "ident": "pad-1"})
+        await until(lambda: "pad-1" in hub.seated)
+
+    async def before_the_kill(table, hub) -> None:
+        await meet(table, hub)
+        table.new_game()
+        table.submit(ROLL)  # Bot rolls white 4 + 1
+        await asyncio.to_thread(pad.expect, "state", phase=2)
+        hub.links[0].answer = lambda *args, **kwargs: None  # killed before the answer is out
+        sent["seq"] = pad.send("request", request)
+        await until(lambda: table.game.player("Ann").crosses(0) == 1)
+
+    async def after_the_restart(table, hub) -> None:
+        await meet(table, hub)
+        assert table.game.player("Ann").crosses(0) == 1  # resumed from the journal
+        pad.send("request", request, seq=sent["seq"])  # the pad never heard: it asks again
+        answer = await asyncio.to_thread(pad.expect, "answer", req=sent["seq"])
+        assert (answer.fields["status"], answer.fields["text"]) == (protocol.OK, "")
+        assert table.game.player("Ann").crosses(0) == 1  # applied once
+        refused = pad.send("request", request)  # a new request, the same mark: refused
+        no = await asyncio.to_thread(pad.expect, "answer", req=refused)
+        assert "already marked in action 1" in no.fields["text"]
+
+    for steps in (before_the_kill, after_the_restart):
+        table, hub = tower()
+
+        async def play(table=table, hub=hub, steps=steps) -> None:
+            task = asyncio.create_task(table.run())
+            try:
+                await steps(table, hub)
+            finally:
+                table.stop()
+                await task
+
+        try:
+            asyncio.run(asyncio.wait_for(play(), timeout=30))
+        finally:
+            hub.close()
+            table.hardware.close()
+        pad.drain()
+    marks = [line for line in Journal(games).games()[0].read_text().splitlines() if "mark" in line]
+    assert marks == ['{"event": "mark", "player": "Ann", "row": "red", "number": 5}']

@@ -8,16 +8,20 @@ import json
 from pathlib import Path
 
 import pytest
+from fakes import FakeClock
 from PIL import Image
 
+from drivers.display import SHIFT_OFFSETS
 from firmware_py.config import SIMULATED
 from firmware_py.console import Console
 from firmware_py.hardware import SIMULATED_LIGHT_PINS, build_hardware
+from firmware_py.history import history_lines
 from firmware_py.journal import GameLog, Journal, read_game
-from firmware_py.rules import Mark, Pass, Roll, Start, game_report
+from firmware_py.menu import IDLE_SECONDS, short_title
+from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.screens import render
-from firmware_py.table import COMPUTER, KEYBOARD, SeatSpec, Table
-from firmware_py.view import TableView
+from firmware_py.table import COMPUTER, KEYBOARD, PAD, LuckyNumber, SeatSpec, Table
+from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
 PACE = 0.005
@@ -28,6 +32,14 @@ def make_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic") 
     return Table(
         seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware, pace=PACE
     )
+
+
+def shifted(frame: Image.Image, offset: tuple[int, int]) -> bytes:
+    """A frame as the panel shows it under one burn-in protection shift (which one depends on
+    the clock, so a test may read the panel just after the shift has moved on)."""
+    panel = Image.new("1", frame.size)
+    panel.paste(frame, offset)
+    return panel.tobytes()
 
 
 async def until(condition, timeout: float = 10.0) -> None:
@@ -64,9 +76,8 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
     table.hardware.lights.wait_until_steady(timeout=10)
     assert lit_lights(table) == {COLOURS[row] for row in game.locked}
     main = table.hardware.displays["main"]
-    expected = Image.new("1", main.size)
-    expected.paste(render(table.view(), "main"), main.pixel_shift)  # burn-in protection shift
-    assert main.device.image.tobytes() == expected.tobytes()
+    assert main.frame.tobytes() == render(table.view(), "main").tobytes()
+    assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
     assert table.news[-1].startswith("Game over")
     table.hardware.close()
 
@@ -216,9 +227,8 @@ def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_
         table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
         main = table.hardware.displays["main"]
         warning = TableView("error", message="the options display does not answer: check its wires")
-        expected = Image.new("1", main.size)
-        expected.paste(render(warning, "main"), main.pixel_shift)
-        assert main.device.image.tobytes() == expected.tobytes()
+        expected = {shifted(render(warning, "main"), xy) for xy in SHIFT_OFFSETS}
+        assert main.device.image.tobytes() in expected
         assert table.decide(Mark("Kim", "red", 6)) is None  # the game goes on
         table.stop()
         await task
@@ -247,3 +257,283 @@ def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_p
 
     asyncio.run(asyncio.wait_for(play(), timeout=30))
     hardware.close()
+
+
+# ---- the roll button's menu, pressed on gpiozero's mock pin with a fake clock ----------------
+
+
+def clocked_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic"):
+    """A table whose button and timers read a clock that moves only when the test says."""
+    clock = FakeClock()
+    hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
+    table = Table(seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware,
+                  pace=PACE, clock=clock)  # fmt: skip
+    return table, clock
+
+
+async def tap(table: Table, clock: FakeClock) -> None:
+    """A short press of the roll button, and a moment for the table to take it in."""
+    await _press_for(table, clock, 0.2)
+
+
+async def hold(table: Table, clock: FakeClock) -> None:
+    """A long press: held past the table's long-press time."""
+    await _press_for(table, clock, table.long_press + 0.3)
+
+
+async def _press_for(table: Table, clock: FakeClock, seconds: float) -> None:
+    pin = table.hardware.button_factory.pin(table.hardware.button_pin)
+    version = table.version
+    pin.drive_low()
+    clock.advance(seconds)
+    pin.drive_high()
+    clock.advance(0.5)
+    await until(lambda: table.version != version)
+
+
+def main_display_shows(table: Table, view: TableView) -> bool:
+    main = table.hardware.displays["main"]
+    expected = Image.new("1", main.size)
+    expected.paste(render(view, "main"), main.pixel_shift)
+    return main.device.image.tobytes() == expected.tobytes()
+
+
+def menu_page(title: str, lines: tuple[str, ...], selected: int, hint: str) -> TableView:
+    return TableView("menu", menu=MenuView(title, lines, selected, (hint,)))
+
+
+def run_table(table: Table, steps) -> None:
+    """Run the table while `steps(table)` presses its button; then stop it."""
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        try:
+            await steps()
+        finally:
+            table.stop()
+            await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=60))
+    finally:
+        table.hardware.close()
+
+
+def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_variant(
+    tmp_path,
+):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
+    names = sheet_names()
+    classic = names.index("classic")
+    second = load_sheet(names[(classic + 1) % len(names)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        pick = "tap: next hold: pick"
+        lines = ("new game", "variant: Qwixx", "players: 2", "back")
+        assert main_display_shows(table, menu_page("Menu", lines, 0, pick))
+        await tap(table, clock)
+        assert main_display_shows(table, menu_page("Menu", lines, 1, pick))
+        await hold(table, clock)  # the variant page: every sheet, the chosen one lit
+        assert table.view().menu.title == "Variant"
+        assert table.view().menu.selected == classic
+        await tap(table, clock)
+        assert table.view().menu.selected == names.index(second.name)
+        await hold(table, clock)  # keep it: back on the list
+        assert table.view().menu.lines[1] == f"variant: {short_title(second.title)}"
+        await tap(table, clock)
+        await tap(table, clock)
+        await hold(table, clock)  # back
+        assert table.menu is None and table.game is None
+        await tap(table, clock)  # a tap outside the menu starts the game
+        await until(lambda: table.game is not None)
+        assert table.game.sheet.name == second.name
+
+    run_table(table, steps)
+
+
+def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_one(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        await tap(table, clock)
+        await tap(table, clock)
+        await hold(table, clock)  # the players page
+        assert table.view().menu.title == "Players: 1 (1-5)"
+        for _ in range(4):
+            await tap(table, clock)
+        menu = table.view().menu
+        assert menu.title == "Players: 5 (1-5)"
+        assert menu.lines == ("Kim        Computer 1", "Computer 2 Computer 3", "Computer 4")
+        await tap(table, clock)  # from five back to one
+        assert [s.name for s in table.seats] == ["Kim"]
+        await tap(table, clock)
+        await hold(table, clock)  # keep two
+        await tap(table, clock)
+        await tap(table, clock)  # round to "new game"
+        await hold(table, clock)
+        await until(lambda: table.game is not None)
+        assert [p.name for p in table.game.players] == ["Kim", "Computer 1"]
+        assert table.kind_of("Computer 1") == COMPUTER
+
+    run_table(table, steps)
+
+
+def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)  # a game starts
+        await until(lambda: table.game is not None)
+        await tap(table, clock)  # Kim rolls
+        await until(lambda: table.game.phase == "action1")
+        first = table.game_log.path
+        await hold(table, clock)
+        assert table.view().menu.lines[0] == "new game (ends this)"
+        await hold(table, clock)  # "new game": asks
+        confirm = TableView("menu", menu=MenuView(
+            "New game?", ("The game on now ends", "unfinished; it stays", "in the history."),
+            -1, ("tap: yes, start anew", "hold: no, go back"),
+        ))  # fmt: skip
+        assert main_display_shows(table, confirm)
+        await hold(table, clock)  # no: back to the list, the game untouched
+        assert table.menu.page == "list" and table.game_log.path == first
+        await hold(table, clock)
+        await tap(table, clock)  # yes
+        assert table.menu is None and table.game_log.path != first
+        assert table.game.phase == "roll" and len(Journal(tmp_path).games()) == 2
+
+    run_table(table, steps)
+    history = list(history_lines(tmp_path))
+    assert "abandoned" in history[0] and "unfinished" in history[1]
+    again, _ = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def restart() -> None:
+        assert again.game is not None and again.game_log.path.name == "game-000002.jsonl"
+
+    run_table(again, restart)
+
+
+def test_the_menu_closes_by_itself_when_nobody_presses(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        assert table.view().screen == "menu"
+        clock.advance(IDLE_SECONDS - 1)
+        await asyncio.sleep(1.2)  # the table looks once a second
+        assert table.menu is not None
+        clock.advance(2)
+        await until(lambda: table.menu is None)
+        assert main_display_shows(table, table.view()) and table.view().screen == "attract"
+
+    run_table(table, steps)
+
+
+def test_computer_players_wait_while_the_menu_is_open(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+
+    async def steps() -> None:
+        await until(lambda: table.game is not None and len(table.news) > 3)  # they play
+        await hold(table, clock)
+        played = table.game_log.path.read_text()
+        await asyncio.sleep(20 * PACE)
+        assert table.game_log.path.read_text() == played
+        for _ in range(3):
+            await tap(table, clock)
+        await hold(table, clock)  # back
+        await until(lambda: table.game_log.path.read_text() != played)
+
+    run_table(table, steps)
+
+
+# ---- longo: lucky numbers before the game ----------------------------------------------------
+
+
+def test_longo_with_a_pad_asks_for_lucky_numbers_and_starts_once_all_have_theirs(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD), SeatSpec("Bot")], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        assert table.game is None and table.view().screen == "lucky"
+        view = table.view()
+        assert view.waiting_for == ("Ann",) and len(view.seats[1].lucky) == 2  # Bot's drawn
+        assert table.decide(LuckyNumber("Ann", 17)).reason == (
+            "lucky numbers go from 2 to 16; 17 is not one"
+        )
+        assert table.decide(LuckyNumber("Ann", 5)) is None
+        assert table.view().seats[0].lucky == (5,)
+        assert table.decide(LuckyNumber("Ann", 5)).reason == (
+            "5 is already your lucky number: choose a different one"
+        )
+        assert table.decide(Mark("Ann", "red", 5)).kind == "not now"
+        assert table.decide(Undo("Ann")) is None
+        assert table.view().seats[0].lucky == ()
+        assert table.decide(LuckyNumber("Ann", 9)) is None
+        assert Journal(tmp_path).games() == []  # nothing journalled before all have numbers
+        assert table.decide(LuckyNumber("Ann", 14)) is None
+        assert table.game is not None and table.game.phase == "roll"
+        start = json.loads(table.game_log.path.read_text().splitlines()[0])
+        assert start["lucky"]["Ann"] == [9, 14]
+        bot = start["lucky"]["Bot"]
+        assert len(set(bot)) == 2 and all(2 <= n <= 16 for n in bot)
+
+    run_table(table, steps)
+
+
+def test_a_tap_of_the_roll_button_draws_the_missing_lucky_numbers_and_starts(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD), SeatSpec("Ben", PAD)], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        assert table.decide(LuckyNumber("Ann", 3)) is None
+        assert main_display_shows(table, table.view())
+        await tap(table, clock)  # nobody is kept waiting
+        assert table.game is not None
+        assert table.game.player("Ann").lucky[0] == 3 and len(table.game.player("Ben").lucky) == 2
+
+    run_table(table, steps)
+
+
+def test_a_restart_while_lucky_numbers_are_entered_does_not_resume_the_abandoned_game(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        await tap(table, clock)  # drawn: a game on
+        await until(lambda: table.game is not None)
+        await hold(table, clock)
+        await hold(table, clock)
+        await tap(table, clock)  # a new game: its lucky numbers are being entered
+        assert table.draft is not None
+
+    run_table(table, steps)
+    again, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def restart() -> None:
+        assert again.game is None and again.view().screen == "attract"
+
+    run_table(again, restart)
+
+
+def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_path):
+    """The terminal view draws the displays' frames, so the menu shows there as on the OLED."""
+    from firmware_py.console import braille, framed
+
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+                  hardware=hardware, pace=PACE, long_press=0.3)  # fmt: skip
+    console = Console(table, full_screen=False, out=open("/dev/null", "w"))  # noqa: SIM115
+
+    async def steps() -> None:
+        console.answer("h")
+        await until(lambda: table.menu is not None)
+        await asyncio.sleep(0.2)  # the button is let go
+        panel = framed(braille(render(table.view(), "main")), "main display")
+        lines = console.screen_lines()
+        assert [line[: len(panel[0])] for line in lines[: len(panel)]] == panel
+        assert table.view().menu.title == "Menu"
+
+    run_table(table, steps)

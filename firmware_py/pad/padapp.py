@@ -40,6 +40,9 @@ GAP_MS = DEBOUNCE_MS + 10
 
 PHASE_ACTION1 = 2
 PHASE_ACTION2 = 3
+PHASE_LUCKY = 5  # before a longo game: the player enters the lucky numbers on their sheet
+DOWN_BUTTON = 0  # red steps the lucky number down, yellow up
+UP_BUTTON = 1
 
 
 # --- buttons ---
@@ -128,6 +131,18 @@ def moves_for(state, colour):
     return found
 
 
+def lucky_numbers(state):
+    """The lucky numbers the player may still choose, lowest first."""
+    return sorted(move["number"] for move in state["moves"])
+
+
+def step_lucky(numbers, shown, step):
+    """The number `step` places after `shown` among `numbers`, wrapping around."""
+    if shown not in numbers:
+        return numbers[0] if numbers else 0
+    return numbers[(numbers.index(shown) + step) % len(numbers)]
+
+
 def mark_fields(move, choice):
     """The REQUEST fields that propose `move` (with `choice`, a row code, or 0)."""
     return {
@@ -142,6 +157,8 @@ def mark_fields(move, choice):
 def describe(fields):
     """A request in a few characters: 'pass', 'undo', 'R 5', 'G 3 lucky', 'Y 11 +B'."""
     action = fields["action"]
+    if action == protocol.LUCKY_NUMBER:
+        return "lucky " + str(fields["number"]) if fields["number"] else "draw for me"
     if action == protocol.PASS:
         return "pass"
     if action == protocol.UNDO:
@@ -163,6 +180,8 @@ class PadApp:
     Colour buttons select a move (pressed again: the next move of that colour); confirm (a tap
     of pass/confirm) sends it, after asking for the row of a bonus that needs one; holding
     pass/confirm with nothing selected passes; undo takes back, or clears the selection.
+    Before a longo game (phase lucky) red and yellow step the number shown down and up, a tap
+    of confirm chooses it, holding confirm lets the tower draw, undo takes the last one back.
     `version` grows with every change the screen may show, so the loop redraws only then.
     """
 
@@ -174,6 +193,7 @@ class PadApp:
         self.selected = None  # the move record chosen with the colour buttons
         self.choosing = False  # asking which row a bonus goes in
         self.choice = 0  # that row's code, once picked
+        self.shown = 0  # before a longo game: the lucky number on show
         self.overlay = None  # [text, shown at, for how many ms or None]: a refusal or notice
         self.hint = ""  # a short word on the last press, until the next one
         self.sent = ""  # the request in flight, in words
@@ -205,7 +225,7 @@ class PadApp:
             if down:
                 self._press(button, now)
             elif button == PASS_BUTTON:
-                self._release_pass()
+                self._release_pass(now)
             self._changed()
 
     def tick(self, now):
@@ -231,7 +251,9 @@ class PadApp:
         self.hint = ""
         if self.state is None:
             return
-        if button < PASS_BUTTON:
+        if self.state["phase"] == PHASE_LUCKY:
+            self._press_lucky(button, now)
+        elif button < PASS_BUTTON:
             self._press_colour(button + 1)
         elif button == PASS_BUTTON:
             self._press_confirm(now)
@@ -266,14 +288,35 @@ class PadApp:
             self._last_mark = move
             self._clear_selection()
 
-    def _release_pass(self):
-        if self._pass_down_at is not None:
-            self._pass_down_at = None
-            if self.state is not None and self.state["flags"] & protocol.MAY_PASS:
-                self.hint = "hold P to pass"
+    def _press_lucky(self, button, now):
+        """Lucky numbers: red down, yellow up; confirm chooses on release (a hold draws)."""
+        if button == PASS_BUTTON:
+            self._pass_down_at = now
+        elif button == UNDO_BUTTON:
+            if self.state["flags"] & protocol.MAY_UNDO:
+                self._submit({"action": protocol.UNDO}, now)
+        elif button in (DOWN_BUTTON, UP_BUTTON):
+            step = -1 if button == DOWN_BUTTON else 1
+            self.shown = step_lucky(lucky_numbers(self.state), self.shown, step)
+        else:
+            self.hint = "R:down Y:up"
+
+    def _release_pass(self, now):
+        if self._pass_down_at is None:
+            return
+        self._pass_down_at = None
+        if self.state is not None and self.state["phase"] == PHASE_LUCKY:
+            if self.shown in lucky_numbers(self.state):
+                self._submit({"action": protocol.LUCKY_NUMBER, "number": self.shown}, now)
+        elif self.state is not None and self.state["flags"] & protocol.MAY_PASS:
+            self.hint = "hold P to pass"
 
     def _hold_pass(self, now):
-        if self.selected is None and self.state and self.state["flags"] & protocol.MAY_PASS:
+        if self.state and self.state["phase"] == PHASE_LUCKY:
+            if self.state["moves"]:
+                self._submit({"action": protocol.LUCKY_NUMBER, "number": 0}, now)
+                self._changed()
+        elif self.selected is None and self.state and self.state["flags"] & protocol.MAY_PASS:
             self._submit({"action": protocol.PASS}, now)
             self._changed()
 
@@ -304,6 +347,10 @@ class PadApp:
         self.state = fields
         if self.selected is not None and self.selected not in fields["moves"]:
             self._clear_selection()
+        if fields["phase"] == PHASE_LUCKY:
+            numbers = lucky_numbers(fields)
+            if self.shown not in numbers:  # just chosen, or new: back to the lowest
+                self.shown = numbers[0] if numbers else 0
         self._changed()
 
     def _on_answer(self, fields, now):

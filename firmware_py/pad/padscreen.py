@@ -12,6 +12,15 @@ Pico draws each changed line with framebuf, the unix board prints the lines. Lay
     6  what you may do now, or the selected move
     7  how to go on, or the status line from the tower
 
+Before a longo game (phase lucky) the player enters the lucky numbers printed on their sheet:
+
+    0  name, "lucky"
+    1  what the tower asks ("choose 2 numbers"), or whom it waits for
+    2  the numbers chosen so far
+    3  how to take one back
+    4  the number on show, to choose
+    5  6  7  which button does what
+
 A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out).
 """
 
@@ -27,12 +36,15 @@ WIDTH = 16
 HEIGHT = 8
 LETTERS = padapp.LETTERS
 PHASE_WORDS = {0: "no game", 1: "", 4: "game over"}
+LUCKY_HELP = ["R:down Y:up", "P: choose it", "hold P: draw"]
 
 
 def render(pad):
     """The screen lines for `pad` (a padapp.PadApp): HEIGHT strings, each at most WIDTH long."""
     if pad.state is None:
         lines = _welcome(pad)
+    elif pad.state["phase"] == padapp.PHASE_LUCKY:
+        lines = _lucky(pad)
     else:
         lines = [_header(pad), _dice(pad.state)]
         if pad.state["rows"]:
@@ -65,12 +77,33 @@ def _link_words(link):
     return "waiting for the tower"
 
 
-def _header(pad):
+def _lucky(pad):
+    """Entering the lucky numbers: what is chosen, the number on show, the buttons."""
+    state = pad.state
+    chosen = " ".join(str(n) for n in state["lucky"]) or "-"
+    undo = "U: take back" if state["flags"] & protocol.MAY_UNDO else ""
+    lines = [_header(pad, "lucky"), _wrap(state["text"], 1)[0], "yours: " + chosen, undo]
+    if pad.link.request is not None:
+        lines += ["", "", "sent " + pad.sent, "waiting for OK"]
+    elif state["moves"]:
+        lines.append("      > " + str(pad.shown) + " <")
+        lines.extend(LUCKY_HELP)
+    else:
+        lines += _wrap(state["text"], 4)
+        lines[1] = "lucky numbers"
+    if pad.hint:
+        lines[7] = pad.hint
+    return lines
+
+
+def _header(pad, words=None):
     state = pad.state
     if not pad.link.heard:
         right = "no tower"
     elif not pad.link.session:
         right = "hello.."
+    elif words:
+        right = words
     else:
         right = str(state["total"]) + " P" + str(state["penalties"])
     name = state["player"][: WIDTH - 1 - len(right)]

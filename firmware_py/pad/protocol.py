@@ -19,7 +19,7 @@ except ImportError:  # a MicroPython build without binascii.crc32: the table-les
 # Byte 0 of every frame. It changes only if the framing itself changes; a reader drops frames of
 # another format (counted as "version"). What the messages mean is PROTOCOL_VERSION, in HELLO.
 FRAME_FORMAT = 1
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: longo lucky numbers entered on the pad (phase 5, action 4)
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -63,12 +63,13 @@ REASONS = {
 
 # Rows travel as codes: 1..4 in this order, 0 for none. Phases likewise, by index.
 COLOURS = ("red", "yellow", "green", "blue")
-PHASES = ("idle", "roll", "action1", "action2", "over")
+PHASES = ("idle", "roll", "action1", "action2", "over", "lucky")
 
 # REQUEST.action
 MARK = 1
 PASS = 2
 UNDO = 3
+LUCKY_NUMBER = 4  # before a longo game: `number` is one of the player's lucky numbers, 0: draw
 
 # Flag bits: STATE.flags, STATE.rows[].flags, STATE.moves[].flags and REQUEST.flags.
 MAY_PASS = 1

@@ -25,6 +25,8 @@ def presses(state: dict, request: dict) -> list[str]:
     action = request.get("action")
     if action == protocol.MARK:
         return mark_presses(state, request)
+    if action == protocol.LUCKY_NUMBER:
+        return lucky_presses(state, request.get("number", 0))
     if action == protocol.PASS:
         if not state["flags"] & protocol.MAY_PASS:
             raise RobotError("the pad may not pass now")
@@ -52,6 +54,27 @@ def mark_presses(state: dict, request: dict) -> list[str]:
     elif choice:
         raise RobotError("this mark earns no bonus that needs a choice of row")
     return commands
+
+
+def lucky_presses(state: dict, number: int) -> list[str]:
+    """Before a longo game: step from the number the pad shows on a new state (the lowest still
+    open) to `number` the short way round, and tap confirm; 0: hold confirm, the tower draws."""
+    numbers = padapp.lucky_numbers(state)
+    if state["phase"] != padapp.PHASE_LUCKY or not numbers:
+        raise RobotError("the pad is not asking for lucky numbers now")
+    if number == 0:
+        return ["hold pass"]
+    if number not in numbers:
+        raise RobotError(f"the pad does not offer lucky number {number}")
+    up = numbers.index(number)
+    down = len(numbers) - up
+    taps = ["tap yellow"] * up if up <= down else ["tap red"] * down
+    return [*taps, "tap pass"]
+
+
+def lucky(number: int = 0) -> dict:
+    """REQUEST fields for one lucky number (0: let the tower draw)."""
+    return {"action": protocol.LUCKY_NUMBER, "number": number}
 
 
 def _offered_move(state: dict, request: dict) -> dict:

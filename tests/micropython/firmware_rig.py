@@ -35,7 +35,7 @@ from firmware_py.gamelog import parse_line  # noqa: E402
 from firmware_py.hardware import build_hardware  # noqa: E402
 from firmware_py.journal import Journal  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402
-from firmware_py.padhub import PadHub, state_fields  # noqa: E402
+from firmware_py.padhub import PadHub, pad_state, state_fields  # noqa: E402
 from firmware_py.table import PAD, SeatSpec, Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
@@ -405,6 +405,8 @@ class Tower:
 
     def pad_state(self, name: str) -> dict:
         """The STATE fields the hub sends `name`'s pad now."""
+        if self.call(lambda: self.table.draft) is not None:
+            return self.call(lambda: pad_state(self.table, name))
         return self.call(lambda: state_fields(self.table.game, name, self.table.message))
 
     def game(self):

@@ -20,7 +20,7 @@ if sys.implementation.name == "micropython":
 else:
     from firmware_py.pad import padapp, padscreen, protocol
 
-RED, PASS, UNDO = 1, 1 << padapp.PASS_BUTTON, 1 << padapp.UNDO_BUTTON
+RED, YELLOW, PASS, UNDO = 1, 2, 1 << padapp.PASS_BUTTON, 1 << padapp.UNDO_BUTTON
 MARK_RED_5 = {"action": 1, "row": 1, "number": 5, "flags": 0, "choice": 0}
 
 
@@ -273,6 +273,64 @@ def check_screen_lines_fit_the_display():
     for line in screen:
         assert len(line) <= padscreen.WIDTH, line
     assert screen[2] == "r" + "x" * 15, screen[2]
+
+
+def lucky_state(lucky=b"", flags=0, text="choose 2 numbers"):
+    """Before a longo game: the numbers 2..16 not yet chosen are the moves (row 0)."""
+    moves = [{"row": 0, "number": n, "flags": 0} for n in range(2, 17) if n not in lucky]
+    if len(lucky) >= 2:
+        moves = []
+    state = sample_state(flags)
+    state.update({"phase": padapp.PHASE_LUCKY, "dice": b"", "lucky": lucky, "text": text})
+    state.update({"rows": [], "moves": moves})
+    return state
+
+
+def answer_ok(pad, wire, at):
+    seq = wire.named("request")[-1].seq
+    pad.receive(tower("answer", 9, {"req": seq, "status": protocol.OK}), at)
+
+
+def check_lucky_numbers_step_down_and_up_and_a_tap_of_confirm_chooses_one():
+    pad, wire = pad_with_state(lucky_state())
+    screen = padscreen.render(pad)
+    assert screen[0].endswith("lucky") and screen[1] == "choose 2 numbers", screen
+    assert screen[4].strip() == "> 2 <" and screen[5] == "R:down Y:up", screen
+    tap(pad, RED, 100)
+    assert padscreen.render(pad)[4].strip() == "> 16 <", "down from the lowest wraps"
+    for at in (200, 300, 400):
+        tap(pad, YELLOW, at)
+    assert padscreen.render(pad)[4].strip() == "> 4 <"
+    tap(pad, PASS, 500)
+    sent = [(m["action"], m["number"]) for m in wire.named("request")]
+    assert sent == [(protocol.LUCKY_NUMBER, 4)], sent
+    assert padscreen.render(pad)[6] == "sent lucky 4"
+    answer_ok(pad, wire, 600)
+    pad.receive(tower("state", 3, lucky_state(b"\x04", protocol.MAY_UNDO)), 600)
+    screen = padscreen.render(pad)
+    assert screen[2] == "yours: 4" and screen[3] == "U: take back", screen
+    assert screen[4].strip() == "> 2 <", "the chosen number is gone: back to the lowest"
+
+
+def check_lucky_numbers_hold_confirm_to_draw_and_undo_to_take_back():
+    pad, wire = pad_with_state(lucky_state(b"\x04", protocol.MAY_UNDO))
+    pad.sample(PASS, 100)
+    pad.tick(100 + padapp.LONG_MS)
+    pad.sample(0, 200 + padapp.LONG_MS)
+    sent = [(m["action"], m["number"]) for m in wire.named("request")]
+    assert sent == [(protocol.LUCKY_NUMBER, 0)], sent
+    answer_ok(pad, wire, 2000)
+    tap(pad, UNDO, 2100)
+    assert [m["action"] for m in wire.named("request")][-1] == protocol.UNDO
+
+
+def check_lucky_numbers_once_chosen_the_pad_says_whom_the_tower_waits_for():
+    state = lucky_state(b"\x05\x09", protocol.MAY_UNDO | protocol.DECIDED, "waiting for Ben")
+    pad = pad_with_state(state)[0]
+    screen = padscreen.render(pad)
+    assert screen[2] == "yours: 5 9" and screen[4] == "waiting for Ben", screen
+    for line in screen:
+        assert len(line) <= padscreen.WIDTH, line
 
 
 CHECKS = [value for name, value in sorted(globals().items()) if name.startswith("check_")]

@@ -1,0 +1,65 @@
+"""Longo's lucky numbers before the game: each player's two numbers, as printed on their sheet.
+
+Each sheet shows its own lucky numbers, so players enter theirs (on a pad), or let the tower draw
+them. `LuckyDraft` collects them one number at a time; the game starts once every player has
+theirs. Refusals are in a player's words.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+class LuckyDraft:
+    """The lucky numbers chosen so far, per player, for a sheet's `lucky_range`."""
+
+    def __init__(self, sheet, names: list[str]) -> None:
+        self.sheet = sheet
+        self.low, self.high = sheet.lucky_range
+        self.count = sheet.lucky_numbers
+        self.chosen: dict[str, list[int]] = {name: [] for name in names}
+        self.drawn: set[str] = set()  # players whose numbers the tower drew
+
+    def missing(self) -> list[str]:
+        """The players still without all their numbers, in seat order."""
+        return [name for name, numbers in self.chosen.items() if len(numbers) < self.count]
+
+    def complete(self) -> bool:
+        return not self.missing()
+
+    def numbers(self) -> dict[str, tuple[int, ...]]:
+        return {name: tuple(numbers) for name, numbers in self.chosen.items()}
+
+    def allowed(self, name: str) -> list[int]:
+        """The numbers `name` may still choose (none once they have them all)."""
+        numbers = self.chosen[name]
+        if len(numbers) >= self.count:
+            return []
+        return [n for n in range(self.low, self.high + 1) if n not in numbers]
+
+    def choose(self, name: str, number: int) -> str | None:
+        """Add one of `name`'s numbers; None when taken, else why not."""
+        numbers = self.chosen[name]
+        if len(numbers) >= self.count:
+            return f"you have your {self.count} lucky numbers; undo takes one back"
+        if not self.low <= number <= self.high:
+            return f"lucky numbers go from {self.low} to {self.high}; {number} is not one"
+        if number in numbers:
+            return f"{number} is already your lucky number: choose a different one"
+        numbers.append(number)
+        return None
+
+    def take_back(self, name: str) -> str | None:
+        """Take back `name`'s last number; None when done, else why not."""
+        if not self.chosen[name]:
+            return "you have no lucky number to take back"
+        self.chosen[name].pop()
+        self.drawn.discard(name)
+        return None
+
+    def draw(self, name: str) -> None:
+        """The tower draws the numbers `name` still lacks."""
+        spare = self.allowed(name)
+        needed = self.count - len(self.chosen[name])
+        self.chosen[name].extend(random.SystemRandom().sample(spare, needed))
+        self.drawn.add(name)

@@ -1,0 +1,87 @@
+"""The roll button's menu: new game, variant, players, back, all with the one button.
+
+A long press (hold) opens the menu. On its list a short press (tap) moves to the next line and a
+hold picks it; on the variant and players pages a tap shows the next value and a hold keeps it.
+Starting a new game while one is unfinished asks first: tap to confirm, hold to go back. Every
+page says so on the screen. This module is the menu's state and its pages as data
+(`MenuView`); the table applies what a choice means.
+"""
+
+from __future__ import annotations
+
+from firmware_py.view import MenuView
+
+NEW_GAME, VARIANT, PLAYERS, BACK = "new game", "variant", "players", "back"
+ITEMS = (NEW_GAME, VARIANT, PLAYERS, BACK)
+LIST, CONFIRM = "list", "confirm"  # pages besides VARIANT and PLAYERS
+IDLE_SECONDS = 30.0  # the menu closes by itself after this long without a press
+
+LIST_HINTS = ("tap: next hold: pick",)
+VALUE_HINTS = ("tap: next hold: keep",)
+CONFIRM_HINTS = ("tap: yes, start anew", "hold: no, go back")
+
+
+class Menu:
+    """Which page of the menu is open, which line is picked, and when it was last touched."""
+
+    def __init__(self, now: float) -> None:
+        self.page = LIST
+        self.index = 0
+        self.touched = now
+
+    @property
+    def item(self) -> str:
+        return ITEMS[self.index]
+
+    def touch(self, now: float) -> None:
+        self.touched = now
+
+    def idle(self, now: float) -> bool:
+        """True once nobody has pressed for IDLE_SECONDS: time to close."""
+        return now - self.touched >= IDLE_SECONDS
+
+    def next_item(self) -> None:
+        self.index = (self.index + 1) % len(ITEMS)
+
+    def open_page(self, page: str) -> None:
+        self.page = page
+
+    def back_to_list(self) -> None:
+        self.page = LIST
+
+
+def short_title(title: str) -> str:
+    """A sheet's title in a menu line's width: 'Qwixx gemixxt, version A' -> 'gemixxt A'."""
+    words = title.replace(", version", "").split()
+    return " ".join(words[1:]) if len(words) > 1 and words[0] == "Qwixx" else title
+
+
+def menu_view(
+    menu: Menu, *, titles: list[str], chosen: int, seats: list[str], playing: bool
+) -> MenuView:
+    """The open page as data: `titles` of every sheet, `chosen` the index of the one to play,
+    `seats` the players' names, `playing` whether a game is unfinished."""
+    variant = titles[chosen]
+    if menu.page == CONFIRM:
+        return MenuView("New game?", _abandon_words(), -1, CONFIRM_HINTS)
+    if menu.page == VARIANT:
+        return MenuView("Variant", tuple(short_title(t) for t in titles), chosen, VALUE_HINTS)
+    if menu.page == PLAYERS:
+        return MenuView(f"Players: {len(seats)} (1-5)", _two_columns(seats), -1, VALUE_HINTS)
+    lines = (
+        NEW_GAME + (" (ends this)" if playing else ""),
+        f"{VARIANT}: {short_title(variant)}",
+        f"{PLAYERS}: {len(seats)}",
+        BACK,
+    )
+    return MenuView("Menu", lines, menu.index, LIST_HINTS)
+
+
+def _abandon_words() -> tuple[str, ...]:
+    return ("The game on now ends", "unfinished; it stays", "in the history.")
+
+
+def _two_columns(names: list[str]) -> tuple[str, ...]:
+    """Names two to a line, each cut to ten characters."""
+    cut = [f"{name[:10]:<10}" for name in names]
+    return tuple(" ".join(cut[i : i + 2]).rstrip() for i in range(0, len(cut), 2))
