@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware_py.view import ATTRACT, ERROR, LOCK, ROLLING, SETUP, TableView
+from firmware_py.menu import IDLE_SECONDS
+from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
 WIDTH, HEIGHT = 128, 64
@@ -79,6 +80,12 @@ def big_number(draw: Draw, x: int, y: int, number: int) -> None:
     for offset, digit in enumerate(f"{number:>2}"):
         if digit != " ":
             seven_segment(draw, x + offset * (DIGIT_WIDTH + 4), y, digit)
+
+
+def inverted(draw: Draw, y: int, words: str) -> None:
+    """A line of words lit dark on a bright bar: the line the menu has picked."""
+    draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
+    draw.text((2, y - 1), words[: CHARS - 1], font=FONT, fill=0)
 
 
 def wrap(words: str, width: int = CHARS) -> list[str]:
@@ -166,6 +173,34 @@ def _error(draw: Draw, view: TableView) -> None:
         text(draw, (0, 24 + row * LINE), line)
 
 
+def _menu(draw: Draw, view: TableView) -> None:
+    """A page of the menu: title, up to four lines (a window around the picked one), hints."""
+    page = view.menu
+    text(draw, (0, 0), page.title)
+    draw.line((0, 11, WIDTH - 1, 11), fill=1)
+    room = 4 if len(page.hints) < 2 else 3
+    first = min(max(0, page.selected - room + 1), max(0, len(page.lines) - room))
+    for row, line in enumerate(page.lines[first : first + room]):
+        y = 13 + row * LINE
+        if first + row == page.selected:
+            inverted(draw, y, line)
+        else:
+            text(draw, (2, y - 1), line)
+    for row, hint in enumerate(page.hints):
+        text(draw, (0, HEIGHT - 11 - LINE * (len(page.hints) - 1 - row)), hint)
+
+
+def _lucky(draw: Draw, view: TableView) -> None:
+    """Longo's lucky numbers being chosen: who has them (and which), who the table waits for."""
+    inverted(draw, 0, "Lucky numbers")
+    for row, seat in enumerate(view.seats[:5]):
+        numbers = " ".join(str(n) for n in seat.lucky)
+        waiting = seat.name in view.waiting_for
+        shown = numbers + " ..." if numbers and waiting else numbers or "waiting"
+        text(draw, (0, 9 + row * 9), f"{seat.name[:10]:<10} {shown}")
+    text(draw, (0, 53), "tap: draw the rest")
+
+
 def _locks_line(draw: Draw, view: TableView, y: int) -> None:
     text(draw, (0, y), "locked: " + (", ".join(view.locked) if view.locked else "none"))
 
@@ -182,6 +217,12 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (0, 14 + row * 12), f"{colour:<7} {shown}")
 
 
+def _lock_options(draw: Draw, view: TableView) -> None:
+    """While a lock is announced: the action-2 sums if the dice are still on the table (a lock
+    in action 1), else the scores, as between rolls (a lock in action 2 ended the turn)."""
+    (_options if view.white is not None else _scoreboard)(draw, view)
+
+
 def _scoreboard(draw: Draw, view: TableView) -> None:
     text(draw, (0, 0), "Scores")
     for row, seat in enumerate(view.seats[:5]):
@@ -193,6 +234,22 @@ def _winner(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "Winner" if len(view.winners) == 1 else "Winners")
     for row, name in enumerate(view.winners[:3]):
         text(draw, (0, 26 + row * LINE), name)
+
+
+def _menu_help(draw: Draw, view: TableView) -> None:
+    """The options display explains the one-button menu."""
+    lines = ("The roll button:", "tap it: next", "hold it: choose", "",
+             "The menu closes by", f"itself after {IDLE_SECONDS:.0f} s.")  # fmt: skip
+    for row, line in enumerate(lines):
+        text(draw, (0, row * LINE), line)
+
+
+def _lucky_help(draw: Draw, view: TableView) -> None:
+    """The options display says how a pad enters the lucky numbers."""
+    lines = ("On your pad:", "R/Y: down/up", "P: choose it", "hold P: tower draws",
+             "U: take back", "Your sheet shows two.")  # fmt: skip
+    for row, line in enumerate(lines):
+        text(draw, (0, row * LINE), line)
 
 
 def _message(draw: Draw, view: TableView) -> None:
@@ -210,11 +267,15 @@ MAIN_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
     LOCK: _lock,
     "over": _over,
     ERROR: _error,
+    MENU: _menu,
+    LUCKY: _lucky,
 }
 OPTIONS_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
     "action1": _options,
     "action2": _options,
-    LOCK: _options,
+    LOCK: _lock_options,
     "over": _winner,
     ERROR: _message,
+    MENU: _menu_help,
+    LUCKY: _lucky_help,
 }

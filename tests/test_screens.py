@@ -12,6 +12,7 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageChops
 
+from firmware_py.menu import CONFIRM, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
 from firmware_py.screens import draw_screen, render
 from firmware_py.view import Seat, TableView, table_view
@@ -19,6 +20,19 @@ from firmware_py.view import Seat, TableView, table_view
 GOLDEN = Path(__file__).parent / "golden"
 SEATS = (Seat("Ann", 70, 2, True), Seat("Ben", 59, 0, False), Seat("Cleo", 26, 4, True))
 DICE = {"red": 6, "yellow": 2, "blue": 6}
+TITLES = ["Qwixx Bonus, version A", "Qwixx Bonus, version B", "Qwixx", "Qwixx Longo",
+          "Qwixx gemixxt, version A", "Qwixx gemixxt, version B"]  # fmt: skip
+NAMES = ["Ann", "Ben", "Computer 1", "Computer 2", "Bartholomew"]
+
+
+def menu_at(page: str, index: int = 0, *, playing: bool = False) -> TableView:
+    """The menu screen on `page`, with line `index` picked, for the sheets above."""
+    menu = Menu(0.0)
+    menu.page, menu.index = page, index
+    view = menu_view(menu, titles=TITLES, chosen=5, seats=NAMES, playing=playing)
+    return TableView("menu", menu=view)
+
+
 VIEWS = {
     "attract": TableView("attract"),
     "setup": TableView("setup", title="Qwixx", seats=SEATS, message="press: start"),
@@ -30,8 +44,19 @@ VIEWS = {
     ),
     "action2": TableView("action2", active="Ann", white=(6, 6), colours={**DICE, "green": 3}),
     "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",)),
+    # a lock in action 2 ends the turn: no dice on the table, so the options show the scores
+    "lock-turn-over": TableView("lock", active="Ben", seats=SEATS, locked=("green", "red")),
     "over": TableView("over", seats=SEATS, locked=("green", "red"), winners=("Ann",)),
     "error": TableView("error", message="Ben's pad is not answering: check its USB cable"),
+    "menu": menu_at("list", 1, playing=True),
+    "menu-variant": menu_at(VARIANT),
+    "menu-players": menu_at(PLAYERS),
+    "menu-confirm": menu_at(CONFIRM),
+    "lucky": TableView(
+        "lucky", title="Qwixx Longo", waiting_for=("Ben", "Cleo"),
+        seats=(Seat("Ann", lucky=(5, 10)), Seat("Ben", lucky=(7,)), Seat("Cleo"),
+               Seat("Computer 1", lucky=(3, 14))),
+    ),
 }  # fmt: skip
 
 
@@ -89,3 +114,13 @@ def test_the_view_of_a_game_follows_the_turn():
     view = table_view(game)
     assert (view.screen, view.waiting_for) == ("action2", ("Ann",))
     assert view.seats[0].total == 1
+
+
+def test_the_menu_keeps_the_picked_line_on_screen_and_says_how_to_go_on():
+    """Six variants, room for four: the window follows the picked one; the hint is there."""
+    view = menu_at(VARIANT)
+    assert view.menu.lines[view.menu.selected] == "gemixxt B"
+    picture = render(view, "main")
+    bar = picture.crop((0, 13 + 3 * 10, 128, 13 + 4 * 10)).convert("L")  # the fourth line: lit
+    assert bar.histogram()[255] > 128 * 10 // 2
+    assert view.menu.hints == ("tap: next hold: keep",)
