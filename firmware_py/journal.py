@@ -7,11 +7,13 @@ the game again drops that torn line (the event was never acknowledged) and carri
 
 A game given up before its end (a new game started from the menu) keeps its log unchanged (the
 game-log format has no such event); an empty marker file beside it (``game-000001.abandoned``)
-says so, and an abandoned game is never resumed.
+says so, and an abandoned game is never resumed. Likewise ``game-000001.seats.json`` says how
+each player decides (pad, keyboard, computer), so a resumed game gives every seat back its kind.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from dataclasses import dataclass
@@ -24,6 +26,7 @@ log = logging.getLogger(__name__)
 
 GAME_GLOB = "game-*.jsonl"
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
+SEATS = ".seats.json"  # the suffix of the note of how each player decides
 
 
 class JournalError(Exception):
@@ -122,6 +125,20 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
+    def note_seats(self, path: Path, kinds: dict[str, str]) -> None:
+        """Write down beside the game of `path` how each player decides, durably."""
+        note = path.with_suffix(SEATS)
+        fresh = note.with_suffix(".tmp")
+        try:
+            with open(fresh, "w") as file:
+                json.dump(kinds, file)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(fresh, note)
+            _fsync_directory(path.parent)
+        except OSError as error:
+            raise JournalError(f"cannot write {note.name}: {error}") from error
+
     def _next_number(self) -> int:
         numbers = [int(path.stem.split("-")[1]) for path in self.games() if _numbered(path)]
         return max(numbers, default=0) + 1
@@ -141,6 +158,15 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
         _truncate(path, len(text.encode("utf-8")))
         log.warning("%s: dropped a torn last line left by a power cut", path.name)
     return ResumedGame(path, game, sum(1 for line in lines if line.strip()), torn)
+
+
+def seat_kinds(path: Path) -> dict[str, str]:
+    """How each player of the game of `path` decides, as noted at its start ({} if unknown)."""
+    try:
+        kinds = json.loads(path.with_suffix(SEATS).read_text())
+    except (OSError, ValueError):
+        return {}
+    return kinds if isinstance(kinds, dict) else {}
 
 
 def is_abandoned(path: Path) -> bool:

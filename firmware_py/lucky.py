@@ -63,3 +63,11 @@ class LuckyDraft:
         needed = self.count - len(self.chosen[name])
         self.chosen[name].extend(random.SystemRandom().sample(spare, needed))
         self.drawn.add(name)
+
+
+def draw_all(sheet, names: list[str]) -> dict[str, tuple[int, ...]]:
+    """Every player's lucky numbers drawn by the tower (a table with no pads to enter them)."""
+    draft = LuckyDraft(sheet, names)
+    for name in names:
+        draft.draw(name)
+    return draft.numbers()

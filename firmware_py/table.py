@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from drivers.button import RollButton
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
-from firmware_py.journal import GameLog, Journal, JournalError
-from firmware_py.lucky import LuckyDraft
+from firmware_py.journal import GameLog, Journal, JournalError, seat_kinds
+from firmware_py.lucky import LuckyDraft, draw_all
 from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.players import choose
 from firmware_py.rules import (
@@ -220,14 +220,16 @@ class Table:
             return
         self.game = resumed.game
         self.game_log = GameLog(resumed.path)
-        self._match_seats(self.game)
+        self._match_seats(self.game, resumed.path)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
         self._publish()
 
-    def _match_seats(self, game: Game) -> None:
-        """A resumed game keeps its players; seats we know keep their kind."""
-        kinds = {seat.name: seat.kind for seat in self.seats}
-        self.seats = [SeatSpec(p.name, kinds.get(p.name, COMPUTER)) for p in game.players]
+    def _match_seats(self, game: Game, path) -> None:
+        """A resumed game keeps its players, each deciding as noted when the game began (else
+        as configured). A player of unknown kind held a pad: pads join at the table, while
+        computer and keyboard seats are configured; their pad takes the seat back."""
+        kinds = {seat.name: seat.kind for seat in self.seats} | seat_kinds(path)
+        self.seats = [SeatSpec(p.name, kinds.get(p.name, PAD)) for p in game.players]
 
     # ---- input -------------------------------------------------------------------------------
 
@@ -319,7 +321,7 @@ class Table:
         if sheet.has_lucky_numbers and any(seat.kind == PAD for seat in self.seats):
             self._ask_lucky_numbers(sheet, names)
             return
-        lucky = _draw_lucky(sheet, tuple(names)) if sheet.has_lucky_numbers else None
+        lucky = draw_all(sheet, names) if sheet.has_lucky_numbers else None
         self._begin(Start(self.variant, tuple(names), lucky))
 
     def _begin(self, start: Start) -> bool:
@@ -332,6 +334,7 @@ class Table:
         except JournalError as error:
             self._problem(f"a new game cannot be saved: {error}")
             return False
+        self._note_seats()
         self.draft = None
         self.game = Game.start(start)
         self.screen = ATTRACT
@@ -340,6 +343,13 @@ class Table:
         self.hardware.lights.all_off()
         self._publish()
         return True
+
+    def _note_seats(self) -> None:
+        """How each player decides, beside the game's log, for resuming after a power cut."""
+        try:
+            self.journal.note_seats(self.game_log.path, {s.name: s.kind for s in self.seats})
+        except JournalError as error:
+            log.warning("%s; after a restart unknown seats wait for their pads", error)
 
     def _abandon(self) -> None:
         """An unfinished game stays in the journal, marked abandoned so it is never resumed."""
@@ -699,10 +709,3 @@ def _final_words(game: Game) -> str:
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
     why = "two rows are locked" if game.reason == "locks" else "a fourth penalty"
     return f"Game over ({why}): {scores}. Winner: {' and '.join(game.winners())}"
-
-
-def _draw_lucky(sheet, names: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    """Longo lucky numbers drawn by the tower (players may instead enter their sheets' own)."""
-    low, high = sheet.lucky_range
-    draw = random.SystemRandom()
-    return {name: tuple(draw.sample(range(low, high + 1), sheet.lucky_numbers)) for name in names}

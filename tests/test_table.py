@@ -537,3 +537,32 @@ def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_pat
         assert table.view().menu.title == "Menu"
 
     run_table(table, steps)
+
+
+def test_after_a_restart_every_player_decides_as_before_the_plug_was_pulled(tmp_path):
+    """Seats the configuration does not name (a pad that joined, a computer player the menu
+    added) keep their kind: no computer takes over a person's sheet, nobody waits for a pad
+    that a computer player never had."""
+    seats = [SeatSpec("Kim", KEYBOARD), SeatSpec("Pat", PAD), SeatSpec("Computer 1", COMPUTER)]
+    table, clock = clocked_table(tmp_path, seats)
+
+    async def start_a_game() -> None:
+        await tap(table, clock)
+        await until(lambda: table.game is not None)
+
+    run_table(table, start_a_game)
+    configured = [SeatSpec("Kim", KEYBOARD)]  # what the configuration file says
+    again, _ = clocked_table(tmp_path, configured)
+
+    async def resumed() -> None:
+        assert again.game_log.path == table.game_log.path
+        assert again.seats == seats
+
+    run_table(again, resumed)
+    table.game_log.path.with_suffix(".seats.json").unlink()  # a game from before the note
+    unknown, _ = clocked_table(tmp_path, configured)
+
+    async def resumed_without_the_note() -> None:
+        assert [seat.kind for seat in unknown.seats] == [KEYBOARD, PAD, PAD]  # a pad, likeliest
+
+    run_table(unknown, resumed_without_the_note)
