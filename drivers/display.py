@@ -45,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 #: What a failing bus raises: luma turns an I2C EIO on a command into DeviceNotFoundError.
 IO_ERRORS = (OSError, luma.core.error.Error)
+#: What a failing panel may raise besides: a luma.emulator window that went away (pygame.error
+#: is a RuntimeError) or a terminal of no size (asciiblock: ValueError). Never stops the game.
+PANEL_ERRORS = (*IO_ERRORS, RuntimeError, ValueError)
 
 #: The pixel-shift cycle: the picture visits each neighbour of its home position in turn.
 SHIFT_OFFSETS = ((0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -193,7 +196,7 @@ class Display:
             self._recover()
             self._apply_power()
             self._send_frame()
-        except IO_ERRORS as error:
+        except PANEL_ERRORS as error:
             self._failed(error)
         else:
             self._succeeded()
@@ -232,7 +235,8 @@ class Display:
         self._applied_power = None
         self._needs_reinit = self._reinit is not None
         self._retry_at = self._clock() + self._retry_delay
-        logger.warning("display: I/O error (%s); retrying in %.1f s", error, self._retry_delay)
+        kind = "I/O error" if isinstance(error, IO_ERRORS) else "the panel failed"
+        logger.warning("display: %s (%s); retrying in %.1f s", kind, error, self._retry_delay)
         self._retry_delay = min(self._retry_delay * 2, self._max_retry_delay)
 
     def _succeeded(self) -> None:

@@ -18,6 +18,7 @@ from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
 DISPLAY_CHIPS = ("ssd1306", "sh1106", "ssd1309")
+DISPLAY_EMULATORS = ("pygame", "asciiblock")  # luma.emulator, to watch a display without one
 DISPLAY_ROLES = ("main", "options")
 I2C_ADDRESSES = (0x3C, 0x3D)
 DICE_SOURCES = ("software", "pixels")
@@ -229,7 +230,9 @@ class _Checker:
         if interface == "i2c" and address not in I2C_ADDRESSES:
             raise self.fail(section, "address", f"{address:#x} is not 0x3C or 0x3D (e.g. 0x3C)")
         settings = {
-            "driver": self.choice(table, section, "chip", DISPLAY_CHIPS, "ssd1306"),
+            "driver": self.choice(
+                table, section, "chip", DISPLAY_CHIPS + DISPLAY_EMULATORS, "ssd1306"
+            ),
             "interface": interface,
             "i2c_port": self.integer(table, section, "bus", 0, 31, 1),
             "i2c_address": address,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.config import ConfigError, load_config, parse_config
+from firmware_py.hardware import build_hardware
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
 
@@ -77,3 +78,17 @@ def test_a_missing_or_broken_file_is_refused_in_words(tmp_path):
     broken.write_text("[button\npin = 17\n")
     with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML"):
         load_config(broken)
+
+
+def test_a_display_can_be_watched_through_a_luma_emulator_instead_of_a_chip():
+    config = parse_config({"displays": [{"role": "main", "chip": "asciiblock"}]}, source="c.toml")
+    assert config.displays["main"].driver == "asciiblock"
+    hardware = build_hardware(config, faces=6)
+    try:  # pytest's output is no terminal: the tower says so and carries on without it
+        assert any(
+            "main display" in problem and "not a terminal" in problem
+            for problem in hardware.problems
+        ), hardware.problems
+        assert hardware.displays["main"].device is not None
+    finally:
+        hardware.close()

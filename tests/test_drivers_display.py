@@ -1,8 +1,14 @@
 """Displays as pictures: what reaches the panel, what is not resent, and a loose wire survived."""
 
 import errno
+import fcntl
 import io
 import logging
+import os
+import struct
+import sys
+import termios
+import threading
 
 import pytest
 from fakes import FakeClock
@@ -293,3 +299,42 @@ def test_the_capture_emulator_writes_each_new_frame_as_a_png(tmp_path, clock):
         draw_square(display)
         draw_checkerboard(display)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frame_001.png", "frame_002.png"]
+
+
+def test_an_emulated_panel_in_a_terminal_of_no_size_fails_like_a_loose_wire(clock, monkeypatch):
+    """luma.emulator's asciiblock draws into the terminal; in one of no rows it raises. The
+    game must not notice: the frame waits, and shows once the terminal has a size."""
+    leader, follower = os.openpty()  # a fresh pty: 0 rows, 0 columns
+    shown = bytearray()
+    reader = threading.Thread(target=_read_until_closed, args=(leader, shown), daemon=True)
+    reader.start()
+    terminal = os.fdopen(follower, "w")
+    monkeypatch.setattr(sys, "stdout", terminal)
+    try:
+        panel = open_display(DisplayConfig(driver="asciiblock"), clock=clock)
+        draw_square(panel)
+        assert panel.errors == 1 and panel.frames_sent == 0
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        clock.advance(1.0)
+        panel.refresh()
+        assert panel.errors == 1 and panel.frames_sent == 1
+        panel.close()  # clears the pty's screen
+        panel.device.cleanup = lambda: None  # luma's exit hook would clear the real terminal
+    finally:
+        monkeypatch.undo()
+        terminal.close()
+        reader.join(timeout=5)
+        os.close(leader)
+    assert "\u2584".encode() in shown  # the square reached the terminal as half blocks
+
+
+def _read_until_closed(fd: int, into: bytearray) -> None:
+    """Drain a pty's leader side (a terminal that nobody reads stops its writers)."""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # EIO: the follower side is closed
+            return
+        if not data:
+            return
+        into.extend(data)
