@@ -29,8 +29,6 @@ from test_padlink import PtyPad, pad_hello
 from test_table import until
 
 import firmware_py.lucky as lucky_module
-import firmware_py.table as table_module
-from drivers.button import RollButton
 from drivers.dice import SoftwareDice
 from firmware_py import cli
 from firmware_py.config import SIMULATED
@@ -210,8 +208,7 @@ class Rig:
     """The tower (Table + PadHub on simulated hardware) and its pads, all driven by the test."""
 
     def __init__(self, folder: Path, monkeypatch, variant: str, names: tuple[str, ...], **options):
-        self.clock = FakeClock()  # the table's and the button's: notices last until it moves on
-        monkeypatch.setattr(table_module, "RollButton", partial(RollButton, clock=self.clock))
+        self.clock = FakeClock()  # the table's and its button's: notices last until it moves on
         monkeypatch.setattr(lucky_module, "random", SeededRandomModule(SEED))
         faces = load_sheet(variant).dice_faces
         hardware = build_hardware(SIMULATED, faces)
