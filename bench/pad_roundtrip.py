@@ -119,6 +119,8 @@ def main() -> None:
 
 
 def run(tower, pad, cycles: int, rest: float) -> tuple[list[float], list[float]]:
+    pad.wait_screen(lambda screen: screen[2] == "press any button", what="the join prompt")
+    pad.press("tap red")  # a pad joins the table when a player presses one of its buttons
     assert tower.ask("seated") == "Ann"
     tower.ask("new_game")
     tower.ask("roll")

@@ -4,8 +4,10 @@ pad protocol, shown live.
 Each pad is the real pad firmware under the MicroPython unix port, on a cable made of two
 pseudo-terminals (the firmware opens one, the tower's PadLink the other, a thread copies bytes
 between them). The tower is the same Table and PadHub as on the appliance, on simulated
-hardware. A robot finger makes each computer player's decision by pressing that pad's buttons,
-and presses the tower's roll button (gpiozero's mock pin) for the player whose roll it is.
+hardware. A robot finger first presses a button on each pad in turn, once its screen asks, so
+that it joins the table (seats in pad order); then it makes each computer player's decision by
+pressing that pad's buttons, and presses the tower's roll button (gpiozero's mock pin) to start
+the game and for the player whose roll it is.
 """
 
 from __future__ import annotations
@@ -28,15 +30,17 @@ from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol, robot
-from firmware_py.padhub import PadHub, pad_state
+from firmware_py.padhub import PadHub, join_state, pad_state
 from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
 from firmware_py.service import setup_logging
-from firmware_py.table import PAD, SeatSpec, Table
+from firmware_py.table import Table
 from sheets import load_sheet
 
 PAD_DIR = Path(__file__).resolve().parent / "pad"
 PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
+JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
+JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 
 
 def micropython() -> str | None:
@@ -111,19 +115,54 @@ class SimulatedPad:
             self.process.wait()
 
 
+class DemoError(RuntimeError):
+    """The demo cannot go on (a pad never asked to join)."""
+
+
 class RobotFingers:
-    """Makes the computer players' decisions on their pads, and rolls for them at the tower."""
+    """Joins the pads to the table, makes the computer players' decisions on their pads, and
+    rolls for them at the tower."""
 
     def __init__(self, table: Table, pads: dict[str, SimulatedPad], pace: float) -> None:
         self.table = table
         self.pads = pads
         self.pace = pace
+        self.joined = False
         self._scheduled: set[tuple[int, str]] = set()
         self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
         table.listeners.append(self.look)
 
+    async def join_all(self) -> None:
+        """Each pad in turn: once its screen asks, a press joins it (a seat the tower kept,
+        from a resumed game, needs none); then the game can start."""
+        for name, pad in self.pads.items():
+            await self._until(lambda pad=pad, name=name: self._asks(pad) or self._seated(name))
+            if not self._seated(name):
+                await asyncio.sleep(self.pace)  # a finger is not that quick
+                pad.press(robot.presses(join_state(self.table), robot.join()))
+                await self._until(lambda name=name: self._seated(name))
+        self.joined = True
+        self.look(self.table)
+
+    @staticmethod
+    def _asks(pad: SimulatedPad) -> bool:
+        return JOIN_PROMPT in pad.screen
+
+    def _seated(self, name: str) -> bool:
+        return name in (seat.name for seat in self.table.seats)
+
+    @staticmethod
+    async def _until(condition) -> None:
+        deadline = asyncio.get_running_loop().time() + JOIN_WAIT
+        while not condition():
+            if asyncio.get_running_loop().time() > deadline:
+                raise DemoError("a pad never asked to join the table: is its firmware running?")
+            await asyncio.sleep(0.02)
+
     def look(self, table: Table) -> None:
         """After every change: whoever must act now gets a finger after a pause."""
+        if not self.joined:
+            return
         game = table.game
         if table.draft is not None:
             for name in table.draft.missing():
@@ -219,8 +258,8 @@ def run_demo(args: argparse.Namespace) -> int:
 async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: bool) -> int:
     hardware = build_hardware(SIMULATED, load_sheet(args.variant).dice_faces)
     journal = Journal(args.state_dir or folder / "games")
-    table = Table(seats=[SeatSpec(n, PAD) for n in names], variant=args.variant,
-                  journal=journal, hardware=hardware, pace=args.pace)  # fmt: skip
+    table = Table(seats=[], variant=args.variant, journal=journal, hardware=hardware,
+                  pace=args.pace)  # fmt: skip  # the pads join
     cables = {name: Cable(folder, f"pad-{i}") for i, name in enumerate(names, 1)}
     pads = {
         name: SimulatedPad(binary, cables[name], f"demo-pad-{i}") for i, name in enumerate(names, 1)
@@ -229,10 +268,15 @@ async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: 
     hub = PadHub(table, [str(c.tower_path) for c in cables.values()], idents)
     console = Console(table, full_screen=full_screen)
     console.footers.append(lambda: pad_screens(pads))
-    RobotFingers(table, pads, args.pace)
+    fingers = RobotFingers(table, pads, args.pace)
+    failed: list[str] = []
     try:
         hub.open(asyncio.get_running_loop())
-        await table.run(games=1)
+        joining = asyncio.create_task(_join_or_stop(fingers, table, failed))
+        try:
+            await table.run(games=1)
+        finally:
+            joining.cancel()
     finally:
         hub.close()
         for pad in pads.values():
@@ -242,4 +286,15 @@ async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: 
         hardware.close()
     if not full_screen:
         print("\n".join(pad_screens(pads)))
-    return 0
+    for problem in failed:
+        print(problem, file=sys.stderr)
+    return 1 if failed else 0
+
+
+async def _join_or_stop(fingers: RobotFingers, table: Table, failed: list[str]) -> None:
+    """Join the pads; if one never asks, stop the table and say so."""
+    try:
+        await fingers.join_all()
+    except DemoError as error:
+        failed.append(str(error))
+        table.stop()

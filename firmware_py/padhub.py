@@ -1,6 +1,8 @@
 """The pads at the table: each pad is a seat; its requests are its player's decisions.
 
-A pad proposes, the tower decides: a REQUEST becomes a Mark, Pass or Undo for the pad's own
+A pad plugged in holds no seat until a player presses one of its buttons (a JOIN request); only
+seats that come back take their pad at its hello: a replugged pad's, a resumed game's. A pad
+proposes, the tower decides: a REQUEST becomes a Mark, Pass or Undo for the pad's own
 player only, goes through `Table.decide` (checked, journalled, applied), and is answered with
 the referee's word. After every change each pad gets a fresh STATE: its player's sheet, the dice,
 and exactly the marks the rules allow now; before a longo game, the lucky numbers it may still
@@ -58,6 +60,14 @@ def lucky_state_fields(draft: LuckyDraft, name: str) -> dict:
         "lucky": bytes(chosen),
         "moves": [{"row": 0, "number": n, "flags": 0} for n in draft.allowed(name)],
     }
+
+
+def join_state(table: Table) -> dict:
+    """The STATE of a pad without a seat: any button asks to join; the text says whether it
+    can now, in a player's words."""
+    refusal = table.why_not_join()
+    text = "press any button to join" if refusal is None else refusal.reason
+    return {**_idle_state("", protocol.clip(text, 60)), "flags": protocol.MAY_JOIN}
 
 
 def state_fields(game: Game | None, name: str, text: str = "") -> dict:
@@ -169,7 +179,8 @@ def request_event(name: str, fields: dict) -> Mark | Pass | Undo | LuckyNumber:
 
 
 class PadHub:
-    """Opens a link per pad port, seats pads, turns requests into decisions, keeps pads in sync."""
+    """Opens a link per pad port, seats pads that join, turns requests into decisions, keeps
+    pads in sync."""
 
     def __init__(
         self, table: Table, ports: list[str], names: dict[str, str] | None = None, **link_options
@@ -221,15 +232,17 @@ class PadHub:
 
     def _on_message(self, link: PadLink, message: protocol.Message) -> None:
         if message.name == "hello":
-            self._seat(link, message.fields["ident"])
+            self._seat_again(message.fields["ident"])
             self.sync(link)
+        elif message.name == "request" and message.fields["action"] == protocol.JOIN:
+            self._on_join(link, message)
         elif message.name == "request":
             self._on_request(link, message)
 
     def _on_request(self, link: PadLink, message: protocol.Message) -> None:
         name = self.seated.get(link.pad_ident)  # kept while a pulled cable closes the session
         if name is None:
-            link.answer(message, protocol.NOT_SEATED, "this pad has no seat at the table")
+            link.answer(message, protocol.NOT_SEATED, "this pad has no seat: join between games")
             return
         try:
             event = request_event(name, message.fields)
@@ -260,23 +273,50 @@ class PadHub:
             return ("", 0)
         return (str(game_log.path), game_log.path.stat().st_size)
 
-    def _seat(self, link: PadLink, ident: str) -> None:
-        """A pad keeps its seat across replugs. A new pad takes a pad seat nobody holds (a
-        resumed game's), or joins the table as the next player between games."""
+    def _seat_again(self, ident: str) -> None:
+        """Seats that come back need no press: a pad keeps its seat across replugs, and takes a
+        pad seat nobody holds (a resumed game's; its own named seat first)."""
         if ident in self.seated:
             return
         taken = set(self.seated.values())
         free = [s.name for s in self.table.seats if s.kind == PAD and s.name not in taken]
-        known = self.names.get(ident)
         if free:
+            known = self.names.get(ident)
             name = known if known in free else free[0]
-        else:
-            name = known or f"Player {len(self.table.seats) + 1}"
-        if free or self.table.join(name, PAD):
             self.seated[ident] = name
             self.table.say(f"{name}'s pad is here")
+
+    def _on_join(self, link: PadLink, message: protocol.Message) -> None:
+        """A player pressed a button on a pad without a seat: a new seat, between games."""
+        ident = link.pad_ident
+        if ident in self.seated:  # seated already (at its hello): nothing to do
+            link.answer(message, protocol.OK)
+            self.sync(link)
+            return
+        name = self._new_name(ident)
+        self._answering = link  # its new STATE waits until the answer is out
+        try:
+            refusal = self.table.join(name, PAD)
+        finally:
+            self._answering = None
+        if refusal is None:
+            self.seated[ident] = name
+            link.answer(message, protocol.OK)
         else:
-            link.send("notice", {"seconds": 0, "text": "no free seat: wait for the next game"})
+            link.answer(message, STATUS_OF_REFUSAL[refusal.kind], refusal.reason)
+        self.sync(link)
+
+    def _new_name(self, ident: str) -> str:
+        """The pad's name from the configuration, else `Player N` for its place at the table
+        (the next number nobody has, if that one is taken)."""
+        taken = {seat.name for seat in self.table.seats} | set(self.seated.values())
+        known = self.names.get(ident)
+        if known and known not in taken:
+            return known
+        number = len(self.table.seats) + 1
+        while f"Player {number}" in taken:
+            number += 1
+        return f"Player {number}"
 
     def _on_gone(self, link: PadLink) -> None:
         name = self.seated.get(link.pad_ident)
@@ -292,12 +332,12 @@ class PadHub:
                 self.sync(link)
 
     def sync(self, link: PadLink) -> None:
-        """Send the pad its player's full STATE (nothing if the pad has no session or seat)."""
-        ident = link.pad.get("ident") if link.pad else None
-        name = self.seated.get(ident)
-        if name is None:
+        """Send the pad its player's full STATE, or how to join (nothing without a session)."""
+        if not link.pad:
             return
-        link.send("state", pad_state(self.table, name))
+        name = self.seated.get(link.pad.get("ident"))
+        fields = join_state(self.table) if name is None else pad_state(self.table, name)
+        link.send("state", fields)
 
 
 def expand_ports(patterns: list[str]) -> list[str]:

@@ -276,16 +276,30 @@ class Table:
             return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
         return self.submit(event)
 
-    def join(self, name: str, kind: str) -> bool:
-        """A new seat, between games only; False when the table is full or a game is on (or
-        its lucky numbers are being chosen)."""
-        playing = self._playing() or self.draft is not None
-        if playing or len(self.seats) >= MAX_SEATS or name in (s.name for s in self.seats):
-            return False
+    def join(self, name: str, kind: str) -> Refusal | None:
+        """A new seat, between games only; None when seated, else why not. The main display
+        shows the seats and who joined."""
+        refusal = self.why_not_join()
+        if refusal is None and name in (seat.name for seat in self.seats):
+            refusal = Refusal(f"{name} is already at the table", RULE)
+        if refusal is not None:
+            return refusal
         self._benched = [seat for seat in self._benched if seat.name != name]
         self.seats.append(SeatSpec(name, kind))
-        self.say(f"{name} joins the table")
-        return True
+        self.screen = SETUP
+        self.message = f"{name} joins the table"
+        self.news.append(self.message)
+        self._publish()
+        return None
+
+    def why_not_join(self) -> Refusal | None:
+        """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
+        or its lucky numbers are being chosen, or five players are seated."""
+        if self._playing() or self.draft is not None:
+            return Refusal("a game is being played: you can join when it ends", NOT_NOW)
+        if len(self.seats) >= MAX_SEATS:
+            return Refusal("the table is full: five players", RULE)  # MAX_SEATS
+        return None
 
     # ---- the referee -------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """`qwixx-tower demo`: computer players play a whole game through real pad firmware (MicroPython)
-on pseudo-terminal cables; every decision crosses the wire as button presses and pad frames."""
+on pseudo-terminal cables; joining the table and every decision cross the wire as button presses
+and pad frames."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    final = [line for line in result.stdout.splitlines() if line.startswith("Game over")]
+    lines = result.stdout.splitlines()
+    joined = ["Ann joins the table", "Ben joins the table", "New game of Qwixx: Ann, Ben"]
+    assert lines[:3] == joined, "a press on each pad in turn seats it; then the game starts"
+    final = [line for line in lines if line.startswith("Game over")]
     assert len(final) == 1
     log = Journal(tmp_path).games()[0]
     replayed = subprocess.run(

@@ -39,7 +39,7 @@ from firmware_py.pad import protocol
 from firmware_py.padhub import PadHub, pad_state
 from firmware_py.rules import Mark, Pass, game_report
 from firmware_py.screens import render
-from firmware_py.table import ALERT_SECONDS, LOCK_NOTICE_SECONDS, PAD, SeatSpec, Table
+from firmware_py.table import ALERT_SECONDS, LOCK_NOTICE_SECONDS, Table
 from firmware_py.view import ERROR, Seat, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
@@ -135,8 +135,9 @@ def shown(fields: dict) -> dict:
 
 
 class Pad:
-    """A pad at the far end of a pty cable: says hello, keeps the newest STATE it was sent,
-    decides from it, and remembers every decision the tower acknowledged."""
+    """A pad at the far end of a pty cable: says hello, joins the table as a press on a pad
+    does, keeps the newest STATE it was sent, decides from it, and remembers every decision
+    the tower acknowledged."""
 
     def __init__(self, folder: Path, name: str) -> None:
         self.name = name
@@ -159,6 +160,13 @@ class Pad:
         ack = await asyncio.to_thread(self.wire.expect, "hello_ack")
         assert ack["status"] == protocol.OK, ack.fields
 
+    async def join(self) -> None:
+        """Told it has no seat, ask for one (as any button does on a pad): the tower seats it."""
+        told = await asyncio.to_thread(self.wire.expect, "state", flags=protocol.MAY_JOIN)
+        assert told["text"] == "press any button to join", told.fields
+        answer = await self.ask({"action": protocol.JOIN})
+        assert answer["status"] == protocol.OK, answer.fields
+
     async def next_state(self) -> dict:
         self.state = (await asyncio.to_thread(self.wire.expect, "state")).fields
         return self.state
@@ -172,7 +180,7 @@ class Pad:
         full = {"action": 0, "row": 0, "number": 0, "flags": 0, "choice": 0, **fields}
         seq = self.wire.send("request", full)
         answer = await asyncio.to_thread(self.wire.expect, "answer", req=seq)
-        if answer["status"] == protocol.OK:
+        if answer["status"] == protocol.OK and full["action"] in (protocol.MARK, protocol.PASS):
             self.acknowledged.append(as_event(self.name, full))
         return answer
 
@@ -215,9 +223,9 @@ class Rig:
         hardware.dice = SeededDice(SEED, faces=faces)
         self.journal = Journal(folder / "games")
         self.table = Table(
-            seats=[SeatSpec(name, PAD) for name in names], variant=variant, journal=self.journal,
-            hardware=hardware, pace=0, clock=self.clock, **options,
-        )  # fmt: skip
+            seats=[], variant=variant, journal=self.journal, hardware=hardware, pace=0,
+            clock=self.clock, **options,
+        )  # fmt: skip  # the pads join
         self.pads = [Pad(folder, name) for name in names]
         idents = {pad.ident: pad.name for pad in self.pads}
         ports = [str(pad.path) for pad in self.pads]
@@ -227,12 +235,13 @@ class Rig:
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
-        """The tower runs, every pad says hello and is seated, and a press starts the game."""
+        """The tower runs, every pad says hello and joins in turn, and a press starts the game."""
         self._task = asyncio.create_task(self.table.run())
         await until(lambda: self.table.hardware.button is not None)
         self.hub.open(asyncio.get_running_loop())
         for pad in self.pads:
             await pad.greet()
+            await pad.join()
             await pad.catch_up(pad_state(self.table, pad.name))
             assert pad.state["player"] == pad.name
         version = self.table.version

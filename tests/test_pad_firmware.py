@@ -1,6 +1,7 @@
 """The real pad firmware, under the MicroPython unix port, at a real tower: buttons pressed on its
 standard input, its screen read from its standard output, a pseudo-terminal cable to the tower's
-PadLink + PadHub + Table (simulated hardware, journal on disk). The rig is
+PadLink + PadHub + Table (simulated hardware, journal on disk). A pad plugged in joins the table
+at a press of one of its buttons, as a player would. The rig is
 tests/micropython/firmware_rig.py. Computer seats wait (pace 60 s): the test submits their
 decisions and every roll, so the order of things is the test's. Waits are bounded and generous;
 nothing is timed.
@@ -18,7 +19,9 @@ import pytest
 
 from firmware_py.pad import padapp, padscreen, protocol, robot
 from firmware_py.rules import Mark, Pass, Roll, Undo
+from firmware_py.screens import render
 from firmware_py.table import SeatSpec
+from firmware_py.view import SETUP, Seat, TableView
 
 RIG_SCRIPT = Path(__file__).parent / "micropython" / "firmware_rig.py"
 _spec = importlib.util.spec_from_file_location("firmware_rig", RIG_SCRIPT)
@@ -27,12 +30,15 @@ _spec.loader.exec_module(rig)
 
 IDENT = "pad-e6614c31"
 COLOURS = {"red": 1, "yellow": 1, "green": 1, "blue": 1}
+PROMPT = ["press any button", "to join"]  # lines 2 and 3 of a pad without a seat
+PLAYING = "a game is being played: you can join when it ends"
 
 
 class PadTable:
-    """A tower, a cable and the firmware at its end, seated as Ann."""
+    """A tower, a cable and the firmware at its end, joined as Ann by a press (unless `join`
+    is false)."""
 
-    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap):
+    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap, join=True):
         self.folder = folder
         self.beat_ms = beat_ms
         self.heap = heap
@@ -46,6 +52,15 @@ class PadTable:
             beat=(beat_ms or padapp.BEAT_MS) / 1000,
         )
         self.pad = self.start_pad()
+        if join:
+            self.join()
+
+    def join(self) -> None:
+        """Once the pad asks, press a button on it: Ann joins the table."""
+        self.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
+        self.pad.press(*robot.presses(self.tower.join_state(), robot.join()))
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
 
     def start_pad(self):
         return rig.Firmware(self.cable.pad_path, IDENT, beat_ms=self.beat_ms, heap=self.heap)
@@ -113,8 +128,10 @@ class PadTable:
 def table(tmp_path):
     made: list[PadTable] = []
 
-    def make(*, bots=("Bot",), variant="classic", beat_ms=None, heap="") -> PadTable:
-        made.append(PadTable(tmp_path, bots=bots, variant=variant, beat_ms=beat_ms, heap=heap))
+    def make(*, bots=("Bot",), variant="classic", beat_ms=None, heap="", join=True) -> PadTable:
+        made.append(
+            PadTable(tmp_path, bots=bots, variant=variant, beat_ms=beat_ms, heap=heap, join=join)
+        )
         return made[-1]
 
     yield make
@@ -122,35 +139,86 @@ def table(tmp_path):
         each.close()
 
 
-def test_pad_says_hello_takes_a_seat_and_lights_its_led(table):
-    t = table()
-    assert t.tower.seated() == "Ann"
+def test_a_plugged_in_pad_takes_no_seat_until_a_button_is_pressed(table):
+    t = table(join=False)
+    screen = t.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
+    assert screen[:2] == ["qwixx pad", IDENT]
+    t.pad.wait_led(True)  # connected: the link is up
+    link = t.tower.link()
+    assert link.pad["ident"] == IDENT and link.pad["firmware"] == padapp.FIRMWARE
+    assert t.tower.seat_names() == [("Bot", "computer")], "plugged in, not seated"
+    assert t.tower.call(lambda: dict(t.tower.hub.seated)) == {}
+    t.pad.press("tap green")  # any button
     screen = t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann's header")
     assert screen[1] == "no game"
-    link = t.tower.link()
-    assert link.pad["ident"] == IDENT and link.pad["role"] == protocol.ROLE_PAD
-    assert link.pad["firmware"] == padapp.FIRMWARE
-    seats = t.tower.call(lambda: [(s.name, s.kind) for s in t.tower.table.seats])
-    assert seats == [("Bot", "computer"), ("Ann", "pad")]
-    t.pad.wait_led(True)
+    assert t.tower.seat_names() == [("Bot", "computer"), ("Ann", "pad")]
 
 
-def test_a_pad_that_finds_a_game_running_shows_the_towers_notice(tmp_path):
+def test_a_press_joins_and_the_main_display_and_the_news_name_the_new_player(table):
+    t = table(join=False)
+    t.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
+    t.pad.press("tap undo")
+    t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's header")
+    assert "Ann joins the table" in t.tower.call(lambda: list(t.tower.table.news))
+    expected = TableView(
+        SETUP, title="Qwixx", seats=(Seat("Bot"), Seat("Ann")), message="Ann joins the table"
+    )
+    main = t.tower.call(lambda: t.tower.table.hardware.displays["main"].frame.copy())
+    assert main.tobytes() == render(expected, "main").tobytes()
+
+
+def test_a_join_during_a_game_is_refused_in_words_and_the_pad_shows_them(tmp_path):
     cable = rig.Cable(tmp_path)
     tower = rig.Tower(tmp_path, str(cable.tower_path), seats=[SeatSpec("Bot")])
     tower.call(tower.table.new_game)  # a game without a pad seat is on
     pad = rig.Firmware(cable.pad_path, IDENT)
     try:
-        screen = pad.wait_screen(lambda s: s[2] == "no free seat:", what="the notice")
-        assert screen.words() == "no free seat: wait for the next game"
+        screen = pad.wait_screen(lambda s: s[2] == "a game is being", what="why not now")
+        assert screen[:2] == ["qwixx pad", IDENT] and screen.words() == PLAYING
+        pad.press("tap red")
+        screen = pad.wait_screen(lambda s: s[2].startswith("NO:"), what="the refusal")
+        assert screen.words() == "NO: " + PLAYING
         pad.press("tap red")  # a press puts it away: the pad has no seat, so no sheet
-        screen = pad.wait_screen(lambda s: s[2] == "", what="the notice put away")
-        assert screen[:2] == ["qwixx pad", IDENT] and screen.words(3) == "waiting for a seat"
+        screen = pad.wait_screen(lambda s: s[2] == "a game is being", what="the refusal away")
         assert tower.call(lambda: dict(tower.hub.seated)) == {}
+        assert tower.seat_names() == [("Bot", "computer")]
     finally:
         assert pad.stop() == 0, pad.errors
         tower.close()
         cable.close()
+
+
+def test_a_replugged_or_restarted_pad_keeps_its_seat_without_a_press(table):
+    t = table()
+    unplug(t)
+    t.cable.plug()
+    since = t.pad.mark()
+    t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann back", since=since)
+    assert not [s for s in t.pad.screens[since:] if s[2:4] == PROMPT], "no press was needed"
+    t.pad.kill()  # the pad restarts: a new boot number, the same ident
+    t.pad = t.start_pad()
+    t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann after the restart", since=0)
+    assert not [s for s in t.pad.screens if s[2:4] == PROMPT], "no press was needed"
+    assert t.tower.seat_names() == [("Bot", "computer"), ("Ann", "pad")]
+    assert t.tower.call(lambda: t.tower.table.news.count("Ann joins the table")) == 1
+
+
+def test_after_a_tower_restart_the_resumed_games_pad_seat_is_taken_at_hello(table, tmp_path):
+    t = table(bots=())
+    t.start_game()
+    t.roll((4, 1))
+    t.play(robot.mark("red", 5))
+    t.wait_for_tower(lambda: t.tower.table.game.phase == "action2", "Ann's mark")
+    t.tower.close()  # the tower restarts; the pad stays plugged in
+    t.pad.wait_screen(lambda s: "no tower" in s[0], what="the tower gone")
+    since = t.pad.mark()
+    t.tower = rig.Tower(tmp_path, str(t.cable.tower_path), names={IDENT: "Ann"})
+    screen = t.pad.wait_screen(
+        lambda s: s[0] == "Ann         1 P0", what="Ann's sheet back", since=since
+    )
+    assert screen[2] == "R---x.......   1"
+    assert not [s for s in t.pad.screens[since:] if s[2:4] == PROMPT], "no press was needed"
+    assert t.tower.seat_names() == [("Ann", "pad")]
 
 
 def test_action1_shows_the_white_sum_and_the_rows_it_may_go_in(table):

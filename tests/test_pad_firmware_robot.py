@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_table import make_table
 
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import padapp, padscreen, protocol, robot
-from firmware_py.padhub import lucky_state_fields, state_fields
+from firmware_py.padhub import join_state, lucky_state_fields, state_fields
 from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark, Pass, Roll, Start
 from sheets import load_sheet, sheet_names
@@ -132,3 +133,20 @@ def test_robot_presses_choose_every_lucky_number_or_let_the_tower_draw():
             assert sent == [(protocol.LUCKY_NUMBER, number)], (number, commands)
     with pytest.raises(robot.RobotError):
         robot.presses(state, robot.lucky(7))  # already Ann's
+
+
+def test_robot_joins_a_pad_without_a_seat_and_does_nothing_else_there(tmp_path):
+    """A pad without a seat asks to join at a press; a seated pad has nothing to join."""
+    table = make_table(tmp_path, [])
+    try:
+        state = join_state(table)
+    finally:
+        table.hardware.close()
+    commands = robot.presses(state, robot.join())
+    sent = robot.simulate(state, commands)
+    assert [request["action"] for request in sent] == [protocol.JOIN]
+    with pytest.raises(robot.RobotError):
+        robot.presses(state, {"action": protocol.PASS})
+    seated = next(played_states("classic", 1))[2]
+    with pytest.raises(robot.RobotError):
+        robot.presses(seated, robot.join())

@@ -1,5 +1,6 @@
-"""Pads at the table: a pad joins as a seat, sees its sheet and its legal marks, marks its own
-player's sheet only, and a repeated request is answered again but applied once."""
+"""Pads at the table: a pad joins as a seat when asked (a press), sees its sheet and its legal
+marks, marks its own player's sheet only, and a repeated request is answered again but applied
+once."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ from firmware_py.table import COMPUTER, PAD, SeatSpec
 from sheets import load_sheet, sheet_names
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+JOIN_PROMPT = "press any button to join"
+
+
+def join(pad: PtyPad) -> dict:
+    """What a pad does when a player presses a button on it without a seat: the answer."""
+    seq = pad.send("request", {"action": protocol.JOIN})
+    return pad.expect("answer", req=seq).fields
 
 
 @pytest.mark.parametrize("variant", sheet_names())
@@ -71,7 +79,11 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello())
-        await until(lambda: [s.name for s in table.seats] == ["Bot", "Player 2"])
+        prompt = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
+        assert prompt.fields["text"] == JOIN_PROMPT and prompt.fields["player"] == ""
+        assert [s.name for s in table.seats] == ["Bot"], "plugged in is not seated"
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert [s.name for s in table.seats] == ["Bot", "Player 2"]
         table.new_game()
         table.submit(ROLL)  # Bot's roll: white 4 + 1
         state = await asyncio.to_thread(pad.expect, "state", phase=2)  # action 1
@@ -115,7 +127,8 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
         pad = PtyPad(tmp_path / "qwixx-pad-1")
         await asyncio.to_thread(pad.expect, "hello")  # the tower found it and said hello
         pad.send("hello", pad_hello())
-        await until(lambda: [s.name for s in table.seats] == ["Player 1"])
+        state = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
+        assert state.fields["text"] == JOIN_PROMPT and table.seats == []
         table.stop()
         await task
 
@@ -143,7 +156,8 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", {**pad_hello(), "ident": "pad-1"})
-        await until(lambda: [s.name for s in table.seats] == ["Bot", "Ann"])
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert [s.name for s in table.seats] == ["Bot", "Ann"]  # named in the configuration
         table.new_game()
         state = await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
         assert [m["number"] for m in state.fields["moves"]] == list(range(2, 17))
@@ -232,3 +246,70 @@ def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp
         pad.drain()
     marks = [line for line in Journal(games).games()[0].read_text().splitlines() if "mark" in line]
     assert marks == ['{"event": "mark", "player": "Ann", "row": "red", "number": 5}']
+
+
+@pytest.mark.parametrize(
+    ("seats", "playing", "status", "words"),
+    [
+        (1, True, protocol.NOT_NOW, "a game is being played: you can join when it ends"),
+        (5, False, protocol.RULE, "the table is full: five players"),
+    ],
+)
+def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_words(
+    tmp_path, seats, playing, status, words
+):
+    pad = PtyPad(tmp_path / "pad")
+    table = make_table(tmp_path / "games", [SeatSpec(f"Bot {n}") for n in range(seats)])
+    table.pace = 60
+    hub = PadHub(table, [str(pad.path)])
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        if playing:
+            table.new_game()
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        state = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
+        assert (state.fields["phase"], state.fields["text"]) == (0, words)
+        answer = await asyncio.to_thread(join, pad)
+        assert (answer["status"], answer["text"]) == (status, words)
+        assert len(table.seats) == seats and hub.seated == {}
+        table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=30))
+    finally:
+        hub.close()
+        table.hardware.close()
+
+
+def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_path):
+    pad = PtyPad(tmp_path / "pad")
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60
+    hub = PadHub(table, [str(pad.path)])
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello(boot=1))
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        await asyncio.to_thread(pad.expect, "state", player="Player 2")
+        pad.send("hello", pad_hello(boot=2))  # restarted: a new boot number, the same ident
+        state = await asyncio.to_thread(pad.expect, "state", player="Player 2")
+        assert not state.fields["flags"] & protocol.MAY_JOIN
+        assert [s.name for s in table.seats] == ["Bot", "Player 2"]
+        assert table.news.count("Player 2 joins the table") == 1
+        table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=30))
+    finally:
+        hub.close()
+        table.hardware.close()

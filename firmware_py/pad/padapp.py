@@ -157,6 +157,8 @@ def mark_fields(move, choice):
 def describe(fields):
     """A request in a few characters: 'pass', 'undo', 'R 5', 'G 3 lucky', 'Y 11 +B'."""
     action = fields["action"]
+    if action == protocol.JOIN:
+        return "join"
     if action == protocol.LUCKY_NUMBER:
         return "lucky " + str(fields["number"]) if fields["number"] else "draw for me"
     if action == protocol.PASS:
@@ -182,6 +184,7 @@ class PadApp:
     pass/confirm with nothing selected passes; undo takes back, or clears the selection.
     Before a longo game (phase lucky) red and yellow step the number shown down and up, a tap
     of confirm chooses it, holding confirm lets the tower draw, undo takes the last one back.
+    A pad without a seat (STATE flag MAY_JOIN) asks to join at a press of any button.
     `version` grows with every change the screen may show, so the loop redraws only then.
     """
 
@@ -247,11 +250,15 @@ class PadApp:
     # --- buttons ---
 
     def _press(self, button, now):
+        covered = self.overlay is not None
         self.overlay = None  # any press puts a refusal or notice away
         self.hint = ""
         if self.state is None:
             return
-        if self.state["phase"] == PHASE_LUCKY:
+        if self.state["flags"] & protocol.MAY_JOIN:
+            if not covered:  # a press that puts a refusal away does not ask again
+                self._submit({"action": protocol.JOIN}, now)
+        elif self.state["phase"] == PHASE_LUCKY:
             self._press_lucky(button, now)
         elif button < PASS_BUTTON:
             self._press_colour(button + 1)

@@ -21,6 +21,13 @@ Before a longo game (phase lucky) the player enters the lucky numbers printed on
     4  the number on show, to choose
     5  6  7  which button does what
 
+A pad without a seat (STATE flag MAY_JOIN) shows how to join:
+
+    0  "qwixx pad"
+    1  the pad's ident
+    2  5  what the tower says: "press any button to join", or why not now
+    6  7  the join request on its way
+
 A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out).
 """
 
@@ -43,6 +50,8 @@ def render(pad):
     """The screen lines for `pad` (a padapp.PadApp): HEIGHT strings, each at most WIDTH long."""
     if pad.state is None:
         lines = _welcome(pad)
+    elif pad.state["flags"] & protocol.MAY_JOIN:
+        lines = _join(pad)
     elif pad.state["phase"] == padapp.PHASE_LUCKY:
         lines = _lucky(pad)
     else:
@@ -77,6 +86,17 @@ def _link_words(link):
     return "waiting for the tower"
 
 
+def _join(pad):
+    """No seat yet: the tower's words on joining, and the request once a button sent it."""
+    lines = [_header(pad, "").rstrip(), pad.ident]
+    lines.extend(_wrap(pad.state["text"], 4))
+    if pad.link.request is not None:
+        lines += ["sent " + pad.sent, "waiting for OK"]
+    elif pad.hint:
+        lines += ["", pad.hint]
+    return lines
+
+
 def _lucky(pad):
     """Entering the lucky numbers: what is chosen, the number on show, the buttons."""
     state = pad.state
@@ -97,16 +117,18 @@ def _lucky(pad):
 
 
 def _header(pad, words=None):
+    """The player's name (the pad's, without a seat), and the link's trouble, `words` or the
+    score on the right."""
     state = pad.state
     if not pad.link.heard:
         right = "no tower"
     elif not pad.link.session:
         right = "hello.."
-    elif words:
+    elif words is not None:
         right = words
     else:
         right = str(state["total"]) + " P" + str(state["penalties"])
-    name = state["player"][: WIDTH - 1 - len(right)]
+    name = (state["player"] or "qwixx pad")[: WIDTH - 1 - len(right)]
     return name + " " * (WIDTH - len(name) - len(right)) + right
 
 

@@ -19,7 +19,9 @@ except ImportError:  # a MicroPython build without binascii.crc32: the table-les
 # Byte 0 of every frame. It changes only if the framing itself changes; a reader drops frames of
 # another format (counted as "version"). What the messages mean is PROTOCOL_VERSION, in HELLO.
 FRAME_FORMAT = 1
-PROTOCOL_VERSION = 2  # 2: longo lucky numbers entered on the pad (phase 5, action 4)
+# 2: longo lucky numbers entered on the pad (phase 5, action 4); a pad joins with a button
+# (STATE flag MAY_JOIN, action JOIN)
+PROTOCOL_VERSION = 2
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -40,7 +42,7 @@ ROLE_PAD = 2
 OK = 0
 RULE = 1  # the rules forbid it; the text says which rule, in a player's words
 CHOICE = 2  # the mark earns a reward that needs a choice of row: send it again with `choice`
-NOT_NOW = 3  # no game running, or the game is over
+NOT_NOW = 3  # no game running, or the game is over; for a join: a game is being played
 NOT_SEATED = 4  # this pad is not assigned to a player
 NO_SESSION = 5  # a request before an accepted HELLO: say HELLO first
 BAD_REQUEST = 6  # an unknown action, or a row or number that names no cell
@@ -70,12 +72,14 @@ MARK = 1
 PASS = 2
 UNDO = 3
 LUCKY_NUMBER = 4  # before a longo game: `number` is one of the player's lucky numbers, 0: draw
+JOIN = 5  # a pad without a seat asks for one (a player pressed one of its buttons)
 
 # Flag bits: STATE.flags, STATE.rows[].flags, STATE.moves[].flags and REQUEST.flags.
 MAY_PASS = 1
 MAY_UNDO = 2
 ACTIVE = 4  # this pad's player is the active player
 DECIDED = 8  # this pad's player has marked or passed in the open action
+MAY_JOIN = 16  # this pad holds no seat: any button asks to join (`text` says if it can now)
 ROW_LOCKED = 1  # this player crossed the row's lock
 ROW_CLOSED = 2  # the row is locked for everyone
 LUCKY = 1  # a longo lucky cross (moves and requests)

@@ -1,8 +1,9 @@
 """The robot finger: which buttons to press on a pad to make it send a given request.
 
-Given the STATE a pad holds (the fields as the tower sent them) and a decision (a mark, a pass or
-an undo), `presses` lists the button commands, in the unix board's words ('tap red', 'hold pass',
-...), that make the real firmware send exactly that REQUEST. The demo mode and the tests use it
+Given the STATE a pad holds (the fields as the tower sent them) and a decision (a mark, a pass,
+an undo, a lucky number, or joining the table), `presses` lists the button commands, in the unix
+board's words ('tap red', 'hold pass', ...), that make the real firmware send exactly that
+REQUEST. The demo mode and the tests use it
 to drive pads with a computer player's decisions. It reads the pad's own rules for what a colour
 button steps through (`padapp.moves_for`), and `simulate` plays the presses on a `PadApp` to
 check them, so the finger and the firmware cannot drift apart.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from firmware_py.pad import padapp, protocol
 
 CLEAR = "tap undo"  # with nothing to take back, undo clears a half-made selection
+JOIN_PRESS = "tap pass"  # on a pad without a seat any button asks to join
 
 
 class RobotError(ValueError):
@@ -23,6 +25,12 @@ def presses(state: dict, request: dict) -> list[str]:
     """The button commands that make a pad holding `state` send `request` (REQUEST fields:
     action, and for a mark row, number, flags (LUCKY) and choice)."""
     action = request.get("action")
+    if action == protocol.JOIN:
+        if not state["flags"] & protocol.MAY_JOIN:
+            raise RobotError("the pad has a seat already")
+        return [JOIN_PRESS]
+    if state["flags"] & protocol.MAY_JOIN:
+        raise RobotError("the pad has no seat: it can only ask to join")
     if action == protocol.MARK:
         return mark_presses(state, request)
     if action == protocol.LUCKY_NUMBER:
@@ -70,6 +78,11 @@ def lucky_presses(state: dict, number: int) -> list[str]:
     down = len(numbers) - up
     taps = ["tap yellow"] * up if up <= down else ["tap red"] * down
     return [*taps, "tap pass"]
+
+
+def join() -> dict:
+    """REQUEST fields asking for a seat."""
+    return {"action": protocol.JOIN}
 
 
 def lucky(number: int = 0) -> dict:

@@ -35,7 +35,7 @@ from firmware_py.gamelog import parse_line  # noqa: E402
 from firmware_py.hardware import build_hardware  # noqa: E402
 from firmware_py.journal import Journal  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402
-from firmware_py.padhub import PadHub, pad_state, state_fields  # noqa: E402
+from firmware_py.padhub import PadHub, join_state, pad_state, state_fields  # noqa: E402
 from firmware_py.table import PAD, SeatSpec, Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
@@ -402,6 +402,14 @@ class Tower:
                 return names[0]
             time.sleep(0.01)
         raise AssertionError("the pad was never seated")
+
+    def join_state(self) -> dict:
+        """The STATE fields the hub sends a pad without a seat now."""
+        return self.call(lambda: join_state(self.table))
+
+    def seat_names(self) -> list[tuple[str, str]]:
+        """Who sits at the table, and how each decides."""
+        return self.call(lambda: [(seat.name, seat.kind) for seat in self.table.seats])
 
     def pad_state(self, name: str) -> dict:
         """The STATE fields the hub sends `name`'s pad now."""

@@ -333,6 +333,39 @@ def check_lucky_numbers_once_chosen_the_pad_says_whom_the_tower_waits_for():
         assert len(line) <= padscreen.WIDTH, line
 
 
+def join_state(text="press any button to join"):
+    """A pad without a seat, as the tower describes it: idle, MAY_JOIN, the tower's words."""
+    state = sample_state(protocol.MAY_JOIN)
+    state.update({"player": "", "phase": 0, "dice": b"", "text": text, "rows": [], "moves": []})
+    return state
+
+
+def check_a_pad_without_a_seat_asks_to_join_at_a_press_of_any_button():
+    for bit in (RED, PASS, UNDO):
+        pad, wire = pad_with_state(join_state())
+        screen = padscreen.render(pad)
+        assert screen[:4] == ["qwixx pad", "pad-check", "press any button", "to join"], screen
+        tap(pad, bit, 100)
+        assert [m["action"] for m in wire.named("request")] == [protocol.JOIN], bit
+        assert padscreen.render(pad)[6:] == ["sent join", "waiting for OK"]
+
+
+def check_a_refused_join_shows_the_words_and_a_press_only_puts_them_away():
+    words = "a game is being played: you can join when it ends"
+    pad, wire = pad_with_state(join_state(words))
+    assert " ".join(line for line in padscreen.render(pad)[2:] if line) == words
+    tap(pad, RED, 100)
+    seq = wire.named("request")[0].seq
+    pad.receive(tower("answer", 5, {"req": seq, "status": protocol.NOT_NOW, "text": words}), 200)
+    screen = padscreen.render(pad)
+    assert " ".join(line for line in screen[2:] if line) == "NO: " + words, screen
+    tap(pad, RED, 300)
+    assert len(wire.named("request")) == 1, "putting the refusal away does not ask again"
+    assert padscreen.render(pad)[2] == "a game is being"
+    tap(pad, RED, 400)
+    assert len(wire.named("request")) == 2, "the next press asks again"
+
+
 CHECKS = [value for name, value in sorted(globals().items()) if name.startswith("check_")]
 
 
