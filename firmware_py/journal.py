@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py.gamelog import LogError, event_to_line, replay
-from firmware_py.rules import Game, Start
+from firmware_py.gamelog import LogError, event_to_line, parse_line, replay
+from firmware_py.rules import Game, Mark, Pass, Start, Undo
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,7 @@ class ResumedGame:
     game: Game
     events: int
     dropped_torn_line: bool
+    last_decisions: dict = field(default_factory=dict)  # player -> their last Mark/Pass/Undo
 
 
 class GameLog:
@@ -157,7 +158,9 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     if torn and repair:
         _truncate(path, len(text.encode("utf-8")))
         log.warning("%s: dropped a torn last line left by a power cut", path.name)
-    return ResumedGame(path, game, sum(1 for line in lines if line.strip()), torn)
+    events = [parse_line(line) for line in lines if line.strip()]
+    last = {event.player: event for event in events if type(event) in (Mark, Pass, Undo)}
+    return ResumedGame(path, game, len(events), torn, last)
 
 
 def seat_kinds(path: Path) -> dict[str, str]:

@@ -19,7 +19,6 @@ import logging
 from drivers.padlink import PadLink
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
-from firmware_py.padledger import LEDGER_NAME, RequestLedger
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from firmware_py.table import CHOICE, NOT_NOW, PAD, RULE, STORAGE, LuckyNumber, Table
 from sheets import COLOURS
@@ -193,7 +192,7 @@ class PadHub:
         self._ports = ports
         self._rescan_timer: asyncio.TimerHandle | None = None
         self._answering: PadLink | None = None
-        self.ledger = RequestLedger(table.journal.directory / LEDGER_NAME)
+        self._asked: set[str] = set()  # pads that sent a request since the tower started
         table.listeners.append(self.sync_all)
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -249,29 +248,28 @@ class PadHub:
         except ValueError as error:
             link.answer(message, protocol.BAD_REQUEST, str(error))
             return
-        ident, boot = link.pad_ident, (link.pad or {}).get("boot", 0)
-        if self.ledger.applied(ident, boot, message.seq, message.fields, event):
-            link.answer(message, protocol.OK)  # decided before a tower restart: yes, once
-            self.sync(link)
-            return
-        self.ledger.note(ident, boot, message.seq, message.fields, self._log_end())
+        first = link.pad_ident not in self._asked
+        self._asked.add(link.pad_ident)
         self._answering = link  # its new STATE waits until the answer is out (the doc's order)
         try:
             refusal = self.table.decide(event)
         finally:
             self._answering = None
+        if refusal is not None and first and self._decided_before_restart(name, event, refusal):
+            refusal = None
         if refusal is None:
             link.answer(message, protocol.OK)
         else:
             link.answer(message, STATUS_OF_REFUSAL[refusal.kind], refusal.reason)
         self.sync(link)
 
-    def _log_end(self) -> tuple[str, int]:
-        """Where the game's log ends now: its path and size (empty before a game)."""
-        game_log = self.table.game_log
-        if game_log is None:
-            return ("", 0)
-        return (str(game_log.path), game_log.path.stat().st_size)
+    def _decided_before_restart(self, name: str, event, refusal) -> bool:
+        """A pad asks until it is answered. If the tower journalled a request and was killed
+        before answering, the pad's first request after the restart is that request again:
+        the rules now refuse it (done already), but it is the player's last journalled
+        decision, so the true answer is yes. (Nothing is applied twice either way; at worst a
+        new request equal to the last one hears yes instead of 'already marked'.)"""
+        return refusal.kind == RULE and self.table.last_decisions.get(name) == event
 
     def _seat_again(self, ident: str) -> None:
         """Seats that come back need no press: a pad keeps its seat across replugs, and takes a

@@ -118,6 +118,7 @@ class Table:
         self._last_input = clock()
         self._power = "on"
         self.game: Game | None = None
+        self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
         self.menu: Menu | None = None  # the roll button's menu, while it is open
         self.draft: LuckyDraft | None = None  # longo lucky numbers being chosen before a game
         self._benched: list[SeatSpec] = []  # seats the menu removed, first back when it adds
@@ -219,6 +220,7 @@ class Table:
             self._publish()
             return
         self.game = resumed.game
+        self.last_decisions = dict(resumed.last_decisions)
         self.game_log = GameLog(resumed.path)
         self._match_seats(self.game, resumed.path)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
@@ -317,6 +319,8 @@ class Table:
         except JournalError as error:
             self._problem(f"the game cannot be saved: {error}")
             return Refusal("the tower cannot save the game right now; try again", STORAGE)
+        if type(event) in (Mark, Pass, Undo):
+            self.last_decisions[event.player] = event
         before, self.game = self.game, trial
         self._after(event, before)
         return None
@@ -351,6 +355,7 @@ class Table:
         self._note_seats()
         self.draft = None
         self.game = Game.start(start)
+        self.last_decisions = {}
         self.screen = ATTRACT
         self.message = ""
         self.news.append(f"New game of {self.game.sheet.title}: {', '.join(start.players)}")
