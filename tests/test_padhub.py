@@ -5,10 +5,11 @@ once."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import pytest
 from test_padlink import PtyPad, pad_hello
-from test_table import make_table, until
+from test_table import make_table, run_table, until
 
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol
@@ -74,8 +75,6 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
     hub = PadHub(table, [str(pad.path)])
 
     async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello())
@@ -101,14 +100,8 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
         no = await asyncio.to_thread(pad.expect, "answer", req=refused)
         assert no.fields["status"] == protocol.RULE
         assert "already marked in action 1" in no.fields["text"]
-        table.stop()
-        await task
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=30))
-    finally:
-        hub.close()
-        table.hardware.close()
+    run_table(table, play, hub)
 
 
 def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch):
@@ -119,8 +112,6 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
     hub = PadHub(table, [str(tmp_path / "qwixx-pad-*")])
 
     async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
         hub.open(asyncio.get_running_loop())
         await asyncio.sleep(0.2)
         assert hub.links == []  # nothing plugged in yet
@@ -129,14 +120,8 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
         pad.send("hello", pad_hello())
         state = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
         assert state.fields["text"] == JOIN_PROMPT and table.seats == []
-        table.stop()
-        await task
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=30))
-    finally:
-        hub.close()
-        table.hardware.close()
+    run_table(table, play, hub)
 
 
 def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals(tmp_path):
@@ -151,8 +136,6 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
         return pad.expect("answer", req=seq).fields
 
     async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", {**pad_hello(), "ident": "pad-1"})
@@ -177,14 +160,8 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
         state = await asyncio.to_thread(pad.expect, "state", phase=protocol.PHASES.index("roll"))
         assert state.fields["lucky"][0] == 6 and len(state.fields["lucky"]) == 2
         assert table.game.player("Ann").lucky == tuple(state.fields["lucky"])
-        table.stop()
-        await task
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=30))
-    finally:
-        hub.close()
-        table.hardware.close()
+    run_table(table, play, hub)
 
 
 def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp_path):
@@ -229,20 +206,7 @@ def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp
 
     for steps in (before_the_kill, after_the_restart):
         table, hub = tower()
-
-        async def play(table=table, hub=hub, steps=steps) -> None:
-            task = asyncio.create_task(table.run())
-            try:
-                await steps(table, hub)
-            finally:
-                table.stop()
-                await task
-
-        try:
-            asyncio.run(asyncio.wait_for(play(), timeout=30))
-        finally:
-            hub.close()
-            table.hardware.close()
+        run_table(table, partial(steps, table, hub), hub)
         pad.drain()
     marks = [line for line in Journal(games).games()[0].read_text().splitlines() if "mark" in line]
     assert marks == ['{"event": "mark", "player": "Ann", "row": "red", "number": 5}']
@@ -264,8 +228,6 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
     hub = PadHub(table, [str(pad.path)])
 
     async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
         if playing:
             table.new_game()
         hub.open(asyncio.get_running_loop())
@@ -276,14 +238,8 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
         answer = await asyncio.to_thread(join, pad)
         assert (answer["status"], answer["text"]) == (status, words)
         assert len(table.seats) == seats and hub.seated == {}
-        table.stop()
-        await task
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=30))
-    finally:
-        hub.close()
-        table.hardware.close()
+    run_table(table, play, hub)
 
 
 def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_path):
@@ -293,8 +249,6 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
     hub = PadHub(table, [str(pad.path)])
 
     async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello(boot=1))
@@ -305,11 +259,5 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
         assert not state.fields["flags"] & protocol.MAY_JOIN
         assert [s.name for s in table.seats] == ["Bot", "Player 2"]
         assert table.news.count("Player 2 joins the table") == 1
-        table.stop()
-        await task
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=30))
-    finally:
-        hub.close()
-        table.hardware.close()
+    run_table(table, play, hub)

@@ -302,8 +302,9 @@ def menu_page(title: str, lines: tuple[str, ...], selected: int, hint: str) -> T
     return TableView("menu", menu=MenuView(title, lines, selected, (hint,)))
 
 
-def run_table(table: Table, steps) -> None:
-    """Run the table while `steps(table)` presses its button; then stop it."""
+def run_table(table: Table, steps, hub=None) -> None:
+    """Run the table while `await steps()` plays (pressing its button, opening its pad `hub`
+    if it has one); then stop it and close the hub and the hardware."""
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
@@ -317,6 +318,8 @@ def run_table(table: Table, steps) -> None:
     try:
         asyncio.run(asyncio.wait_for(play(), timeout=60))
     finally:
+        if hub is not None:
+            hub.close()
         table.hardware.close()
 
 
