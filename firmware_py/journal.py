@@ -126,13 +126,15 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
-    def note_seats(self, path: Path, kinds: dict[str, str]) -> None:
-        """Write down beside the game of `path` how each player decides, durably."""
+    def note_seats(self, path: Path, seats) -> None:
+        """Write down beside the game of `path` who sits where: each player's name, how they
+        decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         note = path.with_suffix(SEATS)
         fresh = note.with_suffix(".tmp")
+        record = [{"name": s.name, "kind": s.kind, "pad": s.pad} for s in seats]
         try:
             with open(fresh, "w") as file:
-                json.dump(kinds, file)
+                json.dump(record, file)
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(fresh, note)
@@ -163,13 +165,20 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     return ResumedGame(path, game, len(events), torn, last)
 
 
-def seat_kinds(path: Path) -> dict[str, str]:
-    """How each player of the game of `path` decides, as noted at its start ({} if unknown)."""
+def noted_seats(path: Path) -> list[dict]:
+    """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
+    "pad"} ([] if there is no note, or it cannot be read)."""
     try:
-        kinds = json.loads(path.with_suffix(SEATS).read_text())
+        record = json.loads(path.with_suffix(SEATS).read_text())
     except (OSError, ValueError):
-        return {}
-    return kinds if isinstance(kinds, dict) else {}
+        return []
+    keys = {"name", "kind", "pad"}
+    if not isinstance(record, list) or not all(
+        isinstance(seat, dict) and set(seat) == keys and all(isinstance(seat[k], str) for k in keys)
+        for seat in record
+    ):
+        return []
+    return record
 
 
 def is_abandoned(path: Path) -> bool:

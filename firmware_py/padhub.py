@@ -272,17 +272,25 @@ class PadHub:
         return refusal.kind == RULE and self.table.last_decisions.get(name) == event
 
     def _seat_again(self, ident: str) -> None:
-        """Seats that come back need no press: a pad keeps its seat across replugs, and takes a
-        pad seat nobody holds (a resumed game's; its own named seat first)."""
+        """Seats that come back need no press: a pad keeps its seat across replugs, and after a
+        restart takes back the seat it held (noted with the game); a pad seat with no pad noted
+        goes to the pad named for it in the configuration, else to the first pad that asks."""
         if ident in self.seated:
             return
         taken = set(self.seated.values())
-        free = [s.name for s in self.table.seats if s.kind == PAD and s.name not in taken]
-        if free:
-            known = self.names.get(ident)
-            name = known if known in free else free[0]
-            self.seated[ident] = name
-            self.table.say(f"{name}'s pad is here")
+        free = [
+            seat
+            for seat in self.table.seats
+            if seat.kind == PAD and seat.name not in taken and seat.pad in ("", ident)
+        ]
+        if not free:
+            return
+        known = self.names.get(ident)
+        mine = [seat.name for seat in free if seat.pad == ident or seat.name == known]
+        name = mine[0] if mine else free[0].name
+        self.seated[ident] = name
+        self.table.give_pad(name, ident)
+        self.table.say(f"{name}'s pad is here")
 
     def _on_join(self, link: PadLink, message: protocol.Message) -> None:
         """A player pressed a button on a pad without a seat: a new seat, between games."""
@@ -294,7 +302,7 @@ class PadHub:
         name = self._new_name(ident)
         self._answering = link  # its new STATE waits until the answer is out
         try:
-            refusal = self.table.join(name, PAD)
+            refusal = self.table.join(name, PAD, pad=ident)
         finally:
             self._answering = None
         if refusal is None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from drivers.button import RollButton
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
-from firmware_py.journal import GameLog, Journal, JournalError, seat_kinds
+from firmware_py.journal import GameLog, Journal, JournalError, noted_seats
 from firmware_py.lucky import LuckyDraft, draw_all
 from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.players import choose
@@ -82,10 +82,12 @@ class LuckyNumber:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits in a seat: a player's name and how they decide."""
+    """Who sits in a seat: a player's name, how they decide, and (for a pad seat) the ident of
+    the pad that joined it, so that after a restart the seat goes back to that pad only."""
 
     name: str
     kind: str = COMPUTER
+    pad: str = ""
 
 
 class Table:
@@ -230,8 +232,9 @@ class Table:
         """A resumed game keeps its players, each deciding as noted when the game began (else
         as configured). A player of unknown kind held a pad: pads join at the table, while
         computer and keyboard seats are configured; their pad takes the seat back."""
-        kinds = {seat.name: seat.kind for seat in self.seats} | seat_kinds(path)
-        self.seats = [SeatSpec(p.name, kinds.get(p.name, PAD)) for p in game.players]
+        noted = {seat["name"]: SeatSpec(**seat) for seat in noted_seats(path)}
+        known = {seat.name: seat for seat in self.seats} | noted
+        self.seats = [known.get(p.name, SeatSpec(p.name, PAD)) for p in game.players]
 
     # ---- input -------------------------------------------------------------------------------
 
@@ -278,21 +281,25 @@ class Table:
             return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
         return self.submit(event)
 
-    def join(self, name: str, kind: str) -> Refusal | None:
-        """A new seat, between games only; None when seated, else why not. The main display
-        shows the seats and who joined."""
+    def join(self, name: str, kind: str, pad: str = "") -> Refusal | None:
+        """A new seat (held by the pad of ident `pad`, if any), between games only; None when
+        seated, else why not. The main display shows the seats and who joined."""
         refusal = self.why_not_join()
         if refusal is None and name in (seat.name for seat in self.seats):
             refusal = Refusal(f"{name} is already at the table", RULE)
         if refusal is not None:
             return refusal
         self._benched = [seat for seat in self._benched if seat.name != name]
-        self.seats.append(SeatSpec(name, kind))
+        self.seats.append(SeatSpec(name, kind, pad))
         self.screen = SETUP
         self.message = f"{name} joins the table"
         self.news.append(self.message)
         self._publish()
         return None
+
+    def give_pad(self, name: str, pad: str) -> None:
+        """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
+        self.seats = [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in self.seats]
 
     def why_not_join(self) -> Refusal | None:
         """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
@@ -366,7 +373,7 @@ class Table:
     def _note_seats(self) -> None:
         """How each player decides, beside the game's log, for resuming after a power cut."""
         try:
-            self.journal.note_seats(self.game_log.path, {s.name: s.kind for s in self.seats})
+            self.journal.note_seats(self.game_log.path, self.seats)
         except JournalError as error:
             log.warning("%s; after a restart unknown seats wait for their pads", error)
 

@@ -261,3 +261,30 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
         assert table.news.count("Player 2 joins the table") == 1
 
     run_table(table, play, hub)
+
+
+def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tmp_path):
+    """Every pad says hello at once when the tower comes back, in no particular order: Ben's
+    pad first must still get Ben's sheet, and a pad that never sat at this game gets none."""
+    games = tmp_path / "games"
+    journal = Journal(games)
+    with journal.begin(Start("classic", ("Ann", "Ben"))) as game_log:
+        game_log.append(ROLL)
+        seats = [SeatSpec("Ann", PAD, "pad-a"), SeatSpec("Ben", PAD, "pad-b")]
+        journal.note_seats(game_log.path, seats)
+    pads = {ident: PtyPad(tmp_path / ident) for ident in ("pad-b", "pad-x", "pad-a")}
+    table = make_table(games, [])
+    hub = PadHub(table, [str(pad.path) for pad in pads.values()])
+
+    async def play() -> None:
+        assert [seat.name for seat in table.seats] == ["Ann", "Ben"]  # resumed
+        hub.open(asyncio.get_running_loop())
+        for ident, pad in pads.items():  # Ben's pad first, then a stranger, then Ann's
+            await asyncio.to_thread(pad.expect, "hello")
+            pad.send("hello", {**pad_hello(), "ident": ident})
+            await asyncio.to_thread(pad.expect, "state")
+        assert hub.seated == {"pad-b": "Ben", "pad-a": "Ann"}
+        stranger = await asyncio.to_thread(pads["pad-x"].expect, "state", flags=protocol.MAY_JOIN)
+        assert stranger.fields["player"] == ""
+
+    run_table(table, play, hub)
