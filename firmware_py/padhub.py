@@ -295,7 +295,7 @@ class PadHub:
     def _on_join(self, link: PadLink, message: protocol.Message) -> None:
         """A player pressed a button on a pad without a seat: a new seat, between games."""
         ident = link.pad_ident
-        if ident in self.seated:  # seated already (at its hello): nothing to do
+        if self._seat_of(ident) is not None:  # seated already (at its hello): nothing to do
             link.answer(message, protocol.OK)
             self.sync(link)
             return
@@ -341,9 +341,21 @@ class PadHub:
         """Send the pad its player's full STATE, or how to join (nothing without a session)."""
         if not link.pad:
             return
-        name = self.seated.get(link.pad.get("ident"))
+        name = self._seat_of(link.pad.get("ident"))
         fields = join_state(self.table) if name is None else pad_state(self.table, name)
         link.send("state", fields)
+
+    def _seat_of(self, ident: str | None) -> str | None:
+        """The player whose seat this pad holds; a seat the menu took away (and that has no
+        game to play out) is given up, so the pad can ask to join again."""
+        name = self.seated.get(ident)
+        if name is None or name in (seat.name for seat in self.table.seats):
+            return name
+        game = self.table.game
+        if game is not None and not game.over and name in game.seat:
+            return name
+        del self.seated[ident]
+        return None
 
 
 def expand_ports(patterns: list[str]) -> list[str]:

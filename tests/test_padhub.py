@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 from test_padlink import PtyPad, pad_hello
-from test_table import make_table, run_table, until
+from test_table import clocked_table, hold, make_table, run_table, tap, until
 
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol
@@ -286,5 +286,33 @@ def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tm
         assert hub.seated == {"pad-b": "Ben", "pad-a": "Ann"}
         stranger = await asyncio.to_thread(pads["pad-x"].expect, "state", flags=protocol.MAY_JOIN)
         assert stranger.fields["player"] == ""
+
+    run_table(table, play, hub)
+
+
+def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
+    """Four taps on the menu's players page go from two seats round to one: the pad's player
+    leaves. Its pad then shows the join prompt again (not a dead 'no game'), and a press
+    brings the player back."""
+    pad = PtyPad(tmp_path / "pad")
+    table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    hub = PadHub(table, [str(pad.path)])
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        await hold(table, clock)  # the menu
+        await tap(table, clock)
+        await tap(table, clock)  # "players"
+        await hold(table, clock)
+        for _ in range(4):  # 3, 4, 5, then 1 seat
+            await tap(table, clock)
+        await hold(table, clock)  # keep
+        assert [seat.name for seat in table.seats] == ["Bot"]
+        await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN, text=JOIN_PROMPT)
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
