@@ -22,5 +22,10 @@ class SoftwareDice:
         white = (self._face(), self._face())
         return white, {colour: self._face() for colour in colours}
 
+    def sample(self, population: list[int], count: int) -> list[int]:
+        """`count` different values of `population`, drawn the same unpredictable way (the
+        tower draws Longo's lucky numbers with it)."""
+        return secrets.SystemRandom().sample(population, count)
+
     def _face(self) -> int:
         return secrets.randbelow(self.faces) + 1

@@ -7,14 +7,18 @@ theirs. Refusals are in a player's words.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
+
+Sample = Callable[[list[int], int], list[int]]  # (population, count) -> count different values
 
 
 class LuckyDraft:
-    """The lucky numbers chosen so far, per player, for a sheet's `lucky_range`."""
+    """The lucky numbers chosen so far, per player, for a sheet's `lucky_range`; numbers the
+    tower draws come from `sample` (the tower's dice source, so nobody can predict them)."""
 
-    def __init__(self, sheet, names: list[str]) -> None:
+    def __init__(self, sheet, names: list[str], sample: Sample) -> None:
         self.sheet = sheet
+        self.sample = sample
         self.low, self.high = sheet.lucky_range
         self.count = sheet.lucky_numbers
         self.chosen: dict[str, list[int]] = {name: [] for name in names}
@@ -61,13 +65,13 @@ class LuckyDraft:
         """The tower draws the numbers `name` still lacks."""
         spare = self.allowed(name)
         needed = self.count - len(self.chosen[name])
-        self.chosen[name].extend(random.SystemRandom().sample(spare, needed))
+        self.chosen[name].extend(self.sample(spare, needed))
         self.drawn.add(name)
 
 
-def draw_all(sheet, names: list[str]) -> dict[str, tuple[int, ...]]:
+def draw_all(sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ...]]:
     """Every player's lucky numbers drawn by the tower (a table with no pads to enter them)."""
-    draft = LuckyDraft(sheet, names)
+    draft = LuckyDraft(sheet, names, sample)
     for name in names:
         draft.draw(name)
     return draft.numbers()

@@ -346,7 +346,9 @@ class Table:
         if sheet.has_lucky_numbers and any(seat.kind == PAD for seat in self.seats):
             self._ask_lucky_numbers(sheet, names)
             return
-        lucky = draw_all(sheet, names) if sheet.has_lucky_numbers else None
+        lucky = (
+            draw_all(sheet, names, self.hardware.dice.sample) if sheet.has_lucky_numbers else None
+        )
         self._begin(Start(self.variant, tuple(names), lucky))
 
     def _begin(self, start: Start) -> bool:
@@ -397,7 +399,7 @@ class Table:
 
     def _ask_lucky_numbers(self, sheet, names: list[str]) -> None:
         """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
-        self.draft = LuckyDraft(sheet, names)
+        self.draft = LuckyDraft(sheet, names, self.hardware.dice.sample)
         for seat in self.seats:
             if seat.kind != PAD:
                 self.draft.draw(seat.name)

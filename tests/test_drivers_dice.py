@@ -61,3 +61,11 @@ def test_no_face_is_badly_favoured_over_many_rolls():
 def test_dice_with_fewer_than_two_faces_are_refused(faces):
     with pytest.raises(DiceConfigError, match=r"dice\.faces"):
         SoftwareDice(faces=faces)
+
+
+def test_lucky_numbers_drawn_with_the_dice_differ_and_every_number_can_come_up():
+    """Longo: the tower draws two different lucky numbers from 2 to 16 for a player."""
+    dice, numbers = SoftwareDice(faces=8), list(range(2, 17))
+    draws = [dice.sample(numbers, 2) for _ in range(2000)]
+    assert all(len(set(pair)) == 2 and set(pair) <= set(numbers) for pair in draws)
+    assert {n for pair in draws for n in pair} == set(numbers)

@@ -28,7 +28,6 @@ from PIL import Image, ImageChops
 from test_padlink import PtyPad, pad_hello
 from test_table import until
 
-import firmware_py.lucky as lucky_module
 from drivers.dice import SoftwareDice
 from firmware_py import cli
 from firmware_py.config import SIMULATED
@@ -70,16 +69,9 @@ class SeededDice(SoftwareDice):
     def face(self) -> int:
         return self.random.randint(1, self.faces)
 
-
-class SeededRandomModule:
-    """Stands in for the `random` module where the tower draws longo lucky numbers: its
-    SystemRandom is a seeded generator, so the draw is the same on every run."""
-
-    def __init__(self, seed: int) -> None:
-        self.generator = random.Random(seed)
-
-    def SystemRandom(self) -> random.Random:  # the name the tower calls
-        return self.generator
+    def sample(self, population: list[int], count: int) -> list[int]:
+        """Longo's lucky numbers, drawn by the tower with its dice source."""
+        return self.random.sample(population, count)
 
 
 # ---- the pads' robot ----------------------------------------------------------------------------
@@ -215,9 +207,8 @@ class Pad:
 class Rig:
     """The tower (Table + PadHub on simulated hardware) and its pads, all driven by the test."""
 
-    def __init__(self, folder: Path, monkeypatch, variant: str, names: tuple[str, ...], **options):
+    def __init__(self, folder: Path, variant: str, names: tuple[str, ...], **options):
         self.clock = FakeClock()  # the table's and its button's: notices last until it moves on
-        monkeypatch.setattr(lucky_module, "random", SeededRandomModule(SEED))
         faces = load_sheet(variant).dice_faces
         hardware = build_hardware(SIMULATED, faces)
         hardware.dice = SeededDice(SEED, faces=faces)
@@ -425,13 +416,11 @@ async def play_one_game(rig: Rig, before_roll=None) -> None:
 
 
 @pytest.mark.parametrize("variant", sheet_names())
-def test_a_whole_game_on_pads_and_the_button_agrees_with_the_replayed_journal(
-    tmp_path, monkeypatch, variant
-):
+def test_a_whole_game_on_pads_and_the_button_agrees_with_the_replayed_journal(tmp_path, variant):
     """Every variant, end to end: what the pads were told, what the displays show and what the
     tower journalled are one game, and every acknowledged decision is journalled exactly once."""
     names = NAMES[:2] if variant in TWO_SEATS else NAMES
-    rig = Rig(tmp_path, monkeypatch, variant, names)
+    rig = Rig(tmp_path, variant, names)
     try:
         asyncio.run(asyncio.wait_for(play_one_game(rig), GAME_SECONDS))
     finally:
@@ -451,12 +440,12 @@ def test_a_whole_game_on_pads_and_the_button_agrees_with_the_replayed_journal(
 
 
 def test_a_pad_unplugged_mid_game_is_named_the_others_play_on_and_it_finishes_the_game(
-    tmp_path, monkeypatch
+    tmp_path,
 ):
     """Cleo's cable is pulled before Ben's roll: the displays name her pad, Ann and Ben play the
     turn (Cleo passes when the action-1 timer runs out), and plugged back in before her own
     roll, her pad is sent the game as it stands and plays it to the end."""
-    rig = Rig(tmp_path, monkeypatch, "classic", NAMES, action1_timer=2.0)
+    rig = Rig(tmp_path, "classic", NAMES, action1_timer=2.0)
     cleo = rig.pads[2]
     missed: dict[str, object] = {}
 

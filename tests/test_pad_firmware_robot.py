@@ -8,6 +8,7 @@ import random
 import pytest
 from test_table import make_table
 
+from drivers.dice import SoftwareDice
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import padapp, padscreen, protocol, robot
 from firmware_py.padhub import join_state, lucky_state_fields, state_fields
@@ -123,7 +124,7 @@ def test_robot_refuses_what_the_pad_does_not_offer():
 
 def test_robot_presses_choose_every_lucky_number_or_let_the_tower_draw():
     """Before a longo game: from the number the pad shows first, to each one still open."""
-    draft = LuckyDraft(load_sheet("longo"), ["Ann", "Ben"])
+    draft = LuckyDraft(load_sheet("longo"), ["Ann", "Ben"], SoftwareDice().sample)
     for chosen in ([], [7]):
         draft.chosen["Ann"] = list(chosen)
         state = lucky_state_fields(draft, "Ann")
