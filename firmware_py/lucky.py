@@ -22,7 +22,6 @@ class LuckyDraft:
         self.low, self.high = sheet.lucky_range
         self.count = sheet.lucky_numbers
         self.chosen: dict[str, list[int]] = {name: [] for name in names}
-        self.drawn: set[str] = set()  # players whose numbers the tower drew
 
     def missing(self) -> list[str]:
         """The players still without all their numbers, in seat order."""
@@ -58,7 +57,6 @@ class LuckyDraft:
         if not self.chosen[name]:
             return "you have no lucky number to take back"
         self.chosen[name].pop()
-        self.drawn.discard(name)
         return None
 
     def draw(self, name: str) -> None:
@@ -66,7 +64,6 @@ class LuckyDraft:
         spare = self.allowed(name)
         needed = self.count - len(self.chosen[name])
         self.chosen[name].extend(self.sample(spare, needed))
-        self.drawn.add(name)
 
 
 def draw_all(sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ...]]:
