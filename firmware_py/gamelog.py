@@ -24,9 +24,9 @@ class LogError(Exception):
         self.reason = reason
 
 
-def replay(lines: Iterable[str | bytes]) -> Game:
+def replay(lines: Iterable[str | bytes], events: list | None = None) -> Game:
     """Replay a whole log (lines of text, or of UTF-8 bytes) and return the resulting game;
-    raise LogError at the first bad line."""
+    raise LogError at the first bad line. `events`, when given, receives each event applied."""
     game = None
     for number, line in enumerate(lines, start=1):
         try:
@@ -35,6 +35,8 @@ def replay(lines: Iterable[str | bytes]) -> Game:
                 continue
             event = parse_line(text)
             game = _apply(game, event)
+            if events is not None:
+                events.append(event)
         except Refused as error:
             raise LogError(number, error.reason) from error
     if game is None:

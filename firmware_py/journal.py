@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py.gamelog import LogError, event_to_line, parse_line, replay
+from firmware_py.gamelog import LogError, event_to_line, replay
 from firmware_py.rules import Game, Mark, Pass, Start, Undo
 
 log = logging.getLogger(__name__)
@@ -153,14 +153,14 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     data = path.read_bytes()
     text, torn = _without_torn_tail(data)
     lines = text.splitlines(keepends=True)
+    events: list = []
     try:
-        game = replay(lines)
+        game = replay(lines, events)
     except LogError as error:
         raise JournalError(f"{path.name}: {error}") from error
     if torn and repair:
         _truncate(path, len(text.encode("utf-8")))
         log.warning("%s: dropped a torn last line left by a power cut", path.name)
-    events = [parse_line(line) for line in lines if line.strip()]
     last = {event.player: event for event in events if type(event) in (Mark, Pass, Undo)}
     return ResumedGame(path, game, len(events), torn, last)
 

@@ -51,7 +51,8 @@ def _roll(game: Game, draw: Callable[[], float], events: list | None) -> None:
 
 def _action1(game: Game, draw: Callable[[], float], events: list | None) -> None:
     """Every undecided player decides, in seat order (the rules make the order irrelevant).
-    The cells are `Game._action1_cells`, filtered here in line: this loop is the hot one."""
+    The hot loop: `Game._action1_cells` and `_take` are written out here in line (calling them
+    measured about 8% fewer games/s); tests/test_rules_rollout.py holds the copies to them."""
     decisions, white_sum, closed = game.decisions, game.white_sum, game.closed
     reachable = game._tables.by_sum[white_sum]
     threshold = game._threshold
