@@ -69,7 +69,7 @@ def play_checked(variant: str, players: int, rng: random.Random) -> int:
 
 
 def play_fast(variant: str, players: int, rng: random.Random) -> int:
-    return play_out(new_game(variant, players, rng), rng.random)
+    return play_out(new_game(variant, players, rng), rng)
 
 
 def games_per_second(play, variant: str, players: int, seconds: float, seed: int):

@@ -152,7 +152,9 @@ class Game:
     def _action1_marks(self, seat: int) -> list[Mark]:
         player = self.players[seat]
         marks = self._marks[seat]
-        legal = [marks[cell[1]][cell[2]] for cell in self._action1_cells(player)]
+        legal = []  # loops here, not comprehensions: in Python 3.11 a comprehension is a call
+        for _, row, position, _, _ in self._action1_cells(player):
+            legal.append(marks[row][position])
         if self.white_sum in player.lucky:
             legal.extend(self._lucky_marks(player))
         return legal
@@ -160,13 +162,16 @@ class Game:
     def _action1_cells(self, player: PlayerSheet) -> list[Cell]:
         """The cells of the white sum this player may cross (lucky crosses aside)."""
         rows, closed, threshold = player.rows, self.closed, self._threshold
-        return [
-            cell
-            for cell in self._tables.by_sum[self.white_sum]
-            if rows[cell[1]] < cell[3]  # nothing crossed at or right of it (the lock cross too)
-            and not closed >> cell[1] & 1
-            and (not cell[4] or rows[cell[1]].bit_count() >= threshold)
-        ]
+        cells = []
+        for cell in self._tables.by_sum[self.white_sum]:
+            _, row, _, bit, locks = cell
+            if (
+                rows[row] < bit  # nothing crossed at or right of it (the lock cross too)
+                and not closed >> row & 1
+                and (not locks or rows[row].bit_count() >= threshold)
+            ):
+                cells.append(cell)
+        return cells
 
     def _lucky_marks(self, player: PlayerSheet) -> list[Mark]:
         lucky = []
@@ -179,21 +184,27 @@ class Game:
 
     def _action2_marks(self, seat: int) -> list[Mark]:
         marks = self._marks[seat]
-        return [marks[cell[1]][cell[2]] for cell in self._open_action2_cells(self.players[seat])]
+        legal = []
+        for _, row, position, _, _ in self._open_action2_cells(self.players[seat]):
+            legal.append(marks[row][position])
+        return legal
 
     def _open_action2_cells(self, player: PlayerSheet) -> list[Cell]:
         """The cells a white die plus a colour die in play reach that this player may cross."""
         if self._action2_cells is None:
             self._action2_cells = self._cells_for_colour_sums()
         rows, closed, threshold = player.rows, self.closed, self._threshold
-        return [
-            cell
-            for cell in self._action2_cells
-            if rows[cell[1]] < cell[3]
-            and not closed >> cell[0] & 1  # the die is still in the game
-            and not closed >> cell[1] & 1
-            and (not cell[4] or rows[cell[1]].bit_count() >= threshold)
-        ]
+        cells = []
+        for cell in self._action2_cells:
+            die, row, _, bit, locks = cell
+            if (
+                rows[row] < bit
+                and not closed >> die & 1  # the die is still in the game
+                and not closed >> row & 1
+                and (not locks or rows[row].bit_count() >= threshold)
+            ):
+                cells.append(cell)
+        return cells
 
     def _with_choices(self, seat: int, marks: list[Mark]) -> list[Mark]:
         """Replace each mark that earns a tied fewest-row reward by one mark per tied row."""
@@ -249,7 +260,7 @@ class Game:
         self.phase = ACTION1
 
     def _cells_for_colour_sums(self) -> list[Cell]:
-        """Every cell that one white die plus one colour die of this roll reaches."""
+        """Every cell one white die plus one colour die of this roll reaches, in sheet order."""
         white1, white2 = self.dice.white
         tables = self._tables.by_die_and_sum
         reached: list[Cell] = []
@@ -258,6 +269,9 @@ class Game:
             reached.extend(by_sum[white1 + face])
             if white2 != white1:
                 reached.extend(by_sum[white2 + face])
+        reached.sort(
+            key=_row_and_position
+        )  # listed as the sheet reads: top row first, left to right
         return reached
 
     def _mark(self, mark: Mark) -> None:
@@ -664,6 +678,10 @@ class Game:
         if self.phase == ACTION1:
             return f"action 1 is still open, waiting for {_join(self.waiting_for())}"
         return f"waiting for {self.active_name} to decide action 2"
+
+
+def _row_and_position(cell: Cell) -> tuple[int, int]:
+    return cell[1], cell[2]
 
 
 _END_WORDS = {"locks": "two rows are locked", "penalties": "a player took a fourth penalty"}

@@ -2,121 +2,394 @@
 
 Computer players that look ahead simulate thousands of games per decision, and a simulated game
 needs no referee checks: every decision is drawn from the legal moves, so it cannot be illegal.
-`play_out` therefore skips building and checking events, but keeps every rule: it takes its
-choices from the same cell tables and legal-move lists as `Game.legal_marks`, and changes the
-game through the same crossing, locking, penalty and turn-flow code as `Game.apply`. Hand it
-a list and it records the events it made, so a test can replay them through `Game.apply` and
-check that the referee accepts each one and ends in the same state.
+`play_out` therefore skips building and checking events, but keeps every rule, and makes the
+same choices a player picking from `Game.legal_marks` would, in the same order:
+- sheets where a cross sets nothing else off (classic, Longo, Mixx A and B) are played in one
+  loop over local copies of the sheets, each player's open cells one integer (the fast path);
+- bonus sheets, where a cross can set off more crosses, go through `Game`'s own legal-move,
+  crossing and turn-flow code.
+Hand it a list and it records the events it made, so a test can replay them through
+`Game.apply` and check that the referee accepts each one and ends in the same state.
+
+Randomness comes as 30-bit numbers (`rng.getrandbits(30)`: one digit of a Python int, so the
+arithmetic stays on its fast path), each turned into a choice among n by `bits * n >> 30`
+(uniform to within n / 2**30). One number picks a decision, one both white dice and one all the
+colour dice in play; a player with nothing to cross passes without a draw.
 """
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Callable
 
-from .events import Pass, Roll
+from sheets import COLOURS
+
+from .events import Mark, Pass, Roll
 from .game import ACTION1, ACTION2, COLOUR_INDEX, OVER, ROLL, Game
 from .player import Snapshot
+from .tables import Cell, SheetTables
+
+RANDOM_BITS = 30
 
 
-def play_out(game: Game, draw: Callable[[], float], events: list | None = None) -> int:
+def play_out(game: Game, rng: random.Random, events: list | None = None) -> int:
     """Play `game` on to its end and return the number of rolls made.
 
-    `draw()` gives uniform floats in [0, 1) (e.g. `random.Random(seed).random`): it rolls the
-    dice and makes each decision uniformly among the player's legal marks and passing, exactly
-    as a player choosing from `legal_marks(name)` plus a pass would, in the same order. `events`,
-    when given, receives every event in the order a table would journal it.
+    `rng` gives the random bits (`random.Random(seed)`, or `secrets.SystemRandom()`). Each
+    decision is uniform among the player's legal marks and passing, in `legal_marks` order;
+    `events`, when given, receives every event in the order a table would journal it.
     """
-    rolls = 0
-    while game.phase != OVER:
-        if game.phase == ROLL:
-            _roll(game, draw, events)
-            rolls += 1
-        if game.phase == ACTION1:
-            _action1(game, draw, events)
-        if game.phase == ACTION2:
-            seat = game.active
-            cells = None if game.sheet.rewards else game._open_action2_cells(game.players[seat])
-            game._end_action2(_take(game, seat, cells, draw, events))
+    if game.phase == OVER:
+        return 0
+    if game._plain:
+        return _play_plain(game, rng.getrandbits, events)
+    return _play_through_game(game, rng.getrandbits, events)
+
+
+def pick(bits: Callable[[int], int], count: int) -> int:
+    """A number from 0 to count - 1, each (to within count / 2**30) equally likely."""
+    return bits(RANDOM_BITS) * count >> RANDOM_BITS
+
+
+def roll_dice(bits: Callable[[int], int], faces: int, colours: int) -> tuple[tuple, tuple]:
+    """White dice and `colours` colour dice: the faces are the base-`faces` digits of one pick
+    for the whites and one for the colours, most significant first."""
+    return _dice(faces).roll(bits, colours)
+
+
+class _Dice:
+    """Every roll of the white pair and of k colour dice, by pick, for dice of one size."""
+
+    def __init__(self, faces: int) -> None:
+        self.faces = faces
+        self.pairs = _digit_tuples(faces, 2)
+        self.colours = [_digit_tuples(faces, k) for k in range(len(COLOURS) + 1)]
+
+    def roll(self, bits: Callable[[int], int], colours: int) -> tuple[tuple, tuple]:
+        white = self.pairs[pick(bits, len(self.pairs))]
+        rolls = self.colours[colours]
+        return white, rolls[pick(bits, len(rolls))]
+
+
+@functools.cache
+def _dice(faces: int) -> _Dice:
+    return _Dice(faces)
+
+
+def _digit_tuples(faces: int, digits: int) -> list[tuple[int, ...]]:
+    rolls = [()]
+    for _ in range(digits):
+        rolls = [(*roll, face) for roll in rolls for face in range(1, faces + 1)]
     return rolls
 
 
-def _roll(game: Game, draw: Callable[[], float], events: list | None) -> None:
-    faces = game.sheet.dice_faces
-    white = (int(draw() * faces) + 1, int(draw() * faces) + 1)
-    roll = Roll(white, {colour: int(draw() * faces) + 1 for colour in game._in_play})
-    game._begin_action1(roll)
-    if events is not None:
-        events.append(roll)
+# ---- bonus sheets: through the referee's own code, without its checks ----------------------------
 
 
-def _action1(game: Game, draw: Callable[[], float], events: list | None) -> None:
-    """Every undecided player decides, in seat order (the rules make the order irrelevant).
-    The hot loop: `Game._action1_cells` and `_take` are written out here in line (calling them
-    measured about 8% fewer games/s); tests/test_rules_rollout.py holds the copies to them."""
-    decisions, white_sum, closed = game.decisions, game.white_sum, game.closed
-    reachable = game._tables.by_sum[white_sum]
-    threshold = game._threshold
-    rewards = game.sheet.rewards
-    for seat, player in enumerate(game.players):
-        if seat in decisions:
-            continue
-        if rewards or white_sum in player.lucky:
-            decisions[seat] = _take(game, seat, None, draw, events)
-            continue
-        rows = player.rows
-        cells = [
-            cell
-            for cell in reachable
-            if rows[cell[1]] < cell[3]
-            and not closed >> cell[1] & 1
-            and (not cell[4] or rows[cell[1]].bit_count() >= threshold)
-        ]
-        pick = int(draw() * (len(cells) + 1))
-        if pick == len(cells):
-            decisions[seat] = None
+def _play_through_game(game: Game, bits: Callable[[int], int], events: list | None) -> int:
+    rolls = 0
+    while game.phase != OVER:
+        if game.phase == ROLL:
+            white, faces = roll_dice(bits, game.sheet.dice_faces, len(game._in_play))
+            roll = Roll(white, dict(zip(game._in_play, faces, strict=True)))
+            game._begin_action1(roll)
             if events is not None:
-                events.append(Pass(player.name))
-            continue
-        decisions[seat] = player.snapshot()
-        _, row, position, _, _ = cells[pick]
-        game._cross_with_effects(player, row, position, None)
-        if events is not None:
-            events.append(game._marks[seat][row][position])
-    game._end_action1()
+                events.append(roll)
+            rolls += 1
+        if game.phase == ACTION1:
+            for seat in range(len(game.players)):  # seat order; the rules make it irrelevant
+                if seat not in game.decisions:
+                    game.decisions[seat] = _take_mark(game, seat, bits, events)
+            game._end_action1()
+        if game.phase == ACTION2:
+            game._end_action2(_take_mark(game, game.active, bits, events))
+    return rolls
 
 
-def _take(game: Game, seat: int, cells: list | None, draw, events) -> Snapshot | None:
-    """Cross one of the legal `cells` or pass, each equally likely; return the sheet as it
-    was before the cross (None for a pass). Where cells do not say it all (a lucky cross, a
-    reward's row choice), `cells` is None and the choices are the legal marks themselves."""
-    if cells is None:
-        return _take_mark(game, seat, draw, events)
-    pick = int(draw() * (len(cells) + 1))
-    if pick == len(cells):
-        if events is not None:
-            events.append(Pass(game.players[seat].name))
-        return None
-    player = game.players[seat]
-    snapshot = player.snapshot()
-    _, row, position, _, _ = cells[pick]
-    game._cross_with_effects(player, row, position, None)
-    if events is not None:
-        events.append(game._marks[seat][row][position])
-    return snapshot
-
-
-def _take_mark(game: Game, seat: int, draw, events) -> Snapshot | None:
+def _take_mark(game: Game, seat: int, bits, events: list | None) -> Snapshot | None:
+    """Make one of the player's legal marks or pass, each equally likely; return the sheet as
+    it was before the mark (None for a pass), as `Game.decisions` keeps it."""
     player = game.players[seat]
     marks = game.legal_marks(player.name)
-    pick = int(draw() * (len(marks) + 1))
-    if pick == len(marks):
+    choice = pick(bits, len(marks) + 1) if marks else 0
+    if choice == len(marks):
         if events is not None:
             events.append(Pass(player.name))
         return None
-    mark = marks[pick]
+    mark = marks[choice]
     snapshot = player.snapshot()
     row = COLOUR_INDEX[mark.row]
     game._cross_with_effects(player, row, game.sheet.positions[row][mark.number], mark.choice)
     if events is not None:
         events.append(mark)
     return snapshot
+
+
+# ---- sheets where a cross sets nothing else off: classic, Longo, Mixx A and B ------------------
+
+
+class _CellBits:
+    """A sheet's cells as the bits of one integer: row by row (red first), left to right within
+    a row, which is the order `Game.legal_marks` lists marks in. A player's open cells (those
+    the rules let them cross on the right roll) are then one integer, and the legal marks for a
+    roll are one AND away. Built once per sheet."""
+
+    __slots__ = (
+        "by_die_and_roll",
+        "by_sum",
+        "cell",
+        "choices",
+        "lock_bits",
+        "lock_cells",
+        "offsets",
+        "row_bits",
+    )
+
+    def __init__(self, tables: SheetTables) -> None:
+        self.lock_bits = tables.lock_bits
+        sheet = tables.sheet
+        lengths = [len(row.numbers) for row in sheet.rows]
+        self.offsets = offsets = [sum(lengths[:row]) for row in range(len(lengths))]
+
+        def bits(cells: tuple[Cell, ...]) -> int:
+            mask = 0
+            for _, row, position, _, _ in cells:
+                mask |= 1 << offsets[row] + position
+            return mask
+
+        self.by_sum = [bits(cells) for cells in tables.by_sum]
+        # Per colour die, by (pick of the white pair) * faces + its face - 1: the cells a white
+        # die plus that die reach.
+        pairs = _dice(sheet.dice_faces).pairs
+        self.by_die_and_roll = [
+            [
+                bits(by_sum[white1 + face] + by_sum[white2 + face])
+                for white1, white2 in pairs
+                for face in range(1, sheet.dice_faces + 1)
+            ]
+            for by_sum in tables.by_die_and_sum
+        ]
+        self.row_bits = [(1 << length) - 1 << offsets[r] for r, length in enumerate(lengths)]
+        self.lock_cells = [
+            sum(1 << offsets[row] + p for p in sheet.lock_positions[row])
+            for row in range(len(lengths))
+        ]
+        # Per cell bit: its row and position, its bit in the row mask, whether it locks, the
+        # open cells crossing it leaves (an AND mask), and the lock cells right of it.
+        self.cell: dict[int, tuple[int, int, int, bool, int, int]] = {}
+        for row, length in enumerate(lengths):
+            for position in range(length):
+                locks = position in sheet.lock_positions[row]
+                passed = self.row_bits[row] & (1 << offsets[row] + position + 1) - 1
+                if locks:
+                    passed = self.row_bits[row]  # locked for this player: the whole row
+                lock_after = self.lock_cells[row] & ~passed
+                entry = (row, position, 1 << position, locks, ~passed, lock_after)
+                self.cell[1 << offsets[row] + position] = entry
+        # Every set of legal cells one white sum can leave, to the cells' entries in order
+        # and then None, the pass: a decision in action 1 is one lookup and one pick.
+        self.choices: dict[int, tuple] = {}
+        for cells in self.by_sum:
+            cell_list = [1 << b for b in range(cells.bit_length()) if cells >> b & 1]
+            for subset in range(1 << len(cell_list)):
+                chosen = [c for k, c in enumerate(cell_list) if subset >> k & 1]
+                self.choices[sum(chosen)] = (*(self.cell[c] for c in chosen), None)
+
+    def open_cells(self, rows: list[int], closed: int, threshold: int) -> int:
+        """The cells a sheet may cross on the right roll: right of the last cross, in a row that
+        is neither closed nor locked by the player, and a lock cell only after enough crosses."""
+        cells = 0
+        for row, mask in enumerate(rows):
+            if closed >> row & 1 or mask & self.lock_bits[row]:
+                continue
+            right = self.row_bits[row] & ~((1 << self.offsets[row] + mask.bit_length()) - 1)
+            if mask.bit_count() < threshold:
+                right &= ~self.lock_cells[row]
+            cells |= right
+        return cells
+
+
+def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> int:
+    """`play_out` for sheets without bonus boxes: the whole game in one loop over local copies
+    of the sheets (row masks, and each player's open cells as one integer of `_CellBits`),
+    written back to `game` at the end. The rollout tests hold it to `Game.apply`, decision for
+    decision; bench/engine.py measures it."""
+    cell_bits = game._tables.derived(_CellBits)
+    by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
+    choices = cell_bits.choices
+    sheet, lock_bits, threshold = game.sheet, game._tables.lock_bits, game._threshold
+    penalties_to_end = sheet.penalties_to_end
+    dice = _dice(sheet.dice_faces)
+    pairs, faces, colour_rolls = dice.pairs, dice.faces, dice.colours
+    pair_count, random_bits = len(pairs), RANDOM_BITS
+    masks = [list(player.rows) for player in game.players]
+    opens = [cell_bits.open_cells(rows, game.closed, threshold) for rows in masks]
+    penalties = [player.penalties for player in game.players]
+    lucky = [player.lucky for player in game.players]
+    has_lucky = any(lucky)
+    seats = range(len(masks))
+    closed, locking, active, phase = game.closed, game._locking, game.active, game.phase
+    in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
+    reason = None
+    rolls = 0
+    if phase != ROLL:  # picked up mid-turn: the roll on the table and who has decided
+        white1, white2 = game.dice.white
+        pair = (white1 - 1) * faces + white2 - 1
+        colours = [COLOUR_INDEX[colour] for colour in game.dice.colours]
+        colour_faces = tuple(game.dice.colours.values())
+        undecided = [seat for seat in seats if seat not in game.decisions]
+        active_crossed = game.decisions.get(active) is not None
+    while True:
+        if phase == ROLL:
+            pair = bits(random_bits) * pair_count >> random_bits
+            white1, white2 = pairs[pair]
+            colours = in_play
+            roll_of_colours = colour_rolls[len(colours)]
+            colour_faces = roll_of_colours[bits(random_bits) * len(roll_of_colours) >> random_bits]
+            rolls += 1
+            if events is not None:
+                events.append(_roll_event(white1, white2, colours, colour_faces))
+            undecided = seats
+            active_crossed = False
+            phase = ACTION1
+        if phase == ACTION1:
+            reach = by_sum[white1 + white2]
+            for seat in undecided:
+                options = choices[opens[seat] & reach]  # legal cells, then None: the pass
+                lucky_cross = False
+                if has_lucky and white1 + white2 in lucky[seat]:
+                    entry, lucky_cross = _lucky_decision(
+                        bits, cell_bits, masks[seat], opens[seat], options
+                    )
+                elif len(options) > 1:
+                    entry = options[bits(random_bits) * len(options) >> random_bits]
+                else:
+                    entry = None  # nothing to cross: a pass, with no draw
+                if entry is None:
+                    if events is not None:
+                        events.append(Pass(game.players[seat].name))
+                    continue
+                row, position, bit, locks, keep, lock_after = entry
+                rows = masks[seat]
+                rows[row] |= bit
+                if locks:
+                    rows[row] |= lock_bits[row]
+                    locking |= 1 << row
+                    opens[seat] &= keep
+                elif lock_after and rows[row].bit_count() >= threshold:
+                    opens[seat] = opens[seat] & keep | lock_after
+                else:
+                    opens[seat] &= keep
+                if seat == active:
+                    active_crossed = True
+                if events is not None:
+                    events.append(_mark_event(game, seat, row, position, lucky_cross))
+            if locking:
+                closed = _close_rows(game.locked, cell_bits, opens, closed, locking)
+                locking = 0
+                in_play = [row for row in in_play if not closed >> row & 1]
+                if len(game.locked) >= sheet.locks_to_end:
+                    reason = "locks"
+                    break
+            phase = ACTION2
+        reach = 0  # every cell a white die and a colour die still in the game make
+        base = pair * faces - 1
+        for die, face in zip(colours, colour_faces, strict=True):
+            if not closed >> die & 1:
+                reach |= by_die_and_roll[die][base + face]
+        legal = opens[active] & reach
+        if legal:
+            count = legal.bit_count()
+            choice = bits(random_bits) * (count + 1) >> random_bits
+            while choice:
+                legal &= legal - 1
+                choice -= 1
+            cell = legal & -legal
+        else:
+            cell = 0
+        if not cell:
+            if events is not None:
+                events.append(Pass(game.players[active].name))
+            if not active_crossed:
+                penalties[active] += 1  # crossed nothing in either action
+                if penalties[active] >= penalties_to_end:
+                    reason = "penalties"
+                    break
+        else:
+            row, position, bit, locks, keep, lock_after = cell_of[cell]
+            rows = masks[active]
+            rows[row] |= bit
+            if locks:
+                rows[row] |= lock_bits[row]
+                closed = _close_rows(game.locked, cell_bits, opens, closed, 1 << row)
+                in_play = [row for row in in_play if not closed >> row & 1]
+            elif lock_after and rows[row].bit_count() >= threshold:
+                opens[active] = opens[active] & keep | lock_after
+            else:
+                opens[active] &= keep
+            if events is not None:
+                events.append(_mark_event(game, active, row, position, False))
+            if locks and len(game.locked) >= sheet.locks_to_end:
+                reason = "locks"
+                break
+        active = active + 1 if active + 1 < len(masks) else 0
+        phase = ROLL
+    for player, rows, count in zip(game.players, masks, penalties, strict=True):
+        player.rows = rows
+        player.penalties = count
+    game.phase, game.reason, game.active, game.closed = OVER, reason, active, closed
+    game._in_play = {COLOURS[row]: None for row in in_play}
+    game.dice = _roll_event(white1, white2, colours, colour_faces)
+    game.white_sum = white1 + white2
+    game.decisions = {}  # nothing reads the last turn's decisions once the game is over
+    game._locking, game._action2_cells = 0, None
+    return rolls
+
+
+def _lucky_decision(
+    bits, cell_bits: _CellBits, rows: list[int], open_cells: int, options: tuple
+) -> tuple[tuple | None, bool]:
+    """Longo, a lucky white sum: choose among the legal cells (`options` but its last, the
+    pass), then the lucky crosses (the next open cell of each row with the fewest crosses, as
+    `Game._lucky_marks` lists them), and the pass. Returns the cell's entry (None for a pass)
+    and whether it is a lucky cross."""
+    counts = [mask.bit_count() for mask in rows]
+    fewest = min(counts)
+    lucky = []
+    for row, mask in enumerate(rows):
+        if counts[row] == fewest:
+            cell = 1 << cell_bits.offsets[row] + (mask & ~cell_bits.lock_bits[row]).bit_length()
+            if cell & open_cells & cell_bits.row_bits[row]:  # in the row (not past its end), open
+                lucky.append(cell_bits.cell[cell])
+    everything = [*options[:-1], *lucky, None]
+    if len(everything) == 1:
+        return None, False
+    choice = pick(bits, len(everything))
+    return everything[choice], len(options) - 1 <= choice < len(everything) - 1
+
+
+def _close_rows(
+    locked: list[int], bits: _CellBits, opens: list[int], closed: int, rows: int
+) -> int:
+    """The end of an action: its locks close their rows for everyone, in red..blue order."""
+    for row in range(len(COLOURS)):
+        if rows >> row & 1:
+            locked.append(row)
+            keep = ~bits.row_bits[row]
+            for seat, cells in enumerate(opens):
+                opens[seat] = cells & keep
+    return closed | rows
+
+
+def _roll_event(white1: int, white2: int, colours: list[int], faces: tuple[int, ...]) -> Roll:
+    return Roll(
+        (white1, white2), {COLOURS[die]: face for die, face in zip(colours, faces, strict=True)}
+    )
+
+
+def _mark_event(game: Game, seat: int, row: int, position: int, lucky: bool) -> Mark:
+    if lucky:
+        number = game._numbers[row][position]
+        return Mark(game.players[seat].name, COLOURS[row], number, True)
+    return game._marks[seat][row][position]

@@ -6,11 +6,15 @@ its row and position, the row-mask bit that crossing it sets, and whether crossi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from sheets import COLOURS, Sheet
 
 from .events import Mark
 
 Cell = tuple[int, int, int, int, bool]
+T = TypeVar("T")
 MARK_CACHE_NAMES = 256  # player names whose Mark objects are kept; cleared past this
 
 
@@ -18,6 +22,7 @@ class SheetTables:
     """Everything about a sheet the engine looks up at speed; built once per sheet."""
 
     __slots__ = (
+        "_derived",
         "_marks",
         "bonus_cells",
         "by_die_and_sum",
@@ -51,6 +56,15 @@ class SheetTables:
         self.mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
         self.plain = not (sheet.bonus_bar or sheet.rewards)  # no crosses set off by crosses
         self._marks: dict[str, list[list[Mark]]] = {}
+        self._derived: dict[Callable, object] = {}
+
+    def derived(self, build: Callable[[SheetTables], T]) -> T:
+        """Tables another module builds from these (e.g. the playouts' cell bits): built on
+        first use, once per sheet, and kept with these."""
+        made = self._derived.get(build)
+        if made is None:
+            made = self._derived[build] = build(self)
+        return made
 
     def marks_for(self, name: str) -> list[list[Mark]]:
         """Mark objects for every cell of `name`'s sheet, by row and position; legal-move lists
