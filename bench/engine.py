@@ -11,6 +11,14 @@ One process, one core. Run:
 
     .venv/bin/python bench/engine.py            # every variant, 2 and 4 players
     .venv/bin/python bench/engine.py --seconds 5 --variants classic
+
+Wall-clock figures on a shared host swing by half within minutes. To compare two versions of
+the engine, count instructions instead: `--play N` plays N 4-player playouts of each variant
+untimed, and valgrind counts what they cost, the same on every run:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/engine.py --play 1000 --variants classic
+    # minus the same with --play 0, divided by 1000: instructions per game
 """
 
 from __future__ import annotations
@@ -123,7 +131,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--variants", nargs="*", default=sheet_names())
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--play", type=int, metavar="N", help="play N games untimed and stop")
     args = parser.parse_args()
+    if args.play is not None:
+        rng = random.Random(args.seed)
+        for variant in args.variants:
+            for _ in range(args.play):
+                play_fast(variant, 4, rng)
+        return
     print(
         f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s"
     )
