@@ -30,6 +30,16 @@ def test_sheets_show_prints_the_rows_as_printed():
     assert red == ["red", "10", "6", "2", "8", "3", "4", "12", "5", "9", "7", "11", "[lock]"]
 
 
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly():
+    """`qwixx-tower replay game.jsonl | head` must not answer with a Python traceback."""
+    command = [sys.executable, "-m", "firmware_py.cli", "sheets", "show", "longo"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        child.stdout.close()  # the reader is gone before the tower writes a line
+        errors = child.stderr.read().decode()
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors
+    assert child.returncode == 1
+
+
 def test_sheets_show_unknown_sheet_says_which_exist():
     result = qwixx("sheets", "show", "qwinto")
     assert result.returncode == 2
