@@ -9,6 +9,10 @@ A game given up before its end (a new game started from the menu) keeps its log 
 game-log format has no such event); an empty marker file beside it (``game-000001.abandoned``)
 says so, and an abandoned game is never resumed. Likewise ``game-000001.seats.json`` says how
 each player decides (pad, keyboard, computer), so a resumed game gives every seat back its kind.
+
+Before a Longo game with pads starts, its players choose their lucky numbers; the game (and its
+log) begins once all have them. Until then ``lucky-draft.json`` holds what is chosen so far, so a
+restart in the middle of choosing loses none of it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ log = logging.getLogger(__name__)
 GAME_GLOB = "game-*.jsonl"
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
+DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
 
 
 class JournalError(Exception):
@@ -129,18 +134,44 @@ class Journal:
     def note_seats(self, path: Path, seats) -> None:
         """Write down beside the game of `path` who sits where: each player's name, how they
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
-        note = path.with_suffix(SEATS)
-        fresh = note.with_suffix(".tmp")
-        record = [{"name": s.name, "kind": s.kind, "pad": s.pad} for s in seats]
+        _write_durably(path.with_suffix(SEATS), seat_records(seats))
+
+    def note_draft(self, variant: str, seats, lucky: dict[str, list[int]]) -> None:
+        """Write down, durably, the lucky numbers chosen so far for a game about to start: its
+        variant, its seats (as `note_seats`) and each player's numbers. The note names the
+        newest game log of the moment, so it can tell a later game has started since."""
+        games = self.games()
+        record = {
+            "variant": variant,
+            "seats": seat_records(seats),
+            "lucky": lucky,
+            "after": games[-1].name if games else None,
+        }
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write_durably(self.directory / DRAFT, record)
+
+    def noted_draft(self) -> dict | None:
+        """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
+        None if there is no such note, or a game has started since it was written."""
         try:
-            with open(fresh, "w") as file:
-                json.dump(record, file)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(fresh, note)
-            _fsync_directory(path.parent)
+            record = json.loads((self.directory / DRAFT).read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as error:
+            raise JournalError(f"cannot read {DRAFT}: {error}") from error
+        games = self.games()
+        if not isinstance(record, dict) or record.get("after") != (
+            games[-1].name if games else None
+        ):
+            return None
+        return record
+
+    def forget_draft(self) -> None:
+        """The lucky numbers are in a game's start now (or given up): drop their note."""
+        try:
+            (self.directory / DRAFT).unlink(missing_ok=True)
         except OSError as error:
-            raise JournalError(f"cannot write {note.name}: {error}") from error
+            raise JournalError(f"cannot remove {DRAFT}: {error}") from error
 
     def _next_number(self) -> int:
         numbers = [int(path.stem.split("-")[1]) for path in self.games() if _numbered(path)]
@@ -179,6 +210,24 @@ def noted_seats(path: Path) -> list[dict]:
     ):
         return []
     return record
+
+
+def seat_records(seats) -> list[dict]:
+    return [{"name": seat.name, "kind": seat.kind, "pad": seat.pad} for seat in seats]
+
+
+def _write_durably(path: Path, record) -> None:
+    """Replace the JSON file `path` by `record` so that a power cut leaves the old or the new."""
+    fresh = path.with_suffix(".tmp")
+    try:
+        with open(fresh, "w") as file:
+            json.dump(record, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(fresh, path)
+        _fsync_directory(path.parent)
+    except OSError as error:
+        raise JournalError(f"cannot write {path.name}: {error}") from error
 
 
 def is_abandoned(path: Path) -> bool:

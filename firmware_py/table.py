@@ -48,7 +48,7 @@ from firmware_py.view import (
     TableView,
     table_view,
 )
-from sheets import COLOURS, load_sheet, sheet_names
+from sheets import COLOURS, SheetError, load_sheet, sheet_names
 
 log = logging.getLogger(__name__)
 
@@ -218,9 +218,12 @@ class Table:
         for problem in self.hardware.problems:
             self.alert(problem)
         if resumed is None:
+            if self._resume_draft():
+                return
             self.screen = SETUP if self._all_computers() else ATTRACT
             self._publish()
             return
+        self._forget_draft()  # a game began after the note; it holds the numbers
         self.game = resumed.game
         self.last_decisions = dict(resumed.last_decisions)
         self.game_log = GameLog(resumed.path)
@@ -300,6 +303,8 @@ class Table:
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
         self.seats = [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in self.seats]
+        if self.draft is not None:
+            self._note_draft()
 
     def why_not_join(self) -> Refusal | None:
         """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
@@ -362,6 +367,7 @@ class Table:
             self._problem(f"a new game cannot be saved: {error}")
             return False
         self._note_seats()
+        self._forget_draft()
         self.draft = None
         self.game = Game.start(start)
         self.last_decisions = {}
@@ -403,6 +409,7 @@ class Table:
         for seat in self.seats:
             if seat.kind != PAD:
                 self.draft.draw(seat.name)
+        self._note_draft()
         if self.game_log is not None:
             self.game_log.close()
             self.game_log = None
@@ -424,6 +431,7 @@ class Table:
             return Refusal("the game has not started: first choose your lucky numbers", NOT_NOW)
         if reason is not None:
             return Refusal(reason, RULE)
+        self._note_draft()
         if name not in self.draft.missing():
             numbers = " and ".join(str(n) for n in self.draft.chosen[name])
             self.news.append(f"{name}'s lucky numbers: {numbers}")
@@ -434,6 +442,50 @@ class Table:
             self.draft.draw(name)
             return None
         return self.draft.choose(name, number)
+
+    def _note_draft(self) -> None:
+        """The numbers chosen so far, on disk: a restart before the game starts loses none."""
+        by_name = {seat.name: seat for seat in self.seats}
+        seats = [by_name.get(name, SeatSpec(name, PAD)) for name in self.draft.chosen]
+        try:
+            self.journal.note_draft(self.draft.sheet.name, seats, self.draft.chosen)
+        except JournalError as error:
+            log.warning("%s; a restart now would ask for the lucky numbers again", error)
+
+    def _forget_draft(self) -> None:
+        try:
+            self.journal.forget_draft()
+        except JournalError as error:
+            log.warning("%s", error)  # harmless: a note older than the newest game is ignored
+
+    def _resume_draft(self) -> bool:
+        """After a restart during the lucky numbers: the same players, with the numbers they
+        had chosen, go on choosing. False when there is nothing (readable) to go on with."""
+        try:
+            record = self.journal.noted_draft()
+            if record is None:
+                return False
+            seats, draft = self._draft_from(record)
+        except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
+            log.warning("lucky numbers noted before the restart: %s", error)
+            self._forget_draft()
+            self.alert("The lucky numbers chosen before the restart are lost: choose them again")
+            return False
+        self.seats, self.variant, self.draft = seats, draft.sheet.name, draft
+        self.screen = LUCKY
+        self.news.append("Lucky numbers: go on entering them on your pads")
+        self._start_when_complete()  # the last number was in, the game not yet begun: begin
+        return True
+
+    def _draft_from(self, record: dict) -> tuple[list[SeatSpec], LuckyDraft]:
+        seats = [SeatSpec(**seat) for seat in record["seats"]]
+        sheet = load_sheet(record["variant"])
+        draft = LuckyDraft(sheet, [seat.name for seat in seats], self.hardware.dice.sample)
+        for name, numbers in record["lucky"].items():
+            for number in numbers:
+                if name not in draft.chosen or draft.choose(name, number) is not None:
+                    raise ValueError(f"{name} cannot have lucky number {number!r}")
+        return seats, draft
 
     def _draw_missing(self) -> None:
         """The roll button during the lucky numbers: draw for everyone still missing, and play."""

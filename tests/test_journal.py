@@ -9,6 +9,7 @@ import pytest
 from firmware_py.gamelog import replay
 from firmware_py.journal import GameLog, Journal, JournalError, read_game
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
+from firmware_py.table import PAD, SeatSpec
 
 START = Start("classic", ("Ann", "Ben"))
 TURN = [
@@ -97,3 +98,20 @@ def test_the_journal_is_the_spec_game_log(tmp_path):
     lines = journal.games()[0].read_text().splitlines()
     assert lines[0] == '{"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}'
     assert game_report(replay(lines))["turn"] == {"active": "Ben", "phase": "roll"}
+
+
+def test_a_note_of_lucky_numbers_holds_until_a_game_begins_after_it(tmp_path):
+    """The lucky numbers of a game not yet begun are noted; once a game log is newer than the
+    note (its removal was cut short), the note is stale and is not offered again."""
+    journal = Journal(tmp_path)
+    journal.begin(START)  # an earlier game
+    seats = [SeatSpec("Ann", PAD, "pad-A"), SeatSpec("Bot", "computer")]
+    journal.note_draft("longo", seats, {"Ann": [4], "Bot": [2, 9]})
+    noted = journal.noted_draft()
+    assert noted["variant"] == "longo" and noted["lucky"] == {"Ann": [4], "Bot": [2, 9]}
+    assert noted["seats"][0] == {"name": "Ann", "kind": PAD, "pad": "pad-A"}
+    journal.begin(Start("longo", ("Ann", "Bot"), {"Ann": [4, 5], "Bot": [2, 9]}))
+    assert journal.noted_draft() is None
+    journal.forget_draft()
+    assert not (tmp_path / "lucky-draft.json").exists()
+    journal.forget_draft()  # nothing to forget is fine too

@@ -20,7 +20,7 @@ from firmware_py.journal import GameLog, Journal, read_game
 from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.screens import render
-from firmware_py.table import COMPUTER, KEYBOARD, PAD, LuckyNumber, SeatSpec, Table
+from firmware_py.table import ALERT_SECONDS, COMPUTER, KEYBOARD, PAD, LuckyNumber, SeatSpec, Table
 from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
@@ -516,9 +516,60 @@ def test_a_restart_while_lucky_numbers_are_entered_does_not_resume_the_abandoned
     again, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
 
     async def restart() -> None:
-        assert again.game is None and again.view().screen == "attract"
+        assert again.game is None and again.view().screen == "lucky"  # the new game's step
 
     run_table(again, restart)
+
+
+def test_lucky_numbers_chosen_before_a_pulled_plug_are_still_chosen_after_it(tmp_path):
+    seats = [SeatSpec("Ann", PAD), SeatSpec("Ben", PAD), SeatSpec("Bot")]
+    table, clock = clocked_table(tmp_path, seats, "longo")
+
+    async def choose_some() -> None:
+        await tap(table, clock)
+        table.give_pad("Ann", "pad-A")  # Ann's pad said hello
+        assert table.decide(LuckyNumber("Ann", 4)) is None
+        assert table.decide(LuckyNumber("Ann", 11)) is None
+        assert table.decide(LuckyNumber("Ben", 7)) is None
+
+    run_table(table, choose_some)
+    bot = table.draft.chosen["Bot"]
+    again, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "classic")  # the configuration
+
+    async def go_on() -> None:
+        view = again.view()
+        assert view.screen == "lucky" and view.waiting_for == ("Ben",)
+        assert [seat.lucky for seat in view.seats] == [(4, 11), (7,), tuple(bot)]
+        assert again.seats == [SeatSpec("Ann", PAD, "pad-A"), SeatSpec("Ben", PAD), seats[2]]
+        assert main_display_shows(again, view)
+        assert again.decide(LuckyNumber("Ben", 12)) is None
+        assert again.game is not None
+        start = json.loads(again.game_log.path.read_text().splitlines()[0])
+        assert start["lucky"] == {"Ann": [4, 11], "Ben": [7, 12], "Bot": bot}
+
+    run_table(again, go_on)
+    after_the_start, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "classic")
+
+    async def resumes_the_game() -> None:  # the numbers are in its log now; no lucky step
+        assert after_the_start.draft is None
+        assert after_the_start.game_log.path == again.game_log.path
+
+    run_table(after_the_start, resumes_the_game)
+
+
+def test_an_unreadable_note_of_lucky_numbers_is_reported_and_the_tower_starts_afresh(tmp_path):
+    (tmp_path / "lucky-draft.json").write_text('{"variant": "longo", "seats": [{"nam')
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def starts() -> None:
+        assert table.draft is None and table.screen == "attract"
+        words = "The lucky numbers chosen before the restart are lost: choose them again"
+        assert table.view().message == words  # on the displays for a few seconds
+        clock.advance(ALERT_SECONDS)
+        await tap(table, clock)  # a new game asks for the numbers again
+        assert table.draft is not None and table.view().screen == "lucky"
+
+    run_table(table, starts)
 
 
 def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_path):
