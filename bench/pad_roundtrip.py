@@ -39,7 +39,7 @@ rig = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rig)
 
 from firmware_py.rules import Roll  # noqa: E402
-from firmware_py.table import SeatSpec  # noqa: E402
+from firmware_py.seating import SeatSpec  # noqa: E402
 
 IDENT = "pad-bench"
 VERSION_SCRIPT = "import sys; print('%d.%d.%d' % sys.implementation.version[:3])"

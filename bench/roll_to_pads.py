@@ -28,7 +28,8 @@ from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.padhub import PadHub
 from firmware_py.rules import ROLL, Pass
-from firmware_py.table import PAD, SeatSpec, Table
+from firmware_py.seating import PAD, SeatSpec
+from firmware_py.table import Table
 
 NAMES = ("Ann", "Ben", "Cleo")
 

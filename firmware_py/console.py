@@ -18,7 +18,8 @@ from typing import TextIO
 from PIL import Image
 
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
-from firmware_py.table import KEYBOARD, Table
+from firmware_py.seating import KEYBOARD
+from firmware_py.table import Table
 from sheets import COLOURS
 
 BRAILLE_BASE = 0x2800

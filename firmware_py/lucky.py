@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_py.seating import SeatSpec
+from sheets import load_sheet
+
 Sample = Callable[[list[int], int], list[int]]  # (population, count) -> count different values
 
 
@@ -72,3 +75,16 @@ def draw_all(sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ..
     for name in names:
         draft.draw(name)
     return draft.numbers()
+
+
+def draft_from_note(note: dict, sample: Sample) -> tuple[list[SeatSpec], LuckyDraft]:
+    """The seats and the numbers chosen so far, from the journal's note of a draft (see
+    `Journal.note_draft`). A note that does not add up raises ValueError, KeyError, TypeError
+    or SheetError."""
+    seats = [SeatSpec(**seat) for seat in note["seats"]]
+    draft = LuckyDraft(load_sheet(note["variant"]), [seat.name for seat in seats], sample)
+    for name, numbers in note["lucky"].items():
+        for number in numbers:
+            if name not in draft.chosen or draft.choose(name, number) is not None:
+                raise ValueError(f"{name} cannot have lucky number {number!r}")
+    return seats, draft

@@ -20,7 +20,8 @@ from drivers.padlink import PadLink
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
-from firmware_py.table import CHOICE, NOT_NOW, PAD, RULE, STORAGE, LuckyNumber, Table
+from firmware_py.seating import PAD
+from firmware_py.table import CHOICE, NOT_NOW, RULE, STORAGE, LuckyNumber, Table
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,8 @@ from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.padhub import PadHub
 from firmware_py.paths import default_state_dir
-from firmware_py.table import COMPUTER, KEYBOARD, SeatSpec, Table
+from firmware_py.seating import COMPUTER, KEYBOARD, SeatSpec
+from firmware_py.table import Table
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")

@@ -19,8 +19,9 @@ from drivers.button import RollButton
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
 from firmware_py.journal import GameLog, Journal, JournalError, noted_seats
-from firmware_py.lucky import LuckyDraft, draw_all
+from firmware_py.lucky import LuckyDraft, draft_from_note, draw_all
 from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
+from firmware_py.news import describe, final_words
 from firmware_py.players import choose
 from firmware_py.rules import (
     ACTION1,
@@ -36,6 +37,16 @@ from firmware_py.rules import (
     Undo,
 )
 from firmware_py.screens import render
+from firmware_py.seating import (
+    COMPUTER,
+    MAX_SEATS,
+    PAD,
+    SeatSpec,
+    kind_of,
+    one_more_seat,
+    seats_for,
+    with_pad,
+)
 from firmware_py.view import (
     ATTRACT,
     ERROR,
@@ -52,7 +63,6 @@ from sheets import COLOURS, SheetError, load_sheet, sheet_names
 
 log = logging.getLogger(__name__)
 
-COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
@@ -60,7 +70,6 @@ ALERT_SECONDS = 5.0  # a problem players can act on (a pad missing, a die lost) 
 
 
 RULE, CHOICE, STORAGE, NOT_NOW = "rule", "choice", "storage", "not now"
-MAX_SEATS = 5
 
 
 @dataclass(frozen=True)
@@ -78,16 +87,6 @@ class LuckyNumber:
 
     player: str
     number: int = 0
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """Who sits in a seat: a player's name, how they decide, and (for a pad seat) the ident of
-    the pad that joined it, so that after a restart the seat goes back to that pad only."""
-
-    name: str
-    kind: str = COMPUTER
-    pad: str = ""
 
 
 class Table:
@@ -227,17 +226,10 @@ class Table:
         self.game = resumed.game
         self.last_decisions = dict(resumed.last_decisions)
         self.game_log = GameLog(resumed.path)
-        self._match_seats(self.game, resumed.path)
+        noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
+        self.seats = seats_for(self.game.seat, self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
         self._publish()
-
-    def _match_seats(self, game: Game, path) -> None:
-        """A resumed game keeps its players, each deciding as noted when the game began (else
-        as configured). A player of unknown kind held a pad: pads join at the table, while
-        computer and keyboard seats are configured; their pad takes the seat back."""
-        noted = {seat["name"]: SeatSpec(**seat) for seat in noted_seats(path)}
-        known = {seat.name: seat for seat in self.seats} | noted
-        self.seats = [known.get(p.name, SeatSpec(p.name, PAD)) for p in game.players]
 
     # ---- input -------------------------------------------------------------------------------
 
@@ -302,7 +294,7 @@ class Table:
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
-        self.seats = [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in self.seats]
+        self.seats = with_pad(self.seats, name, pad)
         if self.draft is not None:
             self._note_draft()
 
@@ -445,8 +437,7 @@ class Table:
 
     def _note_draft(self) -> None:
         """The numbers chosen so far, on disk: a restart before the game starts loses none."""
-        by_name = {seat.name: seat for seat in self.seats}
-        seats = [by_name.get(name, SeatSpec(name, PAD)) for name in self.draft.chosen]
+        seats = seats_for(self.draft.chosen, self.seats, [])
         try:
             self.journal.note_draft(self.draft.sheet.name, seats, self.draft.chosen)
         except JournalError as error:
@@ -465,7 +456,7 @@ class Table:
             record = self.journal.noted_draft()
             if record is None:
                 return False
-            seats, draft = self._draft_from(record)
+            seats, draft = draft_from_note(record, self.hardware.dice.sample)
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
             self._forget_draft()
@@ -476,16 +467,6 @@ class Table:
         self.news.append("Lucky numbers: go on entering them on your pads")
         self._start_when_complete()  # the last number was in, the game not yet begun: begin
         return True
-
-    def _draft_from(self, record: dict) -> tuple[list[SeatSpec], LuckyDraft]:
-        seats = [SeatSpec(**seat) for seat in record["seats"]]
-        sheet = load_sheet(record["variant"])
-        draft = LuckyDraft(sheet, [seat.name for seat in seats], self.hardware.dice.sample)
-        for name, numbers in record["lucky"].items():
-            for number in numbers:
-                if name not in draft.chosen or draft.choose(name, number) is not None:
-                    raise ValueError(f"{name} cannot have lucky number {number!r}")
-        return seats, draft
 
     def _draw_missing(self) -> None:
         """The roll button during the lucky numbers: draw for everyone still missing, and play."""
@@ -517,7 +498,7 @@ class Table:
             names = sheet_names()
             self.variant = names[(names.index(self.variant) + 1) % len(names)]
         elif menu.page == PLAYERS:
-            self._next_seat_count()
+            self.seats, self._benched = one_more_seat(self.seats, self._benched)
         else:  # CONFIRM: yes
             self.new_game()
             return
@@ -539,19 +520,6 @@ class Table:
         elif menu.item == BACK:
             self.menu = None
 
-    def _next_seat_count(self) -> None:
-        """One more seat (a seat removed earlier, else a computer player), or from five back
-        to one: the last seats leave, and come back first when seats are added again."""
-        if len(self.seats) >= MAX_SEATS:
-            self._benched = self.seats[1:] + self._benched
-            self.seats = self.seats[:1]
-        elif self._benched:
-            self.seats.append(self._benched.pop(0))
-        else:
-            taken = {seat.name for seat in self.seats}
-            number = next(n for n in range(1, MAX_SEATS + 2) if f"Computer {n}" not in taken)
-            self.seats.append(SeatSpec(f"Computer {number}", COMPUTER))
-
     def close_idle_menu(self) -> None:
         """The menu closes by itself when nobody has pressed for a while."""
         if self.menu is not None and self.menu.idle(self.clock()):
@@ -572,7 +540,7 @@ class Table:
         if self.game.over:
             lights.celebrate()
             self.games_finished += 1
-            self.news.append(_final_words(self.game))
+            self.news.append(final_words(self.game))
         self._publish()
 
     # ---- rolling -----------------------------------------------------------------------------
@@ -725,8 +693,7 @@ class Table:
 
     def kind_of(self, name: str) -> str:
         """How the seat of `name` decides: computer, keyboard or pad."""
-        seats = self.seats + self._benched  # a seat the menu removed plays its game out
-        return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
+        return kind_of(name, self.seats + self._benched)  # a removed seat plays its game out
 
     def _all_computers(self) -> bool:
         return all(seat.kind == COMPUTER for seat in self.seats)
@@ -769,23 +736,3 @@ class Table:
         """Any input: the displays come back at full brightness."""
         self._last_input = self.clock()
         self.rest_displays()
-
-
-def describe(event, game: Game) -> str:
-    """One event in words, for the table's news."""
-    kind = type(event)
-    if kind is Roll:
-        dice = ", ".join(f"{c} {f}" for c, f in event.colours.items())
-        return f"{game.active_name} rolls white {event.white[0]}+{event.white[1]}; {dice}"
-    if kind is Mark:
-        lucky = " (lucky)" if event.lucky else ""
-        return f"{event.player} crosses {event.row} {event.number}{lucky}"
-    if kind is Pass:
-        return f"{event.player} passes"
-    return f"{event.player} takes it back"
-
-
-def _final_words(game: Game) -> str:
-    scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    why = "two rows are locked" if game.reason == "locks" else "a fourth penalty"
-    return f"Game over ({why}): {scores}. Winner: {' and '.join(game.winners())}"

@@ -9,7 +9,7 @@ import pytest
 from firmware_py.gamelog import replay
 from firmware_py.journal import GameLog, Journal, JournalError, read_game
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
-from firmware_py.table import PAD, SeatSpec
+from firmware_py.seating import PAD, SeatSpec
 
 START = Start("classic", ("Ann", "Ben"))
 TURN = [

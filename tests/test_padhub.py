@@ -15,7 +15,7 @@ from firmware_py.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.padhub import PadHub, request_event, state_fields
 from firmware_py.rules import Game, Mark, Pass, Roll, Start, Undo
-from firmware_py.table import COMPUTER, PAD, SeatSpec
+from firmware_py.seating import COMPUTER, PAD, SeatSpec
 from sheets import load_sheet, sheet_names
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})

@@ -15,8 +15,8 @@ import time
 
 from firmware_py.gamelog import parse_line
 from firmware_py.journal import Journal, read_game
+from firmware_py.news import describe
 from firmware_py.rules import Game, Start
-from firmware_py.table import describe
 
 EVENT_NEWS = re.compile(r"^\S+ (rolls|crosses|passes|takes it back)")
 KILLS = 6

@@ -20,7 +20,8 @@ from firmware_py.journal import GameLog, Journal, read_game
 from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.screens import render
-from firmware_py.table import ALERT_SECONDS, COMPUTER, KEYBOARD, PAD, LuckyNumber, SeatSpec, Table
+from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
+from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table
 from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 

@@ -36,7 +36,8 @@ from firmware_py.hardware import build_hardware  # noqa: E402
 from firmware_py.journal import Journal  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402
 from firmware_py.padhub import PadHub, join_state, pad_state, state_fields  # noqa: E402
-from firmware_py.table import PAD, SeatSpec, Table  # noqa: E402
+from firmware_py.seating import PAD, SeatSpec  # noqa: E402
+from firmware_py.table import Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
 PAD_DIR = ROOT / "firmware_py" / "pad"

@@ -1,0 +1,58 @@
+"""Who sits at the table: each seat's player, how they decide, and the pad that holds it.
+
+Seats change between games only: a pad joins with a press, the roll button's menu adds computer
+players or sends the last seats away (they come back first when seats are added again), and a
+game resumed after a restart gives every player back the seat they had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
+MAX_SEATS = 5
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a player's name, how they decide, and (for a pad seat) the ident of
+    the pad that joined it, so that after a restart the seat goes back to that pad only."""
+
+    name: str
+    kind: str = COMPUTER
+    pad: str = ""
+
+
+def with_pad(seats: list[SeatSpec], name: str, pad: str) -> list[SeatSpec]:
+    """The seats with `name`'s held by the pad of ident `pad`."""
+    return [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in seats]
+
+
+def one_more_seat(
+    seats: list[SeatSpec], benched: list[SeatSpec]
+) -> tuple[list[SeatSpec], list[SeatSpec]]:
+    """The menu's players step: one more seat (a seat removed earlier, else a computer player),
+    or from five back to one, the last seats set aside. Returns (seats, set aside)."""
+    if len(seats) >= MAX_SEATS:
+        return seats[:1], seats[1:] + benched
+    if benched:
+        return [*seats, benched[0]], benched[1:]
+    taken = {seat.name for seat in seats}
+    number = next(n for n in range(1, MAX_SEATS + 2) if f"Computer {n}" not in taken)
+    return [*seats, SeatSpec(f"Computer {number}", COMPUTER)], benched
+
+
+def seats_for(
+    players: Iterable[str], configured: list[SeatSpec], noted: list[SeatSpec]
+) -> list[SeatSpec]:
+    """The seats of these players (a resumed game's, a draft's): each as noted when the game
+    began, else as configured. A player of unknown kind held a pad: pads join at the table,
+    while computer and keyboard seats are configured; their pad takes the seat back."""
+    known = {seat.name: seat for seat in configured} | {seat.name: seat for seat in noted}
+    return [known.get(name, SeatSpec(name, PAD)) for name in players]
+
+
+def kind_of(name: str, seats: list[SeatSpec]) -> str:
+    """How the seat of `name` decides: computer, keyboard or pad."""
+    return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
