@@ -159,12 +159,10 @@ class Journal:
             return None
         except (OSError, ValueError) as error:
             raise JournalError(f"cannot read {DRAFT}: {error}") from error
+        if not isinstance(record, dict):
+            raise JournalError(f"{DRAFT} holds no note of lucky numbers")
         games = self.games()
-        if not isinstance(record, dict) or record.get("after") != (
-            games[-1].name if games else None
-        ):
-            return None
-        return record
+        return record if record.get("after") == (games[-1].name if games else None) else None
 
     def forget_draft(self) -> None:
         """The lucky numbers are in a game's start now (or given up): drop their note."""
@@ -213,6 +211,7 @@ def noted_seats(path: Path) -> list[dict]:
 
 
 def seat_records(seats) -> list[dict]:
+    """Seats (SeatSpec-like) as the notes write them."""
     return [{"name": seat.name, "kind": seat.kind, "pad": seat.pad} for seat in seats]
 
 

@@ -227,7 +227,7 @@ class Table:
         self.last_decisions = dict(resumed.last_decisions)
         self.game_log = GameLog(resumed.path)
         noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
-        self.seats = seats_for(self.game.seat, self.seats, noted)
+        self.seats = seats_for([p.name for p in self.game.players], self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
         self._publish()
 

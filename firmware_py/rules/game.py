@@ -269,9 +269,8 @@ class Game:
             reached.extend(by_sum[white1 + face])
             if white2 != white1:
                 reached.extend(by_sum[white2 + face])
-        reached.sort(
-            key=_row_and_position
-        )  # listed as the sheet reads: top row first, left to right
+        # Listed as the sheet reads, top row first and left to right, as action 1's are.
+        reached.sort(key=_row_and_position)
         return reached
 
     def _mark(self, mark: Mark) -> None:

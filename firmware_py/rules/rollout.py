@@ -270,21 +270,13 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
                     if events is not None:
                         events.append(Pass(game.players[seat].name))
                     continue
-                row, position, bit, locks, keep, lock_after = entry
-                rows = masks[seat]
-                rows[row] |= bit
-                if locks:
-                    rows[row] |= lock_bits[row]
-                    locking |= 1 << row
-                    opens[seat] &= keep
-                elif lock_after and rows[row].bit_count() >= threshold:
-                    opens[seat] = opens[seat] & keep | lock_after
-                else:
-                    opens[seat] &= keep
+                _cross(masks[seat], opens, seat, entry, lock_bits, threshold)
+                if entry[3]:  # a lock: the row closes for everyone when action 1 ends
+                    locking |= 1 << entry[0]
                 if seat == active:
                     active_crossed = True
                 if events is not None:
-                    events.append(_mark_event(game, seat, row, position, lucky_cross))
+                    events.append(_mark_event(game, seat, entry, lucky_cross))
             if locking:
                 closed = _close_rows(game.locked, cell_bits, opens, closed, locking)
                 locking = 0
@@ -317,22 +309,16 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
                     reason = "penalties"
                     break
         else:
-            row, position, bit, locks, keep, lock_after = cell_of[cell]
-            rows = masks[active]
-            rows[row] |= bit
-            if locks:
-                rows[row] |= lock_bits[row]
-                closed = _close_rows(game.locked, cell_bits, opens, closed, 1 << row)
-                in_play = [row for row in in_play if not closed >> row & 1]
-            elif lock_after and rows[row].bit_count() >= threshold:
-                opens[active] = opens[active] & keep | lock_after
-            else:
-                opens[active] &= keep
+            entry = cell_of[cell]
+            _cross(masks[active], opens, active, entry, lock_bits, threshold)
             if events is not None:
-                events.append(_mark_event(game, active, row, position, False))
-            if locks and len(game.locked) >= sheet.locks_to_end:
-                reason = "locks"
-                break
+                events.append(_mark_event(game, active, entry, False))
+            if entry[3]:  # a lock in action 2 closes its row at once
+                closed = _close_rows(game.locked, cell_bits, opens, closed, 1 << entry[0])
+                in_play = [row for row in in_play if not closed >> row & 1]
+                if len(game.locked) >= sheet.locks_to_end:
+                    reason = "locks"
+                    break
         active = active + 1 if active + 1 < len(masks) else 0
         phase = ROLL
     for player, rows, count in zip(game.players, masks, penalties, strict=True):
@@ -345,6 +331,22 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
     game.decisions = {}  # nothing reads the last turn's decisions once the game is over
     game._locking, game._action2_cells = 0, None
     return rolls
+
+
+def _cross(
+    rows: list[int], opens: list[int], seat: int, entry: tuple, lock_bits, threshold
+) -> None:
+    """Cross the cell of a `_CellBits.cell` entry on `seat`'s sheet: its bit (and, for a lock
+    cell, the lock cross) in the row mask; the cells it passes (the whole row, once locked) out
+    of the seat's open cells, and the row's lock cells in, once the row has the crosses."""
+    row, _, bit, locks, keep, lock_after = entry
+    rows[row] |= bit
+    if locks:
+        rows[row] |= lock_bits[row]
+    elif lock_after and rows[row].bit_count() >= threshold:
+        opens[seat] = opens[seat] & keep | lock_after
+        return
+    opens[seat] &= keep
 
 
 def _lucky_decision(
@@ -388,7 +390,8 @@ def _roll_event(white1: int, white2: int, colours: list[int], faces: tuple[int, 
     )
 
 
-def _mark_event(game: Game, seat: int, row: int, position: int, lucky: bool) -> Mark:
+def _mark_event(game: Game, seat: int, entry: tuple, lucky: bool) -> Mark:
+    row, position = entry[:2]
     if lucky:
         number = game._numbers[row][position]
         return Mark(game.players[seat].name, COLOURS[row], number, True)
