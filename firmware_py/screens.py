@@ -47,6 +47,8 @@ def text(draw: Draw, xy: tuple[int, int], words: str) -> None:
 
 def big_text(draw: Draw, y: int, words: str, scale: int = 2) -> None:
     """Words in the bitmap font scaled up pixel for pixel, centred across the display."""
+    if not words:
+        return
     width = min(len(words) * 6, WIDTH // scale)
     small = Image.new("1", (width, 11))
     ImageDraw.Draw(small).text((0, 0), words, font=FONT, fill=1)

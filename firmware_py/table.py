@@ -361,6 +361,7 @@ class Table:
         self._note_seats()
         self._forget_draft()
         self.draft = None
+        self._lock_notice_until = 0.0  # a lock of the last game is no news in this one
         self.game = Game.start(start)
         self.last_decisions = {}
         self.screen = ATTRACT

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fakes import FakeClock
 from PIL import Image
+from rules_helpers import build, recording_game
 
 from drivers.display import SHIFT_OFFSETS
 from firmware_py.config import SIMULATED
@@ -381,6 +382,29 @@ def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_on
         await until(lambda: table.game is not None)
         assert [p.name for p in table.game.players] == ["Kim", "Computer 1"]
         assert table.kind_of("Computer 1") == COMPUTER
+
+    run_table(table, steps)
+
+
+def test_a_new_game_started_while_the_last_lock_is_announced_shows_the_new_game(tmp_path):
+    """A game that ends with its second lock, and a new game at once (a computer table starts
+    one within the lock notice): the new game's roll screen shows, not a lock it never had.
+    Before the fix the main display crashed drawing a lock of no colour and the table stalled."""
+    played = recording_game("classic", ("Kim", "Lee"))
+    build(played, {"Kim": [("red", n) for n in (2, 3, 4, 5, 6, 12)],
+                   "Lee": [("green", n) for n in (12, 11, 10, 9, 8, 2)]})  # fmt: skip
+    assert played.over and played.reason == "locks"
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lee", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)  # a new game of Kim and Lee
+        for event in played.log[1:]:
+            assert table.submit(event) is None
+        assert table.game.over
+        await tap(table, clock)  # the next game, within the lock notice
+        assert table.game is not None and table.game.phase == "roll"
+        assert table.view().screen == "roll"
+        assert main_display_shows(table, table.view())
 
     run_table(table, steps)
 
