@@ -164,6 +164,51 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
     run_table(table, play, hub)
 
 
+def test_a_pad_goes_on_choosing_its_lucky_numbers_after_a_tower_restart(tmp_path):
+    """Ann's pad has chosen one lucky number when the plug is pulled. After the restart the
+    pad says hello, gets Ann's seat back without a press, still shows that number, and her
+    second number starts the game with both."""
+    pad = PtyPad(tmp_path / "pad")
+    games = tmp_path / "games"
+    lucky_phase = protocol.PHASES.index("lucky")
+
+    def tower():
+        table = make_table(games, [SeatSpec("Bot", COMPUTER)], "longo")
+        table.pace = 60
+        return table, PadHub(table, [str(pad.path)])
+
+    async def meet(hub) -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", {**pad_hello(), "ident": "pad-1"})
+
+    async def before_the_cut(table, hub) -> None:
+        await meet(hub)
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        table.new_game()
+        await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
+        seq = pad.send("request", {"action": protocol.LUCKY_NUMBER, "number": 9})
+        assert (await asyncio.to_thread(pad.expect, "answer", req=seq)).fields[
+            "status"
+        ] == protocol.OK
+
+    async def after_the_restart(table, hub) -> None:
+        await meet(hub)
+        state = await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
+        assert state.fields["player"] == "Player 2" and state.fields["lucky"] == b"\x09"
+        seq = pad.send("request", {"action": protocol.LUCKY_NUMBER, "number": 4})
+        assert (await asyncio.to_thread(pad.expect, "answer", req=seq)).fields[
+            "status"
+        ] == protocol.OK
+        await asyncio.to_thread(pad.expect, "state", phase=protocol.PHASES.index("roll"))
+        assert table.game.player("Player 2").lucky == (9, 4)
+
+    for steps in (before_the_cut, after_the_restart):
+        table, hub = tower()
+        run_table(table, partial(steps, table, hub), hub)
+        pad.drain()
+
+
 def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp_path):
     """The tower is killed after journalling Ann's mark and before answering it; after the
     restart the pad sends the same request again: it hears ok, and the mark is there once."""
