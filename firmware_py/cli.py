@@ -59,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
         "--pace", type=float, default=0.8, help="seconds computer players take to decide"
     )
     run_cmd.add_argument("--games", type=int, help="stop after this many games")
+    run_cmd.add_argument(
+        "--look-ahead",
+        type=int,
+        metavar="N",
+        help="computer players try each option in N played-out games (150 plays well; "
+        "default: the configuration's, else 0: rules of thumb)",
+    )
     run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
     run_cmd.add_argument(
         "--plain", action="store_true", help="print the news as lines, no screen drawing"

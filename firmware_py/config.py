@@ -43,6 +43,7 @@ class TowerConfig:
     source: str = "simulated"
     variant: str = "classic"
     action1_timer: float = 0.0
+    look_ahead: int = 0  # playouts per option a computer player tries; 0: rule of thumb
     idle_dim: float = 300.0
     idle_blank: float = 1800.0
     state_dir: Path | None = None
@@ -89,6 +90,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         source=source,
         variant=check.choice(tower, "tower", "variant", sheet_names(), "classic"),
         action1_timer=check.number(tower, "tower", "action1_timer", 0, 600, 0.0),
+        look_ahead=check.integer(tower, "tower", "look_ahead", 0, 100_000, 0),
         idle_dim=check.number(tower, "tower", "idle_dim", 0, 86400, 300.0),
         idle_blank=check.number(tower, "tower", "idle_blank", 0, 86400, 1800.0),
         state_dir=check.path(tower, "tower", "state_dir"),
@@ -130,7 +132,7 @@ class _Checker:
                 raise self.fail(section, key, f"unknown key; known keys: {', '.join(known)}")
 
     def tower_keys(self, tower: dict) -> None:
-        known = ("variant", "action1_timer", "idle_dim", "idle_blank", "state_dir")
+        known = ("variant", "action1_timer", "look_ahead", "idle_dim", "idle_blank", "state_dir")
         self.known_keys(tower, "tower", known)
 
     def integer(self, table: dict, section: str, key: str, low: int, high: int, default=None):

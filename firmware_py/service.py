@@ -45,6 +45,7 @@ def run_tower(args: argparse.Namespace) -> int:
         long_press=config.button.long_press if config.button else 1.5,
         idle_dim=config.idle_dim,
         idle_blank=config.idle_blank,
+        look_ahead=config.look_ahead if args.look_ahead is None else args.look_ahead,
     )
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)

@@ -14,11 +14,13 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from drivers.button import RollButton
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
 from firmware_py.journal import GameLog, Journal, JournalError, noted_seats
+from firmware_py.lookahead import look_ahead
 from firmware_py.lucky import LuckyDraft, draft_from_note, draw_all
 from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.news import describe, final_words
@@ -105,6 +107,7 @@ class Table:
         idle_dim: float = 300.0,
         idle_blank: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
+        look_ahead: int = 0,
     ) -> None:
         self.seats = list(seats)
         self.variant = variant
@@ -116,6 +119,9 @@ class Table:
         self.clock = clock
         self.idle_dim = idle_dim
         self.idle_blank = idle_blank
+        self.look_ahead = look_ahead  # playouts per option for computer players; 0: rule of thumb
+        self._thinking: set[str] = set()  # computer players whose look-ahead is running
+        self._rng = random.Random()  # for look-ahead playouts (the dice have their own source)
         self._last_input = clock()
         self._power = "on"
         self.game: Game | None = None
@@ -676,8 +682,37 @@ class Table:
                 self._later(self.action1_timer, self._auto_pass, name)
 
     def _computer_decides(self, name: str) -> None:
-        if self.game is not None and name in self.game.waiting_for():
+        if self.game is None or name not in self.game.waiting_for() or name in self._thinking:
+            return
+        if not self.look_ahead:
             self.submit(choose(self.game, name))
+            return
+        # Thousands of playouts: in a worker thread, so pads and displays are served meanwhile.
+        self._thinking.add(name)
+        thought = self._loop.run_in_executor(
+            None, look_ahead, self.game.copy(), name, self._rng, self.look_ahead
+        )
+        thought.add_done_callback(partial(self._computer_thought, name, self._moment()))
+
+    def _computer_thought(self, name: str, moment: tuple, thought: asyncio.Future) -> None:
+        """A look-ahead is done: play it if the table is still at the moment it was asked for
+        (the same game, turn and action), else think again about where the table is now."""
+        self._thinking.discard(name)
+        if thought.cancelled() or self.game is None or name not in self.game.waiting_for():
+            return
+        if thought.exception() is not None or self._moment() != moment:
+            if thought.exception() is not None:
+                log.error("a computer player's look-ahead failed: %r", thought.exception())
+                self.submit(choose(self.game, name))
+            else:
+                self._later(0, self._computer_decides, name)
+            return
+        self.submit(thought.result())
+
+    def _moment(self) -> tuple:
+        """The game, turn and action the table is at: a decision made for it stays legal."""
+        game = self.game
+        return (self.game_log, game.active, game.phase, game.dice, len(game.locked))
 
     def _auto_pass(self, name: str) -> None:
         if self.game is not None and self.game.can_pass(name):

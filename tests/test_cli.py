@@ -63,6 +63,15 @@ def test_run_plays_a_game_whose_journal_replays_to_the_announced_scores(tmp_path
         assert f"{name} {player['total']}" in final[0]
 
 
+def test_run_with_look_ahead_computer_players_finishes_its_game(tmp_path):
+    result = qwixx(
+        "run", "--plain", "--pace", "0.01", "--games", "1", "--players", "Ann,Ben",
+        "--look-ahead", "5", "--state-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stdout.splitlines() if line.startswith("Game over")]
+
+
 def test_run_with_a_broken_configuration_says_which_key_and_exits_2(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[button]\npin = 40\n")

@@ -47,6 +47,10 @@ def test_the_example_configuration_of_the_reference_build_loads():
         ),
         ({"tower": {"variant": "qwinto"}}, "[tower] variant: 'qwinto' is not one of"),
         ({"tower": {"action1_timer": -3}}, "[tower] action1_timer: must be a number of seconds"),
+        (
+            {"tower": {"look_ahead": 1.5}},
+            "[tower] look_ahead: must be a whole number from 0 to 100000, not 1.5",
+        ),
         ({"tower": {"state_dir": "games"}}, "[tower] state_dir: must be an absolute path"),
         (
             {"displays": [{"chip": "ssd1306"}]},

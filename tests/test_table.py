@@ -13,11 +13,14 @@ from PIL import Image
 from rules_helpers import build, recording_game
 
 from drivers.display import SHIFT_OFFSETS
+from firmware_py import table as table_module
 from firmware_py.config import SIMULATED
 from firmware_py.console import Console
+from firmware_py.gamelog import parse_line
 from firmware_py.hardware import SIMULATED_LIGHT_PINS, build_hardware
 from firmware_py.history import history_lines
 from firmware_py.journal import GameLog, Journal, read_game
+from firmware_py.lookahead import look_ahead
 from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.screens import render
@@ -82,6 +85,53 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
     assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
     assert table.news[-1].startswith("Game over")
     table.hardware.close()
+
+
+def test_look_ahead_computer_players_think_off_the_loop_and_play_a_whole_game(
+    tmp_path, monkeypatch
+):
+    """With `look_ahead`, computer players play each option out before deciding (in a worker
+    thread); every decision they make is one the look-ahead chose, and the game replays."""
+    chosen = []
+
+    def recorded_look_ahead(*args):
+        decision = look_ahead(*args)
+        chosen.append(decision)
+        return decision
+
+    monkeypatch.setattr(table_module, "look_ahead", recorded_look_ahead)
+    seats = [SeatSpec(name) for name in ("Ann", "Ben")]
+    table = make_table(tmp_path, seats)
+    table.look_ahead = 6
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    assert table.game.over
+    journal = Journal(tmp_path).games()[-1].read_text().splitlines()[1:]
+    decisions = [parse_line(line) for line in journal if '"event": "roll"' not in line]
+    assert decisions == chosen and len(chosen) > 10
+    replayed = read_game(Journal(tmp_path).games()[-1]).game
+    assert game_report(replayed) == game_report(table.game)
+    table.hardware.close()
+
+
+def test_a_look_ahead_for_a_moment_that_has_passed_is_not_played(tmp_path):
+    """A new game began while a computer player was thinking about the old one: its decision
+    is dropped, and it thinks again about the new game."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
+    table.look_ahead = 4
+
+    async def steps() -> None:
+        await tap(table, clock)
+        table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        moment = table._moment()
+        table.new_game()  # (from the menu) while Bot was thinking about the roll above
+        table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        stale = asyncio.get_running_loop().create_future()
+        stale.set_result(Mark("Bot", "red", 7))
+        table._computer_thought("Bot", moment, stale)
+        assert table.game.waiting_for() == ["Kim", "Bot"]  # not played in the new game
+        await until(lambda: table.game.waiting_for() == ["Kim"])  # Bot thought again
+
+    run_table(table, steps)
 
 
 def test_a_keyboard_player_rolls_with_the_button_and_marks_from_the_keyboard(tmp_path):
