@@ -57,19 +57,25 @@ def random_decision(game: Game, name: str, rng: random.Random):
     return marks[pick] if pick < len(marks) else Pass(name)
 
 
-def play_random_game(variant: str, players: int, rng: random.Random) -> int:
-    """Play one game to its end; return the number of rolls."""
-    game = new_game(variant, players, rng)
+def play_to_the_end(game: Game, rng: random.Random, decide) -> int:
+    """Roll with `rng` and apply `decide(name)` for each decision until the game is over;
+    return the number of rolls."""
     rolls = 0
     while not game.over:
         game.apply(random_roll(game, rng))
         rolls += 1
         while game.phase == ACTION1:
             for name in game.waiting_for():
-                game.apply(random_decision(game, name, rng))
+                game.apply(decide(name))
         if game.phase == ACTION2:
-            game.apply(random_decision(game, game.active_name, rng))
+            game.apply(decide(game.active_name))
     return rolls
+
+
+def play_random_game(variant: str, players: int, rng: random.Random) -> int:
+    """Play one game to its end; return the number of rolls."""
+    game = new_game(variant, players, rng)
+    return play_to_the_end(game, rng, lambda name: random_decision(game, name, rng))
 
 
 def play_checked(variant: str, players: int, rng: random.Random) -> int:

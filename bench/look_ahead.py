@@ -20,11 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import new_game, random_roll
+from engine import new_game, play_to_the_end
 
 from firmware_py.lookahead import WIN_BONUS, look_ahead
 from firmware_py.players import choose
-from firmware_py.rules import ACTION1, ACTION2
 
 
 def match(variant: str, seed: int, args, timings: list[float]) -> tuple[int, int]:
@@ -40,13 +39,7 @@ def match(variant: str, seed: int, args, timings: list[float]) -> tuple[int, int
         timings.append(time.perf_counter() - start)
         return decision
 
-    while not game.over:
-        game.apply(random_roll(game, rng))
-        while game.phase == ACTION1:
-            for name in game.waiting_for():
-                game.apply(decide(name))
-        if game.phase == ACTION2:
-            game.apply(decide(game.active_name))
+    play_to_the_end(game, rng, decide)
     return game.total("P0"), game.total("P1")
 
 

@@ -14,10 +14,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import new_game, random_decision, random_roll
+from engine import new_game, play_to_the_end, random_decision
 
 from firmware_py.players import choose
-from firmware_py.rules import ACTION1, ACTION2
 from sheets import sheet_names
 
 
@@ -28,13 +27,7 @@ def play(variant: str, rng: random.Random, computers: set[str]) -> list[int]:
     def decide(name: str):
         return choose(game, name) if name in computers else random_decision(game, name, rng)
 
-    while not game.over:
-        game.apply(random_roll(game, rng))
-        while game.phase == ACTION1:
-            for name in game.waiting_for():
-                game.apply(decide(name))
-        if game.phase == ACTION2:
-            game.apply(decide(game.active_name))
+    play_to_the_end(game, rng, decide)
     return [game.total(player.name) for player in game.players]
 
 
