@@ -700,19 +700,19 @@ class Table:
         self._thinking.discard(name)
         if thought.cancelled() or self.game is None or name not in self.game.waiting_for():
             return
-        if thought.exception() is not None or self._moment() != moment:
-            if thought.exception() is not None:
-                log.error("a computer player's look-ahead failed: %r", thought.exception())
-                self.submit(choose(self.game, name))
-            else:
-                self._later(0, self._computer_decides, name)
-            return
-        self.submit(thought.result())
+        failure = thought.exception()
+        if failure is not None:
+            log.error("a computer player's look-ahead failed: %r", failure)
+            self.submit(choose(self.game, name))
+        elif self._moment() != moment:
+            self._later(0, self._computer_decides, name)
+        else:
+            self.submit(thought.result())
 
     def _moment(self) -> tuple:
-        """The game, turn and action the table is at: a decision made for it stays legal."""
-        game = self.game
-        return (self.game_log, game.active, game.phase, game.dice, len(game.locked))
+        """The game, turn and action the table is at: a decision made for it stays legal
+        (locks change only as an action ends, so they need no place here)."""
+        return (self.game_log, self.game.active, self.game.phase, self.game.dice)
 
     def _auto_pass(self, name: str) -> None:
         if self.game is not None and self.game.can_pass(name):

@@ -47,15 +47,9 @@ def play_out(game: Game, rng: random.Random, events: list | None = None) -> int:
     return _play_through_game(game, rng.getrandbits, events)
 
 
-def pick(bits: Callable[[int], int], count: int) -> int:
+def _pick(bits: Callable[[int], int], count: int) -> int:
     """A number from 0 to count - 1, each (to within count / 2**30) equally likely."""
     return bits(RANDOM_BITS) * count >> RANDOM_BITS
-
-
-def roll_dice(bits: Callable[[int], int], faces: int, colours: int) -> tuple[tuple, tuple]:
-    """White dice and `colours` colour dice: the faces are the base-`faces` digits of one pick
-    for the whites and one for the colours, most significant first."""
-    return _dice(faces).roll(bits, colours)
 
 
 class _Dice:
@@ -67,9 +61,11 @@ class _Dice:
         self.colours = [_digit_tuples(faces, k) for k in range(len(COLOURS) + 1)]
 
     def roll(self, bits: Callable[[int], int], colours: int) -> tuple[tuple, tuple]:
-        white = self.pairs[pick(bits, len(self.pairs))]
+        """White dice and `colours` colour dice: the faces are the base-`faces` digits of one
+        pick for the whites and one for the colours, most significant first."""
+        white = self.pairs[_pick(bits, len(self.pairs))]
         rolls = self.colours[colours]
-        return white, rolls[pick(bits, len(rolls))]
+        return white, rolls[_pick(bits, len(rolls))]
 
 
 @functools.cache
@@ -91,7 +87,7 @@ def _play_through_game(game: Game, bits: Callable[[int], int], events: list | No
     rolls = 0
     while game.phase != OVER:
         if game.phase == ROLL:
-            white, faces = roll_dice(bits, game.sheet.dice_faces, len(game._in_play))
+            white, faces = _dice(game.sheet.dice_faces).roll(bits, len(game._in_play))
             roll = Roll(white, dict(zip(game._in_play, faces, strict=True)))
             game._begin_action1(roll)
             if events is not None:
@@ -112,7 +108,7 @@ def _take_mark(game: Game, seat: int, bits, events: list | None) -> Snapshot | N
     it was before the mark (None for a pass), as `Game.decisions` keeps it."""
     player = game.players[seat]
     marks = game.legal_marks(player.name)
-    choice = pick(bits, len(marks) + 1) if marks else 0
+    choice = _pick(bits, len(marks) + 1) if marks else 0
     if choice == len(marks):
         if events is not None:
             events.append(Pass(player.name))
@@ -367,7 +363,7 @@ def _lucky_decision(
     everything = [*options[:-1], *lucky, None]
     if len(everything) == 1:
         return None, False
-    choice = pick(bits, len(everything))
+    choice = _pick(bits, len(everything))
     return everything[choice], len(options) - 1 <= choice < len(everything) - 1
 
 
