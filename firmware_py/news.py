@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_py.rules import Game, Mark, Pass, Roll
+from firmware_py.rules import EndReason, Game, Mark, Pass, Roll
 
 
 def describe(event, game: Game) -> str:
@@ -22,5 +22,5 @@ def describe(event, game: Game) -> str:
 def final_words(game: Game) -> str:
     """The scores and the winners of a finished game."""
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    why = "two rows are locked" if game.reason == "locks" else "a fourth penalty"
+    why = "two rows are locked" if game.reason == EndReason.LOCKS else "a fourth penalty"
     return f"Game over ({why}): {scores}. Winner: {' and '.join(game.winners())}"

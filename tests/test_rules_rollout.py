@@ -77,15 +77,11 @@ def expected_decision(game: Game, name: str, numbers):
     return options[choice_of(next(numbers), len(options))]
 
 
-def table_state(game: Game) -> dict:
-    """What the table would show and play on with: the replay report, plus the dice in play,
-    the last roll and the closed rows (a playout writes these back from its own copies)."""
-    return {
-        **game_report(game),
-        "dice in play": game.dice_in_play(),
-        "last roll": game.dice,
-        "closed": game.closed,
-    }
+def table_state(game: Game) -> tuple:
+    """Everything that changes as a game is played (`Game.state`), but the last turn's action-1
+    decisions, which nothing reads once the game is over: a field a playout forgets to write
+    back from its own copies shows here."""
+    return game.state()._replace(decisions=())
 
 
 def play_with_record(game: Game, seed: int) -> tuple[list, list[int]]:

@@ -6,7 +6,7 @@ rule that was broken; `legal_marks(name)` lists what a player may do now.
 
 from .errors import ChoiceNeeded, Refused
 from .events import Event, Mark, Pass, Roll, Start, Undo
-from .game import ACTION1, ACTION2, OVER, ROLL, Game
+from .game import ACTION1, ACTION2, OVER, ROLL, EndReason, Game, GameState, Phase
 from .report import game_report
 
 __all__ = [
@@ -15,10 +15,13 @@ __all__ = [
     "OVER",
     "ROLL",
     "ChoiceNeeded",
+    "EndReason",
     "Event",
     "Game",
+    "GameState",
     "Mark",
     "Pass",
+    "Phase",
     "Refused",
     "Roll",
     "Start",

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import NamedTuple
 
 from sheets import COLOURS, Sheet, SheetError, load_sheet
 
@@ -20,9 +22,48 @@ from . import scoring
 from .errors import ChoiceNeeded, Refused
 from .events import Mark, Pass, Roll, Start, Undo
 from .player import PlayerSheet, Snapshot
-from .tables import Cell, tables_for
+from .tables import Cell, SheetTables, tables_for
 
-ROLL, ACTION1, ACTION2, OVER = "roll", "action1", "action2", "over"
+
+class Phase(StrEnum):
+    """Where a game is: the active player rolls, everyone decides on the white sum (action 1),
+    the active player decides on a colour sum (action 2), or the game is over."""
+
+    ROLL = "roll"
+    ACTION1 = "action1"
+    ACTION2 = "action2"
+    OVER = "over"
+
+
+ROLL, ACTION1, ACTION2, OVER = Phase.ROLL, Phase.ACTION1, Phase.ACTION2, Phase.OVER
+
+
+class EndReason(StrEnum):
+    """Why a game ended, as the game log and the report spell it."""
+
+    LOCKS = "locks"
+    PENALTIES = "penalties"
+
+
+class GameState(NamedTuple):
+    """Everything about a game that changes as it is played, as immutable values: what
+    `Game.state` returns and `Game.restore` puts back. Each field is the `Game` attribute of
+    its name (with a leading underscore for the internal ones); the rest of a `Game` is fixed
+    when it starts (the sheet and tables built from it) and shared between copies."""
+
+    players: tuple[Snapshot, ...]  # each player's sheet, in seat order
+    phase: Phase
+    active: int
+    dice: Roll | None
+    white_sum: int
+    locked: tuple[int, ...]
+    closed: int
+    reason: EndReason | None
+    decisions: tuple[tuple[int, Snapshot | None], ...]  # action 1 so far, in decision order
+    locking: int
+    in_play: tuple[str, ...]
+
+
 MAX_PLAYERS = 5
 COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
@@ -47,7 +88,7 @@ class Game:
         lucky: Mapping[str, Sequence[int]] | None = None,
     ) -> None:
         _check_players(players)
-        lucky_numbers = _check_lucky(sheet, players, lucky)
+        lucky_numbers = _lucky_numbers_of(sheet, players, lucky)
         self.sheet = sheet
         lock_bits = tables_for(sheet).lock_bits
         self.players = [
@@ -60,7 +101,7 @@ class Game:
         self.white_sum = 0
         self.locked: list[int] = []  # rows in the order they locked
         self.closed = 0  # mask of locked rows
-        self.reason: str | None = None
+        self.reason: EndReason | None = None
         # Action-1 decisions this turn: seat -> snapshot before the mark, or None for a pass.
         self.decisions: dict[int, Snapshot | None] = {}
         self._numbers = tuple(row.numbers for row in sheet.rows)
@@ -68,7 +109,7 @@ class Game:
         self._marks = [tables.marks_for(name) for name in players]
         self._action2_cells: list[Cell] | None = None  # cells the colour sums reach, this roll
         self._locking = 0  # mask of rows a player locked in the open action
-        self._in_play = dict.fromkeys(COLOURS)  # colour dice in the game (keys, in order)
+        self._in_play: dict[str, None] = dict.fromkeys(COLOURS)  # colour dice in the game
         self._threshold = sheet.lock_threshold
         self._bonus_cells = tables.bonus_cells
         self._reward_cells = tables.reward_cells
@@ -84,19 +125,81 @@ class Game:
             raise Refused(str(error)) from error
         return cls(sheet, event.players, event.lucky)
 
+    # Attributes fixed when the game starts, shared by copies; every other attribute is in
+    # `GameState` (tests/test_rules_model.py checks that no attribute is left out of both).
+    SETUP = (
+        "sheet",
+        "seat",
+        "_numbers",
+        "_tables",
+        "_marks",
+        "_threshold",
+        "_bonus_cells",
+        "_reward_cells",
+        "_mixed",
+        "_plain",
+    )
+    CACHES = ("_action2_cells",)  # derived from the state, rebuilt when needed
+
     def copy(self) -> Game:
-        """An independent copy of the game (for computer players trying moves ahead)."""
+        """An independent copy of the game: trying an event on it, or playing it out, leaves
+        this game as it is (the referee's trial before the journal, computer players)."""
         twin = copy.copy(self)
         twin.players = [player.copy() for player in self.players]
         twin.locked = list(self.locked)
         twin.decisions = dict(self.decisions)
+        twin._in_play = dict(self._in_play)
         return twin
+
+    def state(self) -> GameState:
+        """Everything that changes as the game is played, as one immutable value."""
+        return GameState(
+            players=tuple(player.snapshot() for player in self.players),
+            phase=self.phase,
+            active=self.active,
+            dice=self.dice,
+            white_sum=self.white_sum,
+            locked=tuple(self.locked),
+            closed=self.closed,
+            reason=self.reason,
+            decisions=tuple(self.decisions.items()),
+            locking=self._locking,
+            in_play=tuple(self._in_play),
+        )
+
+    def restore(self, state: GameState) -> None:
+        """Put the game back to a state `state()` returned (of this game or a copy of it)."""
+        for player, snapshot in zip(self.players, state.players, strict=True):
+            player.restore(snapshot)
+        self.phase, self.active, self.dice = state.phase, state.active, state.dice
+        self.white_sum, self.closed, self.reason = state.white_sum, state.closed, state.reason
+        self.locked = list(state.locked)
+        self.decisions = dict(state.decisions)
+        self._locking = state.locking
+        self._in_play = dict.fromkeys(state.in_play)
+        self._action2_cells = None
 
     # ---- state queries -------------------------------------------------------------------
 
     @property
+    def plain(self) -> bool:
+        """True when no cross on this sheet sets off anything else (no bonus boxes, rewards
+        or mixed colours to follow): playouts take their fast path."""
+        return self._plain
+
+    @property
+    def tables(self) -> SheetTables:
+        """The lookup tables of this game's sheet (shared by every game of the sheet)."""
+        return self._tables
+
+    @property
+    def locking(self) -> int:
+        """Mask of the rows a player locked in the open action; they close when it ends."""
+        return self._locking
+
+    @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def active_name(self) -> str:
@@ -111,7 +214,7 @@ class Game:
 
     def waiting_for(self) -> list[str]:
         """Who the table waits for: the roller, the undecided players, or the active player."""
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             return [p.name for i, p in enumerate(self.players) if i not in self.decisions]
         if self.phase in (ROLL, ACTION2):
             return [self.active_name]
@@ -130,9 +233,9 @@ class Game:
         seat = self.seat.get(name)
         if seat is None:
             self._seat_of(name)  # raises: no such player
-        if self.phase == ACTION1 and seat not in self.decisions:
+        if self.phase is ACTION1 and seat not in self.decisions:
             marks = self._action1_marks(seat)
-        elif self.phase == ACTION2 and seat == self.active:
+        elif self.phase is ACTION2 and seat == self.active:
             marks = self._action2_marks(seat)
         else:
             return []
@@ -142,12 +245,12 @@ class Game:
 
     def can_pass(self, name: str) -> bool:
         seat = self._seat_of(name)
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             return seat not in self.decisions
-        return self.phase == ACTION2 and seat == self.active
+        return self.phase is ACTION2 and seat == self.active
 
     def can_undo(self, name: str) -> bool:
-        return self.phase == ACTION1 and self._seat_of(name) in self.decisions
+        return self.phase is ACTION1 and self._seat_of(name) in self.decisions
 
     def _action1_marks(self, seat: int) -> list[Mark]:
         player = self.players[seat]
@@ -218,7 +321,7 @@ class Game:
                 continue
             snapshot, locking = player.snapshot(), self._locking
             try:
-                self._cross_with_effects(player, row, position, None)
+                self.cross_with_effects(player, row, position, None)
                 expanded.append(mark)
             except ChoiceNeeded as needed:
                 expanded.extend(mark._replace(choice=COLOURS[r]) for r in needed.rows)
@@ -231,7 +334,7 @@ class Game:
 
     def apply(self, event: Roll | Mark | Pass | Undo) -> None:
         """Apply one table event, or raise Refused and leave the game as it was."""
-        if self.phase == OVER:
+        if self.phase is OVER:
             raise Refused(f"the game is over ({_END_WORDS[self.reason]}); no more events")
         kind = type(event)
         if kind is Mark:
@@ -246,13 +349,17 @@ class Game:
             raise Refused(f"{event!r} is not a table event")
 
     def _roll(self, roll: Roll) -> None:
-        if self.phase != ROLL:
+        if self.phase is not ROLL:
             raise Refused(f"cannot roll now: {self._waiting_words()}")
         self._check_dice(roll)
-        self._begin_action1(roll)
+        self.begin_action1(roll)
 
-    def _begin_action1(self, roll: Roll) -> None:
-        """The dice are on the table: everyone decides action 1 on their white sum."""
+    def begin_action1(self, roll: Roll) -> None:
+        """The dice are on the table: everyone decides action 1 on their white sum.
+
+        This and `end_action1`, `end_action2` and `cross_with_effects` are the referee's own
+        steps, without its checks: `apply` calls them once an event has passed, and playouts
+        (rollout.py), whose decisions are drawn from the legal ones, call them directly."""
         self.dice = roll
         self.white_sum = roll.white[0] + roll.white[1]
         self._action2_cells = None
@@ -278,44 +385,44 @@ class Game:
         if seat is None:
             self._seat_of(mark.player)  # raises: no such player
         player = self.players[seat]
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             if seat in self.decisions:
                 self._check_undecided(seat)
             row, position = self._check_action1_mark(player, mark)
-        elif self.phase == ACTION2:
+        elif self.phase is ACTION2:
             self._check_active(seat, "mark")
             row, position = self._check_action2_mark(player, mark)
         else:
             raise Refused(f"{player.name} cannot mark yet: waiting for {self.active_name} to roll")
         snapshot = player.snapshot()
         try:
-            self._cross_with_effects(player, row, position, mark.choice)
+            self.cross_with_effects(player, row, position, mark.choice)
         except Refused:
             player.restore(snapshot)
             self._locking = self._rows_locked_in_open_action()
             raise
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             self._decide(seat, snapshot)
         else:
-            self._end_action2(snapshot)
+            self.end_action2(snapshot)
 
     def _pass(self, event: Pass) -> None:
         seat = self.seat.get(event.player)
         if seat is None:
             self._seat_of(event.player)  # raises: no such player
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             if seat in self.decisions:
                 self._check_undecided(seat)
             self._decide(seat, None)
-        elif self.phase == ACTION2:
+        elif self.phase is ACTION2:
             self._check_active(seat, "pass")
-            self._end_action2(None)
+            self.end_action2(None)
         else:
             raise Refused(f"{event.player} cannot pass yet: waiting for {self.active_name} to roll")
 
     def _undo(self, event: Undo) -> None:
         seat = self._seat_of(event.player)
-        if self.phase == ACTION1 and seat in self.decisions:
+        if self.phase is ACTION1 and seat in self.decisions:
             snapshot = self.decisions.pop(seat)
             if snapshot is not None:
                 self.players[seat].restore(snapshot)
@@ -324,9 +431,9 @@ class Game:
         raise Refused(f"{event.player} has nothing to take back: {self._undo_words(seat)}")
 
     def _undo_words(self, seat: int) -> str:
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             return "they have not decided in action 1 yet"
-        if self.phase == ACTION2:
+        if self.phase is ACTION2:
             return (
                 "action 1 is over, and a decision can only be taken back while its action is open"
             )
@@ -339,23 +446,23 @@ class Game:
     def _decide(self, seat: int, snapshot: Snapshot | None) -> None:
         self.decisions[seat] = snapshot
         if len(self.decisions) == len(self.players):
-            self._end_action1()
+            self.end_action1()
 
-    def _end_action1(self) -> None:
+    def end_action1(self) -> None:
         if self._locking:
             self._close_locked_rows()
-        if self.phase != OVER:
+        if self.phase is not OVER:
             self.phase = ACTION2
 
-    def _end_action2(self, snapshot: Snapshot | None) -> None:
+    def end_action2(self, snapshot: Snapshot | None) -> None:
         active = self.players[self.active]
         if self._locking:
             self._close_locked_rows()
         elif snapshot is None and self.decisions.get(self.active) is None:
             active.penalties += 1  # crossed nothing in either action
             if active.penalties >= self.sheet.penalties_to_end:
-                self._end_game("penalties")
-        if self.phase == OVER:
+                self._end_game(EndReason.PENALTIES)
+        if self.phase is OVER:
             return
         self.active = (self.active + 1) % len(self.players)
         self.phase = ROLL
@@ -380,15 +487,22 @@ class Game:
         self._locking = 0
         self._in_play = {c: None for i, c in enumerate(COLOURS) if not self.closed >> i & 1}
         if len(self.locked) >= self.sheet.locks_to_end:
-            self._end_game("locks")
+            self._end_game(EndReason.LOCKS)
 
-    def _end_game(self, reason: str) -> None:
+    def end_after_playout(self, reason: EndReason) -> None:
+        """A playout (rollout.py) wrote the sheets, turn, dice and locks back: end the game,
+        and bring the dice in play in line with the closed rows."""
+        self._end_game(reason)
+        self._locking, self._action2_cells = 0, None
+        self._in_play = {c: None for i, c in enumerate(COLOURS) if not self.closed >> i & 1}
+
+    def _end_game(self, reason: EndReason) -> None:
         self.reason = reason
         self.phase = OVER
 
     # ---- crossing cells and their effects ------------------------------------------------
 
-    def _cross_with_effects(
+    def cross_with_effects(
         self, player: PlayerSheet, row: int, position: int, choice: str | None
     ) -> None:
         """Cross one cell and everything it sets off; refuses a choice that no reward used."""
@@ -519,7 +633,7 @@ class Game:
         if row is None:
             self._row_of(mark.row)  # raises: no such row
         if mark.lucky:
-            return self._check_lucky(player, row, mark)
+            return self._check_lucky_cross(player, row, mark)
         if mark.number != self.white_sum:
             white1, white2 = self.dice.white
             raise Refused(
@@ -563,7 +677,7 @@ class Game:
                 f"die makes {sums} (whites {white1} and {white2}, {colour} {face})"
             )
 
-    def _check_lucky(self, player: PlayerSheet, row: int, mark: Mark) -> tuple[int, int]:
+    def _check_lucky_cross(self, player: PlayerSheet, row: int, mark: Mark) -> tuple[int, int]:
         name, total = player.name, self.white_sum
         if not self.sheet.has_lucky_numbers:
             raise Refused(f"{self.sheet.name} sheets have no lucky numbers")
@@ -674,7 +788,7 @@ class Game:
                 raise Refused(f"the {name} die shows {face!r}, but dice here show 1 to {faces}")
 
     def _waiting_words(self) -> str:
-        if self.phase == ACTION1:
+        if self.phase is ACTION1:
             return f"action 1 is still open, waiting for {_join(self.waiting_for())}"
         return f"waiting for {self.active_name} to decide action 2"
 
@@ -702,7 +816,7 @@ def _check_players(players: Sequence[str]) -> None:
             raise Refused(f"two players are named {name!r}; names must differ")
 
 
-def _check_lucky(
+def _lucky_numbers_of(
     sheet: Sheet, players: Sequence[str], lucky: Mapping[str, Sequence[int]] | None
 ) -> dict[str, tuple[int, ...]]:
     """Longo: each player's distinct lucky numbers, in range; other sheets have none."""

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from sheets import COLOURS
 
 from .events import Mark, Pass, Roll
-from .game import ACTION1, ACTION2, COLOUR_INDEX, OVER, ROLL, Game
+from .game import ACTION1, ACTION2, COLOUR_INDEX, OVER, ROLL, EndReason, Game
 from .player import Snapshot
 from .tables import Cell, SheetTables
 
@@ -40,9 +40,9 @@ def play_out(game: Game, rng: random.Random, events: list | None = None) -> int:
     decision is uniform among the player's legal marks and passing, in `legal_marks` order;
     `events`, when given, receives every event in the order a table would journal it.
     """
-    if game.phase == OVER:
+    if game.phase is OVER:
         return 0
-    if game._plain:
+    if game.plain:
         return _play_plain(game, rng.getrandbits, events)
     return _play_through_game(game, rng.getrandbits, events)
 
@@ -85,21 +85,22 @@ def _digit_tuples(faces: int, digits: int) -> list[tuple[int, ...]]:
 
 def _play_through_game(game: Game, bits: Callable[[int], int], events: list | None) -> int:
     rolls = 0
-    while game.phase != OVER:
-        if game.phase == ROLL:
-            white, faces = _dice(game.sheet.dice_faces).roll(bits, len(game._in_play))
-            roll = Roll(white, dict(zip(game._in_play, faces, strict=True)))
-            game._begin_action1(roll)
+    while game.phase is not OVER:
+        if game.phase is ROLL:
+            in_play = game.dice_in_play()
+            white, faces = _dice(game.sheet.dice_faces).roll(bits, len(in_play))
+            roll = Roll(white, dict(zip(in_play, faces, strict=True)))
+            game.begin_action1(roll)
             if events is not None:
                 events.append(roll)
             rolls += 1
-        if game.phase == ACTION1:
+        if game.phase is ACTION1:
             for seat in range(len(game.players)):  # seat order; the rules make it irrelevant
                 if seat not in game.decisions:
                     game.decisions[seat] = _take_mark(game, seat, bits, events)
-            game._end_action1()
-        if game.phase == ACTION2:
-            game._end_action2(_take_mark(game, game.active, bits, events))
+            game.end_action1()
+        if game.phase is ACTION2:
+            game.end_action2(_take_mark(game, game.active, bits, events))
     return rolls
 
 
@@ -116,7 +117,7 @@ def _take_mark(game: Game, seat: int, bits, events: list | None) -> Snapshot | N
     mark = marks[choice]
     snapshot = player.snapshot()
     row = COLOUR_INDEX[mark.row]
-    game._cross_with_effects(player, row, game.sheet.positions[row][mark.number], mark.choice)
+    game.cross_with_effects(player, row, game.sheet.positions[row][mark.number], mark.choice)
     if events is not None:
         events.append(mark)
     return snapshot
@@ -211,10 +212,11 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
     of the sheets (row masks, and each player's open cells as one integer of `_CellBits`),
     written back to `game` at the end. The rollout tests hold it to `Game.apply`, decision for
     decision; bench/engine.py measures it."""
-    cell_bits = game._tables.derived(_CellBits)
+    cell_bits = game.tables.derived(_CellBits)
     by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
     choices = cell_bits.choices
-    sheet, lock_bits, threshold = game.sheet, game._tables.lock_bits, game._threshold
+    sheet, lock_bits = game.sheet, game.tables.lock_bits
+    threshold = sheet.lock_threshold
     penalties_to_end = sheet.penalties_to_end
     dice = _dice(sheet.dice_faces)
     pairs, faces, colour_rolls = dice.pairs, dice.faces, dice.colours
@@ -225,11 +227,12 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
     lucky = [player.lucky for player in game.players]
     has_lucky = any(lucky)
     seats = range(len(masks))
-    closed, locking, active, phase = game.closed, game._locking, game.active, game.phase
+    closed, locking, active, phase = game.closed, game.locking, game.active, game.phase
+    locked = list(game.locked)
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
     reason = None
     rolls = 0
-    if phase != ROLL:  # picked up mid-turn: the roll on the table and who has decided
+    if phase is not ROLL:  # picked up mid-turn: the roll on the table and who has decided
         white1, white2 = game.dice.white
         pair = (white1 - 1) * faces + white2 - 1
         colours = [COLOUR_INDEX[colour] for colour in game.dice.colours]
@@ -237,7 +240,7 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
         undecided = [seat for seat in seats if seat not in game.decisions]
         active_crossed = game.decisions.get(active) is not None
     while True:
-        if phase == ROLL:
+        if phase is ROLL:
             pair = bits(random_bits) * pair_count >> random_bits
             white1, white2 = pairs[pair]
             colours = in_play
@@ -249,7 +252,7 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
             undecided = seats
             active_crossed = False
             phase = ACTION1
-        if phase == ACTION1:
+        if phase is ACTION1:
             reach = by_sum[white1 + white2]
             for seat in undecided:
                 options = choices[opens[seat] & reach]  # legal cells, then None: the pass
@@ -274,11 +277,11 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
                 if events is not None:
                     events.append(_mark_event(game, seat, entry, lucky_cross))
             if locking:
-                closed = _close_rows(game.locked, cell_bits, opens, closed, locking)
+                closed = _close_rows(locked, cell_bits, opens, closed, locking)
                 locking = 0
                 in_play = [row for row in in_play if not closed >> row & 1]
-                if len(game.locked) >= sheet.locks_to_end:
-                    reason = "locks"
+                if len(locked) >= sheet.locks_to_end:
+                    reason = EndReason.LOCKS
                     break
             phase = ACTION2
         reach = 0  # every cell a white die and a colour die still in the game make
@@ -302,7 +305,7 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
             if not active_crossed:
                 penalties[active] += 1  # crossed nothing in either action
                 if penalties[active] >= penalties_to_end:
-                    reason = "penalties"
+                    reason = EndReason.PENALTIES
                     break
         else:
             entry = cell_of[cell]
@@ -310,22 +313,21 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
             if events is not None:
                 events.append(_mark_event(game, active, entry, False))
             if entry[3]:  # a lock in action 2 closes its row at once
-                closed = _close_rows(game.locked, cell_bits, opens, closed, 1 << entry[0])
+                closed = _close_rows(locked, cell_bits, opens, closed, 1 << entry[0])
                 in_play = [row for row in in_play if not closed >> row & 1]
-                if len(game.locked) >= sheet.locks_to_end:
-                    reason = "locks"
+                if len(locked) >= sheet.locks_to_end:
+                    reason = EndReason.LOCKS
                     break
         active = active + 1 if active + 1 < len(masks) else 0
         phase = ROLL
     for player, rows, count in zip(game.players, masks, penalties, strict=True):
         player.rows = rows
         player.penalties = count
-    game.phase, game.reason, game.active, game.closed = OVER, reason, active, closed
-    game._in_play = {COLOURS[row]: None for row in in_play}
+    game.active, game.locked, game.closed = active, locked, closed
     game.dice = _roll_event(white1, white2, colours, colour_faces)
     game.white_sum = white1 + white2
     game.decisions = {}  # nothing reads the last turn's decisions once the game is over
-    game._locking, game._action2_cells = 0, None
+    game.end_after_playout(reason)
     return rolls
 
 
@@ -388,7 +390,5 @@ def _roll_event(white1: int, white2: int, colours: list[int], faces: tuple[int, 
 
 def _mark_event(game: Game, seat: int, entry: tuple, lucky: bool) -> Mark:
     row, position = entry[:2]
-    if lucky:
-        number = game._numbers[row][position]
-        return Mark(game.players[seat].name, COLOURS[row], number, True)
-    return game._marks[seat][row][position]
+    number = game.sheet.rows[row].numbers[position]
+    return Mark(game.players[seat].name, COLOURS[row], number, lucky)
