@@ -20,6 +20,7 @@ from PIL import Image
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import Table
+from firmware_py.view import TableView
 from sheets import COLOURS
 
 BRAILLE_BASE = 0x2800
@@ -66,16 +67,22 @@ class Console:
         self.options: list[Mark] = []
         self.asking: str | None = None
         self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
-        table.listeners.append(self.refresh)
+        self._seen = -1  # the version of the table last drawn
+        table.subscribe(self.refresh)
 
-    def refresh(self, table: Table) -> None:
+    def refresh(self, view: TableView) -> None:
+        """Draw the table after a change (the displays' own frames in between need no redraw)."""
+        if view.version == self._seen:
+            return
+        self._seen = view.version
         self._update_question()
         if self.full_screen:
             self.out.write("\x1b[H\x1b[2J" + "\n".join(self.screen_lines()) + "\n")
         else:
-            for line in table.news[self._printed_news :]:  # plain: the news, line by line
+            fresh = min(view.news_count - self._printed_news, len(view.news))
+            for line in view.news[len(view.news) - fresh :]:  # plain: the news, line by line
                 self.out.write(line + "\n")
-            self._printed_news = len(table.news)
+            self._printed_news = view.news_count
         self.out.flush()
 
     def screen_lines(self) -> list[str]:
@@ -86,7 +93,7 @@ class Console:
             panels = [f"{a}  {b}" for a, b in zip(main, options, strict=True)]
         else:
             panels = main + options
-        news = self.table.news[-NEWS_LINES:]
+        news = list(self.table.news)[-NEWS_LINES:]
         seats = self._seat_lines()
         footer = [line for lines in self.footers for line in lines()]
         questions = self._question_lines()

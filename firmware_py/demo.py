@@ -35,6 +35,7 @@ from firmware_py.players import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
 from firmware_py.service import setup_logging
 from firmware_py.table import Table
+from firmware_py.view import TableView
 from sheets import load_sheet
 
 PAD_DIR = Path(__file__).resolve().parent / "pad"
@@ -130,7 +131,7 @@ class RobotFingers:
         self.joined = False
         self._scheduled: set[tuple[int, str]] = set()
         self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
-        table.listeners.append(self.look)
+        table.subscribe(self.look)
 
     async def join_all(self) -> None:
         """Each pad in turn: once its screen asks, a press joins it (a seat the tower kept,
@@ -142,7 +143,7 @@ class RobotFingers:
                 pad.press(robot.presses(join_state(self.table), robot.join()))
                 await self._until(lambda name=name: self._seated(name))
         self.joined = True
-        self.look(self.table)
+        self.look(self.table.view())
 
     @staticmethod
     def _asks(pad: SimulatedPad) -> bool:
@@ -159,21 +160,21 @@ class RobotFingers:
                 raise DemoError("a pad never asked to join the table: is its firmware running?")
             await asyncio.sleep(0.02)
 
-    def look(self, table: Table) -> None:
+    def look(self, view: TableView) -> None:
         """After every change: whoever must act now gets a finger after a pause."""
         if not self.joined:
             return
-        game = table.game
-        if table.draft is not None:
-            for name in table.draft.missing():
+        game, draft = view.game, view.draft
+        if draft is not None:
+            for name in draft.missing():
                 if name in self.pads and not self._at_work(name, None):
-                    self._once((table.version, name), self._choose_lucky, name)
+                    self._once((view.version, name), self._choose_lucky, name)
         elif game is None or game.phase == ROLL:
-            self._once((table.version, "roll"), self._roll)  # start the game, or roll
+            self._once((view.version, "roll"), self._roll)  # start the game, or roll
         elif game.phase in (ACTION1, ACTION2):
             for name in game.waiting_for():
                 if name in self.pads and not self._at_work(name, game):
-                    self._once((table.version, name), self._decide, name)
+                    self._once((view.version, name), self._decide, name)
 
     def _at_work(self, name: str, game) -> bool:
         """True once the fingers pressed for this decision: this roll (each roll is a new object,

@@ -29,7 +29,7 @@ def look_ahead(
 ) -> Mark | Pass:
     """The decision `name` makes now: the option whose playouts end best for them. `game` is
     left as it was."""
-    options = [*game.legal_marks(name), Pass(name)]
+    options: list[Mark | Pass] = [*game.legal_marks(name), Pass(name)]
     if len(options) == 1:
         return options[0]
     seed = rng.getrandbits(64)

@@ -8,9 +8,10 @@ theirs. Refusals are in a player's words.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from firmware_py.seating import SeatSpec
-from sheets import load_sheet
+from sheets import Sheet, load_sheet
 
 Sample = Callable[[list[int], int], list[int]]  # (population, count) -> count different values
 
@@ -19,7 +20,7 @@ class LuckyDraft:
     """The lucky numbers chosen so far, per player, for a sheet's `lucky_range`; numbers the
     tower draws come from `sample` (the tower's dice source, so nobody can predict them)."""
 
-    def __init__(self, sheet, names: list[str], sample: Sample) -> None:
+    def __init__(self, sheet: Sheet, names: list[str], sample: Sample) -> None:
         self.sheet = sheet
         self.sample = sample
         self.low, self.high = sheet.lucky_range
@@ -69,7 +70,7 @@ class LuckyDraft:
         self.chosen[name].extend(self.sample(spare, needed))
 
 
-def draw_all(sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ...]]:
+def draw_all(sheet: Sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ...]]:
     """Every player's lucky numbers drawn by the tower (a table with no pads to enter them)."""
     draft = LuckyDraft(sheet, names, sample)
     for name in names:
@@ -77,7 +78,7 @@ def draw_all(sheet, names: list[str], sample: Sample) -> dict[str, tuple[int, ..
     return draft.numbers()
 
 
-def draft_from_note(note: dict, sample: Sample) -> tuple[list[SeatSpec], LuckyDraft]:
+def draft_from_note(note: dict[str, Any], sample: Sample) -> tuple[list[SeatSpec], LuckyDraft]:
     """The seats and the numbers chosen so far, from the journal's note of a draft (see
     `Journal.note_draft`). A note that does not add up raises ValueError, KeyError, TypeError
     or SheetError."""

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from firmware_py.rules import EndReason, Game, Mark, Pass, Roll
+from firmware_py.rules import EndReason, Event, Game, Mark, Pass, Roll
 
 
-def describe(event, game: Game) -> str:
+def describe(event: Event, game: Game) -> str:
     """One event in words, for the table's news (`game` as it was before the event)."""
-    kind = type(event)
-    if kind is Roll:
+    if isinstance(event, Roll):
         dice = ", ".join(f"{c} {f}" for c, f in event.colours.items())
         return f"{game.active_name} rolls white {event.white[0]}+{event.white[1]}; {dice}"
-    if kind is Mark:
+    if isinstance(event, Mark):
         lucky = " (lucky)" if event.lucky else ""
         return f"{event.player} crosses {event.row} {event.number}{lucky}"
-    if kind is Pass:
+    if isinstance(event, Pass):
         return f"{event.player} passes"
     return f"{event.player} takes it back"
 

@@ -22,6 +22,7 @@ from firmware_py.pad import protocol
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from firmware_py.seating import PAD
 from firmware_py.table import CHOICE, NOT_NOW, RULE, STORAGE, LuckyNumber, Table
+from firmware_py.view import TableView
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)
@@ -194,7 +195,8 @@ class PadHub:
         self._rescan_timer: asyncio.TimerHandle | None = None
         self._answering: PadLink | None = None
         self._asked: set[str] = set()  # pads that sent a request since the tower started
-        table.listeners.append(self.sync_all)
+        self._seen = -1  # the version of the table last sent to the pads
+        table.subscribe(self.sync_all)
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
         """Open every port matching the configured patterns, and look again every few seconds
@@ -333,7 +335,12 @@ class PadHub:
     def _on_back(self, link: PadLink) -> None:
         self.sync(link)
 
-    def sync_all(self, table: Table) -> None:
+    def sync_all(self, view: TableView) -> None:
+        """After a change, every pad's new STATE (the pad answered just now gets its own after
+        the answer). The displays' frames in between change nothing a pad shows."""
+        if view.version == self._seen:
+            return
+        self._seen = view.version
         for link in self.links:
             if link is not self._answering:
                 self.sync(link)

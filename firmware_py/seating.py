@@ -2,15 +2,27 @@
 
 Seats change between games only: a pad joins with a press, the roll button's menu adds computer
 players or sends the last seats away (they come back first when seats are added again), and a
-game resumed after a restart gives every player back the seat they had.
+game resumed after a restart gives every player back the seat they had. `Seating` is the one
+place seats are kept; every kind of seat (pad, keyboard, computer, and later phone) goes
+through it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
-COMPUTER, KEYBOARD, PAD = "computer", "keyboard", "pad"
+
+class SeatKind(StrEnum):
+    """How the player in a seat decides."""
+
+    COMPUTER = "computer"  # the tower plays it
+    KEYBOARD = "keyboard"  # someone at the terminal
+    PAD = "pad"  # a handheld button pad on a serial port
+
+
+COMPUTER, KEYBOARD, PAD = SeatKind.COMPUTER, SeatKind.KEYBOARD, SeatKind.PAD
 MAX_SEATS = 5
 
 
@@ -20,7 +32,7 @@ class SeatSpec:
     the pad that joined it, so that after a restart the seat goes back to that pad only."""
 
     name: str
-    kind: str = COMPUTER
+    kind: SeatKind = COMPUTER
     pad: str = ""
 
 
@@ -53,6 +65,46 @@ def seats_for(
     return [known.get(name, SeatSpec(name, PAD)) for name in players]
 
 
-def kind_of(name: str, seats: list[SeatSpec]) -> str:
+def kind_of(name: str, seats: list[SeatSpec]) -> SeatKind:
     """How the seat of `name` decides: computer, keyboard or pad."""
     return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
+
+
+class Seating:
+    """The seats at the table, and the seats the menu set aside (they come back first)."""
+
+    def __init__(self, seats: list[SeatSpec]) -> None:
+        self.seats = list(seats)
+        self.benched: list[SeatSpec] = []
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def full(self) -> bool:
+        return len(self.seats) >= MAX_SEATS
+
+    def taken(self, name: str) -> bool:
+        return name in self.names()
+
+    def add(self, seat: SeatSpec) -> None:
+        """A new seat at the end of the table (the caller checked it may join)."""
+        self.benched = [old for old in self.benched if old.name != seat.name]
+        self.seats.append(seat)
+
+    def give_pad(self, name: str, pad: str) -> None:
+        """The pad of ident `pad` holds `name`'s seat now."""
+        self.seats = with_pad(self.seats, name, pad)
+
+    def one_more(self) -> None:
+        """The menu's players step (see `one_more_seat`)."""
+        self.seats, self.benched = one_more_seat(self.seats, self.benched)
+
+    def kind_of(self, name: str) -> SeatKind:
+        """How the seat of `name` decides; a seat the menu removed plays its game out."""
+        return kind_of(name, self.seats + self.benched)
+
+    def all_computers(self) -> bool:
+        return all(seat.kind == COMPUTER for seat in self.seats)
+
+    def any_pads(self) -> bool:
+        return any(seat.kind == PAD for seat in self.seats)

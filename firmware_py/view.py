@@ -1,18 +1,36 @@
-"""What the table should see, as plain data: the bridge from the game to the screens.
+"""What the table publishes, as plain data: one `TableView` per change, for every presenter.
 
 Screens draw a `TableView` and nothing else, so they never touch the rules engine and can be
-tested as pictures from hand-made views. `table_view` builds the view of a game.
+tested as pictures from hand-made views. `table_view` builds the view of a game. Presenters
+that follow the players' sheets (pads, the terminal) read the game and the lucky numbers the
+view carries; the lock lights read which rows the change locked.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
+from firmware_py.lucky import LuckyDraft
 from firmware_py.rules import ACTION1, Game
 from sheets import COLOURS
 
-ATTRACT, SETUP, ROLLING, LOCK, ERROR = "attract", "setup", "rolling", "lock", "error"
-MENU, LUCKY = "menu", "lucky"  # the roll button's menu; longo players choosing lucky numbers
+
+class Screen(StrEnum):
+    """What the main display shows; a game's own phases (roll, action1, action2, over) are
+    screens of their names too."""
+
+    ATTRACT = "attract"
+    SETUP = "setup"  # between games: the seats
+    ROLLING = "rolling"
+    LOCK = "lock"
+    ERROR = "error"
+    MENU = "menu"  # the roll button's menu
+    LUCKY = "lucky"  # longo players choosing lucky numbers
+
+
+ATTRACT, SETUP, ROLLING, LOCK = Screen.ATTRACT, Screen.SETUP, Screen.ROLLING, Screen.LOCK
+ERROR, MENU, LUCKY = Screen.ERROR, Screen.MENU, Screen.LUCKY
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,16 @@ class TableView:
     message: str = ""
     frame: int = 0  # animation step, for the rolling screen
     menu: MenuView | None = None  # the menu's page, for the menu screen
+    # What presenters other than the screens read; screens never do.
+    phase: str = ""  # the table's phase (table.phase.TablePhase)
+    version: int = 0  # counts the changes published, so a delayed action can tell it is stale
+    game: Game | None = field(default=None, compare=False, repr=False)  # the game as it is
+    draft: LuckyDraft | None = field(default=None, compare=False, repr=False)  # longo, before
+    news: tuple[str, ...] = field(default=(), compare=False, repr=False)  # the last, newest last
+    news_count: int = 0  # lines of news told since the start, kept or not
+    started: bool = False  # this change began a game
+    new_locks: tuple[str, ...] = ()  # rows this change locked
+    ended: bool = False  # this change ended the game
 
     @property
     def white_sum(self) -> int | None:
@@ -80,7 +108,7 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
         title=game.sheet.title,
         seats=seats,
         active=game.active_name,
-        white=tuple(dice.white) if dice else None,
+        white=(dice.white[0], dice.white[1]) if dice else None,
         colours={c: f for c, f in dice.colours.items() if c in in_play} if dice else {},
         locked=tuple(COLOURS[row] for row in game.locked),
         waiting_for=tuple(game.waiting_for()),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from .model import COLOURS, REWARD_EFFECTS, Reward, Row, Sheet
 
@@ -47,7 +48,7 @@ def load_sheet_file(path: Path | str) -> Sheet:
     return parse_sheet(data, source=path.name)
 
 
-def parse_sheet(data: dict, source: str = "<sheet>") -> Sheet:
+def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
     """Build a Sheet from parsed TOML, checking every field."""
     check = _Checker(source)
     rows = check.rows(data.get("rows"))
@@ -55,17 +56,17 @@ def parse_sheet(data: dict, source: str = "<sheet>") -> Sheet:
     sheet = Sheet(
         name=check.text(data, "name"),
         title=check.text(data, "title"),
-        dice_faces=check.int(data, "dice_faces", 2, 20),
-        lock_threshold=check.int(data, "lock_threshold", 0, 20),
-        lock_numbers=check.int(data, "lock_numbers", 1, 3),
-        penalty_points=check.int(data, "penalty_points", 0, 100),
-        penalties_to_end=check.int(data, "penalties_to_end", 1, 20),
-        locks_to_end=check.int(data, "locks_to_end", 1, 4),
+        dice_faces=check.integer(data, "dice_faces", 2, 20),
+        lock_threshold=check.integer(data, "lock_threshold", 0, 20),
+        lock_numbers=check.integer(data, "lock_numbers", 1, 3),
+        penalty_points=check.integer(data, "penalty_points", 0, 100),
+        penalties_to_end=check.integer(data, "penalties_to_end", 1, 20),
+        locks_to_end=check.integer(data, "locks_to_end", 1, 4),
         score=tuple(score),
         rows=rows,
         bonus_bar=check.bonus_bar(data.get("bonus_bar")),
         rewards=check.rewards(data.get("rewards"), rows),
-        lucky_numbers=check.int(data, "lucky_numbers", 0, 4, default=0),
+        lucky_numbers=check.integer(data, "lucky_numbers", 0, 4, default=0),
         lucky_range=check.lucky_range(data),
     )
     check.score_covers_rows(sheet)
@@ -81,21 +82,25 @@ class _Checker:
     def fail(self, field: str, problem: str) -> SheetError:
         return SheetError(f"{self.source}: {field}: {problem}")
 
-    def text(self, data: dict, key: str) -> str:
+    def text(self, data: dict[str, Any], key: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(key, "must be a non-empty string")
         return value
 
-    def int(self, data: dict, key: str, low: int, high: int, default: int | None = None) -> int:
-        value = data.get(key, default)
+    def integer(
+        self, data: dict[str, Any], key: str, low: int, high: int, default: int | None = None
+    ) -> int:
+        value: object = data.get(key, default)
         if value is None:
             raise self.fail(key, "is missing")
         if not _is_int(value) or not low <= value <= high:
             raise self.fail(key, f"must be a whole number from {low} to {high}, not {value!r}")
         return value
 
-    def int_list(self, data: dict, key: str, minimum: int, field: str | None = None) -> list[int]:
+    def int_list(
+        self, data: dict[str, Any], key: str, minimum: int, field: str | None = None
+    ) -> list[int]:
         field = field or key
         value = data.get(key)
         if not isinstance(value, list) or not value:
@@ -187,7 +192,7 @@ class _Checker:
             raise self.fail(field, f"row {value[0]} has no number {value[1]!r}")
         return row, position
 
-    def lucky_range(self, data: dict) -> tuple[int, int]:
+    def lucky_range(self, data: dict[str, Any]) -> tuple[int, int]:
         if not data.get("lucky_numbers"):
             return (0, 0)
         value = data.get("lucky_range")
@@ -206,5 +211,5 @@ class _Checker:
             raise self.fail("score", "must start with 0 points for no crosses")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

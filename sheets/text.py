@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import COLOURS, Sheet
+from .model import COLOURS, Row, Sheet
 
 _LETTER = {colour: colour[0].upper() for colour in COLOURS}
 
@@ -20,7 +20,7 @@ def sheet_text(sheet: Sheet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row_line(sheet: Sheet, row, mixed: bool) -> str:
+def _row_line(sheet: Sheet, row: Row, mixed: bool) -> str:
     cells = []
     for number, colour in zip(row.numbers, row.colours, strict=True):
         cell = f"{number:>2}"

@@ -12,9 +12,9 @@ action 1 close for everyone when action 1 ends. A row locked in action 2 closes 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from sheets import COLOURS, Sheet, SheetError, load_sheet
 
@@ -232,7 +232,7 @@ class Game:
         """Every mark `name` may make right now, with the row choice spelled out where needed."""
         seat = self.seat.get(name)
         if seat is None:
-            self._seat_of(name)  # raises: no such player
+            seat = self._seat_of(name)  # raises: no such player
         if self.phase is ACTION1 and seat not in self.decisions:
             marks = self._action1_marks(seat)
         elif self.phase is ACTION2 and seat == self.active:
@@ -335,15 +335,15 @@ class Game:
     def apply(self, event: Roll | Mark | Pass | Undo) -> None:
         """Apply one table event, or raise Refused and leave the game as it was."""
         if self.phase is OVER:
-            raise Refused(f"the game is over ({_END_WORDS[self.reason]}); no more events")
-        kind = type(event)
-        if kind is Mark:
+            reason = cast(EndReason, self.reason)  # set when the game ended
+            raise Refused(f"the game is over ({_END_WORDS[reason]}); no more events")
+        if type(event) is Mark:
             self._mark(event)
-        elif kind is Pass:
+        elif type(event) is Pass:
             self._pass(event)
-        elif kind is Roll:
+        elif type(event) is Roll:
             self._roll(event)
-        elif kind is Undo:
+        elif type(event) is Undo:
             self._undo(event)
         else:
             raise Refused(f"{event!r} is not a table event")
@@ -368,10 +368,12 @@ class Game:
 
     def _cells_for_colour_sums(self) -> list[Cell]:
         """Every cell one white die plus one colour die of this roll reaches, in sheet order."""
-        white1, white2 = self.dice.white
+        dice = self.dice
+        assert dice is not None  # only asked for once the dice are rolled
+        white1, white2 = dice.white
         tables = self._tables.by_die_and_sum
         reached: list[Cell] = []
-        for colour, face in self.dice.colours.items():
+        for colour, face in dice.colours.items():
             by_sum = tables[COLOUR_INDEX[colour]]
             reached.extend(by_sum[white1 + face])
             if white2 != white1:
@@ -383,7 +385,7 @@ class Game:
     def _mark(self, mark: Mark) -> None:
         seat = self.seat.get(mark.player)
         if seat is None:
-            self._seat_of(mark.player)  # raises: no such player
+            seat = self._seat_of(mark.player)  # raises: no such player
         player = self.players[seat]
         if self.phase is ACTION1:
             if seat in self.decisions:
@@ -409,7 +411,7 @@ class Game:
     def _pass(self, event: Pass) -> None:
         seat = self.seat.get(event.player)
         if seat is None:
-            self._seat_of(event.player)  # raises: no such player
+            seat = self._seat_of(event.player)  # raises: no such player
         if self.phase is ACTION1:
             if seat in self.decisions:
                 self._check_undecided(seat)
@@ -560,7 +562,7 @@ class Game:
         elif reward.effect == "one-cross-in-every-row":
             self._bonus_crosses(player, range(len(COLOURS)), ctx)
 
-    def _bonus_crosses(self, player: PlayerSheet, rows, ctx: _Choice) -> None:
+    def _bonus_crosses(self, player: PlayerSheet, rows: Iterable[int], ctx: _Choice) -> None:
         """Cross the next available cell of each row in turn; one with none is forfeited."""
         for row in rows:
             position = self._next_available(player, row)
@@ -631,11 +633,11 @@ class Game:
     def _check_action1_mark(self, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
         row = COLOUR_INDEX.get(mark.row)
         if row is None:
-            self._row_of(mark.row)  # raises: no such row
+            row = self._row_of(mark.row)  # raises: no such row
         if mark.lucky:
             return self._check_lucky_cross(player, row, mark)
         if mark.number != self.white_sum:
-            white1, white2 = self.dice.white
+            white1, white2 = cast(Roll, self.dice).white
             raise Refused(
                 f"{player.name} cannot cross {mark.row} {mark.number} in action 1: the white dice "
                 f"show {white1} and {white2}, so the number to cross is {self.white_sum}"
@@ -667,8 +669,10 @@ class Game:
                 f"{player.name} cannot cross {cell} in action 2: the {colour} die is out of "
                 f"the game ({colour} is locked)"
             )
-        face = self.dice.colours[colour]
-        white1, white2 = self.dice.white
+        dice = self.dice
+        assert dice is not None  # rolled: this is a mark in action 2
+        face = dice.colours[colour]
+        white1, white2 = dice.white
         number = self._numbers[row][position]
         if number not in (white1 + face, white2 + face):
             sums = _join(sorted({str(white1 + face), str(white2 + face)}), "or")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sheets import COLOURS
 
 from . import scoring
@@ -9,7 +11,7 @@ from .game import Game
 from .player import PlayerSheet
 
 
-def game_report(game: Game) -> dict:
+def game_report(game: Game) -> dict[str, Any]:
     """The spec's replay output: variant, end, turn, locks, every player's sheet, winners."""
     return {
         "variant": game.sheet.name,
@@ -22,7 +24,7 @@ def game_report(game: Game) -> dict:
     }
 
 
-def player_report(game: Game, player: PlayerSheet) -> dict:
+def player_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
     sheet = game.sheet
     report = {
         "rows": {COLOURS[row]: row_report(game, player, row) for row in range(len(COLOURS))},
@@ -41,7 +43,7 @@ def player_report(game: Game, player: PlayerSheet) -> dict:
     return report
 
 
-def row_report(game: Game, player: PlayerSheet, row: int) -> dict:
+def row_report(game: Game, player: PlayerSheet, row: int) -> dict[str, Any]:
     numbers = game.sheet.rows[row].numbers
     return {
         "marks": [numbers[p] for p in player.crossed_positions(row)],
@@ -51,7 +53,7 @@ def row_report(game: Game, player: PlayerSheet, row: int) -> dict:
     }
 
 
-def bonus_bar_report(game: Game, player: PlayerSheet) -> list[dict]:
+def bonus_bar_report(game: Game, player: PlayerSheet) -> list[dict[str, Any]]:
     """Bonus-a: each bar box with its colour and state: crossed, forfeited or open."""
     boxes = []
     for box, colour in enumerate(game.sheet.bonus_bar):

@@ -21,19 +21,21 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import cast
 
 from sheets import COLOURS
 
-from .events import Mark, Pass, Roll
+from .events import Event, Mark, Pass, Roll
 from .game import ACTION1, ACTION2, COLOUR_INDEX, OVER, ROLL, EndReason, Game
 from .player import Snapshot
 from .tables import Cell, SheetTables
 
 RANDOM_BITS = 30
+CellEntry = tuple[int, int, int, bool, int, int]  # a `_CellBits.cell` entry
 
 
-def play_out(game: Game, rng: random.Random, events: list | None = None) -> int:
+def play_out(game: Game, rng: random.Random, events: list[Event] | None = None) -> int:
     """Play `game` on to its end and return the number of rolls made.
 
     `rng` gives the random bits (`random.Random(seed)`, or `secrets.SystemRandom()`). Each
@@ -57,10 +59,12 @@ class _Dice:
 
     def __init__(self, faces: int) -> None:
         self.faces = faces
-        self.pairs = _digit_tuples(faces, 2)
+        self.pairs = cast(list[tuple[int, int]], _digit_tuples(faces, 2))
         self.colours = [_digit_tuples(faces, k) for k in range(len(COLOURS) + 1)]
 
-    def roll(self, bits: Callable[[int], int], colours: int) -> tuple[tuple, tuple]:
+    def roll(
+        self, bits: Callable[[int], int], colours: int
+    ) -> tuple[tuple[int, int], tuple[int, ...]]:
         """White dice and `colours` colour dice: the faces are the base-`faces` digits of one
         pick for the whites and one for the colours, most significant first."""
         white = self.pairs[_pick(bits, len(self.pairs))]
@@ -74,7 +78,7 @@ def _dice(faces: int) -> _Dice:
 
 
 def _digit_tuples(faces: int, digits: int) -> list[tuple[int, ...]]:
-    rolls = [()]
+    rolls: list[tuple[int, ...]] = [()]
     for _ in range(digits):
         rolls = [(*roll, face) for roll in rolls for face in range(1, faces + 1)]
     return rolls
@@ -83,7 +87,7 @@ def _digit_tuples(faces: int, digits: int) -> list[tuple[int, ...]]:
 # ---- bonus sheets: through the referee's own code, without its checks ----------------------------
 
 
-def _play_through_game(game: Game, bits: Callable[[int], int], events: list | None) -> int:
+def _play_through_game(game: Game, bits: Callable[[int], int], events: list[Event] | None) -> int:
     rolls = 0
     while game.phase is not OVER:
         if game.phase is ROLL:
@@ -104,7 +108,9 @@ def _play_through_game(game: Game, bits: Callable[[int], int], events: list | No
     return rolls
 
 
-def _take_mark(game: Game, seat: int, bits, events: list | None) -> Snapshot | None:
+def _take_mark(
+    game: Game, seat: int, bits: Callable[[int], int], events: list[Event] | None
+) -> Snapshot | None:
     """Make one of the player's legal marks or pass, each equally likely; return the sheet as
     it was before the mark (None for a pass), as `Game.decisions` keeps it."""
     player = game.players[seat]
@@ -174,7 +180,7 @@ class _CellBits:
         ]
         # Per cell bit: its row and position, its bit in the row mask, whether it locks, the
         # open cells crossing it leaves (an AND mask), and the lock cells right of it.
-        self.cell: dict[int, tuple[int, int, int, bool, int, int]] = {}
+        self.cell: dict[int, CellEntry] = {}
         for row, length in enumerate(lengths):
             for position in range(length):
                 locks = position in sheet.lock_positions[row]
@@ -186,7 +192,7 @@ class _CellBits:
                 self.cell[1 << offsets[row] + position] = entry
         # Every set of legal cells one white sum can leave, to the cells' entries in order
         # and then None, the pass: a decision in action 1 is one lookup and one pick.
-        self.choices: dict[int, tuple] = {}
+        self.choices: dict[int, tuple[CellEntry | None, ...]] = {}
         for cells in self.by_sum:
             cell_list = [1 << b for b in range(cells.bit_length()) if cells >> b & 1]
             for subset in range(1 << len(cell_list)):
@@ -207,7 +213,7 @@ class _CellBits:
         return cells
 
 
-def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> int:
+def _play_plain(game: Game, bits: Callable[[int], int], events: list[Event] | None) -> int:
     """`play_out` for sheets without bonus boxes: the whole game in one loop over local copies
     of the sheets (row masks, and each player's open cells as one integer of `_CellBits`),
     written back to `game` at the end. The rollout tests hold it to `Game.apply`, decision for
@@ -232,11 +238,14 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
     reason = None
     rolls = 0
+    undecided: Iterable[int]
     if phase is not ROLL:  # picked up mid-turn: the roll on the table and who has decided
-        white1, white2 = game.dice.white
+        roll = game.dice
+        assert roll is not None  # rolled: the phase is past ROLL
+        white1, white2 = roll.white
         pair = (white1 - 1) * faces + white2 - 1
-        colours = [COLOUR_INDEX[colour] for colour in game.dice.colours]
-        colour_faces = tuple(game.dice.colours.values())
+        colours = [COLOUR_INDEX[colour] for colour in roll.colours]
+        colour_faces = tuple(roll.colours.values())
         undecided = [seat for seat in seats if seat not in game.decisions]
         active_crossed = game.decisions.get(active) is not None
     while True:
@@ -332,7 +341,12 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list | None) -> 
 
 
 def _cross(
-    rows: list[int], opens: list[int], seat: int, entry: tuple, lock_bits, threshold
+    rows: list[int],
+    opens: list[int],
+    seat: int,
+    entry: CellEntry,
+    lock_bits: tuple[int, ...],
+    threshold: int,
 ) -> None:
     """Cross the cell of a `_CellBits.cell` entry on `seat`'s sheet: its bit (and, for a lock
     cell, the lock cross) in the row mask; the cells it passes (the whole row, once locked) out
@@ -348,15 +362,19 @@ def _cross(
 
 
 def _lucky_decision(
-    bits, cell_bits: _CellBits, rows: list[int], open_cells: int, options: tuple
-) -> tuple[tuple | None, bool]:
+    bits: Callable[[int], int],
+    cell_bits: _CellBits,
+    rows: list[int],
+    open_cells: int,
+    options: tuple[CellEntry | None, ...],
+) -> tuple[CellEntry | None, bool]:
     """Longo, a lucky white sum: choose among the legal cells (`options` but its last, the
     pass), then the lucky crosses (the next open cell of each row with the fewest crosses, as
     `Game._lucky_marks` lists them), and the pass. Returns the cell's entry (None for a pass)
     and whether it is a lucky cross."""
     counts = [mask.bit_count() for mask in rows]
     fewest = min(counts)
-    lucky = []
+    lucky: list[CellEntry] = []
     for row, mask in enumerate(rows):
         if counts[row] == fewest:
             cell = 1 << cell_bits.offsets[row] + (mask & ~cell_bits.lock_bits[row]).bit_length()
@@ -388,7 +406,7 @@ def _roll_event(white1: int, white2: int, colours: list[int], faces: tuple[int, 
     )
 
 
-def _mark_event(game: Game, seat: int, entry: tuple, lucky: bool) -> Mark:
+def _mark_event(game: Game, seat: int, entry: CellEntry, lucky: bool) -> Mark:
     row, position = entry[:2]
     number = game.sheet.rows[row].numbers[position]
     return Mark(game.players[seat].name, COLOURS[row], number, lucky)

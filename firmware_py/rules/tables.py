@@ -7,7 +7,7 @@ its row and position, the row-mask bit that crossing it sets, and whether crossi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sheets import COLOURS, Sheet
 
@@ -56,12 +56,12 @@ class SheetTables:
         self.mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
         self.plain = not (sheet.bonus_bar or sheet.rewards)  # no crosses set off by crosses
         self._marks: dict[str, list[list[Mark]]] = {}
-        self._derived: dict[Callable, object] = {}
+        self._derived: dict[Callable[[SheetTables], Any], Any] = {}  # build -> what it built
 
     def derived(self, build: Callable[[SheetTables], T]) -> T:
         """Tables another module builds from these (e.g. the playouts' cell bits): built on
         first use, once per sheet, and kept with these."""
-        made = self._derived.get(build)
+        made: T | None = self._derived.get(build)
         if made is None:
             made = self._derived[build] = build(self)
         return made

@@ -1,0 +1,43 @@
+"""The table: the state machine between the inputs and the outputs of the tower.
+
+Inputs (the roll button, thrown dice, seats: pads, keyboard, computer players) call the
+`Table`; it asks the referee (`firmware_py.rules`), writes the journal, and publishes one
+`TableView` per change to its presenters (displays, lock lights, pads, terminal).
+"""
+
+from firmware_py.table.core import (
+    ALERT_SECONDS,
+    LOCK_NOTICE_SECONDS,
+    ROLL_FRAMES,
+    THROW_WAIT,
+    Table,
+)
+from firmware_py.table.decisions import (
+    CHOICE,
+    NOT_NOW,
+    RULE,
+    STORAGE,
+    LuckyNumber,
+    Refusal,
+    RefusalKind,
+)
+from firmware_py.table.phase import TablePhase
+from firmware_py.table.presenters import PowerState, Presenter
+
+__all__ = [
+    "ALERT_SECONDS",
+    "CHOICE",
+    "LOCK_NOTICE_SECONDS",
+    "NOT_NOW",
+    "ROLL_FRAMES",
+    "RULE",
+    "STORAGE",
+    "THROW_WAIT",
+    "LuckyNumber",
+    "PowerState",
+    "Presenter",
+    "Refusal",
+    "RefusalKind",
+    "Table",
+    "TablePhase",
+]

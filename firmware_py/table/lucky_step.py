@@ -1,0 +1,127 @@
+"""Longo's lucky numbers before the game: pads enter theirs, the tower draws the rest.
+
+The table is in its LUCKY phase while a draft is open. Every number chosen is noted on disk, so
+a restart before the game starts loses none; the game begins as soon as every player has theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from firmware_py.journal import JournalError
+from firmware_py.lucky import LuckyDraft, draft_from_note
+from firmware_py.rules import Mark, Pass, Start, Undo
+from firmware_py.seating import PAD, seats_for
+from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
+from sheets import Sheet, SheetError
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+log = logging.getLogger(__name__)
+
+
+class LuckyStep:
+    """The lucky numbers being chosen for the next longo game (`draft`, None when none are)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.draft: LuckyDraft | None = None
+
+    def ask(self, sheet: Sheet, names: list[str]) -> None:
+        """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
+        table = self.table
+        self.draft = draft = LuckyDraft(sheet, names, table.hardware.dice.sample)
+        for seat in table.seats:
+            if seat.kind != PAD:
+                draft.draw(seat.name)
+        self.note()
+        table.tell("Lucky numbers: enter the two on your sheet on your pad")
+
+    def decide(self, event: Mark | Pass | Undo | LuckyNumber) -> Refusal | None:
+        """A player's lucky number, or taking one back; None when accepted."""
+        draft = self.draft
+        assert draft is not None  # the table routes here only during the lucky numbers
+        name = event.player
+        if name not in draft.chosen:
+            return Refusal(f"{name} has no seat in the game being set up", NOT_NOW)
+        if type(event) is LuckyNumber:
+            reason = self._choose(draft, name, event.number)
+        elif type(event) is Undo:
+            reason = draft.take_back(name)
+        else:
+            return Refusal("the game has not started: first choose your lucky numbers", NOT_NOW)
+        if reason is not None:
+            return Refusal(reason, RULE)
+        self.note()
+        if name not in draft.missing():
+            numbers = " and ".join(str(n) for n in draft.chosen[name])
+            self.table.tell(f"{name}'s lucky numbers: {numbers}")
+        return self.start_when_complete()
+
+    @staticmethod
+    def _choose(draft: LuckyDraft, name: str, number: int) -> str | None:
+        if number == 0:
+            draft.draw(name)
+            return None
+        return draft.choose(name, number)
+
+    def draw_missing(self) -> None:
+        """The roll button during the lucky numbers: draw for everyone still missing, and play."""
+        draft = self.draft
+        assert draft is not None
+        missing = draft.missing()
+        for name in missing:
+            draft.draw(name)
+        self.table.tell(f"The tower draws the lucky numbers of {', '.join(missing)}")
+        self.start_when_complete()
+
+    def start_when_complete(self) -> Refusal | None:
+        """Begin the game once every player has their numbers (else show who is missing)."""
+        draft = self.draft
+        assert draft is not None
+        if not draft.complete():
+            self.table.publish()
+            return None
+        start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
+        if not self.table.begin(start):
+            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+        return None
+
+    def note(self) -> None:
+        """The numbers chosen so far, on disk: a restart before the game starts loses none."""
+        draft = self.draft
+        assert draft is not None
+        seats = seats_for(draft.chosen, self.table.seats, [])
+        try:
+            self.table.journal.note_draft(draft.sheet.name, seats, draft.chosen)
+        except JournalError as error:
+            log.warning("%s; a restart now would ask for the lucky numbers again", error)
+
+    def forget(self) -> None:
+        """The game began (or the numbers are lost): no draft, on disk or here."""
+        self.draft = None
+        try:
+            self.table.journal.forget_draft()
+        except JournalError as error:
+            log.warning("%s", error)  # harmless: a note older than the newest game is ignored
+
+    def resume(self) -> bool:
+        """After a restart during the lucky numbers: the same players, with the numbers they
+        had chosen, go on choosing. False when there is nothing (readable) to go on with."""
+        table = self.table
+        try:
+            record = table.journal.noted_draft()
+            if record is None:
+                return False
+            seats, draft = draft_from_note(record, table.hardware.dice.sample)
+        except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
+            log.warning("lucky numbers noted before the restart: %s", error)
+            self.forget()
+            table.alert("The lucky numbers chosen before the restart are lost: choose them again")
+            return False
+        table.seating.seats, table.variant, self.draft = seats, draft.sheet.name, draft
+        table.tell("Lucky numbers: go on entering them on your pads")
+        self.start_when_complete()  # the last number was in, the game not yet begun: begin
+        return True

@@ -1,0 +1,37 @@
+"""Timers that belong to the table's phase: started in it, cancelled when it ends.
+
+A phase keeps its timers by key, so asking again for a timer already running (the table asks
+after every change) starts no second one; a timer that fired stays done until the phase ends.
+Nothing outside the phase can cancel them: a roll's animation survives any change shown while
+it runs, and a computer player's decision never outlives the action it was for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Hashable
+from typing import Any
+
+
+class PhaseTimers:
+    """The current phase's timers on one asyncio loop."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timers: dict[Hashable, asyncio.TimerHandle] = {}
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def once(self, key: Hashable, delay: float, callback: Callable[..., Any], *args: Any) -> None:
+        """Call `callback(*args)` after `delay` seconds, unless this phase has a timer of the
+        same key (running or fired) or the table is not running yet."""
+        if self._loop is None or key in self._timers:
+            return
+        self._timers[key] = self._loop.call_later(delay, callback, *args)
+
+    def end_phase(self) -> None:
+        """The phase is over: its timers that have not fired never will."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
