@@ -8,6 +8,7 @@ built-in bitmap font, so pictures are the same on every machine and can be teste
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
@@ -23,6 +24,23 @@ FONT = ImageFont.load_default_imagefont()
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
 Draw = ImageDraw.ImageDraw
+FALLBACK = "?"  # drawn for a character the bitmap font (Latin-1) does not have
+_LIKE = str.maketrans("ŁłĐđĦħŊŋŦŧ", "LlDdHhNnTt")  # letters with a stroke: no decomposition
+
+
+def _drawable(words: str) -> str:
+    """`words` in the bitmap font's Latin-1: a letter with an accent it lacks as the plain
+    letter (Ł as L, ő as o), anything else as FALLBACK. Names come from players: any text."""
+    if words.isascii():
+        return words
+    out = []
+    for char in words.translate(_LIKE):
+        if ord(char) < 256:
+            out.append(char)
+            continue
+        base = unicodedata.normalize("NFKD", char)[:1]
+        out.append(base if base and ord(base) < 256 else FALLBACK)
+    return "".join(out)
 
 
 def render(view: TableView, role: str = "main") -> Image.Image:
@@ -42,7 +60,7 @@ def draw_screen(draw: Draw, view: TableView, role: str = "main") -> None:
 
 
 def text(draw: Draw, xy: tuple[int, int], words: str) -> None:
-    draw.text(xy, words[:CHARS], font=FONT, fill=1)
+    draw.text(xy, _drawable(words[:CHARS]), font=FONT, fill=1)
 
 
 def big_text(draw: Draw, y: int, words: str, scale: int = 2) -> None:
@@ -51,7 +69,7 @@ def big_text(draw: Draw, y: int, words: str, scale: int = 2) -> None:
         return
     width = min(len(words) * 6, WIDTH // scale)
     small = Image.new("1", (width, 11))
-    ImageDraw.Draw(small).text((0, 0), words, font=FONT, fill=1)
+    ImageDraw.Draw(small).text((0, 0), _drawable(words), font=FONT, fill=1)
     large = small.resize((width * scale, 11 * scale), Image.Resampling.NEAREST)
     draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=1)
 
@@ -87,7 +105,7 @@ def big_number(draw: Draw, x: int, y: int, number: int) -> None:
 def inverted(draw: Draw, y: int, words: str) -> None:
     """A line of words lit dark on a bright bar: the line the menu has picked."""
     draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
-    draw.text((2, y - 1), words[: CHARS - 1], font=FONT, fill=0)
+    draw.text((2, y - 1), _drawable(words[: CHARS - 1]), font=FONT, fill=0)
 
 
 def wrap(words: str, width: int = CHARS) -> list[str]:

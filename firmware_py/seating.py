@@ -36,25 +36,6 @@ class SeatSpec:
     pad: str = ""
 
 
-def with_pad(seats: list[SeatSpec], name: str, pad: str) -> list[SeatSpec]:
-    """The seats with `name`'s held by the pad of ident `pad`."""
-    return [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in seats]
-
-
-def one_more_seat(
-    seats: list[SeatSpec], benched: list[SeatSpec]
-) -> tuple[list[SeatSpec], list[SeatSpec]]:
-    """The menu's players step: one more seat (a seat removed earlier, else a computer player),
-    or from five back to one, the last seats set aside. Returns (seats, set aside)."""
-    if len(seats) >= MAX_SEATS:
-        return seats[:1], seats[1:] + benched
-    if benched:
-        return [*seats, benched[0]], benched[1:]
-    taken = {seat.name for seat in seats}
-    number = next(n for n in range(1, MAX_SEATS + 2) if f"Computer {n}" not in taken)
-    return [*seats, SeatSpec(f"Computer {number}", COMPUTER)], benched
-
-
 def seats_for(
     players: Iterable[str], configured: list[SeatSpec], noted: list[SeatSpec]
 ) -> list[SeatSpec]:
@@ -63,11 +44,6 @@ def seats_for(
     while computer and keyboard seats are configured; their pad takes the seat back."""
     known = {seat.name: seat for seat in configured} | {seat.name: seat for seat in noted}
     return [known.get(name, SeatSpec(name, PAD)) for name in players]
-
-
-def kind_of(name: str, seats: list[SeatSpec]) -> SeatKind:
-    """How the seat of `name` decides: computer, keyboard or pad."""
-    return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
 
 
 class Seating:
@@ -93,15 +69,25 @@ class Seating:
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now."""
-        self.seats = with_pad(self.seats, name, pad)
+        self.seats = [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in self.seats]
 
     def one_more(self) -> None:
-        """The menu's players step (see `one_more_seat`)."""
-        self.seats, self.benched = one_more_seat(self.seats, self.benched)
+        """The menu's players step: one more seat (a seat removed earlier, else a computer
+        player), or from five back to one, the last seats set aside."""
+        seats, benched = self.seats, self.benched
+        if len(seats) >= MAX_SEATS:
+            self.seats, self.benched = seats[:1], seats[1:] + benched
+        elif benched:
+            self.seats, self.benched = [*seats, benched[0]], benched[1:]
+        else:
+            taken = set(self.names())
+            number = next(n for n in range(1, MAX_SEATS + 2) if f"Computer {n}" not in taken)
+            self.seats = [*seats, SeatSpec(f"Computer {number}", COMPUTER)]
 
     def kind_of(self, name: str) -> SeatKind:
         """How the seat of `name` decides; a seat the menu removed plays its game out."""
-        return kind_of(name, self.seats + self.benched)
+        seats = self.seats + self.benched
+        return next((seat.kind for seat in seats if seat.name == name), COMPUTER)
 
     def all_computers(self) -> bool:
         return all(seat.kind == COMPUTER for seat in self.seats)

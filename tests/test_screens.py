@@ -124,3 +124,21 @@ def test_the_menu_keeps_the_picked_line_on_screen_and_says_how_to_go_on():
     bar = picture.crop((0, 13 + 3 * 10, 128, 13 + 4 * 10)).convert("L")  # the fourth line: lit
     assert bar.histogram()[255] > 128 * 10 // 2
     assert view.menu.hints == ("tap: next hold: keep",)
+
+
+@pytest.mark.parametrize("screen", ["setup", "roll", "over", "menu"])
+def test_any_name_is_drawn_letters_the_font_lacks_as_their_plain_letter(screen):
+    """Names come from players and pads, in any script. The bitmap font has Latin-1 only: a
+    letter it lacks is drawn as the plain letter (Łukasz as Lukasz, Dvořák as Dvorák), a
+    character with no such letter as ?, and no name stops the tower (it once raised
+    UnicodeEncodeError at start)."""
+    menu = menu_view(Menu(0.0), titles=["Qwixx"], chosen=0, seats=["Łukasz"], playing=False)
+
+    def picture(*people: str) -> bytes:
+        seats = tuple(Seat(name, 12) for name in people)
+        view = TableView(screen, title="Qwixx", seats=seats, active=people[0],
+                         winners=people[:1], menu=menu)  # fmt: skip
+        return b"".join(render(view, role).tobytes() for role in ("main", "options"))
+
+    assert picture("Łukasz", "Zoë", "Dvořák") == picture("Lukasz", "Zoë", "Dvorák")
+    assert picture("李", "Zoë") == picture("?", "Zoë")

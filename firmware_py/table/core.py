@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from drivers.button import RollButton
 from drivers.pixels import DiceEvent
@@ -136,7 +137,7 @@ class Table:
         self._frame = 0  # ROLLING: the animation's frame
         self._notice_until = 0.0  # LOCK_NOTICE: when the notice ends
         self._alert: tuple[str, float] = ("", 0.0)  # words on the displays until this time
-        self._changed: dict[str, object] = {}  # what the next publication announces
+        self._changed: dict[str, Any] = {}  # what the next publication announces
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = asyncio.Event()
         self._games_wanted: int | None = None
@@ -277,9 +278,8 @@ class Table:
         self.power.touched()
         if self.draft is not None:
             return self.lucky.decide(event)
-        if type(event) is LuckyNumber:
+        if isinstance(event, LuckyNumber):
             return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
-        assert not isinstance(event, LuckyNumber)
         if self.game is None:
             return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
         if self.game.over:
@@ -604,7 +604,7 @@ class Table:
 
     def _present(self, view: TableView) -> None:
         if self._changed:
-            view = replace(view, **self._changed)  # type: ignore[arg-type]
+            view = replace(view, **self._changed)
             self._changed = {}
         for presenter in self._presenters:
             presenter(view)
