@@ -47,6 +47,7 @@ class ResumedGame:
     events: int
     dropped_torn_line: bool
     last_decisions: dict = field(default_factory=dict)  # player -> their last Mark/Pass/Undo
+    requests: list = field(default_factory=list)  # (player, request id) answered, oldest first
 
 
 class GameLog:
@@ -57,10 +58,11 @@ class GameLog:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self._size = os.fstat(self._fd).st_size
 
-    def append(self, event) -> None:
-        """Write one event and make it durable (fsync) before returning. A write that fails
-        (a full disk) is cut back off, so the log never keeps half an event."""
-        data = event_to_line(event).encode("utf-8")
+    def append(self, event, requests: list[tuple[str, str]] | None = None) -> None:
+        """Write one event (with the device requests it answers) and make it durable (fsync)
+        before returning. A write that fails (a full disk) is cut back off, so the log never
+        keeps half an event."""
+        data = event_to_line(event, requests).encode("utf-8")
         try:
             _write_all(self._fd, data)
             os.fsync(self._fd)
@@ -95,8 +97,9 @@ class Journal:
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
 
-    def begin(self, start: Start) -> GameLog:
-        """Create the next game's log and write its start event durably."""
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> GameLog:
+        """Create the next game's log and write its start event durably (with the requests of
+        the lucky numbers chosen for it)."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             path = self.directory / f"game-{self._next_number():06d}.jsonl"
@@ -104,7 +107,7 @@ class Journal:
             _fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
-        game_log.append(start)
+        game_log.append(start, requests)
         return game_log
 
     def games(self) -> list[Path]:
@@ -119,6 +122,15 @@ class Journal:
             return None
         resumed = read_game(games[-1], repair=True)
         return None if resumed.game.over else resumed
+
+    def last_requests(self) -> list[tuple[str, str]]:
+        """The device requests the newest game answered (finished or not), so that a request
+        repeated after a restart is answered, not applied again; [] when there is none to read."""
+        games = self.games()
+        try:
+            return read_game(games[-1]).requests if games else []
+        except (JournalError, OSError, ValueError):
+            return []
 
     def abandon(self, path: Path) -> None:
         """Mark the game of `path` as given up, durably: it is never resumed."""
@@ -136,16 +148,24 @@ class Journal:
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         _write_durably(path.with_suffix(SEATS), seat_records(seats))
 
-    def note_draft(self, variant: str, seats, lucky: dict[str, list[int]]) -> None:
+    def note_draft(
+        self,
+        variant: str,
+        seats,
+        lucky: dict[str, list[int]],
+        requests: list[tuple[str, str]] | None = None,
+    ) -> None:
         """Write down, durably, the lucky numbers chosen so far for a game about to start: its
-        variant, its seats (as `note_seats`) and each player's numbers. The note names the
-        newest game log of the moment, so it can tell a later game has started since."""
+        variant, its seats (as `note_seats`), each player's numbers and the device requests
+        that chose them. The note names the newest game log of the moment, so it can tell a
+        later game has started since."""
         games = self.games()
         record = {
             "variant": variant,
             "seats": seat_records(seats),
             "lucky": lucky,
             "after": games[-1].name if games else None,
+            "requests": [list(pair) for pair in requests or []],
         }
         self.directory.mkdir(parents=True, exist_ok=True)
         _write_durably(self.directory / DRAFT, record)
@@ -183,15 +203,16 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     text, torn = _without_torn_tail(data)
     lines = text.splitlines(keepends=True)
     events: list = []
+    requests: list[tuple[str, str]] = []
     try:
-        game = replay(lines, events)
+        game = replay(lines, events, requests)
     except LogError as error:
         raise JournalError(f"{path.name}: {error}") from error
     if torn and repair:
         _truncate(path, len(text.encode("utf-8")))
         log.warning("%s: dropped a torn last line left by a power cut", path.name)
     last = {event.player: event for event in events if type(event) in (Mark, Pass, Undo)}
-    return ResumedGame(path, game, len(events), torn, last)
+    return ResumedGame(path, game, len(events), torn, last, requests)
 
 
 def noted_seats(path: Path) -> list[dict]:

@@ -47,7 +47,15 @@ from firmware_py.rules import (
 from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec, seats_for
 from firmware_py.table import phase as phases
 from firmware_py.table.computers import ComputerPlayers
-from firmware_py.table.decisions import CHOICE, NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
+from firmware_py.table.decisions import (
+    CHOICE,
+    NOT_NOW,
+    RULE,
+    STALE,
+    STORAGE,
+    LuckyNumber,
+    Refusal,
+)
 from firmware_py.table.lucky_step import LuckyStep
 from firmware_py.table.phase import TablePhase
 from firmware_py.table.presenters import (
@@ -56,6 +64,7 @@ from firmware_py.table.presenters import (
     LightPresenter,
     Presenter,
 )
+from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import (
     ATTRACT,
@@ -119,7 +128,7 @@ class Table:
         self.timers = PhaseTimers()
         self.game: Game | None = None
         self.game_log: GameLog | None = None
-        self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
+        self.applied = AppliedRequests()  # devices' requests in the journal: exactly once
         self.menu: Menu | None = None  # the roll button's menu, in the MENU phase
         self.lucky = LuckyStep(self)
         self.computers = ComputerPlayers(self)
@@ -227,6 +236,7 @@ class Table:
         for problem in self.hardware.problems:
             self.alert(problem)
         if resumed is None:
+            self.applied.remember_all(self.journal.last_requests())
             if self.lucky.resume():
                 return
             self.screen = SETUP if self.seating.all_computers() else ATTRACT
@@ -234,8 +244,8 @@ class Table:
             return
         self.lucky.forget()  # a game began after the note; it holds the numbers
         self.game = resumed.game
-        self.last_decisions = dict(resumed.last_decisions)
         self.game_log = GameLog(resumed.path)
+        self.applied.remember_all(resumed.requests)
         noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
         self.seating.seats = seats_for([p.name for p in self.game.players], self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
@@ -273,18 +283,25 @@ class Table:
             self._menu_choose()
         self.publish()
 
-    def decide(self, event: Decision) -> Refusal | None:
-        """A player's decision; None when accepted, else the referee's refusal."""
+    def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
+        """A player's decision; None when accepted, else the referee's refusal. `request` is
+        the id a device sent it under (see `requests`): a request applied before, also before
+        a restart, is accepted again without being applied twice; a replayed old one is
+        refused."""
         self.power.touched()
+        if request is not None and self.applied.applied(request):
+            return None
+        if request is not None and self.applied.stale(request):
+            return Refusal("an old request, answered long ago: nothing was changed", STALE)
         if self.draft is not None:
-            return self.lucky.decide(event)
+            return self.lucky.decide(event, request)
         if isinstance(event, LuckyNumber):
             return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
         if self.game is None:
             return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
         if self.game.over:
             return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
-        return self.submit(event)
+        return self.submit(event, request)
 
     def join(self, name: str, kind: SeatKind, pad: str = "") -> Refusal | None:
         """A new seat (held by the pad of ident `pad`, if any), between games only; None when
@@ -318,8 +335,9 @@ class Table:
 
     # ---- the referee -------------------------------------------------------------------------
 
-    def submit(self, event: Event) -> Refusal | None:
-        """Check, journal, then apply and show one event; None when accepted, else why not."""
+    def submit(self, event: Event, request: str | None = None) -> Refusal | None:
+        """Check, journal (with the device request it answers), then apply and show one
+        event; None when accepted, else why not."""
         game, game_log = self.game, self.game_log
         assert game is not None and game_log is not None  # called only while a game is on
         trial = game.copy()
@@ -329,13 +347,13 @@ class Table:
             return Refusal(needed.reason, CHOICE)
         except Refused as refusal:
             return Refusal(refusal.reason, RULE)
+        answered = [(event.player, request)] if request and not isinstance(event, Roll) else []
         try:
-            game_log.append(event)
+            game_log.append(event, answered)
         except JournalError as error:
             self._problem(f"the game cannot be saved: {error}")
             return Refusal("the tower cannot save the game right now; try again", STORAGE)
-        if not isinstance(event, Roll):
-            self.last_decisions[event.player] = event
+        self.applied.remember_all(answered)
         self.game = trial
         self._after(event, game, trial)
         return None
@@ -380,19 +398,20 @@ class Table:
         )
         self.begin(Start(self.variant, tuple(names), lucky))
 
-    def begin(self, start: Start) -> bool:
-        """Journal the start and play; False (and the problem shown) if it cannot be saved."""
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
+        """Journal the start (with the device requests of the lucky numbers chosen for it) and
+        play; False (and the problem shown) if it cannot be saved."""
         self._close_game_log()
         try:
-            self.game_log = self.journal.begin(start)
+            self.game_log = self.journal.begin(start, requests)
         except JournalError as error:
             self._problem(f"a new game cannot be saved: {error}")
             return False
         self._note_seats(self.game_log)
+        self.applied.remember_all(requests or [])
         self.lucky.forget()
         self._notice_until = 0.0  # a lock of the last game is no news in this one
         self.game = game = Game.start(start)
-        self.last_decisions = {}
         self.screen = ATTRACT
         self.message = ""
         self.tell(f"New game of {game.sheet.title}: {', '.join(start.players)}")
