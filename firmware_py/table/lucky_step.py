@@ -86,7 +86,7 @@ class LuckyStep:
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
         if not self.table.begin(start):
-            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+            return Refusal(self.table.storage.fault, STORAGE)
         return None
 
     def note(self) -> None:
