@@ -248,8 +248,10 @@ class Journal:
         `history`. Returns what was set aside."""
         try:
             names = sorted(os.listdir(self.directory))
-        except OSError as error:  # missing: nothing to tidy; unreadable: `probe` says so
-            log.info("nothing tidied in %s: %s", self.directory, error.strerror)
+        except FileNotFoundError:  # a first start: nothing to tidy
+            return []
+        except OSError as error:  # unreadable: `probe` says so on the displays
+            log.warning("nothing tidied in %s: %s", self.directory, error.strerror)
             return []
         found = [
             self._set_aside(self.directory / name, why)
@@ -349,6 +351,15 @@ class Journal:
             raise JournalError(f"{DRAFT} holds no note of lucky numbers")
         games = self.games()
         return record if record.get("after") == (games[-1].name if games else None) else None
+
+    def set_aside_draft(self, reason: str) -> None:
+        """The note of lucky numbers does not add up: kept in quarantine/ for inspection."""
+        path = self.directory / DRAFT
+        if os.path.lexists(path) and set_aside(path, reason).moved_to is None:
+            try:
+                self.forget_draft()  # it cannot be kept: at least it is not read again
+            except JournalError as error:
+                log.warning("%s", error)
 
     def forget_draft(self) -> None:
         """The lucky numbers are in a game's start now (or given up): drop their note."""

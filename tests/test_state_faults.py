@@ -33,8 +33,8 @@ from firmware_py.journal import REPLACED, REWRITTEN, Journal, read_game
 from firmware_py.players import choose
 from firmware_py.rules import Event, Game, Roll, game_report
 from firmware_py.screens import render
-from firmware_py.seating import KEYBOARD, SeatSpec
-from firmware_py.table import STORAGE, Table
+from firmware_py.seating import KEYBOARD, PAD, SeatSpec
+from firmware_py.table import STORAGE, LuckyNumber, Table
 from firmware_py.table.storage import FIRST_RETRY
 from firmware_py.view import TableView
 
@@ -149,6 +149,32 @@ def test_a_person_s_retry_that_saves_ends_the_pause_at_once(tmp_path, monkeypatc
         table.press()  # pressed again before the retry: it saves, and the game goes on
         await until(lambda: table.game.phase == "action1")
         assert table.storage.fault == "" and table.view().screen != "error"
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    table.hardware.close()
+
+
+def test_lucky_numbers_complete_while_the_disk_is_full_start_the_game_when_it_has_room(
+    tmp_path, monkeypatch
+):
+    table = make_table(tmp_path, [SeatSpec("Ann", PAD), SeatSpec("Bot")], "longo")
+    writes = journal_module._write_all
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        table.new_game()
+        assert table.decide(LuckyNumber("Ann", 4)) is None
+        monkeypatch.setattr(journal_module, "_write_all", no_space)
+        refusal = table.decide(LuckyNumber("Ann", 7))  # the last number: the game would begin
+        words = "cannot save games: the disk is full"
+        assert refusal is not None and (refusal.kind, refusal.reason) == (STORAGE, words)
+        assert table.game is None and shows(table, words)
+        monkeypatch.setattr(journal_module, "_write_all", writes)
+        await until(lambda: table.game is not None)  # the retry begins it
+        assert table.game.player("Ann").lucky == (4, 7)
         table.stop()
         await task
 
@@ -294,6 +320,10 @@ START_FAULTS: dict[str, tuple[Callable[[Path, bytes], None], str]] = {
     "a lucky-numbers note that is a directory": (
         lambda s, good: (s / "lucky-draft.json").mkdir(),
         "lucky-draft.json could not be read: moved to quarantine/",
+    ),
+    "a lucky-numbers note that is garbage": (
+        lambda s, good: (s / "lucky-draft.json").write_bytes(b'\xff{"variant": "lon'),
+        "The lucky numbers chosen before the restart are lost: choose them again",
     ),
     "a seats note that is a directory": (
         lambda s, good: (s / "game-000001.seats.json").mkdir(),

@@ -118,7 +118,8 @@ class LuckyStep:
             seats, draft = draft_from_note(record, table.hardware.dice.sample)
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
-            self.forget()
+            self.draft = None
+            table.journal.set_aside_draft(str(error))  # kept for inspection
             table.alert("The lucky numbers chosen before the restart are lost: choose them again")
             return False
         table.seating.seats, table.variant, self.draft = seats, draft.sheet.name, draft

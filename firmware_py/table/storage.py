@@ -89,7 +89,11 @@ class StorageGuard:
             self._try_later()
             return
         self._carry_on()
-        self.table.publish()
+        lucky = self.table.lucky
+        if lucky.draft is not None and lucky.draft.complete():
+            lucky.start_when_complete()  # the game whose start could not be saved begins
+        else:
+            self.table.publish()
 
     def _carry_on(self) -> None:
         """Saving works again: the table plans this moment afresh (computer players decide
