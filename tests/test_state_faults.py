@@ -436,6 +436,25 @@ def test_at_start_a_read_only_state_directory_is_shown_until_it_can_be_written(t
         finishes_cleanly(tower)
 
 
+def test_at_start_on_a_read_only_disk_an_unreadable_game_is_skipped_where_it_is(
+    tmp_path, good_game, towers
+):
+    with tmpfs(tmp_path / "disk") as disk:
+        bad = head(good_game, 30) + b"\xff\xfe\n"
+        (disk / "game-000001.jsonl").write_bytes(bad)
+        remount(disk, "ro")
+        tower = Tower(disk)
+        towers.append(tower)
+        tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
+        assert tower.said("game 1 could not be read: skipped")
+        remount(disk, "rw")
+        tower.process.wait(60)
+        assert [p.name for p in Journal(disk).games()] == ["game-000001.jsonl", "game-000002.jsonl"]
+        assert (disk / "game-000001.jsonl").read_bytes() == bad  # left as it was
+        (disk / "game-000001.jsonl").unlink()  # (so that the journal can be checked)
+        finishes_cleanly(tower)
+
+
 def mid_game(tower: Tower, events: int = 10) -> None:
     tower.wait_for(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) >= events)
 
