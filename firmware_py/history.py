@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware_py.journal import QUARANTINE, Journal, JournalError, is_abandoned, is_empty, read_game
+from firmware_py.disk import QUARANTINE
+from firmware_py.journal import Journal, JournalError, is_abandoned, is_empty, read_game
 
 
 def history_lines(state_dir: Path) -> Iterator[str]:

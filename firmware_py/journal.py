@@ -24,7 +24,6 @@ is on is written again from what the game log holds (see `GameLog`).
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
@@ -33,16 +32,16 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware_py import disk
+from firmware_py.disk import QUARANTINE, SetAside, set_aside
 from firmware_py.gamelog import LogError, event_to_line, replay
 from firmware_py.rules import Game, Mark, Pass, Start, Undo
 
 log = logging.getLogger(__name__)
 
-GAME_GLOB = "game-*.jsonl"
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
 DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
-QUARANTINE = "quarantine"  # what could not be read, kept for inspection
 PROBE = ".write-test"  # a small file written (and removed) to see that saving works
 PROBE_BYTES = 512  # about one event line
 REWRITTEN = "the game log was moved or deleted: written again from the game so far"
@@ -51,16 +50,6 @@ REPLACED = "the game log was replaced or changed: kept in quarantine/ and writte
 
 class JournalError(Exception):
     """The journal cannot be written or read (full disk, read-only, corrupt file)."""
-
-
-@dataclass(frozen=True)
-class SetAside:
-    """A file of the state directory that could not be read: why, and where it went (None: it
-    could not be moved and stays where it was, skipped)."""
-
-    name: str
-    reason: str
-    moved_to: Path | None
 
 
 @dataclass
@@ -91,18 +80,18 @@ class GameLog:
         if new:  # a new game: never append to a file that is already there
             self._fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
             self._lines = bytearray()
-            self._identity = _identity(os.fstat(self._fd))
+            self._identity = disk.identity(os.fstat(self._fd))
             self._size = 0
             return
         try:
             self._fd = os.open(path, os.O_RDWR | os.O_APPEND)
         except OSError as error:  # read-only for now: the first append tries again
             log.warning("%s cannot be opened for writing yet: %s", path.name, error.strerror)
-            content = _read_regular(path)
-            self._identity = _identity(os.stat(path))
+            content = disk.read_regular(path)
+            self._identity = disk.identity(os.stat(path))
         else:
-            content = _read_all(self._fd)
-            self._identity = _identity(os.fstat(self._fd))
+            content = disk.read_all(self._fd)
+            self._identity = disk.identity(os.fstat(self._fd))
         self._lines = bytearray(_without_torn_tail(content)[0])  # the game so far
         self._size = len(self._lines)
         self._cut_torn_tail()
@@ -114,7 +103,7 @@ class GameLog:
         data = event_to_line(event).encode("utf-8")
         try:
             notice = self._make_sure_of_the_file()
-            _write_all(self._fd, data)
+            disk.write_all(self._fd, data)
             os.fsync(self._fd)
         except OSError as error:
             self._cut_back()
@@ -129,8 +118,8 @@ class GameLog:
         """The file at the path is the log's own, as the log left it, open for appending; else
         it is written again (a stranger in its place, or the file changed by something else,
         is set aside first). Returns the words for the table when it was written again."""
-        here = _stat_of(self.path)
-        if here is not None and _identity(here) == self._identity:
+        here = disk.stat_of(self.path)
+        if here is not None and disk.identity(here) == self._identity:
             if self._fd < 0:  # not opened yet (the disk was read-only)
                 self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
                 self._cut_torn_tail()
@@ -151,16 +140,16 @@ class GameLog:
         """A fresh file at the path holding every line so far, durably (removed if it fails)."""
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
         try:
-            _write_all(fd, bytes(self._lines))
+            disk.write_all(fd, bytes(self._lines))
             os.fsync(fd)
-            _fsync_directory(self.path.parent)
+            disk.fsync_directory(self.path.parent)
         except OSError:
             os.close(fd)
-            _remove_quietly(self.path)
+            disk.remove_quietly(self.path)
             raise
         self.close()
         self._fd = fd
-        self._identity = _identity(os.fstat(fd))
+        self._identity = disk.identity(os.fstat(fd))
 
     def _cut_torn_tail(self) -> None:
         """A last line torn by a power cut was never acknowledged: appends start after the
@@ -202,14 +191,14 @@ class Journal:
             self.directory.mkdir(parents=True, exist_ok=True)
             path = self.directory / f"game-{self._next_number():06d}.jsonl"
             game_log = GameLog(path, new=True)
-            _fsync_directory(self.directory)  # the new file's name survives a power cut too
+            disk.fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
         try:
             game_log.append(start)
         except JournalError:
             game_log.close()
-            _remove_quietly(path)
+            disk.remove_quietly(path)
             raise
         return game_log
 
@@ -256,7 +245,7 @@ class Journal:
         found = [
             self._set_aside(self.directory / name, why)
             for name in names
-            if _ours(name) and (why := _not_a_file(self.directory / name))
+            if _ours(name) and (why := disk.not_a_file(self.directory / name))
         ]
         for path in self.games():
             if is_empty(path):
@@ -279,11 +268,11 @@ class Journal:
             os.listdir(self.directory)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                _write_all(fd, b"\n" * PROBE_BYTES)
+                disk.write_all(fd, b"\n" * PROBE_BYTES)
                 os.fsync(fd)
             finally:
                 os.close(fd)
-                _remove_quietly(path)
+                disk.remove_quietly(path)
         except OSError as error:
             raise JournalError(f"cannot save in {self.directory}: {error.strerror}") from error
 
@@ -302,7 +291,7 @@ class Journal:
         """A game file left empty: the tower stopped before writing its start. No game."""
         try:
             path.unlink()
-            _fsync_directory(self.directory)
+            disk.fsync_directory(self.directory)
         except OSError as error:
             log.warning("%s is empty and cannot be removed (%s): skipped", path.name, error)
             return
@@ -315,7 +304,7 @@ class Journal:
             fd = os.open(marker, os.O_WRONLY | os.O_CREAT, 0o644)
             os.fsync(fd)
             os.close(fd)
-            _fsync_directory(path.parent)
+            disk.fsync_directory(path.parent)
         except OSError as error:
             raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
@@ -342,7 +331,7 @@ class Journal:
         """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
         None if there is no such note, or a game has started since it was written."""
         try:
-            record = json.loads(_read_regular(self.directory / DRAFT))
+            record = json.loads(disk.read_regular(self.directory / DRAFT))
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as error:
@@ -385,7 +374,7 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     cut from the file so later appends start on a clean line); any other bad line (bytes that
     are not UTF-8 included) is a JournalError, and so is an entry that is not a file."""
     try:
-        data = _read_regular(path)
+        data = disk.read_regular(path)
     except OSError as error:
         raise JournalError(f"{path.name}: {error.strerror}") from error
     text, torn = _without_torn_tail(data)
@@ -397,7 +386,7 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
         raise JournalError(f"{path.name}: {error}") from error
     if torn and repair:
         try:
-            _truncate(path, len(text))
+            disk.truncate(path, len(text))
         except OSError as error:  # read-only: the game's GameLog cuts it when it can write
             log.warning("%s: cannot cut a torn last line off yet: %s", path.name, error)
         else:
@@ -410,7 +399,7 @@ def noted_seats(path: Path) -> list[dict]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"} ([] if there is no note, or it cannot be read)."""
     try:
-        record = json.loads(_read_regular(path.with_suffix(SEATS)))
+        record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
     except (OSError, ValueError):
         return []
     keys = {"name", "kind", "pad"}
@@ -436,7 +425,7 @@ def _write_durably(path: Path, record) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(fresh, path)
-        _fsync_directory(path.parent)
+        disk.fsync_directory(path.parent)
     except OSError as error:
         raise JournalError(f"cannot write {path.name}: {error}") from error
 
@@ -453,69 +442,6 @@ def _without_torn_tail(data: bytes) -> tuple[bytes, bool]:
     return data[:end], end < len(data)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _truncate(path: Path, size: int) -> None:
-    with open(path, "r+b") as file:
-        file.truncate(size)
-        file.flush()
-        os.fsync(file.fileno())
-
-
-def _fsync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def set_aside(path: Path, reason: str) -> SetAside:
-    """Move `path` (a file, or a directory where a file belongs) into quarantine/ beside it,
-    under a name not taken yet, for inspection. When it cannot be moved (a read-only disk) it
-    stays where it is: the SetAside says so with `moved_to` None."""
-    log.warning("%s could not be read: %s", path.name, reason)
-    folder = path.parent / QUARANTINE
-    try:
-        folder.mkdir(exist_ok=True)
-        target = _free_name(folder, path.name)
-        os.rename(path, target)
-        _fsync_directory(folder)
-        _fsync_directory(path.parent)
-    except OSError as error:
-        log.warning("%s stays where it is, skipped: %s", path.name, error)
-        return SetAside(path.name, reason, None)
-    log.warning("%s is kept in %s for inspection", path.name, folder)
-    return SetAside(path.name, reason, target)
-
-
-def plain_reason(error: BaseException, directory: Path | None = None) -> str:
-    """Why saving failed, in words a player understands, from the OSError behind `error`;
-    `directory` (the state directory) is named where it is the problem."""
-    cause: BaseException | None = error
-    while cause is not None and not isinstance(cause, OSError):
-        cause = cause.__cause__
-    if cause is None:
-        return str(error)
-    where = str(directory) if directory is not None else "the disk"
-    reasons = {
-        errno.ENOSPC: "the disk is full",
-        errno.EDQUOT: "the disk quota is used up",
-        errno.EROFS: f"{where} is read-only",
-        errno.EIO: "the disk fails (input/output error)",
-        errno.EACCES: f"the tower has no permission for {where}",
-        errno.EPERM: f"the tower has no permission for {where}",
-        errno.EEXIST: f"{where} is not a directory",
-        errno.ENOTDIR: f"{where} is not a directory",
-    }
-    words = reasons.get(cause.errno) if isinstance(cause.errno, int) else None
-    return words or (cause.strerror or str(cause)).lower()
-
-
 def _game_paths(directory: Path) -> list[Path]:
     """The game logs in `directory` by name, oldest first (none if it does not exist)."""
     try:
@@ -529,17 +455,6 @@ def _game_paths(directory: Path) -> list[Path]:
 def _ours(name: str) -> bool:
     """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
     return name == DRAFT or number_of(name) is not None
-
-
-def _not_a_file(path: Path) -> str:
-    """Why `path` cannot be one of the journal's files ("" when it is a regular file)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as error:  # a link to nowhere, ...
-        return error.strerror or "it cannot be opened"
-    if stat.S_ISDIR(mode):
-        return "it is a directory, not a file"
-    return "" if stat.S_ISREG(mode) else "it is not a regular file"
 
 
 def is_empty(path: Path) -> bool:
@@ -558,59 +473,3 @@ def number_of(name: str) -> int | None:
     """The game number a journal name carries (game-000012.jsonl, game-000012.seats.json)."""
     match = _NUMBERED.match(name)
     return int(match.group(1)) if match else None
-
-
-def _free_name(folder: Path, name: str) -> Path:
-    """`folder/name`, or with a count before the suffix when that is taken already."""
-    target = folder / name
-    stem, dot, suffix = name.partition(".")
-    count = 1
-    while os.path.lexists(target):
-        target = folder / f"{stem}.{count}{dot}{suffix}"
-        count += 1
-    return target
-
-
-def _read_regular(path: Path) -> bytes:
-    """The bytes of a regular file; OSError for anything else (reading a FIFO would wait
-    forever, a directory has no bytes)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "it is a directory, not a file", str(path))
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "it is not a regular file", str(path))
-        return _read_all(fd)
-    finally:
-        os.close(fd)
-
-
-def _read_all(fd: int) -> bytes:
-    """Everything in the regular file open as `fd`, from its start (nothing for a device)."""
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        return b""
-    chunks, offset = [], 0
-    while chunk := os.pread(fd, 1 << 16, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
-
-
-def _identity(info: os.stat_result) -> tuple[int, int]:
-    return info.st_dev, info.st_ino
-
-
-def _stat_of(path: Path) -> os.stat_result | None:
-    """What is at `path` now (None: nothing)."""
-    try:
-        return os.stat(path)
-    except FileNotFoundError:
-        return None
-
-
-def _remove_quietly(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        log.warning("could not remove %s", path)

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py import disk
 from firmware_py import journal as journal_module
+from firmware_py.disk import plain_reason
 from firmware_py.gamelog import replay
 from firmware_py.history import history_lines
-from firmware_py.journal import GameLog, Journal, JournalError, plain_reason, read_game
+from firmware_py.journal import GameLog, Journal, JournalError, read_game
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
 from firmware_py.seating import PAD, SeatSpec
 
@@ -241,7 +243,7 @@ def no_space(fd, data):
 
 
 def test_a_start_that_cannot_be_written_leaves_no_empty_game_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(journal_module, "_write_all", no_space)
+    monkeypatch.setattr(disk, "write_all", no_space)
     with pytest.raises(JournalError, match="No space left on device"):
         Journal(tmp_path).begin(START)
     assert Journal(tmp_path).games() == []
@@ -332,7 +334,7 @@ def test_a_log_that_cannot_be_written_again_is_a_journal_error_and_keeps_nothing
     journal = Journal(tmp_path)
     game_log = journal.begin(START)
     game_log.path.unlink()
-    monkeypatch.setattr(journal_module, "_write_all", no_space)
+    monkeypatch.setattr(disk, "write_all", no_space)
     with pytest.raises(JournalError) as raised:
         game_log.append(TURN[0])
     assert plain_reason(raised.value) == "the disk is full"
