@@ -15,23 +15,20 @@ import argparse
 import asyncio
 import gc
 import os
-import sys
 import tempfile
 import time
 import tty
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from firmware_py.config import SIMULATED  # noqa: E402
-from firmware_py.hardware import build_hardware  # noqa: E402
-from firmware_py.journal import Journal  # noqa: E402
-from firmware_py.pad import protocol  # noqa: E402
-from firmware_py.padhub import PadHub  # noqa: E402
-from firmware_py.seating import COMPUTER, SeatSpec  # noqa: E402
-from firmware_py.table import Table  # noqa: E402
-from firmware_py.view import TableView  # noqa: E402
-from sheets import load_sheet  # noqa: E402
+from firmware_py.config import SIMULATED
+from firmware_py.hardware import build_hardware
+from firmware_py.journal import Journal
+from firmware_py.pad import protocol
+from firmware_py.padhub import PadHub
+from firmware_py.seating import COMPUTER, SeatSpec
+from firmware_py.table import Table
+from firmware_py.view import TableView
+from sheets import load_sheet
 
 
 def resident_mb() -> float:
@@ -82,8 +79,13 @@ def soak_hellos(hellos: int) -> None:
             before = resident_mb()
             started = time.perf_counter()
             for number in range(1, hellos + 1):
-                fields = {"protocol": protocol.PROTOCOL_VERSION, "role": protocol.ROLE_PAD,
-                          "boot": number % 65536, "ident": f"pad-{number:016x}", "firmware": "x"}  # fmt: skip
+                fields = {
+                    "protocol": protocol.PROTOCOL_VERSION,
+                    "role": protocol.ROLE_PAD,
+                    "boot": number % 65536,
+                    "ident": f"pad-{number:016x}",
+                    "firmware": "x",
+                }
                 os.write(master, protocol.encode("hello", protocol.next_seq(number), fields))
                 if number % 200 == 0:
                     await asyncio.sleep(0.05)

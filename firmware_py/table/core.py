@@ -65,6 +65,7 @@ from firmware_py.table.presenters import (
     Presenter,
 )
 from firmware_py.table.requests import AppliedRequests
+from firmware_py.table.storage import StorageGuard, set_aside_words
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import (
     ATTRACT,
@@ -132,6 +133,7 @@ class Table:
         self.menu: Menu | None = None  # the roll button's menu, in the MENU phase
         self.lucky = LuckyStep(self)
         self.computers = ComputerPlayers(self)
+        self.storage = StorageGuard(self)  # a failed write pauses the table until saving works
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -181,12 +183,14 @@ class Table:
         self._attach_button()
         await self._start_pixels()
         self._resume_or_attract()
+        self.storage.check()
         systemd.ready("the tower is ready")
         housekeeping = asyncio.create_task(self._housekeeping())
         try:
             await self._stopped.wait()
         finally:
             housekeeping.cancel()
+            self.storage.stop()
             self.timers.end_phase()
             self._stop_reading_dice()
             if self.hardware.pixels is not None:
@@ -228,11 +232,13 @@ class Table:
             self.say(event.message)
 
     def _resume_or_attract(self) -> None:
+        self._set_aside_unreadable()
         try:
             resumed = self.journal.resume_latest()
+            game_log = GameLog(resumed.path) if resumed is not None else None
         except (JournalError, OSError) as error:
             self._problem(f"the last game cannot be read back: {error}")
-            resumed = None
+            resumed = game_log = None
         for problem in self.hardware.problems:
             self.alert(problem)
         if resumed is None:
@@ -244,12 +250,18 @@ class Table:
             return
         self.lucky.forget()  # a game began after the note; it holds the numbers
         self.game = resumed.game
-        self.game_log = GameLog(resumed.path)
+        self.game_log = game_log
         self.applied.remember_all(resumed.requests)
         noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
         self.seating.seats = seats_for([p.name for p in self.game.players], self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
         self.publish()
+
+    def _set_aside_unreadable(self) -> None:
+        """What in the state directory cannot be read is kept aside, said in one sentence."""
+        found = self.journal.tidy()
+        if found:
+            self.alert(set_aside_words(found))
 
     # ---- input -------------------------------------------------------------------------------
 
@@ -349,10 +361,12 @@ class Table:
             return Refusal(refusal.reason, RULE)
         answered = [(event.player, request)] if request and not isinstance(event, Roll) else []
         try:
-            game_log.append(event, answered)
+            notice = game_log.append(event, answered)
         except JournalError as error:
-            self._problem(f"the game cannot be saved: {error}")
-            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+            return Refusal(self.storage.failed(error), STORAGE)  # the table pauses
+        self.storage.saved()
+        if notice is not None:
+            self.alert(notice)
         self.applied.remember_all(answered)
         self.game = trial
         self._after(event, game, trial)
@@ -405,8 +419,9 @@ class Table:
         try:
             self.game_log = self.journal.begin(start, requests)
         except JournalError as error:
-            self._problem(f"a new game cannot be saved: {error}")
+            self.storage.failed(error)  # the table pauses until saving works
             return False
+        self.storage.saved()
         self._note_seats(self.game_log)
         self.applied.remember_all(requests or [])
         self.lucky.forget()
@@ -579,6 +594,8 @@ class Table:
             return TableView(ERROR, message=words)
         if self.phase is phases.MENU:
             return self._menu_view()
+        if self.storage.fault:
+            return TableView(ERROR, message=self.storage.fault)
         if self.phase is phases.LUCKY:
             return self._lucky_view()
         game = self.game
@@ -660,6 +677,8 @@ class Table:
         """The timers of this moment: computer players decide after a pause (so the table can
         follow), a person's action-1 time runs out, the last wanted game ends the run."""
         game, phase = self.game, self.phase
+        if self.storage.fault:
+            return  # paused: nothing goes on unsaved, until saving works again
         if phase is phases.MENU or phase is phases.LUCKY or phase is phases.ROLLING:
             return  # the table waits while the menu is open
         if phase is phases.ATTRACT or phase is phases.GAME_OVER or game is None:

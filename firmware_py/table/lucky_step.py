@@ -94,7 +94,7 @@ class LuckyStep:
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
         if not self.table.begin(start, self.requests):
-            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+            return Refusal(self.table.storage.fault, STORAGE)
         return None
 
     def note(self) -> None:
@@ -128,7 +128,8 @@ class LuckyStep:
             requests = noted_requests(record)
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
-            self.forget()
+            self.draft = None
+            table.journal.set_aside_draft(str(error))  # kept for inspection
             table.alert("The lucky numbers chosen before the restart are lost: choose them again")
             return False
         table.seating.seats, table.variant, self.draft = seats, draft.sheet.name, draft
