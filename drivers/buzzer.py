@@ -10,6 +10,7 @@ the table's business (`firmware_py/sound.py`).
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Mapping
 
 from gpiozero import TonalBuzzer
@@ -36,6 +37,7 @@ TUNES: dict[str, Tune] = {
 # Piezo discs are loudest from about 2 to 4 kHz; A5 +/- two octaves reaches A3 to A7 (3520 Hz).
 MID_TONE = "A5"
 OCTAVES = 2
+HISTORY_KEPT = 1000
 
 
 class Buzzer:
@@ -57,6 +59,7 @@ class Buzzer:
     ) -> None:
         self._tunes = _checked_tunes(tunes, mid_tone, octaves, speed)
         self.speed = speed
+        self.history: deque[str] = deque(maxlen=HISTORY_KEPT)  # tunes asked for, newest last
         self._closing = threading.Event()
         self._worker = Worker("buzzer")
         self._buzzer = TonalBuzzer(
@@ -77,6 +80,7 @@ class Buzzer:
         except KeyError:
             known = ", ".join(self._tunes)
             raise UnknownTuneError(f"no tune {name!r}; the buzzer knows {known}") from None
+        self.history.append(name)
         self._worker.submit(lambda: self._sound(tune), replaceable=replaceable)
 
     def wait_until_quiet(self, timeout: float | None = None) -> bool:

@@ -29,7 +29,7 @@ VOICE_PATTERN = re.compile(r"[A-Za-z0-9_+-]{1,40}")  # e.g. en, en-us, de, en+f3
 AMPLITUDES = range(0, 201)  # espeak-ng -a: 100 is normal
 SPEEDS = range(80, 451)  # espeak-ng -s: words per minute, 175 is its default
 SAY_TIMEOUT = 30.0  # seconds a sentence may take before it is cut off
-SAID_KEPT = 100
+SAID_KEPT = 1000
 
 
 def espeak_path(command: str = ESPEAK) -> str | None:

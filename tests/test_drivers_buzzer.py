@@ -117,6 +117,7 @@ def test_a_waiting_roll_gives_way_to_the_next_sign(factory):
         buzzer.play(PENALTY)
         assert buzzer.wait_until_quiet(WAIT)
         assert pin.frequencies == hz("C6", "E6", "G6", "C7", None, "E5", None, "C5", None)
+        assert list(buzzer.history) == [GAME_OVER, ROLL, PENALTY]  # asked for, heard or not
 
 
 def test_an_unknown_tune_is_refused_by_name(buzzer):
