@@ -134,10 +134,16 @@ class Speech:
         self._worker.submit(lambda: self._speak(words, target), replaceable=replaceable)
 
     def render(self, words: str, path: Path) -> None:
-        """Write `words` spoken to the WAV file `path`, now (doctor and tests)."""
+        """Write `words` spoken to the WAV file `path`, now (tests)."""
         if self._path is None:
             raise SpeechError(f"{self._command} is not installed ({INSTALL_HINT})")
         self._run(words, path)
+
+    def say_now(self, words: str) -> None:
+        """Speak `words` and return when they are said; SpeechError says why not (doctor)."""
+        if self.silent_because:
+            raise SpeechError(self.silent_because)
+        self._run(words, self._next_file())
 
     def wait_until_quiet(self, timeout: float | None = None) -> bool:
         """Wait for every sentence asked for to be spoken; True if they were within timeout."""
@@ -198,10 +204,15 @@ class Speech:
         finally:
             with self._process_lock:
                 self._process = None
-        if process.returncode != 0 and not self._worker.closing:
-            said = errors.decode("utf-8", errors="replace").strip().splitlines()
+        said = errors.decode("utf-8", errors="replace").strip().splitlines()
+        if self._worker.closing:
+            return
+        if process.returncode != 0:
             why = said[-1] if said else f"exit status {process.returncode}"
             raise SpeechError(f"{ESPEAK} could not speak: {why}")
+        if target is None and any("error" in line.lower() for line in said):
+            # espeak-ng exits 0 when the sound card refuses it; its audio library says why.
+            raise SpeechError(f"{ESPEAK} could not reach the audio device: {said[0]}")
 
 
 def _check_settings(voice: str, amplitude: int, speed: int) -> None:
