@@ -127,3 +127,9 @@ def test_run_sounds_the_rolls_and_the_end_of_the_game(tmp_path, monkeypatch):
 
 def test_run_with_sound_switched_off_is_silent(tmp_path, monkeypatch):
     assert run_with_sound(tmp_path, monkeypatch, "enabled = false") == []
+
+
+def test_wiring_md_and_the_example_put_the_buzzer_on_the_same_pin():
+    wiring = (EXAMPLE.parent.parent / "wiring.md").read_text(encoding="utf-8")
+    row = next(line for line in wiring.splitlines() if line.startswith("| piezo buzzer |"))
+    assert f"| GPIO{load_config(EXAMPLE).sound.buzzer} |" in row
