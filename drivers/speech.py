@@ -1,9 +1,10 @@
 """The tower's voice: sentences spoken by Debian's espeak-ng, in the background.
 
 Each sentence runs `espeak-ng` as a subprocess on a worker thread, so the asyncio loop never
-waits for it. Without espeak-ng or without an audio device the tower is silent and says so
-once in the log (and `doctor` says so too); nothing else changes. With `record_to` every
-sentence is written to a numbered WAV file there instead of played (tests hear it that way).
+waits for it. Without espeak-ng or without an audio device `say` does nothing and
+`silent_because` says why in one sentence (for the log and `doctor`); nothing else changes.
+With `record_to` every sentence is written to a numbered WAV file there instead of played
+(tests hear it that way).
 """
 
 from __future__ import annotations
@@ -107,8 +108,6 @@ class Speech:
         self._process_lock = threading.Lock()
         self._count = 0
         self._warned: set[str] = set()
-        if self.silent_because:
-            log.warning("the tower will not speak: %s", self.silent_because)
 
     @property
     def silent_because(self) -> str | None:

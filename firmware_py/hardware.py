@@ -132,7 +132,11 @@ def simulated_buzzer() -> Buzzer:
 
 
 def _speech(sound: SoundConfig | None) -> Speech | None:
-    """espeak-ng's voice when [sound] asks for speech (the simulated tower stays quiet)."""
+    """espeak-ng's voice when [sound] asks for speech (the simulated tower stays quiet); where
+    it cannot speak, the log says why once."""
     if sound is None or not sound.enabled or not sound.speech:
         return None
-    return Speech(voice=sound.voice, amplitude=sound.volume, speed=sound.speed)
+    speech = Speech(voice=sound.voice, amplitude=sound.volume, speed=sound.speed)
+    if speech.silent_because:
+        log.warning("the tower will not speak: %s", speech.silent_because)
+    return speech

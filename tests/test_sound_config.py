@@ -3,11 +3,13 @@ and heard at the table through `qwixx-tower run`."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 from pathlib import Path
 
 import pytest
 
+import drivers.speech
 from drivers.buzzer import GAME_OVER, ROLL
 from firmware_py import service
 from firmware_py.cli import main
@@ -86,6 +88,17 @@ def test_speech_is_built_with_the_configured_voice():
         assert (speech.voice, speech.amplitude, speech.speed) == ("en-us", 40, 120)
     finally:
         hardware.close()
+
+
+def test_a_tower_that_cannot_speak_says_why_once_in_the_log(monkeypatch, caplog):
+    monkeypatch.setattr(drivers.speech, "espeak_path", lambda command="espeak-ng": None)
+    with caplog.at_level(logging.WARNING):
+        hardware = build_hardware(parse_config({"sound": {"speech": True}}), 6)
+        hardware.speech.say("red is locked")
+        hardware.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "the tower will not speak: espeak-ng is not installed (sudo apt install espeak-ng)"
+    ]
 
 
 def test_a_buzzer_pin_that_cannot_be_used_is_reported_and_the_tower_starts(mock_factory):
