@@ -106,6 +106,7 @@ class Speech:
         self._worker = Worker("speech")
         self._process: subprocess.Popen[bytes] | None = None
         self._process_lock = threading.Lock()
+        self._closing = threading.Event()
         self._count = 0
         self._warned: set[str] = set()
 
@@ -127,7 +128,7 @@ class Speech:
         """Speak `words` after the sentences already asked for; returns at once. A replaceable
         sentence still waiting is skipped when another is asked for."""
         self.said.append(words)
-        if self.silent_because or self._worker.closing:
+        if self.silent_because or self._closing.is_set():
             return
         target = self._next_file()
         self._worker.submit(lambda: self._speak(words, target), replaceable=replaceable)
@@ -151,6 +152,7 @@ class Speech:
     def close(self) -> None:
         """Stop speaking (the sentence being said is cut off) and forget the waiting ones."""
         with self._process_lock:
+            self._closing.set()  # no sentence starts after this
             if self._process is not None:
                 self._process.terminate()
         self._worker.close()
@@ -184,7 +186,7 @@ class Speech:
         argv += ["--", words]
         try:
             with self._process_lock:
-                if self._worker.closing:
+                if self._closing.is_set():
                     return
                 process = self._process = subprocess.Popen(
                     argv,
@@ -204,7 +206,7 @@ class Speech:
             with self._process_lock:
                 self._process = None
         said = errors.decode("utf-8", errors="replace").strip().splitlines()
-        if self._worker.closing:
+        if self._closing.is_set():
             return
         if process.returncode != 0:
             why = said[-1] if said else f"exit status {process.returncode}"

@@ -56,8 +56,8 @@ class Worker:
             return self._changed.wait_for(self._idle, timeout)
 
     def close(self) -> None:
-        """Drop the waiting jobs and stop once the running one returns (it is told by
-        `closing`); calling it again does nothing."""
+        """Drop the waiting jobs and stop once the running one returns (its owner cuts it
+        short); calling it again does nothing."""
         with self._changed:
             self._closed = True
             self._waiting.clear()
@@ -65,11 +65,6 @@ class Worker:
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
-
-    @property
-    def closing(self) -> bool:
-        """True once close() was called: a long job should end early."""
-        return self._closed
 
     def _idle(self) -> bool:
         return not self._waiting and not self._busy
