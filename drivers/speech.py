@@ -41,13 +41,17 @@ def espeak_path(command: str = ESPEAK) -> str | None:
 def audio_device() -> str | None:
     """A few words naming the audio output espeak-ng would reach, or None when there is none:
     an ALSA playback device, or a PulseAudio / PipeWire server of this user."""
-    playback = sorted(glob.glob("/dev/snd/pcmC*D*p"))
+    playback = [path for path in _playback_devices() if os.access(path, os.R_OK | os.W_OK)]
     if playback:
         return f"ALSA {_card_name(playback[0])}"
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     if os.environ.get("PULSE_SERVER") or (runtime and Path(runtime, "pulse/native").exists()):
         return "a PulseAudio server"
     return None
+
+
+def _playback_devices() -> list[str]:
+    return sorted(glob.glob("/dev/snd/pcmC*D*p"))
 
 
 def _card_name(device: str) -> str:
@@ -115,6 +119,11 @@ class Speech:
         """Why the tower cannot speak here, in one sentence; None when it can."""
         if self._path is None:
             return f"{self._command} is not installed ({INSTALL_HINT})"
+        if self._device is None and _playback_devices():
+            return (
+                f"{_playback_devices()[0]} is not open to this user: add it to the audio group "
+                "(sudo usermod -aG audio USER)"
+            )
         if self._device is None:
             return "there is no audio device (no ALSA playback device, no PulseAudio server)"
         return None

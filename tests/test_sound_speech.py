@@ -9,6 +9,7 @@ import wave
 
 import pytest
 
+import drivers.speech
 from drivers.errors import SpeechConfigError, SpeechError
 from drivers.speech import Speech, check_voice
 
@@ -118,3 +119,17 @@ def test_a_voice_or_volume_out_of_range_is_refused_with_the_fix():
         Speech(voice="en us")
     with pytest.raises(SpeechConfigError, match=r"volume 300 must be from 0 to 200"):
         Speech(amplitude=300)
+
+
+@needs_espeak
+def test_a_sound_card_the_user_may_not_open_is_named_with_the_fix(monkeypatch):
+    """The kiosk's user outside the audio group sees /dev/snd but cannot open it."""
+    card = "/nonexistent/snd/pcmC0D0p"  # a path no user can open (root included)
+    monkeypatch.setattr(drivers.speech, "_playback_devices", lambda: [card])
+    monkeypatch.delenv("PULSE_SERVER", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    with Speech() as speech:
+        assert speech.silent_because == (
+            f"{card} is not open to this user: add it to the audio group "
+            "(sudo usermod -aG audio USER)"
+        )
