@@ -16,6 +16,7 @@ from firmware_py.padhub import PadHub
 from firmware_py.paths import default_state_dir
 from firmware_py.seating import COMPUTER, KEYBOARD, SeatSpec
 from firmware_py.table import Table
+from firmware_py.table.sound import SoundPresenter
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
@@ -47,6 +48,8 @@ def run_tower(args: argparse.Namespace) -> int:
         idle_blank=config.idle_blank,
         look_ahead=config.look_ahead if args.look_ahead is None else args.look_ahead,
     )
+    if hardware.buzzer is not None or hardware.speech is not None:
+        table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     try:
