@@ -1,0 +1,137 @@
+"""Mount a FUSE I2C bus for a test, read back what its panels show, and unmount it.
+
+Where FUSE cannot work here (no libfuse2, no /dev/fuse, mounting not permitted, the server not
+allowed to read the test's memory) the test is skipped, saying which and what to install.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+TESTS = Path(__file__).resolve().parent.parent
+PR_SET_PTRACER = 0x59616D61  # Yama: let this process's memory be read by the given one
+MOUNT_WAIT = 15.0  # seconds a slow, shared machine may need to start Python and mount
+
+
+class MountedBus:
+    """A bus file at `path` with panels behind it; `picture` and `state` read them back."""
+
+    def __init__(self, mountpoint: Path, name: str) -> None:
+        self.mountpoint = mountpoint
+        self.path = mountpoint / name
+
+    def picture(self, address: int) -> Image.Image:
+        """What the panel at `address` shows now, decoded from the bytes it was sent."""
+        return self._image(f"{address:#04x}.png")
+
+    def _image(self, name: str) -> Image.Image:
+        data = (self.mountpoint / name).read_bytes()
+        return Image.open(io.BytesIO(data)).convert("1")
+
+    def picture_before_off(self, address: int) -> Image.Image:
+        """What the panel showed just before it was last switched off (closing switches it off)."""
+        return self._image(f"{address:#04x}.before-off.png")
+
+    def state(self, address: int) -> dict:
+        """The panel's registers: on, contrast, inverse, ... and the traffic it has seen."""
+        return json.loads((self.mountpoint / f"{address:#04x}.json").read_text())
+
+    def unplug(self, address: int) -> None:
+        """Pull the panel's wires out: its address stops answering."""
+        (self.mountpoint / f"{address:#04x}.present").write_text("no")
+
+    def plug(self, address: int) -> None:
+        """Put the wires back: it answers again, powered up from reset (dark, memory lost)."""
+        (self.mountpoint / f"{address:#04x}.present").write_text("yes")
+
+
+def fuse_available() -> str | None:
+    """Why no FUSE bus can be mounted here, or None when it can."""
+    try:
+        import fuse  # noqa: F401  (fusepy: raises OSError when libfuse2 is missing)
+    except ImportError:
+        return "fusepy is not installed (pip install -e '.[test]')"
+    except OSError:
+        return "libfuse2 is missing (apt install libfuse2; ./dev test installs it as root)"
+    if not os.path.exists("/dev/fuse"):
+        return "/dev/fuse does not exist here (no FUSE in this kernel or container)"
+    if os.geteuid() != 0 and not shutil.which("fusermount"):
+        return "mounting FUSE as a user needs fusermount (apt install fuse)"
+    return None
+
+
+@contextlib.contextmanager
+def fuse_bus(
+    directory: Path, panels: Mapping[int, str], name: str = "i2c-1"
+) -> Iterator[MountedBus]:
+    """A bus `name` in `directory`, with `panels` (address -> chip), served by a FUSE process."""
+    reason = fuse_available()
+    if reason:
+        pytest.skip(f"no FUSE I2C bus: {reason}")
+    mountpoint = directory / "bus"
+    mountpoint.mkdir()
+    specs = [f"{address:#04x}={chip}" for address, chip in panels.items()]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fakebus.fs", str(mountpoint), name, *specs],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_for_mount(server, mountpoint)
+        _let_read_my_memory(server.pid)
+        yield MountedBus(mountpoint, name)
+    finally:
+        _unmount(mountpoint)
+        _stop(server)
+
+
+def _wait_for_mount(server: subprocess.Popen[bytes], mountpoint: Path) -> None:
+    deadline = time.monotonic() + MOUNT_WAIT
+    while not os.path.ismount(mountpoint):
+        if server.poll() is not None:
+            why = server.stderr.read().decode(errors="replace").strip() if server.stderr else ""
+            pytest.skip(f"no FUSE I2C bus: mounting failed here: {why or server.returncode}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the FUSE bus did not mount at {mountpoint}")
+        time.sleep(0.02)
+
+
+def _let_read_my_memory(pid: int) -> None:
+    """Under Yama's ptrace_scope=1 only ancestors may read a process: allow the server too."""
+    with contextlib.suppress(AttributeError, OSError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PTRACER, pid, 0, 0, 0)
+
+
+def _unmount(mountpoint: Path) -> None:
+    if not os.path.ismount(mountpoint):
+        return
+    command = ["fusermount", "-u", "-z"] if shutil.which("fusermount") else ["umount", "-l"]
+    subprocess.run([*command, str(mountpoint)], check=False, capture_output=True)
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    if server.stderr:
+        server.stderr.close()
