@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import errno
 import io
+import sys
 from pathlib import Path
 
 import pytest
-from fakebus.harness import fuse_bus
+from fakebus.harness import fuse_bus, run_as_dev
 from fakes import FakeClock
 from luma.core.render import canvas
 from PIL import Image, ImageChops, ImageDraw
@@ -227,6 +228,23 @@ def test_doctor_draws_its_test_pattern_on_both_panels_of_one_bus(bus, tmp_path):
     for address in (MAIN, OPTIONS):
         assert shows_test_pattern(bus.picture_before_off(address))
         assert differs(bus.picture(address), dark()) is None  # and switched it off after
+
+
+def test_doctor_on_the_example_configuration_finds_the_panels_on_dev_i2c_1(tmp_path):
+    """The unchanged command and configuration, with the FUSE bus as /dev/i2c-1 itself."""
+    example = Path(__file__).parent.parent / "systemd" / "config.example.toml"
+    tower = str(Path(sys.executable).parent / "qwixx-tower")
+    with fuse_bus(tmp_path, {MAIN: "ssd1306", OPTIONS: "ssd1306"}) as bus:
+        bus.unplug(OPTIONS)
+        doctor = [tower, "doctor", "--config", str(example), "--state-dir", str(tmp_path / "g")]
+        result = run_as_dev(bus, doctor)
+        lines = result.stdout.splitlines()
+        assert "[ok] main display (ssd1306 at 0x3c, I2C bus 1): drew a test pattern" in lines
+        assert shows_test_pattern(bus.picture_before_off(MAIN))
+        options = next(line for line in lines if "options display" in line)
+        assert "no ssd1306 answers at 0x3d on I2C bus 1; check the panel's four wires" in options
+        assert "i2cdetect -y 1" in options
+        assert "Traceback" not in result.stderr
 
 
 def test_a_bus_device_must_be_a_full_path():

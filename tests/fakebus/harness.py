@@ -58,6 +58,39 @@ class MountedBus:
         (self.mountpoint / f"{address:#04x}.present").write_text("yes")
 
 
+#: In a private mount namespace: a tmpfs holding only null, zero, urandom and the bus file as
+#: /dev/i2c-N, moved over /dev; the host's /dev stays untouched. Then the command runs there.
+AS_DEV_SCRIPT = """
+set -e
+new=$(mktemp -d)
+mount -t tmpfs qwixx-dev "$new"
+for node in null zero urandom; do touch "$new/$node"; mount --bind "/dev/$node" "$new/$node"; done
+touch "$new/$1"
+mount --bind "$2" "$new/$1"
+mount --move "$new" /dev
+shift 2
+exec "$@"
+"""
+
+
+def run_as_dev(bus: MountedBus, command: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run `command` where the bus is the real `/dev/i2c-N`, in its own mount namespace."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("a private /dev needs root and unshare (util-linux)")
+    private = ["unshare", "--mount", "--propagation", "private"]
+    script = ["sh", "-c", AS_DEV_SCRIPT, "sh", bus.path.name, str(bus.path)]
+    result = subprocess.run(
+        [*private, *script, *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if "unshare failed" in result.stderr or "mount: " in result.stderr:
+        pytest.skip(f"cannot make a private /dev here: {result.stderr.strip()}")
+    return result
+
+
 def fuse_available() -> str | None:
     """Why no FUSE bus can be mounted here, or None when it can."""
     try:
