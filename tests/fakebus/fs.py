@@ -16,9 +16,12 @@ It runs single-threaded in the foreground; `direct_io` keeps the kernel from cac
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import errno
 import io
 import json
+import signal
 import stat
 import sys
 from typing import Any
@@ -28,6 +31,7 @@ from fuse import FUSE, FuseOSError, Operations, fuse_get_context
 from fakebus.i2cdev import CallerMemory, I2cBus, OpenBus
 from fakebus.oled import CHIPS, Panel
 
+PR_SET_PDEATHSIG = 1
 EXTENSIONS = (".png", ".before-off.png", ".json", ".present")
 
 
@@ -130,6 +134,12 @@ class BusFS(Operations):  # type: ignore[misc]
         return address
 
 
+def _end_with_parent() -> None:
+    """If the test run dies, SIGTERM reaches us and libfuse unmounts before exiting."""
+    with contextlib.suppress(AttributeError, OSError):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
 def parse_panels(specs: list[str]) -> dict[int, Panel]:
     """`0x3c=ssd1306` and the like, as panels by address."""
     panels = {}
@@ -141,6 +151,7 @@ def parse_panels(specs: list[str]) -> dict[int, Panel]:
 
 def main(argv: list[str]) -> None:
     mountpoint, bus_name, *specs = argv
+    _end_with_parent()
     FUSE(
         BusFS(bus_name, parse_panels(specs)),
         mountpoint,
