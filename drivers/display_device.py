@@ -10,6 +10,7 @@ and PNG capture) and the luma.emulator devices. Anything outside these tables ra
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -63,6 +64,7 @@ class DisplayConfig:
     driver: str = "dummy"
     interface: str = "i2c"
     i2c_port: int = 1
+    i2c_device: str = ""  # the bus's device file, when it is not /dev/i2c-<i2c_port>
     i2c_address: int = 0x3C
     spi_port: int = 0
     spi_device: int = 0
@@ -195,7 +197,8 @@ def _check_wiring(config: DisplayConfig) -> None:
 
 def _serial(config: DisplayConfig) -> Any:
     if config.interface == "i2c":
-        return i2c(port=config.i2c_port, address=config.i2c_address)
+        # smbus2 opens /dev/i2c-<port> for a number, and a device file named by its path
+        return i2c(port=config.i2c_device or config.i2c_port, address=config.i2c_address)
     if config.interface == "spi":
         return spi(
             port=config.spi_port,
@@ -235,10 +238,27 @@ def _refuse_invisible_window() -> None:
 def open_error(config: DisplayConfig, error: Exception) -> DisplayOpenError:
     """A `DisplayOpenError` for `error`, with a hint on what to check for this interface."""
     where = config.where
+    if config.interface == "i2c" and _no_answer(error):
+        return DisplayOpenError(
+            f"{where}: no {config.driver} answers at {config.i2c_address:#04x} on I2C bus "
+            f"{bus_name(config)}; check the panel's four wires (GND, VCC, SCL, SDA) and the "
+            f"address jumper on its back (i2cdetect -y {config.i2c_port} lists what answers)"
+        )
     return DisplayOpenError(
         f"{where}: cannot open {config.driver} on {config.interface}: {error}; "
         f"{_OPEN_HINTS.get(config.interface, '')}"
     )
+
+
+def bus_name(config: DisplayConfig) -> str:
+    """The I2C bus as people name it: its number, or its device file when one is set."""
+    return config.i2c_device or str(config.i2c_port)
+
+
+def _no_answer(error: Exception) -> bool:
+    """True when the bus opened but nothing acknowledged the address (luma's wording hides it)."""
+    cause = error.__context__ if isinstance(error, luma.core.error.Error) else error
+    return isinstance(cause, OSError) and cause.errno in (errno.EREMOTEIO, errno.EIO, errno.ENXIO)
 
 
 def _typed(where: str, key: str, value: Any, annotation: Any) -> Any:

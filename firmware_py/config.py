@@ -239,7 +239,8 @@ class _Checker:
 
     def display(self, table: dict, section: str) -> tuple[str, DisplayConfig]:
         """One [[displays]] table: its role, and the display driver's settings."""
-        known = ("role", "chip", "interface", "bus", "address", "device", "dc", "reset", "rotate")
+        known = ("role", "chip", "interface", "bus", "bus_device", "address", "device", "dc")
+        known += ("reset", "rotate")
         self.known_keys(table, section, known)
         role = self.choice(table, section, "role", DISPLAY_ROLES, None)
         interface = self.choice(table, section, "interface", ("i2c", "spi"), "i2c")
@@ -252,6 +253,7 @@ class _Checker:
             ),
             "interface": interface,
             "i2c_port": self.integer(table, section, "bus", 0, 31, 1),
+            "i2c_device": self.bus_device(table, section),
             "i2c_address": address,
             "spi_device": self.integer(table, section, "device", 0, 1, 0),
             "gpio_dc": self.integer(table, section, "dc", 0, 27, 24),
@@ -262,6 +264,15 @@ class _Checker:
             return role, DisplayConfig(**settings, where=f"[{section}]")
         except DisplayConfigError as error:
             raise ConfigError(f"{self.source}: {error}") from error
+
+    def bus_device(self, table: dict, section: str) -> str:
+        """`bus_device`: the I2C bus's device file when it is not /dev/i2c-<bus>; "" if unset."""
+        value = table.get("bus_device", "")
+        if not isinstance(value, str) or (value and not value.startswith("/")):
+            raise self.fail(
+                section, "bus_device", f'must be a device file such as "/dev/i2c-1", not {value!r}'
+            )
+        return value
 
     def pixels(self, data: dict) -> dict[str, int]:
         dice = self.table(data, "dice")

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from drivers.button import RollButton
 from drivers.buzzer import TEST, Buzzer
 from drivers.display import open_display
-from drivers.display_device import DisplayConfig
+from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import SpeechError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
@@ -149,7 +149,8 @@ def _display_words(role: str, settings: DisplayConfig) -> str:
         return f"{role} display (simulated)"
     chip = settings.driver
     if settings.interface == "i2c":
-        return f"{role} display ({chip} at {settings.i2c_address:#x}, I2C bus {settings.i2c_port})"
+        bus = bus_name(settings)
+        return f"{role} display ({chip} at {settings.i2c_address:#x}, I2C bus {bus})"
     return f"{role} display ({chip} on SPI {settings.spi_port}.{settings.spi_device})"
 
 
