@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from drivers.button import RollButton
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig
+from drivers.errors import DriverError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
 from firmware_py.config import TowerConfig
@@ -28,9 +29,13 @@ Check = tuple[bool, str]
 def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[Check]:
     """Every check for this configuration, one result at a time."""
     yield _configuration(config)
-    factory = _pin_factory(config)
-    yield from _guarded("roll button", lambda: _button(config, factory))
-    yield from _guarded("lock lights", lambda: _lights(config, factory))
+    try:
+        factory = _pin_factory(config)
+    except DriverError as error:  # no GPIO here: one sentence for the button and lights both
+        yield False, f"GPIO: {error}"
+    else:
+        yield from _guarded("roll button", lambda: _button(config, factory))
+        yield from _guarded("lock lights", lambda: _lights(config, factory))
     for role in ("main", "options"):
         yield from _guarded(f"{role} display", lambda role=role: _display(config, role))
     yield _dice(config)

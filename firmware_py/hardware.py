@@ -92,10 +92,20 @@ def _pixels(config: TowerConfig, faces: int) -> PixelsReader | None:
 def _display(config: TowerConfig, role: str, problems: list[str], capture: Path | None) -> Display:
     settings = config.displays.get(role)
     if settings is None:
-        return open_display(_simulated(role, capture))
+        return _simulated_display(role, problems, capture)
     try:
         return open_display(settings)
     except DriverError as error:
         problems.append(f"the {role} display does not answer: {error}")
         log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
+        return _simulated_display(role, problems, capture)
+
+
+def _simulated_display(role: str, problems: list[str], capture: Path | None) -> Display:
+    """luma's dummy device, or a capture device with `capture` (which needs the [sim] extra)."""
+    try:
         return open_display(_simulated(role, capture))
+    except DriverError as error:
+        problems.append(f"the {role} display's frames cannot be saved: {error}")
+        log.warning("the %s display's frames cannot be saved (%s)", role, error)
+        return open_display(_simulated(role, None))

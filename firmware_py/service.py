@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+from drivers.errors import GpioUnavailableError
 from firmware_py.config import ConfigError, load_config
 from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
@@ -32,7 +33,11 @@ def run_tower(args: argparse.Namespace) -> int:
     variant = args.variant or config.variant
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
-    hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
+    try:
+        hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
+    except GpioUnavailableError as error:  # real pins configured, none here: say what to check
+        log.error("%s", error)
+        return 1
     for problem in hardware.problems:
         log.warning("%s", problem)
     table = Table(
