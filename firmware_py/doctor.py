@@ -75,7 +75,12 @@ def _button(config: TowerConfig, factory) -> Check:
     pin = config.button.pin if config.button else SIMULATED_BUTTON_PIN
     where = f"roll button on GPIO{pin}" + ("" if config.button else " (simulated)")
     chosen = factory if config.button else make_pin_factory("simulated")
-    with RollButton(pin, pin_factory=chosen) as button:
+    timings = (
+        {"debounce_time": config.button.debounce, "long_press_time": config.button.long_press}
+        if config.button
+        else {}
+    )
+    with RollButton(pin, pin_factory=chosen, **timings) as button:
         held = button.is_pressed
     if held:
         return False, f"{where}: reads as pressed; check it is wired to ground, normally open"

@@ -42,6 +42,7 @@ class Hardware:
     dice: SoftwareDice
     problems: list[str] = field(default_factory=list)
     button: RollButton | None = None
+    button_debounce: float = 0.03  # seconds: [button] debounce, handed to the RollButton
     pixels: PixelsReader | None = None  # electronic dice, when configured
 
     def close(self) -> None:
@@ -67,6 +68,7 @@ def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None)
     return Hardware(
         button_factory=factory if config.button else simulated_factory,
         button_pin=config.button.pin if config.button else SIMULATED_BUTTON_PIN,
+        button_debounce=config.button.debounce if config.button else 0.03,
         lights=lights,
         displays=displays,
         dice=SoftwareDice(faces=faces),

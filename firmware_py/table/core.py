@@ -196,6 +196,7 @@ class Table:
             on_press=lambda: loop.call_soon_threadsafe(self.press),
             on_long_press=lambda: loop.call_soon_threadsafe(self.long_press_menu),
             long_press_time=self.long_press,
+            debounce_time=hw.button_debounce,
             clock=self.clock,
             pin_factory=hw.button_factory,
         )
