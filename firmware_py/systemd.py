@@ -2,33 +2,48 @@
 
 The protocol is one datagram per message to the socket named in $NOTIFY_SOCKET (an `@` prefix
 means Linux's abstract namespace). Outside systemd the variable is unset and every call is a
-no-op, so the same code runs in a terminal and as a kiosk.
+no-op, so the same code runs in a terminal and as a kiosk. A socket that cannot be reached is
+logged (once until it works again), never raised: a lost ping must not end the task sending it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 
+log = logging.getLogger(__name__)
+
+_unreachable = False  # the last notify failed; its failures are logged once
+
 
 def notify(message: str) -> bool:
-    """Send e.g. "READY=1", "WATCHDOG=1" or "STATUS=..."; False when not under systemd."""
+    """Send e.g. "READY=1", "WATCHDOG=1" or "STATUS=..."; False when not under systemd or when
+    the socket cannot be reached."""
+    global _unreachable
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return False
     if address.startswith("@"):
         address = "\0" + address[1:]
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.connect(address)
-        sock.sendall(message.encode("utf-8"))
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode("utf-8"))
+    except OSError as error:
+        if not _unreachable:
+            log.warning("cannot tell systemd %s: %s", message.split("=")[0], error)
+        _unreachable = True
+        return False
+    _unreachable = False
     return True
 
 
 def watchdog_interval() -> float | None:
     """Seconds between watchdog pings (half of WatchdogSec=), or None without a watchdog."""
-    usec = os.environ.get("WATCHDOG_USEC")
-    pid = os.environ.get("WATCHDOG_PID")
-    if not usec or (pid and int(pid) != os.getpid()):
+    usec = os.environ.get("WATCHDOG_USEC", "")
+    pid = os.environ.get("WATCHDOG_PID", "")
+    if not usec.isdigit() or int(usec) == 0 or (pid and pid != str(os.getpid())):
         return None
     return int(usec) / 1_000_000 / 2
 
