@@ -9,6 +9,7 @@ import signal
 import sys
 
 from drivers.errors import GpioUnavailableError
+from firmware_py import systemd
 from firmware_py.config import ConfigError, load_config
 from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
@@ -20,6 +21,7 @@ from firmware_py.table import Table
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 def run_tower(args: argparse.Namespace) -> int:
@@ -87,4 +89,7 @@ def _seats(args: argparse.Namespace) -> list[SeatSpec]:
 def setup_logging(full_screen: bool) -> None:
     """Plain sentences on standard error (systemd's journal); quieter under a drawn screen."""
     level = logging.ERROR if full_screen else logging.INFO
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=level, format=LOG_FORMAT)
+    if systemd.logging_to_journal():  # under systemd: each line carries its syslog priority
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(systemd.JournalFormatter(LOG_FORMAT))

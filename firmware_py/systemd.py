@@ -54,3 +54,40 @@ def ready(status: str = "") -> bool:
 
 def ping_watchdog() -> bool:
     return notify("WATCHDOG=1")
+
+
+# Python's log levels as syslog priorities (sd-daemon(3)): journald reads a "<N>" line prefix.
+SYSLOG_PRIORITIES = {
+    logging.CRITICAL: 2,
+    logging.ERROR: 3,
+    logging.WARNING: 4,
+    logging.INFO: 6,
+    logging.DEBUG: 7,
+}
+
+
+def logging_to_journal(stream_fd: int = 2) -> bool:
+    """True when `stream_fd` is the stream systemd connected to the journal ($JOURNAL_STREAM)."""
+    expected = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        stat = os.fstat(stream_fd)
+    except OSError:
+        return False
+    return expected == f"{stat.st_dev}:{stat.st_ino}"
+
+
+class JournalFormatter(logging.Formatter):
+    """Prefixes every line of a record with its syslog priority, e.g. "<4>" for a warning, so
+    `journalctl -p warning` finds warnings, and a traceback's lines keep their record's level."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = syslog_priority(record.levelno)
+        return "\n".join(f"<{priority}>{line}" for line in super().format(record).splitlines())
+
+
+def syslog_priority(levelno: int) -> int:
+    """The syslog priority of a Python log level; a level in between takes the next one up."""
+    for level, priority in sorted(SYSLOG_PRIORITIES.items()):
+        if levelno <= level:
+            return priority
+    return SYSLOG_PRIORITIES[logging.CRITICAL]
