@@ -52,12 +52,11 @@ def _setuptools_builds_wheels() -> bool:
     return (int(major), int(minor)) >= (70, 1)  # bdist_wheel without the `wheel` package
 
 
-@pytest.fixture(scope="module")
-def kiosk(tmp_path_factory) -> Path:
-    """A venv holding the qwixx-tower wheel and only what it depends on; its bin directory."""
+def build_wheel(work: Path) -> Path:
+    """The qwixx-tower wheel built from this checkout, offline, in `work`; skips without the
+    setuptools that can."""
     if not _setuptools_builds_wheels():
         pytest.skip("setuptools>=70.1 (the [test] extra, ./dev installs it) builds the wheel")
-    work = tmp_path_factory.mktemp("kiosk")
     source = work / "source"
     shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
     built = _run(
@@ -66,6 +65,14 @@ def kiosk(tmp_path_factory) -> Path:
     )  # fmt: skip
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (work / "dist").glob("qwixx_tower-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def kiosk(tmp_path_factory) -> Path:
+    """A venv holding the qwixx-tower wheel and only what it depends on; its bin directory."""
+    work = tmp_path_factory.mktemp("kiosk")
+    wheel = build_wheel(work)
     venv = work / "venv"
     made = _run(sys.executable, "-m", "venv", venv, cwd=work)
     assert made.returncode == 0, made.stderr
