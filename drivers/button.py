@@ -164,12 +164,12 @@ class RollButton:
 def _check_timings(debounce_time: float, long_press_time: float) -> None:
     if debounce_time < 0:
         raise ButtonConfigError(
-            f"button.debounce_time = {debounce_time} is negative; use e.g. 0.03 (seconds)"
+            f"[button] debounce = {debounce_time} is negative; use e.g. debounce = 0.03 (seconds)"
         )
     if long_press_time <= debounce_time:
         raise ButtonConfigError(
-            f"button.long_press_time = {long_press_time} must be longer than "
-            f"button.debounce_time = {debounce_time}; use e.g. 1.5 (seconds)"
+            f"[button] long_press = {long_press_time} must be longer than [button] debounce = "
+            f"{debounce_time}; use e.g. long_press = 1.5 (seconds)"
         )
 
 

@@ -210,11 +210,9 @@ def _serial(config: DisplayConfig) -> Any:
 
 
 def _emulator(config: DisplayConfig) -> LumaDevice:
+    emulators = _import_emulators(config)
     if config.driver == "asciiblock" and not sys.stdout.isatty():
         raise OSError("standard output is not a terminal")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal clean
-    import luma.emulator.device as emulators  # imports pygame: only when asked for
-
     size = {"width": config.width, "height": config.height, "rotate": config.rotate}
     if config.driver == "capture":
         return emulators.capture(**size, mode="1", file_template=config.capture_template)
@@ -222,6 +220,20 @@ def _emulator(config: DisplayConfig) -> LumaDevice:
     if config.driver == "pygame":
         _refuse_invisible_window()
     return device
+
+
+def _import_emulators(config: DisplayConfig) -> Any:
+    """luma.emulator (and pygame), imported only when asked for: the kiosk does not install it."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the terminal clean
+    try:
+        import luma.emulator.device as emulators
+    except ImportError as error:
+        raise DisplayOpenError(
+            f"{config.where}.driver = {config.driver!r} is a luma.emulator device, which is not "
+            "installed here: install the simulators with  pip install 'qwixx-tower[sim]'  "
+            "(./dev does), or use a real chip"
+        ) from error
+    return emulators
 
 
 def _refuse_invisible_window() -> None:

@@ -17,6 +17,10 @@ class PinBackendError(DriverConfigError):
     """The GPIO backend named in the configuration is neither simulated nor hardware."""
 
 
+class GpioUnavailableError(DriverError):
+    """Real pins were configured but this machine has no GPIO chip the user may drive."""
+
+
 class ButtonConfigError(DriverConfigError):
     """A roll-button timing is not positive, or the long press is not longer than the debounce."""
 

@@ -191,14 +191,16 @@ def _check_settings(
     celebrate_blinks: int,
 ) -> None:
     if not pins:
-        raise LightsConfigError("lights.pins is empty; map each colour to a GPIO pin")
+        raise LightsConfigError(
+            "[lights] names no LED; map each colour to its GPIO pin, e.g. red = 5"
+        )
     if on_time <= 0 or off_time <= 0:
         raise LightsConfigError(
-            f"lights.blink_on_time = {on_time} and lights.blink_off_time = {off_time} "
+            f"the lock lights' blink_on_time = {on_time} and blink_off_time = {off_time} "
             "must both be positive; use e.g. 0.15 (seconds)"
         )
     if announce_blinks < 1 or celebrate_blinks < 1:
         raise LightsConfigError(
-            f"lights.announce_blinks = {announce_blinks} and lights.celebrate_blinks = "
+            f"the lock lights' announce_blinks = {announce_blinks} and celebrate_blinks = "
             f"{celebrate_blinks} must both be at least 1"
         )

@@ -28,6 +28,10 @@ from firmware_py.pad import protocol
 log = logging.getLogger(__name__)
 
 READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() is noticed
+# Seconds a write may wait for room in the port's buffer. Writes come from the asyncio loop: a
+# pad that stops reading (its USB buffer full) must not freeze every display, light and pad.
+# A frame is a few hundred bytes, far less than a second's worth of a reading pad's USB link.
+WRITE_TIMEOUT = 0.25
 ANSWER_TEXT = protocol.MAX_PAYLOAD - 4  # ANSWER: req u16, status u8, text length u8
 
 
@@ -214,7 +218,11 @@ class PadLink:
         """Open the port, or wait (backing off) before the next try; say hello when open."""
         try:
             port = serial.serial_for_url(
-                self.port, baudrate=self.baudrate, timeout=READ_TIMEOUT, exclusive=True
+                self.port,
+                baudrate=self.baudrate,
+                timeout=READ_TIMEOUT,
+                write_timeout=WRITE_TIMEOUT,
+                exclusive=True,
             )
         except (serial.SerialException, OSError, ValueError) as error:
             if self._backoff.delay == self._backoff.first:
@@ -263,8 +271,15 @@ class PadLink:
         self._set_present(False)
 
     def _fail(self, error: object) -> None:
-        """A write failed on the caller's thread; the reader thread closes and reopens the port."""
-        log.debug("pad port %s write failed: %s", self.port, error)
+        """A write failed on the caller's thread; the reader thread closes and reopens the port.
+
+        A write that timed out is a pad that stopped reading: it is dropped like an unplugged
+        one, and comes back the same way, by its HELLO once it reads again.
+        """
+        if isinstance(error, serial.SerialTimeoutException):
+            log.warning("pad on %s stopped reading (a write timed out); dropping it", self.port)
+        else:
+            log.debug("pad port %s write failed: %s", self.port, error)
         self._failed = True
 
     def _close_port(self) -> None:
@@ -274,6 +289,8 @@ class PadLink:
         self.pad = None  # a new session starts with the next HELLO
         if port is not None:
             try:
+                if self._failed:  # frames a stuck pad never read: drop them, or close() waits
+                    port.reset_output_buffer()
                 port.close()
             except (serial.SerialException, OSError) as error:
                 log.debug("closing %s: %s", self.port, error)

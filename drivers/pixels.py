@@ -541,7 +541,7 @@ class PixelsReader:
         for colour in colours:
             if colour not in COLOUR_ROLES or colour not in self._dice:
                 raise PixelsConfigError(
-                    f"{colour!r} is in play but pixels.dice binds no die to it; "
+                    f"{colour!r} is in play but [dice.pixels] binds no die to it; "
                     f"bound: {', '.join(self._dice)}"
                 )
         return WHITE_ROLES + tuple(dict.fromkeys(colours))
@@ -572,19 +572,19 @@ class PixelsReader:
 def _check_dice(dice: Mapping[str, int]) -> dict[str, _Die]:
     """Refuse a dice map the reader could not roll with, naming the fix."""
     if not isinstance(dice, Mapping):
-        raise PixelsConfigError(f"pixels.dice must map roles to Pixel ids, not {dice!r}")
+        raise PixelsConfigError(f"[dice.pixels] must map roles to Pixel ids, not {dice!r}")
     for role, die_id in dice.items():
         if role not in ROLES:
             raise PixelsConfigError(
-                f"pixels.dice has an unknown role {role!r}; roles are {', '.join(ROLES)}"
+                f"[dice.pixels] has an unknown role {role!r}; roles are {', '.join(ROLES)}"
             )
         if isinstance(die_id, bool) or not isinstance(die_id, int):
-            raise PixelsConfigError(f"pixels.dice[{role!r}] = {die_id!r}; use the die's Pixel id")
+            raise PixelsConfigError(f'[dice.pixels] "{role}" = {die_id!r}; use the die\'s Pixel id')
         if not 0 < die_id <= _MAX_DIE_ID:
-            raise PixelsConfigError(f"pixels.dice[{role!r}] = {die_id} is not a 32-bit Pixel id")
+            raise PixelsConfigError(f'[dice.pixels] "{role}" = {die_id} is not a 32-bit Pixel id')
     missing = [role for role in WHITE_ROLES if role not in dice]
     if missing:
-        raise PixelsConfigError(f"pixels.dice needs a die for {' and '.join(missing)}")
+        raise PixelsConfigError(f"[dice.pixels] needs a die for {' and '.join(missing)}")
     _check_unique(dice)
     return {role: _Die(role, dice[role]) for role in ROLES if role in dice}
 
@@ -594,7 +594,7 @@ def _check_unique(dice: Mapping[str, int]) -> None:
     for role, die_id in dice.items():
         if die_id in seen:
             raise PixelsConfigError(
-                f"pixels.dice binds die {die_id:#010x} to both {seen[die_id]!r} and {role!r}"
+                f"[dice.pixels] binds die {die_id:#010x} to both {seen[die_id]!r} and {role!r}"
             )
         seen[die_id] = role
 
@@ -604,14 +604,20 @@ def _check_settings(
 ) -> None:
     if not (out_of_range_after > 0 and math.isfinite(out_of_range_after)):
         raise PixelsConfigError(
-            f"pixels.out_of_range_after = {out_of_range_after}; use e.g. 10 (seconds)"
+            f"the Pixels reader's out_of_range_after = {out_of_range_after}; use e.g. 10 (seconds)"
         )
     if not 0 <= low_battery <= 100:
-        raise PixelsConfigError(f"pixels.low_battery = {low_battery}; use a percentage, e.g. 20")
+        raise PixelsConfigError(
+            f"the Pixels reader's low_battery = {low_battery}; use a percentage, e.g. 20"
+        )
     if faces < 2:
-        raise PixelsConfigError(f"pixels.faces = {faces}; dice need at least 2 faces (6)")
+        raise PixelsConfigError(
+            f"the Pixels reader's faces = {faces}; dice need at least 2 faces (6)"
+        )
     if not poll_interval > 0:
-        raise PixelsConfigError(f"pixels.poll_interval = {poll_interval}; use e.g. 1 (second)")
+        raise PixelsConfigError(
+            f"the Pixels reader's poll_interval = {poll_interval}; use e.g. 1 (second)"
+        )
 
 
 class BleakPixelsScanner:

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from firmware_py import __version__
 from firmware_py.gamelog import LogError, replay
 from firmware_py.history import history_lines
 from firmware_py.paths import default_state_dir
@@ -40,6 +41,7 @@ def _reader_went_away() -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qwixx-tower", description="The Qwixx tower.")
+    parser.add_argument("--version", action="version", version=f"qwixx-tower {__version__}")
     commands = parser.add_subparsers(title="commands")
 
     run_cmd = commands.add_parser("run", help="run the tower (simulated hardware without --config)")

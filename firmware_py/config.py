@@ -209,11 +209,18 @@ class _Checker:
             return None
         table = self.table(data, "button")
         self.known_keys(table, "button", ("pin", "long_press", "debounce"))
-        return ButtonConfig(
+        button = ButtonConfig(
             pin=self.pin(table, "button", "pin", 17),
             long_press=self.number(table, "button", "long_press", 0.3, 10, 1.5),
             debounce=self.number(table, "button", "debounce", 0, 0.5, 0.03),
         )
+        if button.long_press <= button.debounce:
+            raise self.fail(
+                "button",
+                "long_press",
+                f"must be longer than debounce ({button.debounce} s), not {button.long_press}",
+            )
+        return button
 
     def lights(self, data: dict) -> dict[str, int] | None:
         if "lights" not in data:

@@ -6,6 +6,7 @@ pattern, the lock lights blink), and says what answers and what does not, with t
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 from collections.abc import Callable, Iterator
@@ -17,9 +18,10 @@ from drivers.button import RollButton
 from drivers.buzzer import TEST, Buzzer
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig, bus_name
-from drivers.errors import SpeechError
+from drivers.errors import DriverError, SpeechError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
+from drivers.pixels import BleakPixelsScanner, PixelsScanner, parse_advertisement
 from drivers.speech import Speech
 from firmware_py.config import TowerConfig
 from firmware_py.hardware import (
@@ -31,14 +33,20 @@ from firmware_py.hardware import (
 from firmware_py.paths import default_state_dir
 
 Check = tuple[bool, str]
+PIXELS_LISTEN = 6.0  # seconds doctor listens for Pixels dice advertising
+SYS_CLASS_TTY = "/sys/class/tty"  # the kernel's view of serial ports, with their USB device
 
 
 def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[Check]:
     """Every check for this configuration, one result at a time."""
     yield _configuration(config)
-    factory = _pin_factory(config)
-    yield from _guarded("roll button", lambda: _button(config, factory))
-    yield from _guarded("lock lights", lambda: _lights(config, factory))
+    try:
+        factory = _pin_factory(config)
+    except DriverError as error:  # no GPIO here: one sentence for the button and lights both
+        yield False, f"GPIO: {error}"
+    else:
+        yield from _guarded("roll button", lambda: _button(config, factory))
+        yield from _guarded("lock lights", lambda: _lights(config, factory))
     for role in ("main", "options"):
         yield from _guarded(f"{role} display", lambda role=role: _display(config, role))
     yield _dice(config)
@@ -80,7 +88,12 @@ def _button(config: TowerConfig, factory) -> Check:
     pin = config.button.pin if config.button else SIMULATED_BUTTON_PIN
     where = f"roll button on GPIO{pin}" + ("" if config.button else " (simulated)")
     chosen = factory if config.button else make_pin_factory("simulated")
-    with RollButton(pin, pin_factory=chosen) as button:
+    timings = (
+        {"debounce_time": config.button.debounce, "long_press_time": config.button.long_press}
+        if config.button
+        else {}
+    )
+    with RollButton(pin, pin_factory=chosen, **timings) as button:
         held = button.is_pressed
     if held:
         return False, f"{where}: reads as pressed; check it is wired to ground, normally open"
@@ -163,11 +176,62 @@ def _test_pattern(size: tuple[int, int]) -> Image.Image:
     return image
 
 
-def _dice(config: TowerConfig) -> Check:
+def _dice(config: TowerConfig, scanner: PixelsScanner | None = None) -> Check:
     if config.dice_source == "software":
         return True, "dice: the software roll (the operating system's random source)"
-    bound = ", ".join(f"{role} #{die}" for role, die in config.pixels.items()) or "none bound"
-    return True, f"dice: Pixels electronic dice ({bound}); the software roll stays the fallback"
+    try:
+        heard = asyncio.run(_listen_for_pixels(scanner or BleakPixelsScanner(connect=False)))
+    except Exception as error:  # no adapter, BlueZ not running, adapter powered off, ...
+        return False, f"dice: Bluetooth cannot be used ({_error_words(error)}); {BLUETOOTH_FIX}"
+    bound = {die: role for role, die in config.pixels.items()}
+    missing = [f"{role} ({die:#010x})" for role, die in config.pixels.items() if die not in heard]
+    dice = ", ".join(f"{die:#010x} ({bound.get(die, 'not in [dice.pixels]')})" for die in heard)
+    words = f"Pixels dice heard: {dice or 'none'}"
+    if missing:
+        return False, f"dice: {words}; not heard: {', '.join(missing)} (wake them: roll them)"
+    return True, f"dice: {words}; the software roll stays the fallback"
+
+
+BLUETOOTH_FIX = (
+    "check that Bluetooth is on: sudo rfkill unblock bluetooth, sudo systemctl enable --now "
+    "bluetooth, and bluetoothctl show says Powered: yes"
+)
+
+
+async def _listen_for_pixels(scanner: PixelsScanner) -> list[int]:
+    """The ids of the Pixels dice that advertise within PIXELS_LISTEN seconds, in order heard."""
+    heard = _PixelsHeard()
+    await scanner.start(heard)
+    try:
+        await asyncio.sleep(PIXELS_LISTEN)
+    finally:
+        await scanner.stop()
+    return list(heard.ids)
+
+
+class _PixelsHeard:
+    """A listener that only notes which dice advertise; doctor connects to none."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, None] = {}
+
+    def on_advertisement(self, address: str, manufacturer: dict, service: dict) -> bool:
+        status = parse_advertisement(manufacturer, service)
+        if status is not None:
+            self.ids[status.die_id] = None
+        return False
+
+    def on_notification(self, address: str, data: bytes) -> None:
+        pass
+
+    def on_link(self, address: str, connected: bool) -> None:
+        pass
+
+
+def _error_words(error: Exception) -> str:
+    if isinstance(error, OSError) and error.strerror:  # no D-Bus socket: BlueZ is not running
+        return f"BlueZ's D-Bus: {error.strerror}"
+    return str(error) or type(error).__name__
 
 
 def _pads(config: TowerConfig) -> Check:
@@ -177,7 +241,30 @@ def _pads(config: TowerConfig) -> Check:
     if not found:
         wanted = ", ".join(config.pad_ports)
         return False, f"pads: no serial port matches {wanted}; is a pad plugged in?"
-    return True, f"pads: {len(found)} found: {', '.join(found)}"
+    described = ", ".join(_pad_words(port, config.pad_names) for port in found)
+    return True, f"pads: {len(found)} found: {described}"
+
+
+def _pad_words(port: str, names: dict[str, str]) -> str:
+    """A port with the ident its pad will say, and its player's name from [pads] names."""
+    ident = pad_ident(port)
+    if ident is None:
+        return port
+    name = names.get(ident)
+    return f"{port} ({ident}, {name})" if name else f"{port} ({ident}, not in [pads] names)"
+
+
+def pad_ident(port: str) -> str | None:
+    """The ident a pad on `port` says in its hello, read from the kernel without opening the
+    port (the running tower holds it): a Pico's MicroPython makes its USB serial number the
+    hex of its unique id, and the pad firmware's ident is "pad-" and that hex."""
+    tty = Path(os.path.realpath(port)).name
+    usb_device = (Path(SYS_CLASS_TTY) / tty / "device").resolve().parent
+    try:
+        serial = (usb_device / "serial").read_text().strip()
+    except OSError:
+        return None
+    return f"pad-{serial.lower()}" if serial else None
 
 
 def _state_dir(path: Path) -> Check:

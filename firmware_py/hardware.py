@@ -46,6 +46,7 @@ class Hardware:
     dice: SoftwareDice
     problems: list[str] = field(default_factory=list)
     button: RollButton | None = None
+    button_debounce: float = 0.03  # seconds: [button] debounce, handed to the RollButton
     pixels: PixelsReader | None = None  # electronic dice, when configured
     buzzer: Buzzer | None = None  # None: sound is switched off
     speech: Speech | None = None  # None: the tower does not speak
@@ -77,6 +78,7 @@ def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None)
     return Hardware(
         button_factory=factory if config.button else simulated_factory,
         button_pin=config.button.pin if config.button else SIMULATED_BUTTON_PIN,
+        button_debounce=config.button.debounce if config.button else 0.03,
         lights=lights,
         displays=displays,
         dice=SoftwareDice(faces=faces),
@@ -104,13 +106,23 @@ def _pixels(config: TowerConfig, faces: int) -> PixelsReader | None:
 def _display(config: TowerConfig, role: str, problems: list[str], capture: Path | None) -> Display:
     settings = config.displays.get(role)
     if settings is None:
-        return open_display(_simulated(role, capture))
+        return _simulated_display(role, problems, capture)
     try:
         return open_display(settings)
     except DriverError as error:
         problems.append(f"the {role} display does not answer: {error}")
         log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
+        return _simulated_display(role, problems, capture)
+
+
+def _simulated_display(role: str, problems: list[str], capture: Path | None) -> Display:
+    """luma's dummy device, or a capture device with `capture` (which needs the [sim] extra)."""
+    try:
         return open_display(_simulated(role, capture))
+    except DriverError as error:
+        problems.append(f"the {role} display's frames cannot be saved: {error}")
+        log.warning("the %s display's frames cannot be saved (%s)", role, error)
+        return open_display(_simulated(role, None))
 
 
 def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:

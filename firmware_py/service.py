@@ -8,6 +8,8 @@ import logging
 import signal
 import sys
 
+from drivers.errors import GpioUnavailableError
+from firmware_py import systemd
 from firmware_py.config import ConfigError, load_config
 from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
@@ -20,6 +22,7 @@ from firmware_py.table.sound import SoundPresenter
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 def run_tower(args: argparse.Namespace) -> int:
@@ -33,7 +36,11 @@ def run_tower(args: argparse.Namespace) -> int:
     variant = args.variant or config.variant
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
-    hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
+    try:
+        hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
+    except GpioUnavailableError as error:  # real pins configured, none here: say what to check
+        log.error("%s", error)
+        return 1
     for problem in hardware.problems:
         log.warning("%s", problem)
     table = Table(
@@ -85,4 +92,7 @@ def _seats(args: argparse.Namespace) -> list[SeatSpec]:
 def setup_logging(full_screen: bool) -> None:
     """Plain sentences on standard error (systemd's journal); quieter under a drawn screen."""
     level = logging.ERROR if full_screen else logging.INFO
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=level, format=LOG_FORMAT)
+    if systemd.logging_to_journal():  # under systemd: each line carries its syslog priority
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(systemd.JournalFormatter(LOG_FORMAT))

@@ -1,12 +1,15 @@
 """Choosing the GPIO backend by configuration: simulated pins are gpiozero's MockFactory."""
 
+import importlib.util
 from itertools import count
 
 import pytest
+from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from drivers import gpio
 from drivers.button import RollButton
-from drivers.errors import PinBackendError
+from drivers.errors import GpioUnavailableError, PinBackendError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
 
@@ -31,10 +34,69 @@ def test_simulated_button_and_lights_share_one_pretend_header():
         assert factory.pin(5).state is True
 
 
-def test_hardware_leaves_the_choice_to_gpiozero():
-    assert make_pin_factory("hardware") is None
+@pytest.fixture
+def no_default_factory(monkeypatch):
+    """gpiozero chooses its default factory afresh, and it is forgotten afterwards."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    yield
+    if Device.pin_factory is not None and Device.pin_factory is not saved:
+        Device.pin_factory.close()
+    Device.pin_factory = saved
 
 
-def test_an_unknown_backend_names_the_setting_and_the_choices():
-    with pytest.raises(PinBackendError, match=r"gpio\.backend = 'wiringpi'.*simulated, hardware"):
+def test_a_machine_without_a_gpio_chip_gets_one_sentence_with_the_fix(
+    no_default_factory, monkeypatch, tmp_path, recwarn
+):
+    monkeypatch.setattr(gpio, "GPIO_CHIPS", str(tmp_path / "gpiochip*"))
+    with pytest.raises(GpioUnavailableError) as caught:
+        make_pin_factory("hardware")
+    words = str(caught.value)
+    assert words.startswith("no GPIO chip was found (nothing matches /dev/gpiochip*)")
+    assert "remove [button] and [lights]" in words
+    assert "\n" not in words
+    assert not recwarn.list  # none of gpiozero's "Falling back from ..." warnings
+
+
+def test_a_gpio_chip_this_user_may_not_open_names_the_gpio_group(
+    no_default_factory, monkeypatch, tmp_path
+):
+    chip = tmp_path / "gpiochip0"
+    chip.write_bytes(b"")
+    monkeypatch.setattr(gpio, "GPIO_CHIPS", str(tmp_path / "gpiochip*"))
+    monkeypatch.setattr(gpio.os, "access", lambda path, mode: False)  # root may open anything
+    with pytest.raises(GpioUnavailableError, match=f"permission denied on {chip}.*gpio group"):
+        make_pin_factory("hardware")
+
+
+def test_a_chip_without_lgpio_says_to_install_debians_python3_lgpio(
+    no_default_factory, monkeypatch, tmp_path, recwarn
+):
+    pytest.importorskip("gpiozero.pins.native")
+    if importlib.util.find_spec("lgpio") is not None:
+        pytest.skip("lgpio is installed here: its absence cannot be shown")
+    (tmp_path / "gpiochip0").write_bytes(b"")
+    monkeypatch.setattr(gpio, "GPIO_CHIPS", str(tmp_path / "gpiochip*"))
+    with pytest.raises(GpioUnavailableError) as caught:
+        make_pin_factory("hardware")
+    words = str(caught.value)
+    assert "lgpio is not installed" in words
+    assert "sudo apt install python3-lgpio" in words
+    assert "--system-site-packages" in words
+    assert not recwarn.list
+
+
+def test_gpiozeros_own_override_is_obeyed(no_default_factory, monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    factory = make_pin_factory("hardware")
+    assert isinstance(factory, MockFactory)
+    with RollButton(17, pin_factory=factory) as button:
+        assert not button.is_pressed
+
+
+def test_an_unknown_backend_names_the_choices_and_the_sections_that_choose():
+    with pytest.raises(PinBackendError, match=r"'wiringpi' is unknown.*simulated, hardware") as e:
         make_pin_factory("wiringpi")
+    assert "[button] or [lights]" in str(e.value)
+    assert "gpio.backend" not in str(e.value)

@@ -143,5 +143,6 @@ def test_two_colours_on_one_pin_fail_and_free_the_pins_already_taken(mock_factor
     ],
 )
 def test_impossible_settings_are_refused_with_the_setting_named(settings):
-    with pytest.raises(LightsConfigError, match=r"lights\."):
+    with pytest.raises(LightsConfigError, match=r"\[lights\]|lock lights'") as caught:
         LockLights(**settings)
+    assert "lights." not in str(caught.value)  # no key the configuration does not have

@@ -459,7 +459,8 @@ def test_a_failing_event_handler_does_not_stop_the_dice_being_read():
 def test_a_bad_dice_map_is_refused_with_the_setting_named(dice, named):
     with pytest.raises(PixelsConfigError, match=named) as raised:
         PixelsReader(dice, scanner=FakeScanner())
-    assert "pixels.dice" in str(raised.value)
+    assert "[dice.pixels]" in str(raised.value)  # the configuration's table, as written
+    assert "pixels.dice" not in str(raised.value)
     assert isinstance(raised.value, DriverConfigError)
 
 

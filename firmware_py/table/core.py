@@ -209,6 +209,7 @@ class Table:
             on_press=lambda: loop.call_soon_threadsafe(self.press),
             on_long_press=lambda: loop.call_soon_threadsafe(self.long_press_menu),
             long_press_time=self.long_press,
+            debounce_time=hw.button_debounce,
             clock=self.clock,
             pin_factory=hw.button_factory,
         )
@@ -715,21 +716,37 @@ class Table:
 
     async def _housekeeping(self) -> None:
         """Once a second: watchdog, display refresh (pixel shift, retries), the end of a lock
-        notice or alert, burn-in protection when nobody has touched anything for a while."""
-        alert_shown = False
+        notice or alert, burn-in protection when nobody has touched anything for a while.
+
+        The watchdog is pinged from this loop only, so a hung loop stops the pings and systemd
+        restarts the tower. A failing chore is logged and tried again the next second; failing
+        three seconds in a row, the tower exits non-zero at once for systemd to restart it.
+        """
+        watchdog = systemd.watchdog_interval()  # None: no watchdog to ping
+        tick = min(1.0, watchdog) if watchdog else 1.0
+        alert_shown, failures = False, 0
         while True:
-            await asyncio.sleep(1.0)
-            systemd.ping_watchdog()
-            for display in self.hardware.displays.values():
-                display.refresh()
-            if self.phase is phases.LOCK_NOTICE and self.clock() >= self._notice_until:
-                self.publish()  # the notice is over: the game as it is
-            alerting = self.clock() < self._alert[1]
-            if alert_shown and not alerting and self.phase is not phases.ROLLING:
-                self._present(self.view())
-            alert_shown = alerting
-            self.rest_displays()
-            self.close_idle_menu()
+            await asyncio.sleep(tick)
+            if watchdog:
+                systemd.ping_watchdog()
+            try:
+                for display in self.hardware.displays.values():
+                    display.refresh()
+                if self.phase is phases.LOCK_NOTICE and self.clock() >= self._notice_until:
+                    self.publish()  # the notice is over: the game as it is
+                alerting = self.clock() < self._alert[1]
+                if alert_shown and not alerting and self.phase is not phases.ROLLING:
+                    self._present(self.view())
+                alert_shown = alerting
+                self.rest_displays()
+                self.close_idle_menu()
+                failures = 0
+            except Exception:
+                failures += 1
+                log.exception("housekeeping failed (%d time(s) in a row)", failures)
+                if failures >= 3:
+                    log.critical("housekeeping keeps failing: exiting for systemd to restart")
+                    raise SystemExit(70) from None  # EX_SOFTWARE
 
     def rest_displays(self) -> None:
         """Dim after `idle_dim` seconds without input, blank after `idle_blank`."""

@@ -1,0 +1,276 @@
+"""The kiosk under real systemd: installed as the README says, started by systemd as PID 1.
+
+systemd boots in new PID, mount, UTS, IPC, network and cgroup namespaces (`unshare`), on an
+overlay of this machine's `/` (so nothing here is changed) with a fresh `/proc`, a read-only
+`/sys`, its own cgroup2 hierarchy, tmpfs `/run`, `/tmp` and `/dev`. First, with the network,
+the package goes into that overlay the README's way: a venv made by `/usr/bin/python3` with
+`--system-site-packages` in /opt/qwixx-tower, the `qwixx` user with its device groups, the
+configuration (every part simulated: no GPIO here) and the unchanged unit. Then systemd boots
+it and the test checks, through systemd's own view (`systemctl`, `journalctl`, /proc): READY=1
+and the unit's status; the hardening and the groups in force on the running tower; a tower
+frozen by SIGSTOP killed by the watchdog and restarted; the unfinished game resumed.
+
+Needs root, util-linux's unshare and nsenter, overlayfs, systemd and a python3 that makes
+venvs; it skips with the reason where any is missing. It takes about a minute and a half.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_kiosk_install import UNREACHABLE, build_wheel
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "qwixx-tower.service"
+SYSTEMD = "/lib/systemd/systemd"
+PYTHON = "/usr/bin/python3"
+GROUPS = ("gpio", "i2c", "spi", "dialout", "bluetooth", "audio")
+WAIT = 90.0  # seconds before a step that should happen is called a failure
+# Units that would reach past the namespaces into this machine's kernel or devices.
+MASKED = (
+    "systemd-udevd.service", "systemd-udevd-control.socket", "systemd-udevd-kernel.socket",
+    "systemd-udev-trigger.service", "systemd-udev-settle.service", "systemd-sysctl.service",
+    "systemd-modules-load.service", "systemd-binfmt.service", "kmod-static-nodes.service",
+    "systemd-tmpfiles-setup-dev.service", "systemd-firstboot.service",
+)  # fmt: skip
+
+# Every part simulated (there is no GPIO here) but a main display on an I2C bus that does not
+# exist: the tower warns about it, which shows the warning's priority reaching the journal.
+CONFIG = """
+[tower]
+variant = "classic"
+
+[[displays]]
+role = "main"
+chip = "ssd1306"
+bus = 29
+"""
+
+INSTALL = r"""
+set -eu
+L=$1 WHEEL=$2
+mount -t overlay overlay -o "lowerdir=/,upperdir=$L/upper,workdir=$L/work" "$L/root"
+mount --rbind /dev "$L/root/dev"
+mount -t proc proc "$L/root/proc"
+cp "$WHEEL" "$L/unit" "$L/config.toml" "$L/root/tmp/"
+chroot "$L/root" /bin/sh -eu -c '
+  /usr/bin/python3 -m venv --system-site-packages /opt/qwixx-tower/.venv
+  /opt/qwixx-tower/.venv/bin/pip install -q /tmp/'"$(basename "$WHEEL")"'
+  for group in gpio i2c spi dialout bluetooth audio; do groupadd -f --system "$group"; done
+  useradd --system --no-create-home --groups gpio,i2c,spi,dialout,bluetooth,audio qwixx
+  install -D -m 644 /tmp/config.toml /etc/qwixx-tower/config.toml
+  cp /tmp/unit /etc/systemd/system/qwixx-tower.service
+  for unit in '"$MASKED"'; do ln -sf /dev/null "/etc/systemd/system/$unit"; done
+'
+"""
+
+BOOT = r"""
+set -eu
+L=$1
+R=$L/root
+mount -t overlay overlay -o "lowerdir=/,upperdir=$L/upper,workdir=$L/work" "$R"
+mount -t proc proc "$R/proc"
+mount --bind "$R/proc/sys" "$R/proc/sys" && mount -o remount,bind,ro "$R/proc/sys"
+mount -t sysfs -o ro sysfs "$R/sys"
+mount -t cgroup2 cgroup2 "$R/sys/fs/cgroup"
+mount -t tmpfs -o mode=755 tmpfs "$R/run"
+mount -t tmpfs tmpfs "$R/tmp"
+mount -t tmpfs -o mode=755 tmpfs "$R/dev"
+for node in "null c 1 3" "zero c 1 5" "full c 1 7" "random c 1 8" "urandom c 1 9" "tty c 5 0"
+do
+  set -- $node
+  mknod -m 666 "$R/dev/$1" "$2" "$3" "$4"
+done
+mkdir "$R/dev/pts" "$R/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666 devpts "$R/dev/pts"
+ln -s pts/ptmx "$R/dev/ptmx"
+mount -t tmpfs tmpfs "$R/dev/shm"
+hostname qwixx-tower
+cd "$R"
+export container=qwixx-test
+exec chroot . /lib/systemd/systemd --unit=qwixx-tower.service
+"""
+
+
+def _why_not_here() -> str | None:
+    """Why systemd cannot be booted in namespaces on this machine, or None if it can."""
+    if os.geteuid() != 0:
+        return "booting systemd in namespaces needs root"
+    for tool in ("unshare", "nsenter", "chroot", SYSTEMD, PYTHON):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed"
+    if "overlay" not in Path("/proc/filesystems").read_text():
+        return "the kernel has no overlayfs"
+    if not os.path.isdir("/dev/shm"):
+        return "no /dev/shm to hold the overlay's upper layer"
+    venv = subprocess.run([PYTHON, "-c", "import ensurepip, venv"], capture_output=True)
+    if venv.returncode != 0:
+        return f"{PYTHON} cannot make venvs (python3-venv is not installed)"
+    probe = subprocess.run(
+        ["unshare", "-m", "-p", "-f", "-u", "-i", "-n", "--cgroup", "true"],
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode != 0:
+        return f"namespaces cannot be made here: {probe.stderr.strip()}"
+    return None
+
+
+class BootedTower:
+    """systemd as PID 1 in its namespaces, and ways to look inside them."""
+
+    def __init__(self, layers: Path) -> None:
+        self.layers = layers
+        self.unshare = subprocess.Popen(
+            ["unshare", "-m", "-p", "-f", "-u", "-i", "-n", "--cgroup",
+             "--propagation", "private", "sh", "-c", BOOT, "boot", str(layers)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        self.pid = self._systemd_pid()
+
+    def _systemd_pid(self) -> int:
+        """systemd's PID out here: unshare's one child, once it runs systemd."""
+        deadline = time.monotonic() + WAIT
+        children = Path(f"/proc/{self.unshare.pid}/task/{self.unshare.pid}/children")
+        while time.monotonic() < deadline:
+            assert self.unshare.poll() is None, self.unshare.stderr.read().decode()
+            for pid in children.read_text().split():
+                with contextlib.suppress(OSError):  # a child that is just exec'ing or gone
+                    if os.readlink(f"/proc/{pid}/exe").endswith("/lib/systemd/systemd"):
+                        return int(pid)
+            time.sleep(0.1)
+        raise AssertionError("systemd never started")
+
+    def run(self, *command: str) -> subprocess.CompletedProcess[str]:
+        """`command` inside the tower's namespaces and root, as systemd sees them."""
+        return subprocess.run(
+            ["nsenter", "-t", str(self.pid), "-m", "-p", "-u", "-i", "-n", "-r", "-w", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    def unit(self) -> dict[str, str]:
+        shown = self.run(
+            "systemctl", "show", "qwixx-tower.service",
+            "--property=ActiveState,SubState,StatusText,MainPID,NRestarts,Result",
+        )  # fmt: skip
+        return dict(line.split("=", 1) for line in shown.stdout.splitlines() if "=" in line)
+
+    def journal(self) -> str:
+        return self.run("journalctl", "-u", "qwixx-tower", "--no-pager", "-o", "cat").stdout
+
+    def until(self, what: str, condition) -> None:
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} never happened; unit {self.unit()}\n{self.journal()}")
+            time.sleep(0.25)
+
+    def game_lines(self) -> list[str]:
+        log = self.layers / "upper" / "var" / "lib" / "qwixx-tower" / "game-000001.jsonl"
+        try:
+            return log.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)  # PID 1 of its namespace: all in it go too
+        self.unshare.wait(timeout=WAIT)
+
+
+@pytest.fixture(scope="module")
+def tower(tmp_path_factory) -> Iterator[BootedTower]:
+    reason = _why_not_here()
+    if reason is not None:
+        pytest.skip(reason)
+    work = tmp_path_factory.mktemp("systemd-boot")
+    wheel = build_wheel(work)
+    layers = Path(tempfile.mkdtemp(prefix="qwixx-systemd-", dir="/dev/shm"))  # not on "/"
+    try:
+        for name in ("upper", "work", "root"):
+            (layers / name).mkdir()
+        shutil.copy(UNIT, layers / "unit")
+        (layers / "config.toml").write_text(CONFIG)
+        env = dict(os.environ, MASKED=" ".join(MASKED))
+        installed = subprocess.run(
+            ["unshare", "-m", "--propagation", "private",
+             "sh", "-c", INSTALL, "install", str(layers), str(wheel)],
+            capture_output=True, text=True, timeout=900, env=env, check=False,
+        )  # fmt: skip
+        if installed.returncode != 0 and any(w in installed.stderr for w in UNREACHABLE):
+            pytest.skip(f"the package index is unreachable: {installed.stderr.strip()[-300:]}")
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        booted = BootedTower(layers)
+        try:
+            yield booted
+        finally:
+            booted.stop()
+    finally:
+        shutil.rmtree(layers, ignore_errors=True)
+
+
+def test_systemd_starts_the_tower_and_hears_it_is_ready(tower):
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    unit = tower.unit()
+    assert unit["SubState"] == "running"
+    assert unit["StatusText"] == "the tower is ready"  # sent with READY=1
+    assert unit["NRestarts"] == "0"
+
+
+def test_the_running_tower_has_its_groups_and_no_privileges(tower):
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    pid = tower.unit()["MainPID"]
+    status = dict(
+        line.split(":", 1) for line in tower.run("cat", f"/proc/{pid}/status").stdout.splitlines()
+    )
+    uid = tower.run("id", "-u", "qwixx").stdout.strip()
+    assert status["Uid"].split()[0] == uid
+    gids = {tower.run("getent", "group", group).stdout.split(":")[2] for group in GROUPS}
+    assert gids <= set(status["Groups"].split())
+    assert int(status["CapBnd"], 16) == 0 and int(status["CapEff"], 16) == 0
+    assert status["NoNewPrivs"].strip() == "1"
+    assert status["Seccomp"].strip() == "2"  # SystemCallFilter= in force
+    mounts = tower.run("cat", f"/proc/{pid}/mountinfo").stdout.splitlines()
+    root = next(line.split() for line in mounts if line.split()[4] == "/")
+    assert "ro" in root[5].split(",")  # ProtectSystem=strict
+    state = next(line.split() for line in mounts if line.split()[4] == "/var/lib/qwixx-tower")
+    assert "rw" in state[5].split(",")  # StateDirectory= stays writable
+
+
+def test_a_frozen_tower_is_killed_by_the_watchdog_and_resumes_its_game(tower):
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    tower.until("a game under way", lambda: len(tower.game_lines()) >= 3)
+    first = tower.unit()
+    played = tower.game_lines()
+    frozen = tower.run("kill", "-STOP", first["MainPID"])
+    assert frozen.returncode == 0, frozen.stderr
+    tower.until("the restart", lambda: tower.unit().get("NRestarts") == "1")
+    tower.until("READY=1 again", lambda: tower.unit().get("ActiveState") == "active")
+    assert tower.unit()["MainPID"] != first["MainPID"]
+    assert "Watchdog timeout" in tower.run("journalctl", "--no-pager", "-o", "cat").stdout
+    tower.until("the game going on", lambda: len(tower.game_lines()) > len(played))
+    assert tower.game_lines()[: len(played)] == played  # the same game, carried on
+    assert "resumed game-000001.jsonl" in tower.journal()
+
+
+def test_the_towers_warnings_are_warnings_in_the_journal(tower):
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    tower.until("the news of a game", lambda: "Ann" in tower.journal())  # printed: info
+    warnings = tower.run(
+        "journalctl", "-u", "qwixx-tower", "-p", "warning", "--no-pager", "-o", "cat"
+    ).stdout
+    assert "the main display does not answer" in warnings
+    assert "<4>" not in warnings  # journald read the prefix as the priority
+    assert "Ann" not in warnings  # the news is no warning
