@@ -192,7 +192,7 @@ def _dice(draw: Draw, view: TableView) -> None:
     """Below the top line: the white sum large on the left, the rest in a column beside it."""
     if view.white_sum is not None:
         big_number(draw, 0, 16, view.white_sum)
-    x, room = 58, WIDTH - 58
+    x, room = 57, WIDTH - 58  # one pixel spare at the right edge (burn-in shift)
     lucky = lucky_seats(view) if view.screen != "action2" else ()
     if lucky:
         text(draw, (x, 12), "lucky: " + people(lucky, room - width("lucky: "))[0])
@@ -301,7 +301,7 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
-        text(draw, (0, 54), f"{view.active}'s lucky: " + " ".join(map(str, active.lucky)))
+        text(draw, (0, 54), f"{view.active}'s lucky: " + " ".join(map(str, sorted(active.lucky))))
 
 
 def _lock_options(draw: Draw, view: TableView) -> None:
@@ -324,7 +324,7 @@ def _score_line(draw: Draw, seat: Seat, y: int) -> None:
     text(draw, (0, y), seat.name, room=50)
     right(draw, 68, y, str(seat.total))
     text(draw, (72, y), "x" * seat.penalties, room=24)
-    text(draw, (97, y), " ".join(map(str, seat.lucky)))
+    text(draw, (97, y), " ".join(map(str, sorted(seat.lucky))))
 
 
 def _winner(draw: Draw, view: TableView) -> None:
