@@ -13,7 +13,7 @@ import gzip
 import io
 import struct
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from PIL import ImageFont
@@ -82,11 +82,13 @@ def _glyph(char: str) -> str:
     return base if base and ord(base) in have and base.isprintable() else FALLBACK
 
 
+@lru_cache(maxsize=4096)  # the same names and words, frame after frame
 def width(words: str) -> int:
     """Pixels `words` take across, as drawn."""
     return int(font().getlength(drawable(words)))
 
 
+@lru_cache(maxsize=4096)
 def fit(words: str, pixels: int, mark: str = "~") -> str:
     """`words` as drawable, cut to `pixels` across; a cut ends in `mark`."""
     shown = drawable(words)
