@@ -345,6 +345,12 @@ def _winner(draw: Draw, view: TableView) -> None:
         centred(draw, 53, f"{points[winners[0]]} points" + (" each" if len(winners) > 1 else ""))
 
 
+def _attract_options(draw: Draw, view: TableView) -> None:
+    """Between games the options display carries the table's last word when it has one
+    ("nobody is seated: ..."), else the scores."""
+    (_message if view.message else _scoreboard)(draw, view)
+
+
 def _menu_help(draw: Draw, view: TableView) -> None:
     """The options display explains the one-button menu."""
     lines = ("The roll button:", "tap it: next", "hold it: choose", "",
@@ -380,6 +386,7 @@ MAIN_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
     LUCKY: _lucky,
 }
 OPTIONS_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
+    ATTRACT: _attract_options,
     "action1": _options,
     "action2": _options,
     LOCK: _lock_options,

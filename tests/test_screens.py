@@ -55,6 +55,9 @@ UNICODE = ("Łukasz", "Zoë", "Ørjan", "Дмитрий", "李雷")
 
 VIEWS = {
     "attract": TableView("attract", title="Qwixx Longo", seats=SEATS),
+    "attract-nobody": TableView(
+        "attract", title="Qwixx", message="nobody is seated: hold the button, then choose players"
+    ),
     "setup": TableView("setup", title="Qwixx", seats=SEATS, message="press: start"),
     "roll": TableView("roll", active="Ben", locked=("green",)),
     "rolling": TableView("rolling", active="Ben", seats=SEATS, frame=2),
