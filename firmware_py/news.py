@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from firmware_py.rules import EndReason, Event, Game, Mark, Pass, Roll
+from firmware_py.rules import EndReason, Event, Game, Mark, Pass, Refused, Roll
+from firmware_py.rules.player import PlayerSheet
+from sheets import COLOURS
 
 
 def describe(event: Event, game: Game) -> str:
@@ -12,10 +14,58 @@ def describe(event: Event, game: Game) -> str:
         return f"{game.active_name} rolls white {event.white[0]}+{event.white[1]}; {dice}"
     if isinstance(event, Mark):
         lucky = " (lucky)" if event.lucky else ""
-        return f"{event.player} crosses {event.row} {event.number}{lucky}"
+        crossed = f"{event.player} crosses {event.row} {event.number}{lucky}"
+        return crossed + bonus_words(bonus_crosses(event, game))
     if isinstance(event, Pass):
         return f"{event.player} passes"
     return f"{event.player} takes it back"
+
+
+def mark_words(mark: Mark) -> str:
+    """A mark as a choice to offer, told apart from every other choice of the same cell:
+    "green 9", "green 9 (lucky)", "green 9 → 2 in red" (Bonus B: where its two bonus crosses go)."""
+    words = f"{mark.row} {mark.number}"
+    if mark.lucky:
+        words += " (lucky)"
+    if mark.choice is not None:
+        words += f" → 2 in {mark.choice}"
+    return words
+
+
+def bonus_crosses(mark: Mark, game: Game) -> dict[str, int]:
+    """The crosses `mark` sets off besides its own cell (Bonus A's bar, Bonus B's rewards), by
+    row colour; none on sheets where no cross sets off another, or for a mark refused."""
+    if game.plain:
+        return {}
+    trial = game.copy()
+    try:
+        trial.apply(mark)
+    except Refused:
+        return {}
+    before, after = game.player(mark.player), trial.player(mark.player)
+    counts: dict[str, int] = {}
+    for row, colour in enumerate(COLOURS):
+        added = _numbers_crossed(after, row) - _numbers_crossed(before, row)
+        added -= colour == mark.row  # the mark's own cross
+        if added > 0:
+            counts[colour] = added
+    return counts
+
+
+def _numbers_crossed(player: PlayerSheet, row: int) -> int:
+    return len(player.crossed_positions(row))  # the lock cross aside
+
+
+def bonus_words(counts: dict[str, int]) -> str:
+    """ " and earns 2 bonus crosses in red", or "" when the mark set off none."""
+    total = sum(counts.values())
+    if not total:
+        return ""
+    crosses = "bonus cross" if total == 1 else "bonus crosses"
+    if len(counts) == 1:
+        [(colour, count)] = counts.items()
+        return f" and earns {count} {crosses} in {colour}"
+    return f" and earns {total} {crosses}: " + ", ".join(f"{n} in {c}" for c, n in counts.items())
 
 
 def final_words(game: Game) -> str:

@@ -2,45 +2,31 @@
 
 Two displays: the main one (the white sum large, whose turn, the dice, locks) and the options
 one (the active player's action-2 sums per colour, locked colours shown as gone). The white sum
-is drawn as seven-segment digits 44 px tall, readable across a table; words use Pillow's
-built-in bitmap font, so pictures are the same on every machine and can be tested as PNGs.
+is drawn as seven-segment digits 44 px tall, readable across a table; words use the shipped
+10-pixel Unicode bitmap font (`firmware_py.font`), so any name is drawn, pictures are the same
+on every machine and can be tested as PNGs. Words are cut by the pixels they take, never by
+their count of characters: a Chinese name takes twice the room of a Latin one.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from firmware_py.menu import IDLE_SECONDS
-from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, TableView
+from firmware_py.font import FALLBACK, drawable, fit, font, width
+from firmware_py.font import HEIGHT as FONT_HEIGHT
+from firmware_py.menu import IDLE_SECONDS, short_title
+from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, Seat, TableView
 from sheets import COLOURS
+
+__all__ = ["FALLBACK", "draw_screen", "render"]
 
 WIDTH, HEIGHT = 128, 64
 LINE = 10  # pixels from one line of small text to the next
-CHARS = WIDTH // 6  # the bitmap font is 6 px wide
-FONT = ImageFont.load_default_imagefont()
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
 Draw = ImageDraw.ImageDraw
-FALLBACK = "?"  # drawn for a character the bitmap font (Latin-1) does not have
-_LIKE = str.maketrans("ŁłĐđĦħŊŋŦŧ", "LlDdHhNnTt")  # letters with a stroke: no decomposition
-
-
-def _drawable(words: str) -> str:
-    """`words` in the bitmap font's Latin-1: a letter with an accent it lacks as the plain
-    letter (Ł as L, ő as o), anything else as FALLBACK. Names come from players: any text."""
-    if words.isascii():
-        return words
-    out = []
-    for char in words.translate(_LIKE):
-        if ord(char) < 256:
-            out.append(char)
-            continue
-        base = unicodedata.normalize("NFKD", char)[:1]
-        out.append(base if base and ord(base) < 256 else FALLBACK)
-    return "".join(out)
 
 
 def render(view: TableView, role: str = "main") -> Image.Image:
@@ -59,18 +45,25 @@ def draw_screen(draw: Draw, view: TableView, role: str = "main") -> None:
 # ---- drawing primitives -----------------------------------------------------------------------
 
 
-def text(draw: Draw, xy: tuple[int, int], words: str) -> None:
-    draw.text(xy, _drawable(words[:CHARS]), font=FONT, fill=1)
+def text(draw: Draw, xy: tuple[int, int], words: str, room: int | None = None) -> None:
+    """Small words at `xy`, cut to `room` pixels (to the right edge unless given)."""
+    shown = fit(words, WIDTH - xy[0] if room is None else room)
+    draw.text(xy, shown, font=font(), fill=1)
+
+
+def right(draw: Draw, x: int, y: int, words: str) -> None:
+    """Small words that end at `x` (numbers in a column)."""
+    draw.text((x - width(words), y), drawable(words), font=font(), fill=1)
 
 
 def big_text(draw: Draw, y: int, words: str, scale: int = 2) -> None:
     """Words in the bitmap font scaled up pixel for pixel, centred across the display."""
-    if not words:
+    shown = fit(words, WIDTH // scale)
+    if not shown:
         return
-    width = min(len(words) * 6, WIDTH // scale)
-    small = Image.new("1", (width, 11))
-    ImageDraw.Draw(small).text((0, 0), _drawable(words), font=FONT, fill=1)
-    large = small.resize((width * scale, 11 * scale), Image.Resampling.NEAREST)
+    small = Image.new("1", (max(1, width(shown)), FONT_HEIGHT))
+    ImageDraw.Draw(small).text((0, 0), shown, font=font(), fill=1)
+    large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
     draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=1)
 
 
@@ -103,48 +96,83 @@ def big_number(draw: Draw, x: int, y: int, number: int) -> None:
 
 
 def inverted(draw: Draw, y: int, words: str) -> None:
-    """A line of words lit dark on a bright bar: the line the menu has picked."""
+    """A line of words lit dark on a bright bar: the line the menu has picked, a lock."""
     draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
-    draw.text((2, y - 1), _drawable(words[: CHARS - 1]), font=FONT, fill=0)
+    draw.text((2, y), fit(words, WIDTH - 4), font=font(), fill=0)
 
 
-def wrap(words: str, width: int = CHARS) -> list[str]:
+def centred(draw: Draw, y: int, words: str) -> None:
+    shown = fit(words, WIDTH)
+    draw.text(((WIDTH - width(shown)) // 2, y), shown, font=font(), fill=1)
+
+
+def wrap(words: str, room: int = WIDTH) -> list[str]:
+    """`words` in lines of at most `room` pixels, broken between words (a word longer than a
+    line is cut)."""
     lines, line = [], ""
     for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
+        joined = f"{line} {word}" if line else word
+        if line and width(joined) > room:
             lines.append(line)
             line = word
         else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
+            line = joined
+    return [fit(line, room) for line in ([*lines, line] if line else lines)]
 
 
-def names(people: tuple[str, ...], width: int) -> str:
-    joined = ", ".join(people)
-    return joined if len(joined) <= width else joined[: width - 1] + "~"
+def people(names: tuple[str, ...], room: int, lines: int = 1) -> list[str]:
+    """As many of `names` as fit in `lines` lines of `room` pixels, the rest counted:
+    "Alexandra, Ben +2". A name too long for a line is cut, never left out."""
+    if not names:
+        return []
+    cut = [fit(name, room) for name in names]
+    for shown in range(len(cut), 0, -1):
+        rest = len(cut) - shown
+        words = ", ".join(cut[:shown]) + (f" +{rest}" if rest else "")
+        wrapped = wrap(words, room)
+        if len(wrapped) <= lines and all(width(line) <= room for line in wrapped):
+            return wrapped
+    first = fit(names[0], room - width(f" +{len(names) - 1}"))
+    return [f"{first} +{len(names) - 1}"]
+
+
+def variant_name(title: str) -> str:
+    """The variant a sheet's title names: "Qwixx Longo" as "Longo", "Qwixx" as "classic"."""
+    short = short_title(title)
+    return "classic" if short == "Qwixx" else short
+
+
+def lucky_seats(view: TableView) -> tuple[str, ...]:
+    """Longo: the players whose lucky numbers include the white sum (a lucky cross is theirs)."""
+    total = view.white_sum
+    return tuple(seat.name for seat in view.seats if total is not None and total in seat.lucky)
 
 
 # ---- the main display -------------------------------------------------------------------------
 
 
 def _attract(draw: Draw, view: TableView) -> None:
-    big_text(draw, 2, "QWIXX", scale=3)
-    text(draw, (14, 40), "press the button")
-    text(draw, (20, 52), "to start a game")
+    """Power-on and between games: the variant, the seats, and how to start."""
+    big_text(draw, 0, "QWIXX", scale=3)
+    centred(draw, 26, variant_name(view.title))
+    seated = tuple(seat.name for seat in view.seats)
+    centred(draw, 38, (people(seated, WIDTH) or ["no players yet"])[0] if view.title else "")
+    centred(draw, 52, "press to start")
 
 
 def _setup(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "New game")
-    text(draw, (0, 24), view.title)
-    text(draw, (0, 34), names(tuple(seat.name for seat in view.seats), CHARS) or "no players")
+    text(draw, (0, 22), view.title)
+    seated = tuple(seat.name for seat in view.seats)
+    text(draw, (0, 32), (people(seated, WIDTH) or ["no players"])[0])
     for row, line in enumerate(wrap(view.message)[:2]):
-        text(draw, (0, 44 + row * LINE), line)
+        text(draw, (0, 43 + row * LINE), line)
 
 
 def _roll(draw: Draw, view: TableView) -> None:
-    big_text(draw, 0, view.active[:10])
-    text(draw, (0, 26), "press to roll")
-    _locks_line(draw, view, 38)
+    big_text(draw, 0, view.active)
+    text(draw, (0, 23), "press to roll")
+    _locks_line(draw, view, 35)
     for row, line in enumerate(wrap(view.message)[:1]):
         text(draw, (0, 52 + row * LINE), line)
 
@@ -155,47 +183,79 @@ def _rolling(draw: Draw, view: TableView) -> None:
 
 
 def _turn(draw: Draw, view: TableView) -> None:
-    """Action 1 and 2: the white sum large, then dice, and whom the table waits for."""
-    text(draw, (0, 0), f"{view.active}'s roll"[:CHARS])
+    """Action 1 and 2: whose roll, the white sum large, the dice, whom the table waits for."""
+    text(draw, (0, 0), f"{view.active}'s roll")
+    _dice(draw, view)
+
+
+def _dice(draw: Draw, view: TableView) -> None:
+    """Below the top line: the white sum large on the left, the rest in a column beside it."""
     if view.white_sum is not None:
         big_number(draw, 0, 16, view.white_sum)
-    x = 60
-    text(draw, (x, 14), f"white {view.white[0]}+{view.white[1]}" if view.white else "")
+    x, room = 57, WIDTH - 58  # one pixel spare at the right edge (burn-in shift)
+    lucky = lucky_seats(view) if view.screen != "action2" else ()
+    if lucky:
+        text(draw, (x, 12), "lucky: " + people(lucky, room - width("lucky: "))[0])
+    elif view.white:
+        text(draw, (x, 12), f"white {view.white[0]}+{view.white[1]}")
     faces = [f"{c[0]}{view.colours[c]}" if c in view.colours else f"{c[0]}-" for c in COLOURS]
-    text(draw, (x, 24), " ".join(faces[:2]))
-    text(draw, (x, 34), " ".join(faces[2:]))
-    if view.screen == "action1":
-        text(draw, (x, 44), "waiting for")
-        text(draw, (x, 54), names(view.waiting_for, 11))
-    else:
-        text(draw, (x, 44), "action 2:")
-        text(draw, (x, 54), f"{view.active[:10]} only")
+    text(draw, (x, 22), " ".join(faces))
+    if view.screen == "action2":
+        text(draw, (x, 34), "action 2:")
+        text(draw, (x, 44), view.active)
+        text(draw, (x, 54), "only")
+        return
+    text(draw, (x, 34), "waiting for" if view.waiting_for else "")
+    for row, line in enumerate(people(view.waiting_for, room, lines=2)):
+        text(draw, (x, 44 + row * LINE), line)
 
 
 def _lock(draw: Draw, view: TableView) -> None:
+    """A lock announced. With the dice still on the table (a lock in action 1) the white sum
+    stays in sight below the notice: the others are still deciding."""
     colour = view.locked[-1] if view.locked else ""
+    if view.white is not None:
+        inverted(draw, 0, f"{colour.upper()} LOCKED, die out")
+        _dice(draw, view)
+        return
     big_text(draw, 0, colour.upper())
-    big_text(draw, 22, "LOCKED")
-    text(draw, (0, 44), f"the {colour} die leaves"[:CHARS])
-    text(draw, (0, 54), view.message)
+    big_text(draw, 21, "LOCKED")
+    text(draw, (0, 43), f"the {colour} die leaves")
+    text(draw, (0, 53), view.message)
 
 
 def _over(draw: Draw, view: TableView) -> None:
+    """The final scores, highest first; a star before each winner."""
     text(draw, (0, 0), "Game over" + (" - locks" if len(view.locked) >= 2 else ""))
-    for row, seat in enumerate(view.seats[:5]):
-        star = "*" if seat.name in view.winners else " "
-        text(draw, (0, 12 + row * LINE), f"{star}{seat.name[:12]:<12}{seat.total:>5}")
+    ranked = sorted(view.seats, key=lambda seat: -seat.total)
+    for row, seat in enumerate(ranked[:5]):
+        y = 11 + row * LINE
+        if seat.name in view.winners:
+            _star(draw, 0, y + 1)
+        text(draw, (10, y), seat.name, room=WIDTH - 10 - width(" 999"))
+        right(draw, WIDTH - 1, y, str(seat.total))
+
+
+def _star(draw: Draw, x: int, y: int) -> None:
+    """A small filled star, 7 px wide: the winner's mark."""
+    draw.polygon(
+        [(x + 3, y), (x + 4, y + 2), (x + 6, y + 2), (x + 5, y + 4), (x + 6, y + 7),
+         (x + 3, y + 5), (x, y + 7), (x + 1, y + 4), (x, y + 2), (x + 2, y + 2)],
+        fill=1,
+    )  # fmt: skip
 
 
 def _error(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "Problem")
     for row, line in enumerate(wrap(view.message)[:4]):
-        text(draw, (0, 24 + row * LINE), line)
+        text(draw, (0, 22 + row * LINE), line)
 
 
 def _menu(draw: Draw, view: TableView) -> None:
     """A page of the menu: title, up to four lines (a window around the picked one), hints."""
     page = view.menu
+    if page is None:
+        return
     text(draw, (0, 0), page.title)
     draw.line((0, 11, WIDTH - 1, 11), fill=1)
     room = 4 if len(page.hints) < 2 else 3
@@ -205,9 +265,9 @@ def _menu(draw: Draw, view: TableView) -> None:
         if first + row == page.selected:
             inverted(draw, y, line)
         else:
-            text(draw, (2, y - 1), line)
+            text(draw, (2, y), line)
     for row, hint in enumerate(page.hints):
-        text(draw, (0, HEIGHT - 11 - LINE * (len(page.hints) - 1 - row)), hint)
+        text(draw, (0, HEIGHT - LINE - LINE * (len(page.hints) - 1 - row)), hint)
 
 
 def _lucky(draw: Draw, view: TableView) -> None:
@@ -217,8 +277,10 @@ def _lucky(draw: Draw, view: TableView) -> None:
         numbers = " ".join(str(n) for n in seat.lucky)
         waiting = seat.name in view.waiting_for
         shown = numbers + " ..." if numbers and waiting else numbers or "waiting"
-        text(draw, (0, 9 + row * 9), f"{seat.name[:10]:<10} {shown}")
-    text(draw, (0, 53), "tap: draw the rest")
+        y = 10 + row * 9
+        text(draw, (0, y), seat.name, room=62)
+        text(draw, (64, y), shown)
+    text(draw, (0, 54), "tap: draw the rest")
 
 
 def _locks_line(draw: Draw, view: TableView, y: int) -> None:
@@ -229,12 +291,17 @@ def _locks_line(draw: Draw, view: TableView, y: int) -> None:
 
 
 def _options(draw: Draw, view: TableView) -> None:
-    """The active player's action-2 sums: white die plus each colour die still in play."""
-    text(draw, (0, 0), f"{view.active[:10]}: white+colour")
+    """The active player's action-2 sums: white die plus each colour die still in play; in
+    Longo, the active player's lucky numbers below."""
+    text(draw, (0, 0), f"{view.active}: white+colour")
     for row, colour in enumerate(COLOURS):
         sums = view.colour_sums(colour)
-        shown = "  ".join(f"{s:>2}" for s in sums) if sums else "gone"
-        text(draw, (0, 14 + row * 12), f"{colour:<7} {shown}")
+        y = 12 + row * LINE
+        text(draw, (0, y), colour)
+        text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
+    active = next((seat for seat in view.seats if seat.name == view.active), None)
+    if active is not None and active.lucky:
+        text(draw, (0, 54), f"{view.active}'s lucky: " + " ".join(map(str, sorted(active.lucky))))
 
 
 def _lock_options(draw: Draw, view: TableView) -> None:
@@ -244,16 +311,44 @@ def _lock_options(draw: Draw, view: TableView) -> None:
 
 
 def _scoreboard(draw: Draw, view: TableView) -> None:
+    """Every seat's score and penalties (x each); in Longo, their lucky numbers."""
+    longo = any(seat.lucky for seat in view.seats)
     text(draw, (0, 0), "Scores")
+    if longo:
+        text(draw, (97, 0), "lucky")
     for row, seat in enumerate(view.seats[:5]):
-        marks = "x" * seat.penalties
-        text(draw, (0, 12 + row * LINE), f"{seat.name[:10]:<10}{seat.total:>4} {marks}")
+        _score_line(draw, seat, 11 + row * LINE)
+
+
+def _score_line(draw: Draw, seat: Seat, y: int) -> None:
+    text(draw, (0, y), seat.name, room=50)
+    right(draw, 68, y, str(seat.total))
+    text(draw, (72, y), "x" * seat.penalties, room=24)
+    text(draw, (97, y), " ".join(map(str, sorted(seat.lucky))))
 
 
 def _winner(draw: Draw, view: TableView) -> None:
-    big_text(draw, 0, "Winner" if len(view.winners) == 1 else "Winners")
-    for row, name in enumerate(view.winners[:3]):
-        text(draw, (0, 26 + row * LINE), name)
+    """The winner's name as large as it fits; several winners each on a line of their own."""
+    winners = view.winners
+    centred(draw, 0, "Winner" if len(winners) == 1 else "Winners")
+    points = {seat.name: seat.total for seat in view.seats}
+    if len(winners) == 1:
+        scale = 3 if width(winners[0]) * 3 <= WIDTH else 2
+        big_text(draw, 13, winners[0], scale=scale)
+    elif len(winners) == 2:
+        for row, name in enumerate(winners):
+            big_text(draw, 11 + row * 20, name)
+    else:
+        for row, name in enumerate(winners[:4]):
+            centred(draw, 11 + row * LINE, name)
+    if winners and winners[0] in points:
+        centred(draw, 53, f"{points[winners[0]]} points" + (" each" if len(winners) > 1 else ""))
+
+
+def _attract_options(draw: Draw, view: TableView) -> None:
+    """Between games the options display carries the table's last word when it has one
+    ("nobody is seated: ..."), else the scores."""
+    (_message if view.message else _scoreboard)(draw, view)
 
 
 def _menu_help(draw: Draw, view: TableView) -> None:
@@ -291,6 +386,7 @@ MAIN_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
     LUCKY: _lucky,
 }
 OPTIONS_SCREENS: dict[str, Callable[[Draw, TableView], None]] = {
+    ATTRACT: _attract_options,
     "action1": _options,
     "action2": _options,
     LOCK: _lock_options,

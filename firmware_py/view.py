@@ -98,7 +98,7 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
     """The view of a game at this moment (the screen follows the phase unless one is given)."""
     decided = set(game.decisions) if game.phase == ACTION1 else set()
     seats = tuple(
-        Seat(p.name, game.total(p.name), p.penalties, seat in decided)
+        Seat(p.name, game.total(p.name), p.penalties, seat in decided, tuple(p.lucky))
         for seat, p in enumerate(game.players)
     )
     dice = game.dice

@@ -334,7 +334,10 @@ def turn_view(
     colours = {c: face for c, face in zip(COLOURS, dice[2:], strict=True) if face and c != locked}
     white = (dice[0], dice[1]) if dice[0] else None
     waiting = tuple(pad.name for pad in pads if pad.state["flags"] & protocol.MAY_PASS)
-    seats = tuple(Seat(pad.name, pad.state["total"], pad.state["penalties"]) for pad in pads)
+    seats = tuple(
+        Seat(pad.name, pad.state["total"], pad.state["penalties"], lucky=tuple(pad.state["lucky"]))
+        for pad in pads
+    )
     return TableView(
         screen, seats=seats, active=active, white=white, colours=colours,
         locked=(locked,) if locked else (), waiting_for=waiting, message=message,

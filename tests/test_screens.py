@@ -4,7 +4,12 @@ and refresh them with QWIXX_UPDATE_GOLDEN=1 ./dev test tests/test_screens.py."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import tomllib
+from dataclasses import replace
+from fnmatch import fnmatch
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -12,10 +17,17 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageChops
 
+from firmware_py import font
+from firmware_py.config import SIMULATED
+from firmware_py.hardware import build_hardware
+from firmware_py.journal import Journal
 from firmware_py.menu import CONFIRM, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
-from firmware_py.screens import draw_screen, render
+from firmware_py.screens import FALLBACK, WIDTH, draw_screen, people, render
+from firmware_py.seating import SeatSpec
+from firmware_py.table import Table
 from firmware_py.view import Seat, TableView, table_view
+from sheets import load_sheet
 
 GOLDEN = Path(__file__).parent / "golden"
 SEATS = (Seat("Ann", 70, 2, True), Seat("Ben", 59, 0, False), Seat("Cleo", 26, 4, True))
@@ -33,20 +45,46 @@ def menu_at(page: str, index: int = 0, *, playing: bool = False) -> TableView:
     return TableView("menu", menu=view)
 
 
+LONGO = (
+    Seat("Ann", 12, 0, False, (5, 10)),
+    Seat("Ben", 8, 1, True, (7, 12)),
+    Seat("Cleo", 3, 0, False, (4, 11)),
+)
+CROWD = ("Alexandra", "Ben", "Cleo", "Dmitri")
+UNICODE = ("Łukasz", "Zoë", "Ørjan", "Дмитрий", "李雷")
+
 VIEWS = {
-    "attract": TableView("attract"),
+    "attract": TableView("attract", title="Qwixx Longo", seats=SEATS),
+    "attract-nobody": TableView(
+        "attract", title="Qwixx", message="nobody is seated: hold the button, then choose players"
+    ),
     "setup": TableView("setup", title="Qwixx", seats=SEATS, message="press: start"),
     "roll": TableView("roll", active="Ben", locked=("green",)),
-    "rolling": TableView("rolling", active="Ben", frame=2),
+    "rolling": TableView("rolling", active="Ben", seats=SEATS, frame=2),
     "action1": TableView(
         "action1", active="Ann", white=(4, 1), colours=DICE, locked=("green",),
         waiting_for=("Ben", "Cleo"),
     ),
+    "action1-crowd": TableView(
+        "action1", active="Alexandra", white=(4, 1), colours=DICE, waiting_for=CROWD,
+    ),
+    "action1-lucky": TableView(
+        "action1", active="Ann", seats=LONGO, white=(3, 4), colours=DICE,
+        waiting_for=("Ann", "Ben", "Cleo"),
+    ),
     "action2": TableView("action2", active="Ann", white=(6, 6), colours={**DICE, "green": 3}),
-    "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",)),
+    "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),
+                      waiting_for=("Ben",)),
     # a lock in action 2 ends the turn: no dice on the table, so the options show the scores
     "lock-turn-over": TableView("lock", active="Ben", seats=SEATS, locked=("green", "red")),
-    "over": TableView("over", seats=SEATS, locked=("green", "red"), winners=("Ann",)),
+    "over": TableView("over", seats=(SEATS[2], SEATS[1], SEATS[0]), locked=("green", "red"),
+                      winners=("Ann",)),
+    "over-tie": TableView("over", seats=(Seat("Alexandra", 40), Seat("Ben", 40), SEATS[2]),
+                          winners=("Alexandra", "Ben")),
+    "longo-scores": TableView("roll", active="Ben", seats=LONGO),
+    "unicode": TableView("setup", title="Qwixx", seats=tuple(Seat(n) for n in UNICODE)),
+    "unicode-over": TableView("over", seats=tuple(Seat(n, 5 + i) for i, n in enumerate(UNICODE)),
+                              winners=("李雷",)),
     "error": TableView("error", message="Ben's pad is not answering: check its USB cable"),
     "menu": menu_at("list", 1, playing=True),
     "menu-variant": menu_at(VARIANT),
@@ -126,19 +164,99 @@ def test_the_menu_keeps_the_picked_line_on_screen_and_says_how_to_go_on():
     assert view.menu.hints == ("tap: next hold: keep",)
 
 
-@pytest.mark.parametrize("screen", ["setup", "roll", "over", "menu"])
-def test_any_name_is_drawn_letters_the_font_lacks_as_their_plain_letter(screen):
-    """Names come from players and pads, in any script. The bitmap font has Latin-1 only: a
-    letter it lacks is drawn as the plain letter (Łukasz as Lukasz, Dvořák as Dvorák), a
-    character with no such letter as ?, and no name stops the tower (it once raised
-    UnicodeEncodeError at start)."""
-    menu = menu_view(Menu(0.0), titles=["Qwixx"], chosen=0, seats=["Łukasz"], playing=False)
+NAMES_OF_THE_WORLD = ["Łukasz", "Zoë", "Ørjan", "Дмитрий", "李雷", "김민준", "Γιώργος",
+                      "Nguyễn", "محمد", "😀 Ann", "a\tb\nc", "\udcff", "Zoe\u0308"]  # fmt: skip
 
-    def picture(*people: str) -> bytes:
-        seats = tuple(Seat(name, 12) for name in people)
-        view = TableView(screen, title="Qwixx", seats=seats, active=people[0],
-                         winners=people[:1], menu=menu)  # fmt: skip
-        return b"".join(render(view, role).tobytes() for role in ("main", "options"))
 
-    assert picture("Łukasz", "Zoë", "Dvořák") == picture("Lukasz", "Zoë", "Dvorák")
-    assert picture("李", "Zoë") == picture("?", "Zoë")
+def pictures(screen: str, *people: str) -> bytes:
+    """Both displays of `screen` with `people` at the table (the first active, and winner)."""
+    players_page = Menu(0.0)
+    players_page.page = PLAYERS
+    menu = menu_view(players_page, titles=["Qwixx"], chosen=0, seats=list(people), playing=False)
+    seats = tuple(Seat(name, 12) for name in people)
+    view = TableView(screen, title="Qwixx", seats=seats, active=people[0], white=(3, 4),
+                     colours=DICE, waiting_for=people, winners=people[:1], menu=menu)  # fmt: skip
+    return b"".join(render(view, role).tobytes() for role in ("main", "options"))
+
+
+@pytest.mark.parametrize("screen", ["attract", "setup", "roll", "action1", "over", "menu"])
+def test_any_name_is_drawn_in_its_own_letters(screen):
+    """Names come from players and pads, in any script: the shipped Unicode font draws
+    Łukasz with its Ł (no longer as Lukasz), Дмитрий and 李雷 in their own letters, and no name
+    stops the tower (Pillow's default font once raised UnicodeEncodeError at start)."""
+    for name in NAMES_OF_THE_WORLD:
+        pictures(screen, name, "Ben")  # never raises
+    if screen != "attract":  # the attract screen names the seats only when it has a variant
+        assert pictures(screen, "Łukasz") != pictures(screen, "Lukasz")
+        assert pictures(screen, "李雷") != pictures(screen, FALLBACK * 4)
+        assert pictures(screen, "Zoe\u0308") == pictures(screen, "Zoë")  # composed first
+
+
+def test_a_character_the_font_lacks_is_drawn_as_its_plain_letter_or_the_fallback_box():
+    assert pictures("setup", "Nguyễn") == pictures("setup", "Nguyen")  # ễ: not in the font
+    assert pictures("setup", "😀") == pictures("setup", FALLBACK)
+    assert pictures("setup", "محمد") == pictures("setup", FALLBACK * 4)
+    assert font.drawable("a\tb\nc") == "a b c"  # a line break never breaks the layout
+
+
+def test_the_font_ships_inside_the_package_with_its_licence():
+    """Not a file of this machine: the kiosk installs the package and finds the font in it."""
+    fonts = files("firmware_py") / "fonts"
+    assert (fonts / font.FONT_FILE).is_file()
+    assert "BSD-3-Clause" in (fonts / "LICENSE-efont.txt").read_text()
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["firmware_py"]
+    assert any(fnmatch(f"fonts/{font.FONT_FILE}", pattern) for pattern in shipped)
+    assert len(font.covered()) > 20000  # Latin, Greek, Cyrillic, Hebrew, CJK, Hangul
+
+
+def test_waiting_for_names_everyone_it_can_and_counts_the_rest():
+    assert people(CROWD, 140) == ["Alexandra, Ben, Cleo, Dmitri"]
+    assert people(CROWD, 128) == ["Alexandra, Ben, Cleo +1"]
+    assert people(CROWD, 70, lines=2) == ["Alexandra,", "Ben, Cleo +1"]
+    assert people(CROWD, 70) == ["Alexandra +3"]
+    assert people(("Maximiliana-Josephine", "Ben"), 70) == ["Maximilian~ +1"]
+
+
+def test_the_white_sum_stays_in_sight_while_a_lock_in_action_1_is_announced():
+    """The others are still deciding on that sum: the LOCKED notice must not hide it."""
+    lock = VIEWS["lock"]
+    picture = render(lock, "main")
+    same_dice = render(replace(lock, screen="action1"), "main")
+    assert picture.crop((0, 12, WIDTH, 64)) == same_dice.crop((0, 12, WIDTH, 64))
+    bar = picture.crop((0, 0, WIDTH, 10)).convert("L")  # the notice: a lit bar across the top
+    assert bar.histogram()[255] > WIDTH * 10 // 2
+
+
+def test_the_winner_s_name_is_the_largest_thing_on_the_options_display():
+    picture = render(VIEWS["over"], "options")
+    _, top, _, bottom = picture.crop((0, 11, WIDTH, 50)).getbbox()
+    assert bottom - top >= 18  # three times the small letters of "Winner" above it
+
+
+def test_the_game_over_list_is_ranked_by_score():
+    over = VIEWS["over"]
+    ranked = replace(over, seats=tuple(sorted(over.seats, key=lambda seat: -seat.total)))
+    assert render(over, "main") == render(ranked, "main")
+
+
+def test_the_start_screen_names_the_variant():
+    pictures_of = {t: render(TableView("attract", title=t, seats=SEATS)) for t in TITLES}
+    assert len({p.tobytes() for p in pictures_of.values()}) == len(TITLES)
+
+
+def test_the_scores_stay_on_the_options_display_while_the_dice_roll(tmp_path):
+    """The roll's animation used to blank the scores on every roll."""
+    hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
+    seats = [SeatSpec(name) for name in ("Ann", "Ben")]
+    table = Table(seats=seats, variant="classic", journal=Journal(tmp_path), hardware=hardware,
+                  pace=0.005)  # fmt: skip
+    rolling: list[TableView] = []
+    table.subscribe(lambda view: rolling.append(view) if view.screen == "rolling" else None)
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    hardware.close()
+    assert rolling
+    for view in rolling:
+        assert [seat.name for seat in view.seats] == ["Ann", "Ben"]
+        scores = render(replace(view, screen="roll"), "options")
+        assert render(view, "options") == scores

@@ -603,7 +603,7 @@ class Table:
         if self.phase is phases.ATTRACT or game is None:
             return self._between_games_view()
         if self.phase is phases.ROLLING:
-            return TableView(ROLLING, active=game.active_name, frame=self._frame)
+            return replace(table_view(game, screen=ROLLING), frame=self._frame)  # scores stay
         notice = self.clock() < self._notice_until and not game.over
         return table_view(game, screen=LOCK if notice else None, message=self.message)
 

@@ -1,0 +1,100 @@
+"""The displays' font: /efont/'s 10-pixel Unicode bitmap font, so any name a player types is
+drawn, in Latin, Greek, Cyrillic, Hebrew, Chinese, Japanese or Korean.
+
+The font (`fonts/efont-b10.pcf.gz`, BSD-3-Clause, see `fonts/LICENSE-efont.txt`) ships inside
+the package and Pillow draws it through FreeType: 5 px wide for most letters, 10 px for wide
+ones (CJK), 10 px tall. A character the font lacks is drawn as its plain letter when it has one
+(Vietnamese ễ as e), else as `FALLBACK`, a box: text never raises and never shifts the layout.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import struct
+import unicodedata
+from functools import cache, lru_cache
+from importlib.resources import files
+
+from PIL import ImageFont
+
+FONT_FILE = "efont-b10.pcf.gz"
+HEIGHT = 10  # pixels of a line of text
+FALLBACK = "\u25a1"  # □, drawn for a character the font does not have
+_PCF_ENCODINGS = 1 << 5  # the PCF table that maps character codes to glyphs
+_NO_GLYPH = 0xFFFF
+
+
+@cache
+def _pcf_bytes() -> bytes:
+    return gzip.decompress((files("firmware_py") / "fonts" / FONT_FILE).read_bytes())
+
+
+@cache
+def font() -> ImageFont.FreeTypeFont:
+    """The font, loaded once."""
+    return ImageFont.truetype(io.BytesIO(_pcf_bytes()), HEIGHT)
+
+
+@cache
+def covered() -> frozenset[int]:
+    """The code points the font has a glyph for, read from the PCF file's encodings table."""
+    data = _pcf_bytes()
+    (tables,) = struct.unpack_from("<i", data, 4)
+    for entry in range(tables):
+        kind, _, _, offset = struct.unpack_from("<4i", data, 8 + 16 * entry)
+        if kind == _PCF_ENCODINGS:
+            return _encodings(data, offset)
+    return frozenset()
+
+
+def _encodings(data: bytes, offset: int) -> frozenset[int]:
+    (fmt,) = struct.unpack_from("<i", data, offset)
+    order = ">" if fmt & 4 else "<"  # PCF_BYTE_MASK: the table is big-endian
+    low, high, first_row, last_row, _ = struct.unpack_from(order + "5h", data, offset + 4)
+    columns = high - low + 1
+    count = columns * (last_row - first_row + 1)
+    glyphs = struct.unpack_from(f"{order}{count}H", data, offset + 14)
+    return frozenset(
+        (first_row + index // columns) * 256 + low + index % columns
+        for index, glyph in enumerate(glyphs)
+        if glyph != _NO_GLYPH
+    )
+
+
+def drawable(words: str) -> str:
+    """`words` as the font can draw them: composed (Zoe + combining diaeresis as Zoë), white
+    space and control characters as a space, a letter the font lacks as its plain letter, and
+    anything else as FALLBACK."""
+    if words.isascii() and words.isprintable():
+        return words
+    return "".join(_glyph(char) for char in unicodedata.normalize("NFC", words))
+
+
+@cache
+def _glyph(char: str) -> str:
+    if char.isspace() or unicodedata.category(char) in ("Cc", "Cs"):
+        return " " if char.isspace() else FALLBACK
+    have = covered()
+    if ord(char) in have:
+        return char
+    base = unicodedata.normalize("NFKD", char)[:1]
+    return base if base and ord(base) in have and base.isprintable() else FALLBACK
+
+
+@lru_cache(maxsize=4096)  # the same names and words, frame after frame
+def width(words: str) -> int:
+    """Pixels `words` take across, as drawn."""
+    return int(font().getlength(drawable(words)))
+
+
+@lru_cache(maxsize=4096)
+def fit(words: str, pixels: int, mark: str = "~") -> str:
+    """`words` as drawable, cut to `pixels` across; a cut ends in `mark`."""
+    shown = drawable(words)
+    if width(shown) <= pixels:
+        return shown
+    room = pixels - width(mark)
+    while shown and width(shown) > room:
+        shown = shown[:-1]
+    return shown + mark
