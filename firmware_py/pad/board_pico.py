@@ -106,7 +106,7 @@ class Board:
     """A Pico pad, as wired in wiring.md."""
 
     def __init__(self):
-        micropython.kbd_intr(-1)  # 0x03 on the cable is data
+        micropython.kbd_intr(-1)  # 0x03 on the cable is data (main.py did so first already)
         self.ident = "pad-" + hexlify(unique_id()).decode()
         self.timing = {}  # the protocol's own beat and retry
         self.pins = [Pin(number, Pin.IN, Pin.PULL_UP) for number in BUTTON_PINS]
