@@ -321,7 +321,7 @@ def check_ctrl_c_is_off_before_any_firmware_module_is_compiled():
 def check_the_pad_keeps_answering_a_tower_whose_frames_carry_ctrl_c():
     box = Box(until_ms=5000).boot()
     assert box.interrupted_at is None, "KeyboardInterrupt at " + str(box.interrupted_at) + " ms"
-    hello = [m for _, m in box.tower.heard if m.name == "hello"][0]
+    hello = [m for _, m in box.tower.heard if m.name == "hello"][0]  # noqa: RUF015
     assert hello["ident"] == IDENT, hello["ident"]
     beats = [at for at, m in box.tower.heard if m.name == "heartbeat"]
     assert len(beats) >= 4 and beats[-1] >= 4000, beats
@@ -346,7 +346,7 @@ def check_a_refused_hello_is_said_again_with_backoff_and_the_reason_shown():
     reason = "another pad with this ident is connected"
     box = Box(until_ms=40000, snap_at=(20000,), refusals=5, refusal_text=reason).boot()
     hellos = box.tower.hellos()
-    gaps = [b - a for a, b in zip(hellos, hellos[1:])]
+    gaps = [hellos[i + 1] - hellos[i] for i in range(len(hellos) - 1)]
     assert [round(gap / 1000) for gap in gaps[:5]] == [1, 2, 4, 8, 16], gaps
     assert len(hellos) == 6, "accepted at the sixth: no more hellos " + repr(hellos)
     refused = box.snaps[20000]
