@@ -6,6 +6,9 @@ is on, such a byte stops the firmware with KeyboardInterrupt and leaves the pad 
 the first thing `main()` does, before compiling anything else, is turn Ctrl-C off; a tower that
 is already talking when the pad is plugged in is then harmless.
 
+`qwixx-tower pad install` copies this file compiled, as padmain.mpy, with a main.py of three
+lines that turns Ctrl-C off and imports it (padinstall.TINY_MAIN).
+
 Hold the undo button while plugging the pad in to skip the firmware and leave the REPL free,
 e.g. for `qwixx-tower pad install`: Ctrl-C is turned back on for it (only on that path). That
 check comes before any other firmware file is even compiled, so a broken copy can always be

@@ -182,7 +182,13 @@ class Firmware:
     """The pad firmware (main.py) running under the MicroPython unix port on `port`."""
 
     def __init__(
-        self, port: str, ident: str = "pad-test-1", *, beat_ms: int | None = None, heap: str = ""
+        self,
+        port: str,
+        ident: str = "pad-test-1",
+        *,
+        beat_ms: int | None = None,
+        heap: str = "",
+        main: Path = PAD_DIR / "main.py",
     ):
         env = dict(os.environ)
         if beat_ms:
@@ -190,7 +196,7 @@ class Firmware:
         command = [micropython_binary()]
         if heap:
             command += ["-X", f"heapsize={heap}"]
-        command += [str(PAD_DIR / "main.py"), port, ident]
+        command += [str(main), port, ident]
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
