@@ -11,8 +11,8 @@ lines that turns Ctrl-C off and imports it (padinstall.TINY_MAIN).
 
 Hold the undo button while plugging the pad in to skip the firmware and leave the REPL free,
 e.g. for `qwixx-tower pad install`: Ctrl-C is turned back on for it (only on that path). That
-check comes before any other firmware file is even compiled, so a broken copy can always be
-replaced.
+check needs only board_pico and comes before the rest of the firmware is loaded, so a broken
+copy of the rest can always be replaced.
 """
 
 import micropython
