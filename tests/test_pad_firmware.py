@@ -10,6 +10,7 @@ nothing is timed.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 import threading
 import time
@@ -28,9 +29,10 @@ _spec = importlib.util.spec_from_file_location("firmware_rig", RIG_SCRIPT)
 rig = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rig)
 
-IDENT = "pad-e6614c31"
+IDENT = "pad-e6614c3185a61f2b"  # a Pico's: "pad-" and machine.unique_id(), 8 bytes in hex
+IDENT_LINES = ["pad-", "e6614c3185a61f2b"]  # lines 1 and 2 of a pad without a seat
 COLOURS = {"red": 1, "yellow": 1, "green": 1, "blue": 1}
-PROMPT = ["press any button", "to join"]  # lines 2 and 3 of a pad without a seat
+PROMPT = ["press any button", "to join"]  # lines 3 and 4 of a pad without a seat
 PLAYING = "a game is being played: you can join when it ends"
 
 
@@ -57,7 +59,7 @@ class PadTable:
 
     def join(self) -> None:
         """Once the pad asks, press a button on it: Ann joins the table."""
-        self.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
+        self.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
         self.pad.press(*robot.presses(self.tower.join_state(), robot.join()))
         assert self.tower.seated() == "Ann"
         self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
@@ -141,8 +143,8 @@ def table(tmp_path):
 
 def test_a_plugged_in_pad_takes_no_seat_until_a_button_is_pressed(table):
     t = table(join=False)
-    screen = t.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
-    assert screen[:2] == ["qwixx pad", IDENT]
+    screen = t.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
+    assert screen[:3] == ["qwixx pad", *IDENT_LINES]
     t.pad.wait_led(True)  # connected: the link is up
     link = t.tower.link()
     assert link.pad["ident"] == IDENT and link.pad["firmware"] == padapp.FIRMWARE
@@ -156,7 +158,7 @@ def test_a_plugged_in_pad_takes_no_seat_until_a_button_is_pressed(table):
 
 def test_a_press_joins_and_the_main_display_and_the_news_name_the_new_player(table):
     t = table(join=False)
-    t.pad.wait_screen(lambda s: s[2:4] == PROMPT, what="the join prompt")
+    t.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
     t.pad.press("tap undo")
     t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's header")
     assert "Ann joins the table" in t.tower.call(lambda: list(t.tower.table.news))
@@ -173,15 +175,72 @@ def test_a_join_during_a_game_is_refused_in_words_and_the_pad_shows_them(tmp_pat
     tower.call(tower.table.new_game)  # a game without a pad seat is on
     pad = rig.Firmware(cable.pad_path, IDENT)
     try:
-        screen = pad.wait_screen(lambda s: s[2] == "a game is being", what="why not now")
-        assert screen[:2] == ["qwixx pad", IDENT] and screen.words() == PLAYING
+        screen = pad.wait_screen(lambda s: s[3] == "a game is being", what="why not now")
+        assert screen[:3] == ["qwixx pad", *IDENT_LINES] and screen.words(3) == PLAYING
         pad.press("tap red")
         screen = pad.wait_screen(lambda s: s[2].startswith("NO:"), what="the refusal")
         assert screen.words() == "NO: " + PLAYING
         pad.press("tap red")  # a press puts it away: the pad has no seat, so no sheet
-        screen = pad.wait_screen(lambda s: s[2] == "a game is being", what="the refusal away")
+        screen = pad.wait_screen(lambda s: s[3] == "a game is being", what="the refusal away")
         assert tower.call(lambda: dict(tower.hub.seated)) == {}
         assert tower.seat_names() == [("Bot", "computer")]
+    finally:
+        assert pad.stop() == 0, pad.errors
+        tower.close()
+        cable.close()
+
+
+def test_ctrl_c_bytes_before_the_pad_starts_and_inside_frames_are_data(tmp_path):
+    """The tower is already talking when the pad starts (a pad plugged into a running tower):
+    Ctrl-C, Ctrl-D and raw-REPL keys wait on the line before the firmware runs, and every
+    heartbeat carries a 0x03. The pad answers, joins and keeps running. (That a Pico turns
+    Ctrl-C off before such a byte can interrupt it: test_pad_firmware_boot.py.)"""
+    cable = rig.Cable(tmp_path)
+    tower = rig.Tower(tmp_path, str(cable.tower_path), seats=[SeatSpec("Bot")], beat=0.2)
+    cable.inject(b"\x03" * 40 + b"\x03\x01\x04\x02\x03" * 20)
+    pad = rig.Firmware(cable.pad_path, IDENT, beat_ms=200)
+    try:
+        pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt", since=0)
+        beats = tower.call(lambda: tower.link().stats["frames"])
+        pad.press("tap red")
+        pad.wait_screen(lambda s: s[0].startswith("Player"), what="the pad joined")
+        deadline = time.monotonic() + rig.WAIT
+        while tower.call(lambda: tower.link().stats["frames"]) < beats + 10:
+            assert time.monotonic() < deadline, "the pad stopped talking"
+            time.sleep(0.05)
+        assert pad.process.poll() is None, pad.errors
+    finally:
+        assert pad.stop() == 0, pad.errors
+        tower.close()
+        cable.close()
+
+
+TAKEN = 10  # the tower's hello_ack status for "another pad with this ident is connected"
+
+
+def test_a_refused_hello_is_said_again_until_the_tower_takes_the_pad(tmp_path):
+    """The tower refuses the pad's hello (another pad with its ident is connected): the pad
+    shows the tower's words and says hello again by itself, later each time; once the other
+    pad is gone the tower accepts, and the pad is in without being replugged."""
+    cable = rig.Cable(tmp_path)
+    reason = "another pad with this ident is connected"
+    tower = rig.ScriptedTower(str(cable.tower_path), beat=0.1, refusal=(TAKEN, reason))
+    pad = rig.Firmware(cable.pad_path, IDENT, beat_ms=100)
+    try:
+        screen = pad.wait_screen(lambda s: s[3] == "tower says no:", what="the refusal")
+        assert screen.words(3) == f"tower says no: {reason} will try again"
+        deadline = time.monotonic() + rig.WAIT
+        while tower.hello_count(accepted=False) < 4:
+            assert time.monotonic() < deadline, f"the pad gave up after {tower.hello_count()}"
+            time.sleep(0.05)
+        with tower._lock:
+            times = [at for at, _ in tower.hellos]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert gaps[2] > gaps[0], f"hellos come later each time: {gaps}"
+        tower.refuse(None)  # the other pad was unplugged
+        pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
+        assert tower.hello_count(accepted=True) == 1
+        assert not [m for m in tower.heard if m.name == "hello" and m["ident"] != IDENT]
     finally:
         assert pad.stop() == 0, pad.errors
         tower.close()
@@ -194,11 +253,11 @@ def test_a_replugged_or_restarted_pad_keeps_its_seat_without_a_press(table):
     t.cable.plug()
     since = t.pad.mark()
     t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann back", since=since)
-    assert not [s for s in t.pad.screens[since:] if s[2:4] == PROMPT], "no press was needed"
+    assert not [s for s in t.pad.screens[since:] if s[3:5] == PROMPT], "no press was needed"
     t.pad.kill()  # the pad restarts: a new boot number, the same ident
     t.pad = t.start_pad()
     t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann after the restart", since=0)
-    assert not [s for s in t.pad.screens if s[2:4] == PROMPT], "no press was needed"
+    assert not [s for s in t.pad.screens if s[3:5] == PROMPT], "no press was needed"
     assert t.tower.seat_names() == [("Bot", "computer"), ("Ann", "pad")]
     assert t.tower.call(lambda: t.tower.table.news.count("Ann joins the table")) == 1
 
@@ -217,7 +276,7 @@ def test_after_a_tower_restart_the_resumed_games_pad_seat_is_taken_at_hello(tabl
         lambda s: s[0] == "Ann         1 P0", what="Ann's sheet back", since=since
     )
     assert screen[2] == "R---x.......   1"
-    assert not [s for s in t.pad.screens[since:] if s[2:4] == PROMPT], "no press was needed"
+    assert not [s for s in t.pad.screens[since:] if s[3:5] == PROMPT], "no press was needed"
     assert t.tower.seat_names() == [("Ann", "pad")]
 
 

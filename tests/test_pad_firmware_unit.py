@@ -53,6 +53,7 @@ BOARD_CHECKS = [
     "check_oled_starts_again_after_the_display_was_missing",
     "check_oled_starts_the_chip_then_draws_every_line",
     "check_pico_and_unix_boards_offer_the_same_methods",
+    "check_usb_reader_takes_what_is_waiting_up_to_its_limit_without_blocking",
 ]
 
 

@@ -48,6 +48,7 @@ class Board:
         self.raw = 0  # buttons down, bit i for padapp.BUTTONS[i]
         self.steps = []  # button steps still to play: [delay ms, button or -1, down]
         self.step_at = 0
+        self._changed_at = time.ticks_add(time.ticks_ms(), -padapp.DEBOUNCE_MS)  # last level change
         self._led = None
         self._stopped = False
         self._opened_at = None
@@ -116,13 +117,18 @@ class Board:
     # --- buttons ---
 
     def buttons(self, now):
-        """The raw button levels now, after playing the steps that are due."""
+        """The raw button levels now, after playing the steps that are due. A level stays at
+        least DEBOUNCE_MS of the pad's time, as under a real finger: when the loop was held up
+        (a loaded machine), the steps come late rather than a tap coming and going unseen."""
         self._read_commands(now)
         while self.steps and time.ticks_diff(now, self.step_at) >= self.steps[0][0]:
+            if time.ticks_diff(now, self._changed_at) < padapp.DEBOUNCE_MS:
+                break
             delay, button, down = self.steps.pop(0)
             self.step_at = time.ticks_add(self.step_at, delay)
             if button >= 0:
                 self.raw = self.raw | 1 << button if down else self.raw & ~(1 << button)
+                self._changed_at = now
         return self.raw
 
     def _read_commands(self, now):
@@ -180,8 +186,10 @@ class Board:
     def wait(self, ms):
         """Sleep up to `ms`, less if a button step falls due; wake on input from either side."""
         if self.steps:
-            due = self.steps[0][0] - time.ticks_diff(self.ticks_ms(), self.step_at)
-            ms = max(0, min(ms, due))
+            now = self.ticks_ms()
+            due = self.steps[0][0] - time.ticks_diff(now, self.step_at)
+            settled = padapp.DEBOUNCE_MS - time.ticks_diff(now, self._changed_at)
+            ms = max(0, min(ms, max(due, settled)))
         self.poller.poll(ms)
 
     def running(self):

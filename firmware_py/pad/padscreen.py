@@ -24,11 +24,13 @@ Before a longo game (phase lucky) the player enters the lucky numbers printed on
 A pad without a seat (STATE flag MAY_JOIN) shows how to join:
 
     0  "qwixx pad"
-    1  the pad's ident
-    2  5  what the tower says: "press any button to join", or why not now
-    6  7  the join request on its way
+    1  2  the pad's ident, whole: a Pico's is 20 characters, "pad-" on line 1, its 16 hex
+          digits on line 2 (an ident of up to 16 characters takes line 1 only)
+    3  7  what the tower says: "press any button to join", or why not now; lines 6 and 7
+          show the join request on its way
 
-A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out).
+A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out). While the
+tower refuses the pad's hello, its reason covers lines 2 to 7 (the pad says hello again by itself).
 """
 
 import sys
@@ -44,6 +46,7 @@ HEIGHT = 8
 LETTERS = padapp.LETTERS
 PHASE_WORDS = {0: "no game", 1: "", 4: "game over"}
 LUCKY_HELP = ["R:down Y:up", "P: choose it", "hold P: draw"]
+TRYING_AGAIN = "will try again"
 
 
 def render(pad):
@@ -63,20 +66,49 @@ def render(pad):
             lines.extend(_wrap(pad.state["text"], 6))
     if pad.overlay is not None:
         lines[2:] = _wrap(pad.overlay[0], HEIGHT - 2)
+    if pad.state is not None and _refused(pad.link):
+        lines[2:] = _refusal_lines(pad.link, HEIGHT - 2)
     lines = [line[:WIDTH] for line in lines[:HEIGHT]]
     return lines + [""] * (HEIGHT - len(lines))
 
 
 def _welcome(pad):
     """Before the first STATE: who this pad is and how far the link has got."""
-    lines = ["qwixx pad", pad.ident, ""]
-    lines.extend(_wrap(_link_words(pad.link), 5))
+    lines = ["qwixx pad"]
+    lines.extend(ident_lines(pad.ident))
+    if len(lines) == 2:
+        lines.append("")
+    if _refused(pad.link):
+        return lines + _refusal_lines(pad.link, HEIGHT - len(lines))
+    return lines + _wrap(_link_words(pad.link), HEIGHT - len(lines))
+
+
+def ident_lines(ident):
+    """The pad's ident, whole, in lines of WIDTH: broken after its last '-' that leaves the rest
+    on one line ("pad-" and the 16 hex digits of a Pico), else every WIDTH characters."""
+    if len(ident) <= WIDTH:
+        return [ident]
+    cut = ident.rfind("-", 0, WIDTH) + 1
+    if cut == 0 or len(ident) - cut > WIDTH:
+        cut = WIDTH
+    lines = ident_lines(ident[cut:])
+    lines.insert(0, ident[:cut])
+    return lines
+
+
+def _refused(link):
+    """The tower, there and talking, refuses our hello."""
+    return link.refusal and link.heard and not link.session
+
+
+def _refusal_lines(link, count):
+    """`count` lines: the tower's reason for refusing our hello, and that the pad goes on."""
+    lines = _wrap("tower says no: " + link.refusal, count - 1)
+    lines.append(TRYING_AGAIN)
     return lines
 
 
 def _link_words(link):
-    if link.refusal:
-        return "tower says no: " + link.refusal
     if link.session:
         return "waiting for a seat"
     if link.heard:
@@ -88,13 +120,19 @@ def _link_words(link):
 
 def _join(pad):
     """No seat yet: the tower's words on joining, and the request once a button sent it."""
-    lines = [_header(pad, "").rstrip(), pad.ident]
-    lines.extend(_wrap(pad.state["text"], 4))
+    lines = [_header(pad, "").rstrip()]
+    lines.extend(ident_lines(pad.ident))
+    below = []
     if pad.link.request is not None:
-        lines += ["sent " + pad.sent, "waiting for OK"]
+        below = ["sent " + pad.sent, "waiting for OK"]
     elif pad.hint:
-        lines += ["", pad.hint]
-    return lines
+        below = ["", pad.hint]
+    text = _wrap(pad.state["text"], HEIGHT - len(lines) - len(below))
+    while text and not text[-1]:  # the tower's words, then what the pad does
+        text.pop()
+    if below:
+        text += [""] * (HEIGHT - len(lines) - len(below) - len(text))
+    return lines + text + below
 
 
 def _lucky(pad):

@@ -62,6 +62,7 @@ REASONS = {
     STORAGE: "storage",
     VERSION: "version",
     ROLE: "role",
+    TAKEN: "taken",
 }
 
 # Rows travel as codes: 1..4 in this order, 0 for none. Phases likewise, by index.

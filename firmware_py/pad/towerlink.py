@@ -1,9 +1,12 @@
 """The pad's end of the cable to the tower (docs/pad-protocol.md), without hardware.
 
 Hello at start, in reply to the tower's hello and when the tower is back after silence; a session
-once the tower accepts; a HEARTBEAT every BEAT_SECONDS reporting the newest STATE held; the tower
-gone after MISSED_BEATS silent beats; one REQUEST in flight, sent again unchanged with its own
-number every RETRY_SECONDS until its ANSWER, kept while the tower is away. Time is an injected
+once the tower accepts; a hello the tower refuses (any reason: version, role, another pad with this
+ident, ...) said again after RETRY_SECONDS, then twice as long each time up to BACKOFF_MAX_RETRIES
+times RETRY_SECONDS, for as long as the pad runs: a link never locks itself out. A HEARTBEAT every
+BEAT_SECONDS reporting the newest STATE held; the tower gone after MISSED_BEATS silent beats; one
+REQUEST in flight, sent again unchanged with its own number every RETRY_SECONDS until its ANSWER,
+kept while the tower is away. Time is an injected
 millisecond tick; frames leave through an injected `write(bytes)`. A module of its own (not part
 of padapp.py) so that each compiles in a smaller peak of the Pico's heap.
 """
@@ -27,6 +30,7 @@ except ImportError:  # CPython: plain integer milliseconds, which never wrap
 FIRMWARE = "0.1.0"
 BEAT_MS = int(protocol.BEAT_SECONDS * 1000)
 RETRY_MS = int(protocol.RETRY_SECONDS * 1000)
+BACKOFF_MAX_RETRIES = 30  # a refused hello is said again at most this many retries apart (30 s)
 
 
 class Link:
@@ -48,7 +52,8 @@ class Link:
         self.heard = False  # a good frame from the tower within `missed` beats
         self.ever_heard = False
         self.session = False  # the tower accepted our hello since it last said hello
-        self.refusal = ""  # why the tower refused our hello
+        self.refusal = ""  # why the tower refused our hello, until it accepts one
+        self.backoff_ms = retry_ms  # how long after a refused hello to say it again
         self.state_seq = 0  # the number of the newest STATE held
         self.request = None  # in flight: [seq, fields, last sent]
         self._heard_at = self._beat_at = self._hello_at = now
@@ -88,9 +93,8 @@ class Link:
         if ticks_diff(now, self._beat_at) >= self.beat_ms:
             self._beat_at = now
             self._send("heartbeat", {"state": self.state_seq})
-        waiting = self.heard and not self.session and not self.refusal
-        if waiting and ticks_diff(now, self._hello_at) >= self.retry_ms:
-            self._send_hello(now)
+        if self.heard and not self.session:
+            self._hello_again(now)
         request = self.request
         if request and self.session and ticks_diff(now, request[2]) >= self.retry_ms:
             self._send_request(now)
@@ -112,18 +116,29 @@ class Link:
         if not self.heard:
             self.heard = True
             if not self.session and message.name not in ("hello", "hello_ack"):
-                self._send_hello(now)
+                self._hello_again(now)
 
     def _on_ack(self, message, now):
         if message["status"] == protocol.OK:
             self.session = True
             self.refusal = ""
+            self.backoff_ms = self.retry_ms
             if self.request:
                 self._send_request(now)  # kept while the tower was away
         else:
             self.session = False
             status = message["status"]
             self.refusal = message["text"] or protocol.REASONS.get(status, "refused")
+
+    def _hello_again(self, now):
+        """Say hello once it is due: RETRY_MS after the last one, or after a refusal the
+        backoff, which doubles with each refused hello up to BACKOFF_MAX_RETRIES retries."""
+        wait = self.backoff_ms if self.refusal else self.retry_ms
+        if ticks_diff(now, self._hello_at) < wait:
+            return
+        if self.refusal:
+            self.backoff_ms = min(self.backoff_ms * 2, self.retry_ms * BACKOFF_MAX_RETRIES)
+        self._send_hello(now)
 
     def _answers_request(self, message, now):
         """True for the answer to our request in flight, which is then settled."""

@@ -92,6 +92,33 @@ def check_oled_starts_again_after_the_display_was_missing():
     assert len([kind for kind, _ in bus.log if kind == "data"]) == 8, "redrawn whole"
 
 
+class Usb:
+    """The rp2 port's stdin and its poller: `waiting` bytes; readinto blocks (here: fails)
+    unless the whole buffer can be filled."""
+
+    def __init__(self, waiting):
+        self.waiting = bytearray(waiting)
+
+    def ipoll(self, timeout):
+        return [(self, 1)] if self.waiting else []
+
+    def readinto(self, buffer):
+        assert len(self.waiting) >= len(buffer), "a read that blocks the pad"
+        buffer[:] = self.waiting[: len(buffer)]
+        self.waiting = self.waiting[len(buffer) :]
+        return len(buffer)
+
+
+def check_usb_reader_takes_what_is_waiting_up_to_its_limit_without_blocking():
+    usb = Usb(bytes(range(256)) * 3)
+    reader = board_pico.UsbReader(usb, usb, limit=600)
+    assert reader.read() == (bytes(range(256)) * 3)[:600]
+    assert reader.read() == (bytes(range(256)) * 3)[600:], "the rest at the next read"
+    assert reader.read() == b"", "nothing waiting: nothing read, no blocking"
+    usb.waiting += b"\x00\x03\x00"
+    assert reader.read() == b"\x00\x03\x00", "0x03 is data"
+
+
 CHECKS = [value for name, value in sorted(globals().items()) if name.startswith("check_")]
 
 for check in CHECKS:

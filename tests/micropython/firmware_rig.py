@@ -182,7 +182,13 @@ class Firmware:
     """The pad firmware (main.py) running under the MicroPython unix port on `port`."""
 
     def __init__(
-        self, port: str, ident: str = "pad-test-1", *, beat_ms: int | None = None, heap: str = ""
+        self,
+        port: str,
+        ident: str = "pad-test-1",
+        *,
+        beat_ms: int | None = None,
+        heap: str = "",
+        main: Path = PAD_DIR / "main.py",
     ):
         env = dict(os.environ)
         if beat_ms:
@@ -190,7 +196,7 @@ class Firmware:
         command = [micropython_binary()]
         if heap:
             command += ["-X", f"heapsize={heap}"]
-        command += [str(PAD_DIR / "main.py"), port, ident]
+        command += [str(main), port, ident]
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -436,6 +442,69 @@ class Tower:
         self.hub.close()
         self.table.hardware.close()
         self.loop.close()
+
+
+class ScriptedTower:
+    """A tower that only says what a test scripts, on the tower's end of the cable (pyserial):
+    it answers each hello with `hello_ack` (ok with the STATE of a pad without a seat, or the
+    refusal set in `refusal`), beats every `beat` seconds, and never says hello itself."""
+
+    def __init__(self, port: str, beat: float, refusal: tuple[int, str] | None = None):
+        import serial
+
+        self.serial = serial.Serial(port, timeout=0)
+        self.beat = beat
+        self.refusal = refusal  # (status, text) while hellos are refused
+        self.hellos: list[tuple[float, bool]] = []  # (when, accepted)
+        self.heard: list[protocol.Message] = []
+        self._decoder = protocol.FrameDecoder()
+        self._seq = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="scripted tower", daemon=True)
+        self._thread.start()
+
+    def refuse(self, refusal: tuple[int, str] | None) -> None:
+        with self._lock:
+            self.refusal = refusal
+
+    def hello_count(self, accepted: bool | None = None) -> int:
+        with self._lock:
+            return len([1 for _, ok in self.hellos if accepted is None or ok == accepted])
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=WAIT)
+        self.serial.close()
+
+    def _send(self, name: str, fields: dict) -> None:
+        self._seq = protocol.next_seq(self._seq)
+        self.serial.write(protocol.encode(name, self._seq, fields))
+
+    def _run(self) -> None:
+        next_beat = 0.0
+        while not self._stop.is_set():
+            now = time.monotonic()
+            if now >= next_beat:
+                self._send("heartbeat", {"state": 0})
+                next_beat = now + self.beat
+            for message in self._decoder.feed(self.serial.read(4096)):
+                with self._lock:
+                    self.heard.append(message)
+                    if message.name == "hello":
+                        self._answer_hello(now)
+            self._stop.wait(0.01)
+
+    def _answer_hello(self, now: float) -> None:
+        version = protocol.PROTOCOL_VERSION
+        if self.refusal is None:
+            self.hellos.append((now, True))
+            self._send("hello_ack", {"protocol": version, "status": protocol.OK})
+            self._send("state", {"flags": protocol.MAY_JOIN, "text": "press any button to join"})
+        else:
+            self.hellos.append((now, False))
+            status, text = self.refusal
+            self._send("hello_ack", {"protocol": version, "status": status, "text": text})
 
 
 def pad_seat(name: str) -> SeatSpec:

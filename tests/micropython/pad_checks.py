@@ -27,8 +27,14 @@ VECTORS = [
     (
         "hello",
         1,
-        {"protocol": 1, "role": 2, "boot": 0xBEEF, "ident": "pad-e6614c31", "firmware": "0.1.0"},
-        "00040101011c0102efbe0c7061642d653636313463333105302e312e30c4b5625700",
+        {
+            "protocol": 1,
+            "role": 2,
+            "boot": 0xBEEF,
+            "ident": "pad-e6614c3185a61f2b",  # a Pico's: "pad-" and its 8-byte unique_id in hex
+            "firmware": "0.1.0",
+        },
+        "0004010101240102efbe147061642d6536363134633331383561363166326205302e312e304220ef6500",
     ),
     (
         "hello",

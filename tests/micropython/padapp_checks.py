@@ -192,6 +192,101 @@ def check_tower_is_gone_after_missed_beats_and_greeted_when_back():
     assert link.up and wire.named("request")[-1].seq == seq, "kept in flight, sent again"
 
 
+def refuse_hello(link, wire, at, seq, text="another pad with this ident is connected"):
+    """The tower refuses the hello the pad said last (status 10: a code this pad has no name
+    for: only the text matters)."""
+    assert wire.messages[-1].name == "hello"
+    ack = {"protocol": protocol.PROTOCOL_VERSION, "status": 10, "text": text}
+    return link.receive(tower("hello_ack", seq, ack), at)
+
+
+def hello_times(link, wire, until, step=50, refuse=True):
+    """Run the link's clock to `until` with a heartbeat from the tower every beat, refusing
+    every hello; the times the pad said hello."""
+    times = []
+    beat = 0
+    for now in range(0, until, step):
+        if now >= beat:
+            link.receive(tower("heartbeat", 100 + now // 1000, {"state": 0}), now)
+            beat += padapp.BEAT_MS
+        link.tick(now)
+        if wire.messages and wire.messages[-1].name == "hello":
+            times.append(now)
+            if refuse:
+                refuse_hello(link, wire, now, 200 + len(times))
+            wire.clear()
+    return times
+
+
+def check_a_refused_hello_is_said_again_later_each_time_up_to_30_seconds():
+    wire = Wire()
+    link = padapp.Link(wire.write, "pad-check", 77, 0)
+    link.start(0)
+    refuse_hello(link, wire, 0, 1)
+    assert link.refusal == "another pad with this ident is connected" and not link.up
+    wire.clear()
+    times = hello_times(link, wire, 140000)
+    times.insert(0, 0)
+    gaps = [(times[i + 1] - times[i]) // 1000 for i in range(len(times) - 1)]
+    assert gaps[:8] == [1, 2, 4, 8, 16, 30, 30, 30], gaps
+    assert set(gaps[5:]) == {30}, "never gives up, never slower than 30 s"
+
+
+def check_an_accepted_hello_starts_the_backoff_afresh():
+    wire = Wire()
+    link = padapp.Link(wire.write, "pad-check", 77, 0)
+    link.start(0)
+    refuse_hello(link, wire, 0, 1)
+    wire.clear()
+    hello_times(link, wire, 20000)  # refused at 1, 3, 7 and 15 s: the next is due at 31 s
+    link.receive(tower("heartbeat", 49, {"state": 0}), 30900)
+    link.tick(31000)
+    assert wire.named("hello"), "said again at 31 s"
+    link.receive(tower("hello_ack", 50, {"protocol": protocol.PROTOCOL_VERSION}), 31000)
+    assert link.up and link.refusal == ""
+    link.receive(tower("hello", 51, {"role": protocol.ROLE_TOWER}), 40000)  # tower restarted
+    refuse_hello(link, wire, 40000, 52, "tower speaks protocol 3, pad 2")
+    wire.clear()
+    link.receive(tower("heartbeat", 53, {"state": 0}), 40900)
+    link.tick(40999)
+    assert wire.named("hello") == []
+    link.tick(41000)
+    assert wire.named("hello"), "1 s after the first refusal since the session"
+
+
+def check_a_refused_pad_answers_the_towers_hello_at_once():
+    wire = Wire()
+    link = padapp.Link(wire.write, "pad-check", 77, 0)
+    link.start(0)
+    refuse_hello(link, wire, 0, 1)
+    hello_times(link, wire, 10000)
+    link.receive(tower("hello", 60, {"role": protocol.ROLE_TOWER}), 10010)
+    assert wire.named("hello"), "the tower's hello is answered at once"
+
+
+def check_a_refusal_covers_the_sheet_with_the_towers_words():
+    pad = pad_with_state(sample_state())[0]
+    pad.receive(tower("hello", 9, {"role": protocol.ROLE_TOWER}), 100)
+    text = "tower speaks protocol 3, pad 2"
+    ack = {"protocol": 3, "status": protocol.VERSION, "text": text}
+    pad.receive(tower("hello_ack", 10, ack), 110)
+    screen = padscreen.render(pad)
+    assert screen[0] == "Ann      hello..", screen
+    assert screen[2:] == [
+        "tower says no:",
+        "tower speaks",
+        "protocol 3, pad",
+        "2",
+        "",
+        "will try again",
+    ], screen
+    empty = {"protocol": 3, "status": protocol.VERSION, "text": ""}
+    pad.receive(tower("hello_ack", 11, empty), 120)
+    assert padscreen.render(pad)[2:4] == ["tower says no:", "version"], "the code's name"
+    pad.receive(tower("hello_ack", 12, {"protocol": protocol.PROTOCOL_VERSION}), 130)
+    assert padscreen.render(pad)[2].startswith("R"), "the sheet again"
+
+
 def check_heartbeat_reports_the_newest_state_held():
     link, wire = open_link(0)
     link.receive(tower("state", 41, {"player": "Ann"}), 10)
@@ -348,6 +443,27 @@ def check_a_pad_without_a_seat_asks_to_join_at_a_press_of_any_button():
         tap(pad, bit, 100)
         assert [m["action"] for m in wire.named("request")] == [protocol.JOIN], bit
         assert padscreen.render(pad)[6:] == ["sent join", "waiting for OK"]
+
+
+PICO_IDENT = "pad-e6614c3185a61f2b"  # "pad-" and an RP2040's 8-byte unique_id in hex
+
+
+def check_the_whole_ident_of_a_pico_is_shown_on_two_lines():
+    assert padscreen.ident_lines(PICO_IDENT) == ["pad-", "e6614c3185a61f2b"]
+    assert padscreen.ident_lines("pad-unix") == ["pad-unix"]
+    assert padscreen.ident_lines("x" * 20) == ["x" * 16, "xxxx"], "no dash: cut at the width"
+    wire = Wire()
+    pad = padapp.PadApp(wire.write, PICO_IDENT, 77, 0)
+    pad.start(0)
+    assert padscreen.render(pad)[:4] == ["qwixx pad", "pad-", "e6614c3185a61f2b", "waiting for the"]
+    pad.receive(tower("hello_ack", 1, {"protocol": protocol.PROTOCOL_VERSION}), 0)
+    words = "a game is being played: you can join when it ends"
+    pad.receive(tower("state", 2, join_state(words)), 0)
+    screen = padscreen.render(pad)
+    assert screen[1:3] == ["pad-", "e6614c3185a61f2b"], screen
+    assert " ".join(line for line in screen[3:] if line) == words, "the tower's words whole"
+    tap(pad, RED, 100)
+    assert padscreen.render(pad)[6:] == ["sent join", "waiting for OK"]
 
 
 def check_a_refused_join_shows_the_words_and_a_press_only_puts_them_away():
