@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -20,7 +21,7 @@ from drivers.dice import SoftwareDice
 from drivers.display import Display, open_display
 from drivers.display_device import DisplayConfig
 from drivers.errors import DriverError
-from drivers.gpio import make_pin_factory
+from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsReader
 from drivers.speech import Speech
@@ -132,7 +133,8 @@ def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
         return None
     if sound is not None and sound.buzzer is not None:
         try:
-            return Buzzer(sound.buzzer)
+            factory = Device.pin_factory or hardware_pin_factory()
+            return Buzzer(sound.buzzer, pin_factory=factory)
         except Exception as error:  # no GPIO here, pin busy, no PWM: the game goes on
             problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {error}")
     return simulated_buzzer()

@@ -19,6 +19,7 @@ from fakes import FakeClock
 from luma.core.render import canvas
 from PIL import Image, ImageChops, ImageDraw
 from smbus2 import SMBus
+from test_screens import VIEWS
 
 from drivers.display import SHIFT_OFFSETS, open_display
 from firmware_py.config import ConfigError, parse_config
@@ -28,10 +29,7 @@ from firmware_py.view import TableView
 
 GOLDEN = Path(__file__).parent / "golden"
 MAIN, OPTIONS = 0x3C, 0x3D
-SCREENS = {
-    "attract": TableView("attract"),
-    "error": TableView("error", message="Ben's pad is not answering: check its USB cable"),
-}
+SCREENS = {name: VIEWS[name] for name in ("attract", "error")}  # the golden pictures' views
 
 
 @pytest.fixture
