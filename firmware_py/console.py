@@ -10,6 +10,7 @@ seats type the number of a mark, or p to pass.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -68,6 +69,8 @@ class Console:
         self.asking: str | None = None
         self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
+        self._typed = b""  # keyboard input not yet ended by Enter
+        self.keyboard_closed = False
         table.subscribe(self.refresh)
 
     def refresh(self, view: TableView) -> None:
@@ -148,11 +151,29 @@ class Console:
         action = "action 1" if self.table.game.phase == ACTION1 else "action 2"
         return [f"{self.asking}, {action}: {marks or 'nothing to cross'}", "[p] pass  [u] undo  > "]
 
-    def attach_keyboard(self, loop: asyncio.AbstractEventLoop) -> None:
-        loop.add_reader(sys.stdin.fileno(), self._on_line)
+    def attach_keyboard(self, loop: asyncio.AbstractEventLoop, fd: int | None = None) -> None:
+        """Read lines typed on `fd` (standard input): each one is an answer."""
+        fd = sys.stdin.fileno() if fd is None else fd
+        self._typed = b""
+        loop.add_reader(fd, self._on_input, loop, fd)
 
-    def _on_line(self) -> None:
-        self.answer(sys.stdin.readline().strip().lower())
+    def _on_input(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        """What the terminal sends: whole lines are answers. End of input (Ctrl-D) presses
+        nothing: the keyboard is closed and the tower goes on without it."""
+        try:
+            data = os.read(fd, 1024)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            self.keyboard_closed = True
+            self.table.say("the keyboard is closed (end of input); Ctrl-C stops the tower")
+            return
+        self._typed += data
+        typed = self._typed.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        *lines, self._typed = typed.split(b"\n")
+        for line in lines:
+            self.answer(line.decode("utf-8", "replace").strip().lower())
 
     def answer(self, text: str) -> None:
         """One line typed at the keyboard."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.journal import Journal, JournalError, is_abandoned, read_game
@@ -13,6 +13,12 @@ def history_lines(state_dir: Path) -> Iterator[str]:
     journal = Journal(state_dir)
     for path in journal.games():
         yield _line(path)
+
+
+def game_title(path: Path, players: Iterable[str], variant: str) -> str:
+    """A game as the table names it: 'game 7: Ann, Ben, Cleo, classic'."""
+    number = path.stem.rpartition("-")[2].lstrip("0") or "0"
+    return f"game {number}: {', '.join(players)}, {variant}"
 
 
 def _line(path: Path) -> str:

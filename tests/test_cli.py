@@ -1,8 +1,11 @@
 """The `qwixx-tower` command as a user meets it: sheets, run, replay exit codes."""
 
 import json
+import re
 import subprocess
 import sys
+
+import pytest
 
 from sheets import sheet_names
 
@@ -114,3 +117,135 @@ def test_history_of_an_empty_state_directory_says_so(tmp_path):
     result = qwixx("history", "--state-dir", str(tmp_path / "none"))
     assert result.returncode == 0
     assert "no games yet" in result.stdout
+
+
+# ---- every command-line mistake: one sentence, exit status 2 ----------------------------------
+
+
+def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--variant", "nope"], "unknown variant 'nope': one of bonus-a, bonus-b, classic, longo"),
+        (["--pace", "-1"], "--pace: must be a number of seconds from 0 to 600, not '-1'"),
+        (["--pace", "soon"], "--pace: must be a number of seconds from 0 to 600, not 'soon'"),
+        (["--pace", "nan"], "--pace: must be a number of seconds from 0 to 600"),
+        (["--look-ahead", "-5"], "--look-ahead: must be a whole number from 0 to 100000"),
+        (["--games", "0"], "--games: must be a whole number from 1 to 1000000, not '0'"),
+        (["--players", ""], "give 1 to 5 names separated by commas, not 0"),
+        (["--players", ",,"], "give 1 to 5 names separated by commas, not 0"),
+        (["--players", "A,B,C,D,E,F"], "give 1 to 5 names separated by commas, not 6"),
+        (["--players", "Ann,Ben,ann"], "'Ann' is named twice"),
+        (["--players", "Ann,B\x1bn"], "holds a control character"),
+        (["--players", "Ann,Ben", "--human", "Zoe"], "--human Zoe: not one of the players"),
+        (["--human", "A", "--human", "B", "--human", "C"], "at most 5 players, not 6"),
+        (["--colour", "red"], "unrecognized arguments: --colour red"),
+    ],
+)
+def test_a_mistake_on_the_run_command_line_is_one_sentence_and_exit_status_2(tmp_path, args, words):
+    result = qwixx("run", "--plain", "--state-dir", str(tmp_path), *args)
+    assert words in one_sentence_and_status_2(result)
+    assert list(tmp_path.iterdir()) == []  # nothing started, nothing journalled
+
+
+def test_variant_names_are_matched_without_regard_to_case(tmp_path):
+    result = qwixx(
+        "run", "--plain", "--pace", "0", "--games", "1", "--variant", "Longo",
+        "--players", "Ann", "--state-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "New game of Qwixx Longo: Ann" in result.stdout
+
+
+def test_a_configuration_that_is_not_utf_8_or_not_toml_is_one_sentence(tmp_path):
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'[tower]\nvariant = "cl\xe4ssic"\n')
+    assert "latin.toml: not UTF-8 text (byte 22): save it as UTF-8" in one_sentence_and_status_2(
+        qwixx("run", "--plain", "--config", str(latin))
+    )
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[tower\n")
+    assert "broken.toml: not valid TOML" in one_sentence_and_status_2(
+        qwixx("run", "--plain", "--config", str(broken))
+    )
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    assert "cannot read it" in one_sentence_and_status_2(qwixx("run", "--config", str(folder)))
+
+
+def test_screens_must_be_a_folder_the_tower_can_write_in(tmp_path):
+    picture = tmp_path / "frame.png"
+    picture.write_bytes(b"")
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", str(picture)))
+    assert f"{picture} is a file: give a folder for the pictures" in stderr
+    below_a_file = picture / "frames"
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", str(below_a_file)))
+    assert f"cannot write pictures in {below_a_file}: Not a directory" in stderr
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", "/proc/frames"))
+    assert "cannot write pictures in /proc/frames" in stderr
+
+
+def test_a_state_directory_that_is_a_file_is_one_sentence(tmp_path):
+    file = tmp_path / "games"
+    file.write_text("")
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(file)))
+    assert f"{file} is a file: the games are kept in a folder" in stderr
+
+
+def test_an_unknown_command_is_one_sentence():
+    assert "invalid choice: 'rn'" in one_sentence_and_status_2(qwixx("rn"))
+
+
+def test_version_says_the_installed_version():
+    result = qwixx("--version")
+    assert result.returncode == 0
+    assert re.fullmatch(r"qwixx-tower \d+\.\d+\.\d+\S*\n", result.stdout)
+
+
+# ---- people first: the kiosk never plays against itself ----------------------------------------
+
+
+def run_for(seconds: float, *args: str) -> str:
+    """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, then
+    stopped as systemd stops it; what it printed."""
+    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", *args]
+    with subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    ) as tower:  # fmt: skip
+        try:
+            tower.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            tower.terminate()
+        output, _ = tower.communicate(timeout=10)
+    return output
+
+
+@pytest.mark.parametrize(
+    "table", ["", '[table]\ncomputer_players = ["Robo"]\n', "[table]\ncomputer_players = []\n"]
+)
+def test_the_kiosk_configuration_waits_for_people_and_starts_no_game_by_itself(tmp_path, table):
+    """The bug of issue 11: `run --config empty.toml` seated three computer players that played
+    about nine games in 20 s. Seats are people unless computer players are configured, and a
+    game never starts by itself with nobody human at the table."""
+    config = tmp_path / "config.toml"
+    config.write_text(table)
+    state = tmp_path / "state"
+    output = run_for(4, "--config", str(config), "--pace", "0.02", "--state-dir", str(state))
+    assert "New game" not in output
+    history = qwixx("history", "--state-dir", str(state))
+    assert "no games yet" in history.stdout
+
+
+def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_path):
+    output = run_for(20, "--pace", "0", "--games", "1", "--state-dir", str(tmp_path))
+    lines = output.splitlines()
+    told = "Ann, Ben and Cleo are computer players: run with --human Ann to play"
+    assert lines.index(told) < lines.index("New game of Qwixx: Ann, Ben, Cleo")
+    assert "Game over" in output
