@@ -90,7 +90,7 @@ def load_config(path: Path | str | None) -> TowerConfig:
 
 def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
     check = _Checker(source)
-    sections = ("tower", "table", "button", "lights", "displays", "dice", "pads")
+    sections = ("tower", "button", "lights", "displays", "dice", "pads", "table")
     check.known_keys(data, "", sections)
     tower = check.table(data, "tower")
     config = TowerConfig(
