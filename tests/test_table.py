@@ -417,7 +417,7 @@ def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_
     run_table(table, steps)
 
 
-def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_one(tmp_path):
+def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(tmp_path):
     table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
 
     async def steps() -> None:
@@ -425,13 +425,15 @@ def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_on
         await tap(table, clock)
         await tap(table, clock)
         await hold(table, clock)  # the players page
-        assert table.view().menu.title == "Players: 1 (1-5)"
+        assert table.view().menu.title == "Players: 1 (0-5)"
         for _ in range(4):
             await tap(table, clock)
         menu = table.view().menu
-        assert menu.title == "Players: 5 (1-5)"
+        assert menu.title == "Players: 5 (0-5)"
         assert menu.lines == ("Kim        Computer 1", "Computer 2 Computer 3", "Computer 4")
-        await tap(table, clock)  # from five back to one
+        await tap(table, clock)  # from five to none
+        assert table.seats == [] and table.view().menu.title == "Players: 0 (0-5)"
+        await tap(table, clock)  # the seats come back in order: Kim first
         assert [s.name for s in table.seats] == ["Kim"]
         await tap(table, clock)
         await hold(table, clock)  # keep two
