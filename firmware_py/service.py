@@ -57,8 +57,7 @@ def run_tower(args: argparse.Namespace) -> int:
         look_ahead=config.look_ahead if args.look_ahead is None else args.look_ahead,
     )
     for words in filter(None, (set_aside, _computers_only(config, seats))):
-        log.info("%s", words)
-        table.tell(words)
+        table.tell(words)  # the news: on the terminal, and in systemd's journal
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     try:
@@ -134,8 +133,8 @@ def _set_aside_unless_chosen(
         journal.abandon(saved.path)
     except JournalError as error:
         return f"{title} cannot be set aside ({error}): it carries on"
-    why = "--new" if args.new else "the players or the variant asked for differ"
-    return f"{title} is set aside unfinished ({why}); qwixx-tower history lists it"
+    why = "--new" if args.new else "other players or another variant were asked for"
+    return f"set aside unfinished {title} ({why}); qwixx-tower history lists it"
 
 
 def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool:

@@ -249,3 +249,66 @@ def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_p
     told = "Ann, Ben and Cleo are computer players: run with --human Ann to play"
     assert lines.index(told) < lines.index("New game of Qwixx: Ann, Ben, Cleo")
     assert "Game over" in output
+
+
+# ---- a saved game: carried on visibly, or set aside when the command line asks for another -----
+
+
+def saved_game(state_dir, players=("Ann", "Ben", "Cleo")) -> None:
+    """An unfinished game in the journal, as a Ctrl-C leaves it, with the note of its seats."""
+    from firmware_py.journal import Journal
+    from firmware_py.rules import Pass, Roll, Start
+    from firmware_py.seating import SeatSpec
+
+    journal = Journal(state_dir)
+    with journal.begin(Start("classic", tuple(players))) as game_log:
+        game_log.append(Roll((1, 1), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        game_log.append(Pass(players[0]))
+    journal.note_seats(game_log.path, [SeatSpec(name) for name in players])  # computer players
+
+
+def play_one(state_dir, *args: str) -> subprocess.CompletedProcess:
+    return qwixx("run", "--plain", "--pace", "0", "--games", "1", "--state-dir", str(state_dir),
+                 *args)  # fmt: skip
+
+
+def test_a_saved_game_carries_on_and_says_so(tmp_path):
+    saved_game(tmp_path)
+    result = play_one(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in result.stdout.splitlines()
+    assert "New game" not in result.stdout
+    assert "won by" in qwixx("history", "--state-dir", str(tmp_path)).stdout
+
+
+def test_the_same_seats_on_the_command_line_carry_the_saved_game_on(tmp_path):
+    saved_game(tmp_path)
+    result = play_one(tmp_path, "--players", "Ann,Ben,Cleo", "--variant", "Classic")
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--new"], "--new"),
+        (["--variant", "longo", "--players", "Zoe,Yan"], "other players or another variant"),
+        (["--human", "Ann"], "other players or another variant"),  # Ann played by the computer
+        (["--players", "Ann,Ben"], "other players or another variant"),
+        (["--variant", "mixx-a"], "other players or another variant"),
+    ],
+)
+def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_path, args, why):
+    """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats."""
+    saved_game(tmp_path)
+    output = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+    words = f"set aside unfinished game 1: Ann, Ben, Cleo, classic ({why}"
+    told = [line for line in output.splitlines() if line.startswith(words)]
+    assert told and told[0].endswith("; qwixx-tower history lists it"), output
+    assert "carrying on" not in output
+    history = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
+    assert "abandoned" in history[0]
+    if "--human" not in args:  # computer players alone: they play a new game
+        assert "New game of" in output and len(history) == 2
+    if "--new" not in args:
+        again = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+        assert "set aside" not in again  # the game of these seats carries on, or is over
