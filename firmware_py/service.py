@@ -63,6 +63,7 @@ def run_tower(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games))
     finally:
+        console.close()
         hub.close()
         hardware.close()
     return 0
@@ -77,6 +78,8 @@ async def _serve(
         loop.add_signal_handler(signum, table.stop)
     if keyboard:
         console.attach_keyboard(loop)
+    if console.full_screen:
+        loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
     await table.run(games=games)
 
 

@@ -16,6 +16,8 @@ import time
 
 import pyte
 
+LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
+
 
 class TowerTerminal:
     """The tower running in a terminal of `columns` x `lines`."""
@@ -24,6 +26,7 @@ class TowerTerminal:
         self.screen = pyte.HistoryScreen(columns, lines, history=100_000)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""  # every byte the tower wrote
+        self.left = False  # the tower left its alternate screen (pyte has none): stop drawing
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
@@ -50,7 +53,10 @@ class TowerTerminal:
             if not data:
                 return
             self.raw += data
-            self.stream.feed(data)
+            if not self.left:  # what the tower leaves after its alternate screen: not drawn
+                drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
+                self.stream.feed(drawn)
+                self.left = bool(mark)
 
     def wait_for(self, words: str, timeout: float = 20.0) -> str:
         """Read until `words` are on screen; the screen's text then."""
