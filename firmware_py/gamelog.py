@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
 from sheets import COLOURS
@@ -174,6 +175,26 @@ def event_to_json(event) -> dict:
     raise TypeError(f"not a game event: {event!r}")
 
 
-def event_to_line(event) -> str:
-    """One compact JSON Lines line, newline included."""
-    return json.dumps(event_to_json(event), separators=(", ", ": ")) + "\n"
+def event_to_line(event, *, time: str | None = None) -> str:
+    """One compact JSON Lines line, newline included; `time` (ISO 8601 with its UTC offset)
+    is the spec's optional key saying when the tower recorded the event."""
+    data = event_to_json(event)
+    if time is not None:
+        data["time"] = time
+    return json.dumps(data, separators=(", ", ": ")) + "\n"
+
+
+def now() -> str:
+    """This moment as a log line's `time`: ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def recorded_at(line: str | bytes) -> datetime | None:
+    """When the tower recorded the event of a log line (its optional `time`); None for a line
+    without one (logs from before it was written), or with one that is not a timestamp."""
+    try:
+        data = json.loads(line)
+        when = datetime.fromisoformat(data["time"])
+    except (ValueError, TypeError, KeyError):
+        return None
+    return when if when.tzinfo is not None else None

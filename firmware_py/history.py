@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from firmware_py.gamelog import recorded_at
 from firmware_py.journal import Journal, JournalError, is_abandoned, read_game
 
 
@@ -31,4 +32,15 @@ def _line(path: Path) -> str:
     else:
         state = "abandoned" if is_abandoned(path) else "unfinished"
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    return f"{path.stem:<12} {game.sheet.name:<8} {state:<24} {scores}"
+    return f"{path.stem:<12} {_began(path):<20} {game.sheet.name:<8} {state:<24} {scores}"
+
+
+def _began(path: Path) -> str:
+    """When the game began, in the tower's local time ('Sun 2026-11-22 19:04'), from its
+    start event; blank for a log from before the time was written."""
+    try:
+        with path.open("rb") as log:
+            when = recorded_at(log.readline())
+    except OSError:
+        when = None
+    return when.astimezone().strftime("%a %Y-%m-%d %H:%M") if when else ""

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py.gamelog import LogError, event_to_line, replay
+from firmware_py.gamelog import LogError, event_to_line, now, replay
 from firmware_py.rules import Game, Mark, Pass, Start, Undo
 
 log = logging.getLogger(__name__)
@@ -57,10 +57,11 @@ class GameLog:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self._size = os.fstat(self._fd).st_size
 
-    def append(self, event) -> None:
-        """Write one event and make it durable (fsync) before returning. A write that fails
-        (a full disk) is cut back off, so the log never keeps half an event."""
-        data = event_to_line(event).encode("utf-8")
+    def append(self, event, *, time: str | None = None) -> None:
+        """Write one event (with the moment it was recorded, if `time` is given) and make it
+        durable (fsync) before returning. A write that fails (a full disk) is cut back off,
+        so the log never keeps half an event."""
+        data = event_to_line(event, time=time).encode("utf-8")
         try:
             _write_all(self._fd, data)
             os.fsync(self._fd)
@@ -104,7 +105,7 @@ class Journal:
             _fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
-        game_log.append(start)
+        game_log.append(start, time=now())  # when the game began: `history` shows it
         return game_log
 
     def games(self) -> list[Path]:

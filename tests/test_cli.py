@@ -1,6 +1,7 @@
 """The `qwixx-tower` command as a user meets it: sheets, run, replay exit codes."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -109,8 +110,34 @@ def test_history_lists_each_journalled_game_with_scores(tmp_path):
             game_log.append(Pass("Solo"))
     journal.begin(Start("longo", ("Ann", "Ben"), {"Ann": (5, 10), "Ben": (6, 11)})).close()
     lines = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
-    assert lines[0].split() == ["game-000001", "classic", "won", "by", "Solo", "Solo", "-20"]
+    words = lines[0].split()
+    assert words[0] == "game-000001" and re.fullmatch(r"\w{3} \d{4}-\d\d-\d\d \d\d:\d\d",
+                                                      " ".join(words[1:4]))  # fmt: skip
+    assert words[4:] == ["classic", "won", "by", "Solo", "Solo", "-20"]
     assert "unfinished" in lines[1] and "Ann 0, Ben 0" in lines[1]
+
+
+def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
+    """The start event's optional "time" (shared/spec/game-log.md) answers "who won on
+    Sunday"; a log from before it was written replays and lists as before, without a date."""
+    old = ['{"event": "start", "variant": "classic", "players": ["Solo"]}']
+    new = ['{"event": "start", "variant": "classic", "players": ["Ann", "Ben"], '
+           '"time": "2026-11-22T19:04:05+00:00"}']  # fmt: skip
+    dice = '"dice": {"white": [1, 1], "red": 1, "yellow": 1, "green": 1, "blue": 1}'
+    solo_passes = '{"event": "pass", "player": "Solo"}'
+    turn = ['{"event": "roll", ' + dice + "}", solo_passes, solo_passes]
+    old += turn * 4  # four penalties: Solo's game is over
+    (tmp_path / "game-000001.jsonl").write_text("\n".join(old) + "\n")
+    (tmp_path / "game-000002.jsonl").write_text("\n".join(new) + "\n")
+    for path in sorted(tmp_path.iterdir()):
+        assert qwixx("replay", str(path)).returncode == 0
+    history = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "history", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, check=True, env={**os.environ, "TZ": "Europe/Berlin"},
+    ).stdout.splitlines()  # fmt: skip
+    assert history[0].split()[:5] == ["game-000001", "classic", "won", "by", "Solo"]
+    assert history[1].split()[:6] == ["game-000002", "Sun", "2026-11-22", "20:04", "classic",
+                                      "unfinished"]  # fmt: skip
 
 
 def test_history_of_an_empty_state_directory_says_so(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -96,7 +98,9 @@ def test_the_journal_is_the_spec_game_log(tmp_path):
         for event in TURN:
             game_log.append(event)
     lines = journal.games()[0].read_text().splitlines()
-    assert lines[0] == '{"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}'
+    start = json.loads(lines[0])
+    assert datetime.fromisoformat(start.pop("time")).utcoffset() == timedelta(0)  # when begun
+    assert start == {"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}
     assert game_report(replay(lines))["turn"] == {"active": "Ben", "phase": "roll"}
 
 
