@@ -8,7 +8,15 @@ import os
 import sys
 from pathlib import Path
 
-from firmware_py import __version__
+from firmware_py.arguments import (
+    OneLineParser,
+    names_list,
+    number_from,
+    screens_folder,
+    variant_name,
+    version_words,
+    whole_number_from,
+)
 from firmware_py.gamelog import LogError, replay
 from firmware_py.history import history_lines
 from firmware_py.paths import default_state_dir
@@ -29,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except BrokenPipeError:
         return _reader_went_away()
+    except KeyboardInterrupt:
+        return 130  # Ctrl-C: stopped on purpose, no traceback
 
 
 def _reader_went_away() -> int:
@@ -40,15 +50,20 @@ def _reader_went_away() -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qwixx-tower", description="The Qwixx tower.")
-    parser.add_argument("--version", action="version", version=f"qwixx-tower {__version__}")
-    commands = parser.add_subparsers(title="commands")
+    parser = OneLineParser(prog="qwixx-tower", description="The Qwixx tower.")
+    parser.add_argument("--version", action="version", version=version_words())
+    commands = parser.add_subparsers(title="commands", parser_class=OneLineParser)
 
     run_cmd = commands.add_parser("run", help="run the tower (simulated hardware without --config)")
     run_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
-    run_cmd.add_argument("--variant", help="the sheet to play (default: the configuration's)")
     run_cmd.add_argument(
-        "--players", default="Ann,Ben,Cleo", help="names in seat order, comma separated"
+        "--variant", type=variant_name, help="the sheet to play (default: the configuration's)"
+    )
+    run_cmd.add_argument(
+        "--players",
+        type=names_list,
+        help="names in seat order, comma separated (default without --config: Ann,Ben,Cleo; "
+        "with it: the configuration's computer players)",
     )
     run_cmd.add_argument(
         "--human",
@@ -58,12 +73,17 @@ def _parser() -> argparse.ArgumentParser:
         help="a seat you play at the keyboard",
     )
     run_cmd.add_argument(
-        "--pace", type=float, default=0.8, help="seconds computer players take to decide"
+        "--pace",
+        type=number_from(0, 600),
+        default=0.8,
+        help="seconds computer players take to decide (0 to 600)",
     )
-    run_cmd.add_argument("--games", type=int, help="stop after this many games")
+    run_cmd.add_argument(
+        "--games", type=whole_number_from(1, 1_000_000), help="stop after this many games"
+    )
     run_cmd.add_argument(
         "--look-ahead",
-        type=int,
+        type=whole_number_from(0, 100_000),
         metavar="N",
         help="computer players try each option in N played-out games (150 plays well; "
         "default: the configuration's, else 0: rules of thumb)",
@@ -73,16 +93,30 @@ def _parser() -> argparse.ArgumentParser:
         "--plain", action="store_true", help="print the news as lines, no screen drawing"
     )
     run_cmd.add_argument(
-        "--screens", type=Path, metavar="DIR", help="also save every new frame as a PNG in DIR"
+        "--screens",
+        type=screens_folder,
+        metavar="DIR",
+        help="also save every new frame as a PNG in DIR",
+    )
+    run_cmd.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game: an unfinished saved game is set aside (abandoned), not resumed",
     )
     run_cmd.set_defaults(handler=_run)
 
     demo_cmd = commands.add_parser(
         "demo", help="computer players on simulated pads (real firmware) play one game"
     )
-    demo_cmd.add_argument("--variant", default="classic", help="the sheet to play")
-    demo_cmd.add_argument("--players", default="Ann,Ben,Cleo", help="names in seat order")
-    demo_cmd.add_argument("--pace", type=float, default=0.6, help="seconds before each decision")
+    demo_cmd.add_argument(
+        "--variant", type=variant_name, default="classic", help="the sheet to play"
+    )
+    demo_cmd.add_argument(
+        "--players", type=names_list, default="Ann,Ben,Cleo", help="names in seat order"
+    )
+    demo_cmd.add_argument(
+        "--pace", type=number_from(0, 600), default=0.6, help="seconds before each decision"
+    )
     demo_cmd.add_argument("--plain", action="store_true", help="print the news as lines")
     demo_cmd.add_argument("--state-dir", type=Path, help="keep the journal here")
     demo_cmd.set_defaults(handler=_demo)

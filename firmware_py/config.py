@@ -15,6 +15,7 @@ from pathlib import Path
 from drivers.display_device import DisplayConfig
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
+from firmware_py.seating import MAX_SEATS
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -69,6 +70,7 @@ class TowerConfig:
     pad_baud: int = 115200
     pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
     sound: SoundConfig | None = None  # None: a simulated buzzer, no speech
+    computer_players: tuple[str, ...] = ()  # [table]: seated at power-on; people join on pads
 
     @property
     def simulated(self) -> bool:
@@ -85,6 +87,10 @@ def load_config(path: Path | str | None) -> TowerConfig:
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
+        ) from error
     except FileNotFoundError as error:
         raise ConfigError(
             f"{path}: no such file (without --config the tower is simulated)"
@@ -98,7 +104,8 @@ def load_config(path: Path | str | None) -> TowerConfig:
 
 def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
     check = _Checker(source)
-    check.known_keys(data, "", ("tower", "button", "lights", "displays", "dice", "pads", "sound"))
+    sections = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "table")
+    check.known_keys(data, "", sections)
     tower = check.table(data, "tower")
     config = TowerConfig(
         source=source,
@@ -119,9 +126,11 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pad_baud=check.integer(check.table(data, "pads"), "pads", "baud", 1200, 4_000_000, 115200),
         pad_names=check.pad_names(data),
         sound=check.sound(data),
+        computer_players=check.computer_players(data),
     )
     check.tower_keys(tower)
     check.pins_used_once(config)
+    check.names_apart(config)
     return config
 
 
@@ -309,6 +318,37 @@ class _Checker:
                 "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
             )
         return dict(names)
+
+    def computer_players(self, data: dict) -> tuple[str, ...]:
+        """[table] computer_players: the names of the computer players seated at power-on
+        (none by default: the seats are people, who join on their pads)."""
+        table = self.table(data, "table")
+        self.known_keys(table, "table", ("computer_players",))
+        names = table.get("computer_players", [])
+        example = '(e.g. computer_players = ["Robo"], or [] for none)'
+        if not isinstance(names, list) or not all(
+            isinstance(name, str) and name.strip() and name.isprintable() for name in names
+        ):
+            raise self.fail("table", "computer_players", f"must be a list of names {example}")
+        names = [name.strip() for name in names]
+        if len(names) > MAX_SEATS:
+            raise self.fail(
+                "table", "computer_players", f"at most {MAX_SEATS} players, not {len(names)}"
+            )
+        twice = [name for name in names if names.count(name) > 1]
+        if twice:
+            raise self.fail("table", "computer_players", f"{twice[0]!r} is named twice")
+        return tuple(names)
+
+    def names_apart(self, config: TowerConfig) -> None:
+        """A computer player may not carry the name of a known pad's player: the pad could
+        never join."""
+        for name in config.computer_players:
+            if name in config.pad_names.values():
+                raise ConfigError(
+                    f"{self.source}: [table] computer_players: {name!r} is also a pad's player "
+                    "in [pads] names; give the computer player another name"
+                )
 
     def pins_used_once(self, config: TowerConfig) -> None:
         used: dict[int, str] = {}

@@ -1,15 +1,20 @@
 """The simulated tower in a terminal: its two displays, its lock lights, its news, a keyboard.
 
-The displays are luma devices (the dummy device keeps the last frame); this module only shows
-their pictures, drawn in Braille dots (2x4 pixels per character, so a 128x64 panel is 64x16
-characters). The roll button is gpiozero's mock pin: pressing Enter drives it low and high, the
+The displays are luma devices (the dummy device keeps the last frame); this module shows their
+pictures, drawn in Braille dots (2x4 pixels per character, so a 128x64 panel is 64x16
+characters), when the terminal is large enough, and always the moment in words: the white sum,
+whose turn it is, the options and the keyboard player's prompt fit in 80x24. The screen is
+redrawn in place (cursor addressing on the terminal's alternate screen: home, each line
+overwritten and cleared to its end, the rest cleared), so nothing flickers or floods the
+scrollback. The roll button is gpiozero's mock pin: pressing Enter drives it low and high, the
 same path a real button takes; `h` and Enter holds it (a long press: the tower's menu). Keyboard
-seats type the number of a mark, or p to pass.
+seats type the number of a mark, p to pass, u to undo while their action is open.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -20,7 +25,7 @@ from PIL import Image
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import Table
-from firmware_py.view import TableView
+from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
 BRAILLE_BASE = 0x2800
@@ -56,18 +61,111 @@ def framed(lines: list[str], title: str) -> list[str]:
     return [top, *(f"│{line}│" for line in lines), "└" + "─" * width + "┘"]
 
 
+ALTERNATE_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
+HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
+LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
+COLUMNS_PLAIN = 100  # --plain: options wrap at this width
+NAME_WIDTH = 10
+KEYBOARD_GONE = "the keyboard is closed: Ctrl-C stops the tower"
+
+
+def cut(line: str, columns: int) -> str:
+    """A line no wider than the terminal (a longer one would wrap and scroll the screen)."""
+    return line if len(line) <= columns else line[: max(columns - 1, 0)] + "~"
+
+
+def in_place(lines: list[str]) -> str:
+    """What redraws the screen with `lines` without clearing it first (no flicker): home, each
+    line written over the old one and cleared to its end, the rest of the screen cleared. The
+    last line ends without a new line, or the screen would scroll up by one."""
+    return HOME + "\r\n".join(line + CLEAR_LINE for line in lines) + CLEAR_REST
+
+
+def wrapped(words: str, columns: int) -> list[str]:
+    """Words in lines of at most `columns` characters, broken at double spaces or spaces."""
+    lines: list[str] = []
+    line = ""
+    for word in words.split(" "):
+        if line and len(line) + 1 + len(word) > columns:
+            lines.append(line.rstrip())
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def label(mark: Mark) -> str:
+    """A mark as a player reads it: 'red 7', 'green 9 lucky', 'green 9, both in yellow'."""
+    words = f"{mark.row} {mark.number}" + (" lucky" if mark.lucky else "")
+    return words + (f", both in {mark.choice}" if mark.choice else "")
+
+
+def status_lines(view: TableView) -> list[str]:
+    """The moment in words, from the view the displays draw: the white sum and the dice,
+    whose turn, whom the table waits for, the menu, a message."""
+    screen = view.screen
+    if screen == MENU and view.menu is not None:
+        menu = view.menu
+        items = [("> " if i == menu.selected else "  ") + line for i, line in
+                 enumerate(menu.lines)]  # fmt: skip
+        return [f"menu: {menu.title}", *items, "  " + "; ".join(menu.hints)]
+    if screen in (ERROR, ATTRACT, SETUP):
+        seats = ", ".join(seat.name for seat in view.seats) or "nobody is seated yet"
+        first = f"{view.title}: {seats}" if view.title else "Qwixx"
+        return [first, view.message] if view.message else [first]
+    if screen == LUCKY:
+        chosen = "; ".join(f"{s.name} {','.join(map(str, s.lucky)) or '-'}" for s in view.seats)
+        return [f"{view.title}: lucky numbers: {chosen}",
+                "waiting for " + ", ".join(view.waiting_for)]  # fmt: skip
+    if screen == ROLLING:
+        return [f"{view.active} rolls ..."]
+    return _game_lines(view)
+
+
+def _game_lines(view: TableView) -> list[str]:
+    locked = f"   locked: {', '.join(view.locked)}" if view.locked else ""
+    if view.screen == "over":
+        return [f"Game over: {' and '.join(view.winners)} won{locked}"]
+    if view.white is None or view.screen == "roll":
+        return [f"{view.title}: {view.active} rolls next: press Enter{locked}"]
+    white_1, white_2 = view.white
+    dice = "  ".join(f"{colour} {face}" for colour, face in view.colours.items())
+    first = f"white {white_1}+{white_2} = {view.white_sum}   {dice}   {view.active}'s roll"
+    if view.screen == "action2":
+        waiting = f"action 2: {view.active} may add a white and a colour die"
+    else:
+        waiting = "action 1: waiting for " + (", ".join(view.waiting_for) or "nobody")
+    return [first + locked, waiting]
+
+
 class Console:
     """Draws the table after every change; reads keyboard decisions and roll presses."""
 
-    def __init__(self, table: Table, *, out: TextIO = sys.stdout, full_screen: bool = True) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        out: TextIO = sys.stdout,
+        full_screen: bool = True,
+        size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
+    ) -> None:
         self.table = table
         self.out = out
         self.full_screen = full_screen
+        self.size = size
         self._printed_news = 0
         self.options: list[Mark] = []
         self.asking: str | None = None
+        self.decided: Mark | Pass | None = None  # the asking seat's action-1 decision, if made
         self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
+        self._view: TableView | None = None
+        self._typed = b""  # keyboard input not yet ended by Enter
+        self._asked: tuple[object, ...] = ()  # the question last printed (plain)
+        self._opened = False  # the alternate screen is in use
+        self.keyboard_closed = False
+        self.keyboard_attached = False
+        self._status: list[str] = []  # --plain: the between-games lines last printed
         table.subscribe(self.refresh)
 
     def refresh(self, view: TableView) -> None:
@@ -75,48 +173,110 @@ class Console:
         if view.version == self._seen:
             return
         self._seen = view.version
+        self._view = view
         self._update_question()
         if self.full_screen:
-            self.out.write("\x1b[H\x1b[2J" + "\n".join(self.screen_lines()) + "\n")
+            self.redraw()
         else:
-            fresh = min(view.news_count - self._printed_news, len(view.news))
-            for line in view.news[len(view.news) - fresh :]:  # plain: the news, line by line
-                self.out.write(line + "\n")
-            self._printed_news = view.news_count
+            self._print_plain(view)
         self.out.flush()
 
-    def screen_lines(self) -> list[str]:
-        """Both displays, the lock lights, the news and the question for a keyboard seat."""
+    def redraw(self) -> None:
+        """The whole screen, in place: home, every line overwritten and cleared to its end,
+        the rest of the screen cleared; the cursor ends on the prompt."""
+        if not self._opened:
+            self.out.write(ALTERNATE_SCREEN)
+            self._opened = True
+        columns, rows = self.size()
+        # The last row stays free: Enter typed on the prompt line moves down to it (the
+        # terminal echoes it) instead of scrolling the screen.
+        lines = [cut(line, columns) for line in self.screen_lines(columns, rows - 1)]
+        self.out.write(in_place(lines))
+        self.out.flush()
+
+    def close(self) -> None:
+        """Leave the alternate screen, and leave the last news in the terminal."""
+        if self._opened:
+            self.out.write(MAIN_SCREEN)
+            self._opened = False
+            for line in list(self.table.news)[-LAST_WORDS:]:
+                self.out.write(line + "\n")
+            self.out.flush()
+
+    def _print_plain(self, view: TableView) -> None:
+        """Plain lines: the news told since the last change, then a keyboard seat's question
+        when it is a new one."""
+        fresh = min(view.news_count - self._printed_news, len(view.news))
+        for line in view.news[len(view.news) - fresh :]:
+            self.out.write(line + "\n")
+        self._printed_news = view.news_count
+        if self.keyboard_attached and view.screen in (SETUP, MENU, LUCKY):
+            status = status_lines(view)  # between games and in the menu: the page, once
+            if status != self._status:
+                self.out.write("".join(line + "\n" for line in status))
+            self._status = status
+        question = self._question_key()
+        if question != self._asked:
+            self._asked = question
+            if self.asking is not None:
+                for line in self._question_lines(COLUMNS_PLAIN):
+                    self.out.write(line + "\n")
+
+    def screen_lines(self, columns: int | None = None, rows: int | None = None) -> list[str]:
+        """What fits in `columns` x `rows` (the terminal's size by default), most needed first:
+        the moment in words and the prompt, the players, the lock lights, both displays, the
+        footers, then as much news as is left room for."""
+        if columns is None or rows is None:
+            columns, rows = self.size()
+        status = self._status_lines()
+        prompt = self._question_lines(columns)
+        seats = self._seat_lines(columns)
+        room = rows - len(status) - len(prompt)
+        seats = seats if len(seats) <= room else []
+        room -= len(seats) + 1
+        lights = [self._lights_line()] if room >= 0 else []
+        panels = self._panels(columns)
+        panels = panels if len(panels) <= room else []
+        room -= len(panels)
+        footer = [line for lines in self.footers for line in lines()]
+        footer = footer if len(footer) <= room else []
+        room -= len(footer)
+        news = list(self.table.news)[-room:] if room > 0 else []
+        return [*panels, *lights, *status, *seats, *news, *footer, *prompt][:rows]
+
+    def _panels(self, columns: int) -> list[str]:
+        """Both displays side by side, or the main display alone, or none: what fits."""
         main = framed(braille(self._picture("main")), "main display")
         options = framed(braille(self._picture("options")), "options display")
-        if shutil.get_terminal_size().columns >= 2 * len(main[0]) + 2:
-            panels = [f"{a}  {b}" for a, b in zip(main, options, strict=True)]
-        else:
-            panels = main + options
-        news = list(self.table.news)[-NEWS_LINES:]
-        seats = self._seat_lines()
-        footer = [line for lines in self.footers for line in lines()]
-        questions = self._question_lines()
-        return [*panels, self._lights_line(), *seats, "", *news, "", *footer, *questions]
+        if columns >= 2 * len(main[0]) + 2:
+            return [f"{a}  {b}" for a, b in zip(main, options, strict=True)]
+        return main if columns >= len(main[0]) else []
 
-    def _seat_lines(self) -> list[str]:
-        """Each player's sheet in one line: crosses per row, penalties, total."""
+    def _status_lines(self) -> list[str]:
+        view = self._view or self.table.view()
+        return status_lines(view)
+
+    def _seat_lines(self, columns: int) -> list[str]:
+        """Each player's sheet in one line: total, crosses per row, penalties; the numbers
+        crossed where the line has room, else how many."""
         game = self.table.game
         if game is None:
             return []
         lines = []
         for player in game.players:
+            mark = ">" if player.name == game.active_name and not game.over else " "
+            head = f"{mark}{player.name[:NAME_WIDTH]:<{NAME_WIDTH}}{game.total(player.name):>4}  "
+            tail = f"  penalties {player.penalties}"
             rows = []
             for row, colour in enumerate(COLOURS):
                 numbers = game.sheet.rows[row].numbers
-                marks = ",".join(str(numbers[p]) for p in player.crossed_positions(row)) or "-"
-                rows.append(
-                    f"{colour[0].upper()}:{marks}{'+lock' if player.has_locked(row) else ''}"
-                )
-            total = game.total(player.name)
-            lines.append(
-                f"{player.name:<8}{total:>4}  {' '.join(rows)}  penalties:{player.penalties}"
-            )
+                crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
+                lock = "+lock" if player.has_locked(row) else ""
+                rows.append((colour[0].upper(), crossed, lock))
+            full = " ".join(f"{c}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
+            short = " ".join(f"{c}:{len(n)}{lock}" for c, n, lock in rows)
+            wide = len(head) + len(full) + len(tail) <= columns
+            lines.append(head + (full if wide else short) + tail)
         return lines
 
     def _picture(self, role: str) -> Image.Image:
@@ -131,28 +291,69 @@ class Console:
     # ---- keyboard ----------------------------------------------------------------------------
 
     def _update_question(self) -> None:
-        """The first keyboard seat the game waits for, and its legal marks."""
+        """The keyboard seat to ask, its legal marks, and its action-1 decision if made: the
+        first keyboard seat the game waits for, else one that decided in action 1 while that
+        action is open (it may still undo, as on a pad)."""
         game = self.table.game
-        self.asking, self.options = None, []
-        if game is None or game.phase not in (ACTION1, ACTION2):
+        self.asking, self.options, self.decided = None, [], None
+        if game is None or game.phase not in (ACTION1, ACTION2) or self.table.menu is not None:
             return
-        for name in game.waiting_for():
-            if self.table.kind_of(name) == KEYBOARD:
-                self.asking, self.options = name, game.legal_marks(name)
-                return
+        keyboard = [p.name for p in game.players if self.table.kind_of(p.name) == KEYBOARD]
+        waiting = [name for name in game.waiting_for() if name in keyboard]
+        if waiting:
+            self.asking, self.options = waiting[0], game.legal_marks(waiting[0])
+            return
+        undoable = [name for name in keyboard if game.can_undo(name)]
+        if undoable:
+            self.asking = undoable[0]
+            last = self.table.last_decisions.get(self.asking)
+            self.decided = last if isinstance(last, Mark | Pass) else None
 
-    def _question_lines(self) -> list[str]:
+    def _question_key(self) -> tuple[object, ...]:
+        game = self.table.game
+        dice = game.dice if game is not None else None
+        return (self.asking, id(dice), dice, game and game.phase, self.decided, *self.options)
+
+    def _question_lines(self, columns: int) -> list[str]:
+        """The keyboard seat's question: its options (wrapped to `columns`) and the prompt;
+        or how to press the roll button."""
         if self.asking is None:
-            return ["Enter: press the roll button   h Enter: hold it (menu)   Ctrl-C: stop"]
-        marks = "  ".join(f"[{i}] {m.row} {m.number}" for i, m in enumerate(self.options, 1))
-        action = "action 1" if self.table.game.phase == ACTION1 else "action 2"
-        return [f"{self.asking}, {action}: {marks or 'nothing to cross'}", "[p] pass  [u] undo  > "]
+            words = "Enter: roll button  h Enter: hold it (menu)  Ctrl-D: no keyboard  Ctrl-C: stop"
+            return [KEYBOARD_GONE if self.keyboard_closed else words]
+        game = self.table.game
+        action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
+        if self.decided is not None:
+            done = "passed" if isinstance(self.decided, Pass) else f"crossed {label(self.decided)}"
+            head = f"{self.asking}, {action}: you {done}; the others decide"
+            return [*wrapped(head, columns), "[u] undo  > "]
+        choices = [f"[{i}] {label(mark)}" for i, mark in enumerate(self.options, 1)]
+        head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
+        return [*wrapped(head, columns), "[p] pass  [u] undo  > "]
 
-    def attach_keyboard(self, loop: asyncio.AbstractEventLoop) -> None:
-        loop.add_reader(sys.stdin.fileno(), self._on_line)
+    def attach_keyboard(self, loop: asyncio.AbstractEventLoop, fd: int | None = None) -> None:
+        """Read lines typed on `fd` (standard input): each one is an answer."""
+        fd = sys.stdin.fileno() if fd is None else fd
+        self._typed = b""
+        self.keyboard_attached = True
+        loop.add_reader(fd, self._on_input, loop, fd)
 
-    def _on_line(self) -> None:
-        self.answer(sys.stdin.readline().strip().lower())
+    def _on_input(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        """What the terminal sends: whole lines are answers. End of input (Ctrl-D) presses
+        nothing: the keyboard is closed and the tower goes on without it."""
+        try:
+            data = os.read(fd, 1024)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            self.keyboard_closed = True
+            self.table.say("the keyboard is closed (end of input); Ctrl-C stops the tower")
+            return
+        self._typed += data
+        typed = self._typed.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        *lines, self._typed = typed.split(b"\n")
+        for line in lines:
+            self.answer(line.decode("utf-8", "replace").strip().lower())
 
     def answer(self, text: str) -> None:
         """One line typed at the keyboard."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
 from sheets import COLOURS
@@ -203,14 +204,36 @@ def event_to_json(event) -> dict:
     raise TypeError(f"not a game event: {event!r}")
 
 
-def event_to_line(event, requests: list[tuple[str, str]] | None = None) -> str:
+def event_to_line(
+    event, requests: list[tuple[str, str]] | None = None, *, time: str | None = None
+) -> str:
     """One compact JSON Lines line, newline included. `requests`: the (player, request id) of
     the device requests the event answers, written as its optional "request" (the spec's key),
-    so that a request repeated after a restart is recognised and not applied again."""
+    so that a request repeated after a restart is recognised and not applied again; `time`
+    (ISO 8601 with its UTC offset) is the spec's optional key saying when the tower recorded
+    the event."""
     data = event_to_json(event)
     if requests:
         grouped: dict[str, list[str]] = {}
         for player, request in requests:
             grouped.setdefault(player, []).append(request)
         data["request"] = grouped
+    if time is not None:
+        data["time"] = time
     return json.dumps(data, separators=(", ", ": ")) + "\n"
+
+
+def now() -> str:
+    """This moment as a log line's `time`: ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def recorded_at(line: str | bytes) -> datetime | None:
+    """When the tower recorded the event of a log line (its optional `time`); None for a line
+    without one (logs from before it was written), or with one that is not a timestamp."""
+    try:
+        data = json.loads(line)
+        when = datetime.fromisoformat(data["time"])
+    except (ValueError, TypeError, KeyError):
+        return None
+    return when if when.tzinfo is not None else None

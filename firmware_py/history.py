@@ -7,10 +7,11 @@ quarantine/. A game file left empty (the tower stopped before its game began) is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.disk import QUARANTINE
+from firmware_py.gamelog import recorded_at
 from firmware_py.journal import Journal, JournalError, is_abandoned, is_empty, read_game
 
 
@@ -28,6 +29,12 @@ def history_lines(state_dir: Path) -> Iterator[str]:
             yield _line(path, folder)
 
 
+def game_title(path: Path, players: Iterable[str], variant: str) -> str:
+    """A game as the table names it: 'game 7: Ann, Ben, Cleo, classic'."""
+    number = path.stem.rpartition("-")[2].lstrip("0") or "0"
+    return f"game {number}: {', '.join(players)}, {variant}"
+
+
 def _line(path: Path, folder: str = "") -> str:
     name = path.name.removesuffix(".jsonl")
     try:
@@ -40,4 +47,15 @@ def _line(path: Path, folder: str = "") -> str:
     else:
         state = "abandoned" if is_abandoned(path) else "unfinished"
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    return f"{name:<12} {game.sheet.name:<8} {state:<24} {scores}"
+    return f"{name:<12} {_began(path):<20} {game.sheet.name:<8} {state:<24} {scores}"
+
+
+def _began(path: Path) -> str:
+    """When the game began, in the tower's local time ('Sun 2026-11-22 19:04'), from its
+    start event; blank for a log from before the time was written."""
+    try:
+        with path.open("rb") as log:
+            when = recorded_at(log.readline())
+    except OSError:
+        when = None
+    return when.astimezone().strftime("%a %Y-%m-%d %H:%M") if when else ""

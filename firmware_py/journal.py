@@ -34,7 +34,7 @@ from pathlib import Path
 
 from firmware_py import disk
 from firmware_py.disk import QUARANTINE, SetAside, set_aside
-from firmware_py.gamelog import LogError, event_to_line, replay
+from firmware_py.gamelog import LogError, event_to_line, now, replay
 from firmware_py.rules import Game, Start
 
 log = logging.getLogger(__name__)
@@ -96,12 +96,15 @@ class GameLog:
         self._size = len(self._lines)
         self._cut_torn_tail()
 
-    def append(self, event, requests: list[tuple[str, str]] | None = None) -> str | None:
-        """Write one event (with the device requests it answers) and make it durable (fsync)
-        before returning. A write that fails (a full disk) is cut back off, so the log never
-        keeps half an event. Returns what the table should be told (the log was written again
-        after it went missing), else None."""
-        data = event_to_line(event, requests).encode("utf-8")
+    def append(
+        self, event, requests: list[tuple[str, str]] | None = None, *, time: str | None = None
+    ) -> str | None:
+        """Write one event (with the device requests it answers, and the moment it was
+        recorded if `time` is given) and make it durable (fsync) before returning. A write
+        that fails (a full disk) is cut back off, so the log never keeps half an event. Returns
+        what the table should be told (the log was written again after it went missing), else
+        None."""
+        data = event_to_line(event, requests, time=time).encode("utf-8")
         try:
             notice = self._make_sure_of_the_file()
             disk.write_all(self._fd, data)
@@ -197,7 +200,7 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
         try:
-            game_log.append(start, requests)
+            game_log.append(start, requests, time=now())  # `history` shows when
         except JournalError:
             game_log.close()
             disk.remove_quietly(path)

@@ -67,7 +67,8 @@ def menu_view(
     if menu.page == VARIANT:
         return MenuView("Variant", tuple(short_title(t) for t in titles), chosen, VALUE_HINTS)
     if menu.page == PLAYERS:
-        return MenuView(f"Players: {len(seats)} (1-5)", _two_columns(seats), -1, VALUE_HINTS)
+        lines = _two_columns(seats) or ("nobody: pads join", "with a press")
+        return MenuView(f"Players: {len(seats)} (0-5)", lines, -1, VALUE_HINTS)
     lines = (
         NEW_GAME + (" (ends this)" if playing else ""),
         f"{VARIANT}: {short_title(variant)}",

@@ -73,10 +73,12 @@ class Seating:
 
     def one_more(self) -> None:
         """The menu's players step: one more seat (a seat removed earlier, else a computer
-        player), or from five back to one, the last seats set aside."""
+        player), or from five to none, every seat set aside: the taps after that bring the
+        seats back in order, so any computer player (or a pad's seat taken by mistake) can be
+        left out."""
         seats, benched = self.seats, self.benched
         if len(seats) >= MAX_SEATS:
-            self.seats, self.benched = seats[:1], seats[1:] + benched
+            self.seats, self.benched = [], seats + benched
         elif benched:
             self.seats, self.benched = [*seats, benched[0]], benched[1:]
         else:

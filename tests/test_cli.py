@@ -1,8 +1,12 @@
 """The `qwixx-tower` command as a user meets it: sheets, run, replay exit codes."""
 
 import json
+import os
+import re
 import subprocess
 import sys
+
+import pytest
 
 from sheets import sheet_names
 
@@ -106,11 +110,232 @@ def test_history_lists_each_journalled_game_with_scores(tmp_path):
             game_log.append(Pass("Solo"))
     journal.begin(Start("longo", ("Ann", "Ben"), {"Ann": (5, 10), "Ben": (6, 11)})).close()
     lines = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
-    assert lines[0].split() == ["game-000001", "classic", "won", "by", "Solo", "Solo", "-20"]
+    words = lines[0].split()
+    assert words[0] == "game-000001" and re.fullmatch(r"\w{3} \d{4}-\d\d-\d\d \d\d:\d\d",
+                                                      " ".join(words[1:4]))  # fmt: skip
+    assert words[4:] == ["classic", "won", "by", "Solo", "Solo", "-20"]
     assert "unfinished" in lines[1] and "Ann 0, Ben 0" in lines[1]
+
+
+def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
+    """The start event's optional "time" (shared/spec/game-log.md) answers "who won on
+    Sunday"; a log from before it was written replays and lists as before, without a date."""
+    old = ['{"event": "start", "variant": "classic", "players": ["Solo"]}']
+    new = ['{"event": "start", "variant": "classic", "players": ["Ann", "Ben"], '
+           '"time": "2026-11-22T19:04:05+00:00"}']  # fmt: skip
+    dice = '"dice": {"white": [1, 1], "red": 1, "yellow": 1, "green": 1, "blue": 1}'
+    solo_passes = '{"event": "pass", "player": "Solo"}'
+    turn = ['{"event": "roll", ' + dice + "}", solo_passes, solo_passes]
+    old += turn * 4  # four penalties: Solo's game is over
+    (tmp_path / "game-000001.jsonl").write_text("\n".join(old) + "\n")
+    (tmp_path / "game-000002.jsonl").write_text("\n".join(new) + "\n")
+    for path in sorted(tmp_path.iterdir()):
+        assert qwixx("replay", str(path)).returncode == 0
+    history = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "history", "--state-dir", str(tmp_path)],
+        capture_output=True, text=True, check=True, env={**os.environ, "TZ": "Europe/Berlin"},
+    ).stdout.splitlines()  # fmt: skip
+    assert history[0].split()[:5] == ["game-000001", "classic", "won", "by", "Solo"]
+    assert history[1].split()[:6] == ["game-000002", "Sun", "2026-11-22", "20:04", "classic",
+                                      "unfinished"]  # fmt: skip
 
 
 def test_history_of_an_empty_state_directory_says_so(tmp_path):
     result = qwixx("history", "--state-dir", str(tmp_path / "none"))
     assert result.returncode == 0
     assert "no games yet" in result.stdout
+
+
+# ---- every command-line mistake: one sentence, exit status 2 ----------------------------------
+
+
+def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--variant", "nope"], "unknown variant 'nope': one of bonus-a, bonus-b, classic, longo"),
+        (["--pace", "-1"], "--pace: must be a number of seconds from 0 to 600, not '-1'"),
+        (["--pace", "soon"], "--pace: must be a number of seconds from 0 to 600, not 'soon'"),
+        (["--pace", "nan"], "--pace: must be a number of seconds from 0 to 600"),
+        (["--look-ahead", "-5"], "--look-ahead: must be a whole number from 0 to 100000"),
+        (["--games", "0"], "--games: must be a whole number from 1 to 1000000, not '0'"),
+        (["--players", ""], "give 1 to 5 names separated by commas, not 0"),
+        (["--players", ",,"], "give 1 to 5 names separated by commas, not 0"),
+        (["--players", "A,B,C,D,E,F"], "give 1 to 5 names separated by commas, not 6"),
+        (["--players", "Ann,Ben,ann"], "'Ann' is named twice"),
+        (["--players", "Ann,B\x1bn"], "holds a control character"),
+        (["--players", "Ann,Ben", "--human", "Zoe"], "--human Zoe: not one of the players"),
+        (["--human", "A", "--human", "B", "--human", "C"], "at most 5 players, not 6"),
+        (["--colour", "red"], "unrecognized arguments: --colour red"),
+    ],
+)
+def test_a_mistake_on_the_run_command_line_is_one_sentence_and_exit_status_2(tmp_path, args, words):
+    result = qwixx("run", "--plain", "--state-dir", str(tmp_path), *args)
+    assert words in one_sentence_and_status_2(result)
+    assert list(tmp_path.iterdir()) == []  # nothing started, nothing journalled
+
+
+def test_variant_names_are_matched_without_regard_to_case(tmp_path):
+    result = qwixx(
+        "run", "--plain", "--pace", "0", "--games", "1", "--variant", "Longo",
+        "--players", "Ann", "--state-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "New game of Qwixx Longo: Ann" in result.stdout
+
+
+def test_a_configuration_that_is_not_utf_8_or_not_toml_is_one_sentence(tmp_path):
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'[tower]\nvariant = "cl\xe4ssic"\n')
+    assert "latin.toml: not UTF-8 text (byte 22): save it as UTF-8" in one_sentence_and_status_2(
+        qwixx("run", "--plain", "--config", str(latin))
+    )
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[tower\n")
+    assert "broken.toml: not valid TOML" in one_sentence_and_status_2(
+        qwixx("run", "--plain", "--config", str(broken))
+    )
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    assert "cannot read it" in one_sentence_and_status_2(qwixx("run", "--config", str(folder)))
+
+
+def test_screens_must_be_a_folder_the_tower_can_write_in(tmp_path):
+    picture = tmp_path / "frame.png"
+    picture.write_bytes(b"")
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", str(picture)))
+    assert f"{picture} is a file: give a folder for the pictures" in stderr
+    below_a_file = picture / "frames"
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", str(below_a_file)))
+    assert f"cannot write pictures in {below_a_file}: Not a directory" in stderr
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--screens", "/proc/frames"))
+    assert "cannot write pictures in /proc/frames" in stderr
+
+
+def test_a_state_directory_that_is_a_file_is_one_sentence(tmp_path):
+    file = tmp_path / "games"
+    file.write_text("")
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(file)))
+    assert f"{file} is a file: the games are kept in a folder" in stderr
+
+
+def test_an_unknown_command_is_one_sentence():
+    assert "invalid choice: 'rn'" in one_sentence_and_status_2(qwixx("rn"))
+
+
+def test_version_says_the_installed_version():
+    result = qwixx("--version")
+    assert result.returncode == 0
+    assert re.fullmatch(r"qwixx-tower \d+\.\d+\.\d+\S*\n", result.stdout)
+
+
+# ---- people first: the kiosk never plays against itself ----------------------------------------
+
+
+def run_for(seconds: float, *args: str) -> str:
+    """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, then
+    stopped as systemd stops it; what it printed."""
+    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", *args]
+    with subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    ) as tower:  # fmt: skip
+        try:
+            tower.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            tower.terminate()
+        output, _ = tower.communicate(timeout=10)
+    return output
+
+
+@pytest.mark.parametrize(
+    "table", ["", '[table]\ncomputer_players = ["Robo"]\n', "[table]\ncomputer_players = []\n"]
+)
+def test_the_kiosk_configuration_waits_for_people_and_starts_no_game_by_itself(tmp_path, table):
+    """The bug of issue 11: `run --config empty.toml` seated three computer players that played
+    about nine games in 20 s. Seats are people unless computer players are configured, and a
+    game never starts by itself with nobody human at the table."""
+    config = tmp_path / "config.toml"
+    config.write_text(table)
+    state = tmp_path / "state"
+    output = run_for(4, "--config", str(config), "--pace", "0.02", "--state-dir", str(state))
+    assert "New game" not in output
+    history = qwixx("history", "--state-dir", str(state))
+    assert "no games yet" in history.stdout
+
+
+def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_path):
+    output = run_for(20, "--pace", "0", "--games", "1", "--state-dir", str(tmp_path))
+    lines = output.splitlines()
+    told = "Ann, Ben and Cleo are computer players: run with --human Ann to play"
+    assert lines.index(told) < lines.index("New game of Qwixx: Ann, Ben, Cleo")
+    assert "Game over" in output
+
+
+# ---- a saved game: carried on visibly, or set aside when the command line asks for another -----
+
+
+def saved_game(state_dir, players=("Ann", "Ben", "Cleo")) -> None:
+    """An unfinished game in the journal, as a Ctrl-C leaves it, with the note of its seats."""
+    from firmware_py.journal import Journal
+    from firmware_py.rules import Pass, Roll, Start
+    from firmware_py.seating import SeatSpec
+
+    journal = Journal(state_dir)
+    with journal.begin(Start("classic", tuple(players))) as game_log:
+        game_log.append(Roll((1, 1), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        game_log.append(Pass(players[0]))
+    journal.note_seats(game_log.path, [SeatSpec(name) for name in players])  # computer players
+
+
+def play_one(state_dir, *args: str) -> subprocess.CompletedProcess:
+    return qwixx("run", "--plain", "--pace", "0", "--games", "1", "--state-dir", str(state_dir),
+                 *args)  # fmt: skip
+
+
+def test_a_saved_game_carries_on_and_says_so(tmp_path):
+    saved_game(tmp_path)
+    result = play_one(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in result.stdout.splitlines()
+    assert "New game" not in result.stdout
+    assert "won by" in qwixx("history", "--state-dir", str(tmp_path)).stdout
+
+
+def test_the_same_seats_on_the_command_line_carry_the_saved_game_on(tmp_path):
+    saved_game(tmp_path)
+    result = play_one(tmp_path, "--players", "Ann,Ben,Cleo", "--variant", "Classic")
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--new"], "--new"),
+        (["--variant", "longo", "--players", "Zoe,Yan"], "other players or another variant"),
+        (["--human", "Ann"], "other players or another variant"),  # Ann played by the computer
+        (["--players", "Ann,Ben"], "other players or another variant"),
+        (["--variant", "mixx-a"], "other players or another variant"),
+    ],
+)
+def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_path, args, why):
+    """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats."""
+    saved_game(tmp_path)
+    output = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+    words = f"set aside unfinished game 1: Ann, Ben, Cleo, classic ({why}"
+    told = [line for line in output.splitlines() if line.startswith(words)]
+    assert told and told[0].endswith("; qwixx-tower history lists it"), output
+    assert "carrying on" not in output
+    history = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
+    assert "abandoned" in history[0]
+    if "--human" not in args:  # computer players alone: they play a new game
+        assert "New game of" in output and len(history) == 2
+    if "--new" not in args:
+        again = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+        assert "set aside" not in again  # the game of these seats carries on, or is over

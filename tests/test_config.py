@@ -96,3 +96,32 @@ def test_a_display_can_be_watched_through_a_luma_emulator_instead_of_a_chip():
         assert hardware.displays["main"].device is not None
     finally:
         hardware.close()
+
+
+def test_the_table_section_seats_computer_players_and_none_by_default():
+    assert load_config(EXAMPLE).computer_players == ()  # people join on their pads
+    config = parse_config({"table": {"computer_players": ["Robo", " Ada "]}})
+    assert config.computer_players == ("Robo", "Ada")
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"computer_players": "Robo"}, "[table] computer_players: must be a list of names"),
+        ({"computer_players": ["Robo", ""]}, "[table] computer_players: must be a list of names"),
+        ({"computer_players": [3]}, "[table] computer_players: must be a list of names"),
+        ({"computer_players": ["A", "B", "C", "D", "E", "F"]}, "at most 5 players, not 6"),
+        ({"computer_players": ["Robo", "Robo"]}, "'Robo' is named twice"),
+        ({"seats": 3}, "[table] seats: unknown key; known keys: computer_players"),
+    ],
+)
+def test_a_wrong_table_section_is_refused_with_key_and_fix(table, message):
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"table": table}, source="config.toml")
+    assert message in str(refused.value)
+
+
+def test_a_computer_player_may_not_take_the_name_of_a_known_pad(tmp_path):
+    data = {"table": {"computer_players": ["Ann"]}, "pads": {"names": {"e6614c31": "Ann"}}}
+    with pytest.raises(ConfigError, match="'Ann' is also a pad's player in \\[pads\\] names"):
+        parse_config(data, source="config.toml")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -102,7 +104,9 @@ def test_the_journal_is_the_spec_game_log(tmp_path):
         for event in TURN:
             game_log.append(event)
     lines = journal.games()[0].read_text().splitlines()
-    assert lines[0] == '{"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}'
+    start = json.loads(lines[0])
+    assert datetime.fromisoformat(start.pop("time")).utcoffset() == timedelta(0)  # when begun
+    assert start == {"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}
     assert game_report(replay(lines))["turn"] == {"active": "Ben", "phase": "roll"}
 
 
@@ -192,9 +196,10 @@ def test_a_game_file_left_empty_is_removed_and_the_game_before_it_resumed(tmp_pa
     with journal.begin(START) as game_log:
         game_log.append(TURN[0])
     (tmp_path / "game-000002.jsonl").write_bytes(b"")
-    assert list(history_lines(tmp_path)) == [
-        "game-000001  classic  unfinished               Ann 0, Ben 0"
-    ]  # history does not call it unreadable
+    [line] = history_lines(tmp_path)  # history does not call it unreadable
+    assert line.startswith("game-000001 ") and line.endswith(
+        "unfinished               Ann 0, Ben 0"
+    )
     assert journal.resume_latest().path.name == "game-000001.jsonl"
     assert journal.tidy() == []  # nothing to tell anyone
     assert [p.name for p in journal.games()] == ["game-000001.jsonl"]
@@ -220,7 +225,7 @@ def test_history_lists_every_unreadable_game_as_such_and_never_crashes(tmp_path)
     (tmp_path / "game-000003.jsonl").mkdir()
     write_game(tmp_path / "game-000004.jsonl", ['{"event": "roll", "dice": {}}\n'])
     lines = list(history_lines(tmp_path))
-    assert lines[0].startswith("game-000001  classic")
+    assert lines[0].startswith("game-000001 ") and " classic " in lines[0]
     assert lines[1:] == [
         "game-000002  unreadable: game-000002.jsonl: line 4: not UTF-8 text (byte 1 of the line)",
         "game-000003  unreadable: game-000003.jsonl: it is a directory, not a file",

@@ -339,7 +339,7 @@ def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tm
 
 
 def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
-    """Four taps on the menu's players page go from two seats round to one: the pad's player
+    """Five taps on the menu's players page go from two seats round to one: the pad's player
     leaves. Its pad then shows the join prompt again (not a dead 'no game'), and a press
     brings the player back."""
     pad = PtyPad(tmp_path / "pad")
@@ -356,7 +356,7 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
         await tap(table, clock)
         await tap(table, clock)  # "players"
         await hold(table, clock)
-        for _ in range(4):  # 3, 4, 5, then 1 seat
+        for _ in range(5):  # 3, 4, 5, none, then 1 seat
             await tap(table, clock)
         await hold(table, clock)  # keep
         assert [seat.name for seat in table.seats] == ["Bot"]

@@ -38,10 +38,13 @@ PACE = 0.005
 
 
 def make_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic") -> Table:
+    """A table as `run` makes one without a configuration: computer players alone at it play
+    game after game by themselves."""
     hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
     return Table(
-        seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware, pace=PACE
-    )
+        seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware, pace=PACE,
+        autoplay=True,
+    )  # fmt: skip
 
 
 def shifted(frame: Image.Image, offset: tuple[int, int]) -> bytes:
@@ -146,7 +149,7 @@ def test_a_keyboard_player_rolls_with_the_button_and_marks_from_the_keyboard(tmp
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.screen == "attract" and table.hardware.button is not None)
+        await until(lambda: table.screen == "setup" and table.hardware.button is not None)
         await press_roll_button(table)  # attract: a new game
         await until(lambda: table.game is not None)
         await press_roll_button(table)  # Kim is active: roll
@@ -325,7 +328,7 @@ def clocked_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic
     clock = FakeClock()
     hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
     table = Table(seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware,
-                  pace=PACE, clock=clock)  # fmt: skip
+                  pace=PACE, clock=clock, autoplay=True)  # fmt: skip
     return table, clock
 
 
@@ -414,7 +417,7 @@ def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_
     run_table(table, steps)
 
 
-def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_one(tmp_path):
+def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(tmp_path):
     table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
 
     async def steps() -> None:
@@ -422,13 +425,15 @@ def test_the_players_item_adds_computer_players_and_from_five_starts_again_at_on
         await tap(table, clock)
         await tap(table, clock)
         await hold(table, clock)  # the players page
-        assert table.view().menu.title == "Players: 1 (1-5)"
+        assert table.view().menu.title == "Players: 1 (0-5)"
         for _ in range(4):
             await tap(table, clock)
         menu = table.view().menu
-        assert menu.title == "Players: 5 (1-5)"
+        assert menu.title == "Players: 5 (0-5)"
         assert menu.lines == ("Kim        Computer 1", "Computer 2 Computer 3", "Computer 4")
-        await tap(table, clock)  # from five back to one
+        await tap(table, clock)  # from five to none
+        assert table.seats == [] and table.view().menu.title == "Players: 0 (0-5)"
+        await tap(table, clock)  # the seats come back in order: Kim first
         assert [s.name for s in table.seats] == ["Kim"]
         await tap(table, clock)
         await hold(table, clock)  # keep two
@@ -511,7 +516,27 @@ def test_the_menu_closes_by_itself_when_nobody_presses(tmp_path):
         assert table.menu is not None
         clock.advance(2)
         await until(lambda: table.menu is None)
-        assert main_display_shows(table, table.view()) and table.view().screen == "attract"
+        assert main_display_shows(table, table.view()) and table.view().screen == "setup"
+
+    run_table(table, steps)
+
+
+def test_computer_players_alone_at_a_kiosk_never_start_a_game_by_themselves(tmp_path):
+    """At a kiosk (no autoplay) the table shows the variant, the seats and how to start, and
+    waits: a press starts a game, the computer players play it, and no next one follows."""
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(seats=[SeatSpec("Robo")], variant="classic", journal=Journal(tmp_path),
+                  hardware=hardware, pace=PACE)  # fmt: skip
+
+    async def steps() -> None:
+        await asyncio.sleep(30 * PACE)
+        view = table.view()
+        assert (view.screen, view.title, view.message) == ("setup", "Qwixx", "press to start")
+        assert [seat.name for seat in view.seats] == ["Robo"] and table.game is None
+        await press_roll_button(table)
+        await until(lambda: table.game is not None and table.game.over)
+        await asyncio.sleep(30 * PACE)
+        assert len(Journal(tmp_path).games()) == 1
 
     run_table(table, steps)
 
@@ -643,7 +668,7 @@ def test_an_unreadable_note_of_lucky_numbers_is_reported_and_the_tower_starts_af
     table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
 
     async def starts() -> None:
-        assert table.draft is None and table.screen == "attract"
+        assert table.draft is None and table.screen == "setup"
         words = "The lucky numbers chosen before the restart are lost: choose them again"
         assert table.view().message == words  # on the displays for a few seconds
         clock.advance(ALERT_SECONDS)
@@ -667,7 +692,7 @@ def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_pat
         await until(lambda: table.menu is not None)
         await asyncio.sleep(0.2)  # the button is let go
         panel = framed(braille(render(table.view(), "main")), "main display")
-        lines = console.screen_lines()
+        lines = console.screen_lines(columns=140, rows=60)  # room for both displays
         assert [line[: len(panel[0])] for line in lines[: len(panel)]] == panel
         assert table.view().menu.title == "Menu"
 

@@ -25,6 +25,7 @@ from drivers.button import RollButton
 from drivers.pixels import DiceEvent
 from firmware_py import systemd
 from firmware_py.hardware import Hardware
+from firmware_py.history import game_title
 from firmware_py.journal import GameLog, Journal, JournalError, noted_seats
 from firmware_py.lucky import LuckyDraft, draw_all
 from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
@@ -115,6 +116,7 @@ class Table:
         idle_blank: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
         look_ahead: int = 0,
+        autoplay: bool = False,
     ) -> None:
         self.seating = Seating(seats)
         self.variant = variant
@@ -125,11 +127,15 @@ class Table:
         self.long_press = long_press
         self.clock = clock
         self.look_ahead = look_ahead  # playouts per option for computer players; 0: rule of thumb
+        # Computer players alone at the table start their next game by themselves: only the
+        # simulated tower on a PC, so that a newcomer sees a game. A kiosk waits for people.
+        self.autoplay = autoplay
         self.phase = TablePhase.ATTRACT
         self.timers = PhaseTimers()
         self.game: Game | None = None
         self.game_log: GameLog | None = None
         self.applied = AppliedRequests()  # devices' requests in the journal: exactly once
+        self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
         self.menu: Menu | None = None  # the roll button's menu, in the MENU phase
         self.lucky = LuckyStep(self)
         self.computers = ComputerPlayers(self)
@@ -246,7 +252,7 @@ class Table:
             self.applied.remember_all(self.journal.last_requests())
             if self.lucky.resume():
                 return
-            self.screen = SETUP if self.seating.all_computers() else ATTRACT
+            self.screen = SETUP  # the variant, the seats, and how to start
             self.publish()
             return
         self.lucky.forget()  # a game began after the note; it holds the numbers
@@ -256,6 +262,9 @@ class Table:
         noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
         self.seating.seats = seats_for([p.name for p in self.game.players], self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
+        players = [player.name for player in self.game.players]
+        self.message = "carrying on " + game_title(resumed.path, players, self.game.sheet.name)
+        self.tell(self.message)
         self.publish()
 
     def _set_aside_unreadable(self) -> None:
@@ -369,6 +378,8 @@ class Table:
         if notice is not None:
             self.alert(notice)
         self.applied.remember_all(answered)
+        if not isinstance(event, Roll):
+            self.last_decisions[event.player] = event
         self.game = trial
         self._after(event, game, trial)
         return None
@@ -395,7 +406,7 @@ class Table:
         journal as abandoned. Longo with pads first asks for the players' lucky numbers."""
         self.menu = None
         if not self.seats:
-            self.message = "nobody is seated: hold the button, then choose players"
+            self.message = "nobody is seated: press a button on a pad to join"
             self.publish()
             return
         self._abandon()
@@ -425,6 +436,7 @@ class Table:
         self.storage.saved()
         self._note_seats(self.game_log)
         self.applied.remember_all(requests or [])
+        self.last_decisions = {}
         self.lucky.forget()
         self._notice_until = 0.0  # a lock of the last game is no news in this one
         self.game = game = Game.start(start)
@@ -629,7 +641,13 @@ class Table:
     def _between_games_view(self) -> TableView:
         sheet = load_sheet(self.variant)
         seats = tuple(Seat(name) for name in self.seating.names())
-        return TableView(self.screen, title=sheet.title, seats=seats, message=self.message)
+        message = self.message or self._how_to_start()
+        return TableView(self.screen, title=sheet.title, seats=seats, message=message)
+
+    def _how_to_start(self) -> str:
+        if self.screen != SETUP:
+            return ""
+        return "press to start" if self.seats else "press a button on a pad to join"
 
     def publish(self) -> None:
         """A change: the phase it calls for, the view to every presenter, then what the
@@ -683,7 +701,8 @@ class Table:
         if phase is phases.MENU or phase is phases.LUCKY or phase is phases.ROLLING:
             return  # the table waits while the menu is open
         if phase is phases.ATTRACT or phase is phases.GAME_OVER or game is None:
-            if self.seating.all_computers() and self.seats and not self._finished_enough():
+            alone = self.autoplay and self.seating.all_computers() and self.seats
+            if alone and not self._finished_enough():
                 self.timers.once("next game", self.pace * 3, self._go_on)
             if self._finished_enough():
                 self.timers.once("stop", self.pace * 2, self.stop)

@@ -1,0 +1,86 @@
+"""`qwixx-tower run` as a person meets it: a real process on a pseudo-terminal of a given size,
+whose output goes through pyte (a VT100 terminal emulator), so a test reads what is on screen,
+types keys, and counts what scrolled off."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pyte
+
+LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
+
+
+class TowerTerminal:
+    """The tower running in a terminal of `columns` x `lines`."""
+
+    def __init__(self, args: list[str], *, columns: int = 80, lines: int = 24) -> None:
+        self.screen = pyte.HistoryScreen(columns, lines, history=100_000)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""  # every byte the tower wrote
+        self.left = False  # the tower left its alternate screen (pyte has none): stop drawing
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "firmware_py.cli", "run", *args],
+            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        )  # fmt: skip
+        os.close(slave)
+        self.master = master
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def read(self, seconds: float = 0.1) -> None:
+        """Take in what the tower wrote within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if not select.select([self.master], [], [], left)[0]:
+                return
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the tower has ended
+                return
+            if not data:
+                return
+            self.raw += data
+            if not self.left:  # what the tower leaves after its alternate screen: not drawn
+                drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
+                self.stream.feed(drawn)
+                self.left = bool(mark)
+
+    def wait_for(self, words: str, timeout: float = 20.0) -> str:
+        """Read until `words` are on screen; the screen's text then."""
+        deadline = time.monotonic() + timeout
+        while words not in self.text():
+            assert time.monotonic() < deadline, f"never showed {words!r}:\n{self.text()}"
+            self.read(0.05)
+        return self.text()
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def scrolled_lines(self) -> int:
+        """Lines the tower pushed off the top of the screen (into the terminal's scrollback)."""
+        return len(self.screen.history.top)
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.read(0.2)
+        os.close(self.master)
+        return self.process.returncode
