@@ -8,6 +8,7 @@ value is refused with a message naming the key and how to fix it, e.g.
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,18 @@ DISPLAY_ROLES = ("main", "options")
 I2C_ADDRESSES = (0x3C, 0x3D)
 DICE_SOURCES = ("software", "pixels")
 DIE_ROLES = ("white 1", "white 2", *COLOURS)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web server for phones as pads: on or off, the address it listens on, its port."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"  # the kiosk: every network the Pi is on
+    port: int = 8080
+
+
+WEB_SIMULATED = WebConfig(enabled=True, host="127.0.0.1")  # `run` without a file: this PC only
 
 
 class ConfigError(ValueError):
@@ -55,6 +68,7 @@ class TowerConfig:
     pad_ports: tuple[str, ...] = ()
     pad_baud: int = 115200
     pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
+    web: WebConfig = WEB_SIMULATED
 
     @property
     def simulated(self) -> bool:
@@ -84,7 +98,7 @@ def load_config(path: Path | str | None) -> TowerConfig:
 
 def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
     check = _Checker(source)
-    check.known_keys(data, "", ("tower", "button", "lights", "displays", "dice", "pads"))
+    check.known_keys(data, "", ("tower", "button", "lights", "displays", "dice", "pads", "web"))
     tower = check.table(data, "tower")
     config = TowerConfig(
         source=source,
@@ -104,6 +118,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pad_ports=check.ports(data),
         pad_baud=check.integer(check.table(data, "pads"), "pads", "baud", 1200, 4_000_000, 115200),
         pad_names=check.pad_names(data),
+        web=check.web(data),
     )
     check.tower_keys(tower)
     check.pins_used_once(config)
@@ -277,6 +292,25 @@ class _Checker:
             )
         return dict(names)
 
+    def web(self, data: dict) -> WebConfig:
+        """[web]: phones as pads on the LAN; without the section, no web server."""
+        if "web" not in data:
+            return WebConfig(enabled=False)
+        table = self.table(data, "web")
+        self.known_keys(table, "web", ("enabled", "host", "port"))
+        enabled = table.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise self.fail("web", "enabled", f"must be true or false, not {enabled!r}")
+        host = table.get("host", WebConfig.host)
+        if not _is_ip_address(host):
+            raise self.fail(
+                "web",
+                "host",
+                f'must be an IP address such as "0.0.0.0" (all networks), not {host!r}',
+            )
+        port = self.integer(table, "web", "port", 1, 65535, WebConfig.port)
+        return WebConfig(enabled=enabled, host=host, port=port)
+
     def pins_used_once(self, config: TowerConfig) -> None:
         used: dict[int, str] = {}
         pins = [("[button] pin", config.button.pin)] if config.button else []
@@ -285,3 +319,11 @@ class _Checker:
             if pin in used:
                 raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
             used[pin] = key
+
+
+def _is_ip_address(value: object) -> bool:
+    try:
+        ipaddress.ip_address(value if isinstance(value, str) else "-")
+    except ValueError:
+        return False
+    return True
