@@ -84,9 +84,11 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
 
 
 async def _write_then_close(phone: Phone, socket_: web.WebSocketResponse) -> None:
-    """What the hub queues for the phone, until the hub ends the connection."""
-    await phone.write(socket_.send_str)
-    await socket_.close()
+    """What the hub queues for the phone, until the hub ends the connection (or the phone goes:
+    then what was queued for it is dropped; it gets a fresh view at its next hello)."""
+    with contextlib.suppress(ConnectionError):
+        await phone.write(socket_.send_str)
+        await socket_.close()
 
 
 class WebServer:

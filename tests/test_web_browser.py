@@ -1,0 +1,321 @@
+"""The phone page in a real browser: Debian's headless chromium driven by Playwright (the system
+browser; Playwright's own downloads are not used). Phones join with the code from the QR link,
+play against the tower, reload and come back into their seat; a wrong code, a stolen token and
+an illegal tap are refused with the reason. Screenshots at a fixed viewport are compared with
+tests/golden/web-*.png, with a small tolerance for font anti-aliasing (see `matches_golden`).
+After a deliberate change of the page, look at the new pictures and refresh them with
+QWIXX_UPDATE_GOLDEN=1 ./dev test tests/test_web_browser.py."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+from remote_double import RemoteDecision, RemoteSeats
+from test_table import make_table, run_table
+
+from firmware_py.rules import Mark, Roll
+from firmware_py.seating import COMPUTER, SeatSpec
+from firmware_py.web.hub import WebHub
+from firmware_py.web.server import WebServer
+
+playwright_api = pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="no chromium: ./dev test installs it with apt-get when run as root",
+)
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", "--disable-sync"]  # fmt: skip
+VIEWPORT = {"width": 390, "height": 780}
+GOLDEN = Path(__file__).parent / "golden"
+CODE = "4821"
+ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+TIMEOUT = 10_000  # milliseconds a page may take to show what the test waits for
+SCRIPT_ERRORS: list[str] = []  # uncaught errors of the page's script, in any test's browser
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors():
+    SCRIPT_ERRORS.clear()
+    yield
+    assert SCRIPT_ERRORS == [], "the page's script failed"
+
+
+def tower(tmp_path, seats):
+    table = make_table(tmp_path / "games", seats)
+    table.pace = 60  # computer players wait unless a test speeds them up
+    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    return table, hub, WebServer(hub, "127.0.0.1", 0)
+
+
+def with_browser(table, server, steps) -> None:
+    """Run the table, its web server and a headless chromium while `await steps(browser)`."""
+
+    async def play() -> None:
+        assert await server.start() is None
+        try:
+            async with playwright_api.async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                try:
+                    await steps(browser)
+                finally:
+                    await browser.close()
+        finally:
+            await server.stop()
+
+    run_table(table, play)
+
+
+async def phone(browser):
+    """A new phone: its own browser context (own localStorage), at the fixed viewport."""
+    context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    context.set_default_timeout(TIMEOUT)
+    page = await context.new_page()
+    page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    return page
+
+
+async def join(page, server, name: str, code: str = CODE) -> None:
+    """Open the QR code's link (the code is filled in from it) and join with `name`."""
+    await page.goto(f"http://127.0.0.1:{server.port}/?code={code}")
+    await page.wait_for_selector("#join:not([hidden])")
+    await page.fill("#name", name)
+    await page.click("#join-button")
+
+
+async def seated(page, name: str) -> None:
+    await page.wait_for_selector("#game:not([hidden])")
+    await page.wait_for_function(f"document.getElementById('player').textContent === {name!r}")
+
+
+async def matches_golden(page, name: str) -> None:
+    """The page as a picture equals tests/golden/web-NAME.png, give or take anti-aliasing:
+    at most 0.5% of the pixels may differ by more than a faint shade (fonts are rasterised
+    by the machine's FreeType and fontconfig, which differ slightly between Debian builds)."""
+    await page.evaluate("document.fonts.ready")
+    picture = Image.open(io.BytesIO(await page.screenshot())).convert("RGB")
+    golden = GOLDEN / f"web-{name}.png"
+    if os.environ.get("QWIXX_UPDATE_GOLDEN"):
+        picture.save(golden)
+    assert golden.exists(), f"no reference picture {golden.name}; see this module's docstring"
+    reference = Image.open(golden).convert("RGB")
+    assert picture.size == reference.size
+    difference = ImageChops.difference(picture, reference).convert("L")
+    differing = sum(difference.point(lambda level: 255 if level > 48 else 0).histogram()[255:])
+    assert differing <= picture.width * picture.height // 200, (
+        f"{golden.name}: {differing} pixels differ (inside {difference.getbbox()})"
+    )
+
+
+def test_a_phone_joins_from_the_qr_link_and_sees_its_sheet(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#join:not([hidden])")
+        assert await page.input_value("#code") == CODE  # from the QR code's link
+        await page.fill("#name", "Dora")
+        await matches_golden(page, "join")
+        await page.click("#join-button")
+        await seated(page, "Dora")
+        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        random.seed(3)
+        table.new_game()
+        table.submit(ROLL)  # Bot's roll: white 4 + 1, Dora may cross a 5 or pass
+        await page.wait_for_selector("#sheet .cell.legal")
+        legal = await page.eval_on_selector_all(
+            "#sheet .cell.legal", "cells => cells.map(c => c.dataset.row + ' ' + c.dataset.number)"
+        )
+        assert legal == ["red 5", "yellow 5", "green 5", "blue 5"]
+        await matches_golden(page, "action1")
+
+    with_browser(table, server, steps)
+
+
+TAP_ANYTHING = """() => {
+    if (document.body.classList.contains("busy")) return "";
+    const choice = document.querySelector("#choices:not([hidden]) button");
+    if (choice) { choice.click(); return "choice"; }
+    const legal = document.querySelector("#sheet .cell.legal, #sheet .lucky-cross");
+    if (legal) { legal.click(); return "mark"; }
+    const pass = document.getElementById("pass");
+    if (!pass.hidden) { pass.click(); return "pass"; }
+    return "";
+}"""
+
+
+def test_two_phones_play_a_whole_game_against_the_tower(tmp_path):
+    """Ann and Ben on phones, Bot a computer player; the phones tap their first legal cell
+    (or pass), the roll button is pressed for the phones' rolls, until the game is over."""
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        pages = [await phone(browser), await phone(browser)]
+        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
+            await join(page, server, name)
+            await seated(page, name)
+        assert [seat.name for seat in table.seats] == ["Bot", "Ann", "Ben"]
+        table.pace = 0.02  # Bot plays briskly (not before: it would start a game alone)
+        table.new_game()
+        taps = {"mark": 0, "pass": 0}
+        while not table.game.over:
+            game = table.game
+            if game.phase == "roll" and game.active_name != "Bot":
+                table.press()  # the tower's roll button, for a phone player's roll
+            for page in pages:
+                done = await page.evaluate(TAP_ANYTHING)
+                if done in taps:
+                    taps[done] += 1
+            await asyncio.sleep(0.02)
+        assert taps["mark"] > 0 and taps["pass"] > 0
+        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
+            await page.wait_for_selector("#text >> text=Game over")
+            shown = await page.inner_text("#total")
+            assert shown == f"score {table.game.total(name)}"
+            scores = await page.eval_on_selector_all("#scores li", "items => items.length")
+            assert scores == 3
+
+    with_browser(table, server, steps)
+
+
+def test_a_phone_that_reloads_mid_game_is_back_in_its_seat_with_its_sheet(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()
+        table.submit(ROLL)
+        await page.click("#sheet .cell.legal[data-row='yellow'][data-number='5']")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow'][data-number='5']")
+        await page.reload()
+        await seated(page, "Dora")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow'][data-number='5']")
+        skipped = await page.eval_on_selector_all(
+            "#sheet .cell.skipped", "cells => cells.map(c => c.dataset.row + c.dataset.number)"
+        )
+        assert skipped == ["yellow2", "yellow3", "yellow4"]
+        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert await page.is_visible("#undo")  # still action 1: the mark can be taken back
+        await matches_golden(page, "reloaded")
+
+    with_browser(table, server, steps)
+
+
+def test_a_mark_whose_answer_is_lost_with_the_connection_is_applied_once(tmp_path):
+    """The tower applies the mark, then the connection drops before the answer is out: the page
+    reconnects, says hello with its token, asks again with the same request id, and hears yes;
+    the sheet has one cross."""
+    table, hub, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+    decide = hub._decide
+    dropped = []
+
+    def decide_then_drop(phone_, message) -> None:
+        decide(phone_, message)  # applied, answer queued ...
+        if not dropped:
+            dropped.append(message["request"])
+            phone_._outbox.clear()  # ... and lost with the connection
+            phone_.end()
+
+    hub._decide = decide_then_drop
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()
+        table.submit(ROLL)
+        await page.click("#sheet .cell.legal[data-row='red'][data-number='5']")
+        await page.wait_for_selector("#status.lost")
+        await page.wait_for_selector("#status.ok")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
+        await page.wait_for_function("!document.body.classList.contains('busy')")
+        assert await page.is_hidden("#refusal"), "the repeated request was answered yes"
+        assert table.game.player("Dora").crosses(0) == 1
+        assert len(dropped) == 1
+
+    with_browser(table, server, steps)
+
+
+def test_a_wrong_table_code_is_refused_in_words_and_takes_no_seat(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Eve", code="1234")
+        await page.wait_for_selector("#refusal:not([hidden])")
+        assert await page.inner_text("#refusal") == (
+            "1234 is not this table's code: the tower's display shows it between games"
+        )
+        assert await page.is_visible("#join")
+        assert [seat.name for seat in table.seats] == ["Bot"]
+        await matches_golden(page, "wrong-code")
+
+    with_browser(table, server, steps)
+
+
+def test_a_stolen_or_made_up_seat_token_cannot_act(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        url = f"http://127.0.0.1:{server.port}/"
+        dora = await phone(browser)
+        await join(dora, server, "Dora")
+        await seated(dora, "Dora")
+        token = await dora.evaluate("localStorage.getItem('qwixx-seat-token')")
+        table.new_game()
+        table.submit(ROLL)
+        await dora.wait_for_selector("#sheet .cell.legal")
+        for stolen in ("made-up-token-0123456789", token):
+            thief = await phone(browser)
+            await thief.goto(url)
+            await thief.evaluate(f"localStorage.setItem('qwixx-seat-token', {stolen!r})")
+            await thief.reload()
+            await thief.wait_for_selector("#refusal:not([hidden])")
+            assert await thief.is_hidden("#game")
+            await thief.evaluate("decide({action: 'mark', row: 'red', number: 5})")
+            await thief.wait_for_function(
+                "document.getElementById('refusal').textContent.includes('holds no seat')"
+            )
+        assert table.game.player("Dora").crosses(0) == 0
+        assert await dora.is_visible("#sheet .cell.legal")  # Dora keeps her seat
+
+    with_browser(table, server, steps)
+
+
+def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()
+        table.submit(ROLL)
+        await page.wait_for_selector("#sheet .cell.legal")
+        assert (
+            await page.eval_on_selector(
+                "#sheet .cell[data-row='red'][data-number='9']", "cell => cell.tagName"
+            )
+            == "SPAN"
+        )  # not tappable: the page offers only legal marks
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")  # sent anyway
+        await page.wait_for_selector("#refusal:not([hidden])")
+        reason = await page.inner_text("#refusal")
+        trial = table.game.copy()
+        with pytest.raises(Exception) as refused:
+            trial.apply(Mark("Dora", "red", 9))
+        assert reason == str(refused.value.reason)
+        assert table.game.player("Dora").crosses(0) == 0
+        await matches_golden(page, "refused")
+
+    with_browser(table, server, steps)
