@@ -16,6 +16,8 @@ from firmware_py.padhub import PadHub
 from firmware_py.paths import default_state_dir
 from firmware_py.seating import COMPUTER, KEYBOARD, SeatSpec
 from firmware_py.table import Table
+from firmware_py.web import tower as web_tower
+from firmware_py.web.server import WebServer
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
@@ -58,7 +60,13 @@ def run_tower(args: argparse.Namespace) -> int:
 
 
 async def _serve(
-    table: Table, console: Console, hub: PadHub, *, keyboard: bool, games: int | None
+    table: Table,
+    console: Console,
+    hub: PadHub,
+    *,
+    keyboard: bool,
+    games: int | None,
+    web: WebServer | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     hub.open(loop)
@@ -66,7 +74,13 @@ async def _serve(
         loop.add_signal_handler(signum, table.stop)
     if keyboard:
         console.attach_keyboard(loop)
-    await table.run(games=games)
+    if web is not None:
+        await web_tower.start(web, table, console, sys.stdout)
+    try:
+        await table.run(games=games)
+    finally:
+        if web is not None:
+            await web.stop()
 
 
 def _seats(args: argparse.Namespace) -> list[SeatSpec]:
