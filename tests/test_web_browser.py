@@ -20,7 +20,7 @@ from PIL import Image, ImageChops
 from remote_double import RemoteDecision, RemoteSeats
 from test_table import make_table, run_table
 
-from firmware_py.rules import Mark, Roll
+from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.web.hub import WebHub
 from firmware_py.web.server import WebServer
@@ -317,5 +317,55 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
         assert reason == str(refused.value.reason)
         assert table.game.player("Dora").crosses(0) == 0
         await matches_golden(page, "refused")
+
+    with_browser(table, server, steps)
+
+
+# Whole turns: (white dice, Bot's and Dora's action-1 marks as (row, number) or None: a pass).
+# Bot and Dora take turns rolling; the active player passes in action 2.
+SHEET_TURNS = [
+    ((1, 1), ("yellow", 2), ("red", 2)),
+    ((1, 2), None, ("red", 3)),
+    ((2, 2), ("yellow", 4), ("red", 4)),
+    ((2, 3), None, ("red", 5)),
+    ((3, 3), ("yellow", 6), ("red", 6)),
+    ((6, 6), None, ("red", 12)),  # Dora's sixth red cross locks red
+    ((4, 3), ("yellow", 7), ("yellow", 7)),
+    ((4, 4), None, None),  # Dora rolls and crosses nothing: a penalty
+    ((5, 4), ("yellow", 9), ("green", 9)),
+]
+
+
+def play_turns(table, turns) -> None:
+    for white, *marks in turns:
+        game = table.game
+        table.submit(Roll(white, {colour: 1 for colour in game.dice_in_play()}))
+        for name, mark in zip(("Bot", "Dora"), marks, strict=True):
+            table.submit(Mark(name, *mark) if mark else Pass(name))
+        table.submit(Pass(table.game.active_name))
+
+
+def test_the_sheet_shows_crosses_skipped_cells_a_lock_penalties_and_the_score(tmp_path):
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()
+        play_turns(table, SHEET_TURNS)
+        table.submit(Roll((5, 5), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#sheet .cell.legal[data-row='blue'][data-number='10']")
+        crossed = await page.eval_on_selector_all(
+            "#sheet .cell.crossed", "cells => cells.map(c => c.dataset.row + c.dataset.number)"
+        )
+        assert crossed == ["red2", "red3", "red4", "red5", "red6", "red12", "redlock",
+                           "yellow7", "green9"]  # fmt: skip
+        assert await page.is_visible("#sheet .row.red.closed")
+        assert await page.eval_on_selector_all("#penalties .crossed", "boxes => boxes.length") == 1
+        score = table.game.total("Dora")
+        assert await page.inner_text("#total") == f"score {score}"
+        assert await page.is_hidden("#undo")
+        await matches_golden(page, "sheet")
 
     with_browser(table, server, steps)

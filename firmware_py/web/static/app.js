@@ -176,6 +176,8 @@ function showSheet(seat) {
     });
     const lock = document.createElement("span");
     lock.className = "cell lock" + (row.locked_by_me ? " crossed" : "");
+    lock.dataset.row = row.colour;
+    lock.dataset.number = "lock";
     lock.title = row.locked_by_me ? "you locked this row" : row.closed ? "locked" : "lock";
     line.append(lock);
     sheet.append(line);
