@@ -92,7 +92,9 @@ async def join(page, server, name: str, code: str = CODE) -> None:
 
 async def seated(page, name: str) -> None:
     await page.wait_for_selector("#game:not([hidden])")
-    await page.wait_for_function(f"document.getElementById('player').textContent === {name!r}")
+    await page.wait_for_function(
+        f"() => document.getElementById('player').textContent === {name!r}"
+    )
 
 
 async def matches_golden(page, name: str) -> None:
@@ -238,7 +240,7 @@ def test_a_mark_whose_answer_is_lost_with_the_connection_is_applied_once(tmp_pat
         await page.wait_for_selector("#status.lost")
         await page.wait_for_selector("#status.ok")
         await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
-        await page.wait_for_function("!document.body.classList.contains('busy')")
+        await page.wait_for_function("() => !document.body.classList.contains('busy')")
         assert await page.is_hidden("#refusal"), "the repeated request was answered yes"
         assert table.game.player("Dora").crosses(0) == 1
         assert len(dropped) == 1
@@ -284,7 +286,7 @@ def test_a_stolen_or_made_up_seat_token_cannot_act(tmp_path):
             assert await thief.is_hidden("#game")
             await thief.evaluate("decide({action: 'mark', row: 'red', number: 5})")
             await thief.wait_for_function(
-                "document.getElementById('refusal').textContent.includes('holds no seat')"
+                "() => document.getElementById('refusal').textContent.includes('holds no seat')"
             )
         assert table.game.player("Dora").crosses(0) == 0
         assert await dora.is_visible("#sheet .cell.legal")  # Dora keeps her seat
@@ -367,5 +369,65 @@ def test_the_sheet_shows_crosses_skipped_cells_a_lock_penalties_and_the_score(tm
         assert await page.inner_text("#total") == f"score {score}"
         assert await page.is_hidden("#undo")
         await matches_golden(page, "sheet")
+
+    with_browser(table, server, steps)
+
+
+def test_a_longo_player_chooses_lucky_numbers_on_the_phone(tmp_path):
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)], variant="longo")
+    table.pace = 60
+    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    server = WebServer(hub, "127.0.0.1", 0)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()  # longo with a phone seated: the lucky numbers first
+        await page.wait_for_selector("#lucky .lucky-number[data-number='5']")
+        await matches_golden(page, "lucky")
+        await page.click("#lucky .lucky-number[data-number='5']")
+        await page.wait_for_selector("#lucky >> text=lucky numbers: 5")
+        assert await page.is_hidden("#lucky .lucky-number[data-number='5']")  # taken
+        await page.click("#lucky .lucky-draw")  # the tower draws the second one
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        numbers = table.game.player("Dora").lucky
+        assert numbers[0] == 5 and len(numbers) == 2
+        shown = ", ".join(str(n) for n in numbers)
+        assert await page.inner_text("#lucky") == f"lucky numbers: {shown}"
+
+    with_browser(table, server, steps)
+
+
+def test_a_bonus_mark_that_needs_a_row_asks_which_and_sends_the_choice(tmp_path):
+    """The page's question for a Bonus B reward (rows tie): a view naming the choices is
+    handed to the page's script; the tap asks, and the answer goes out with the choice."""
+    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        sent: list[str] = []
+        page.on(
+            "websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame))
+        )
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        view = await page.evaluate("view")
+        row = {"colour": "red", "numbers": list(range(2, 13)), "crossed": [],
+               "cell_colours": ["red"] * 11, "skipped_before": 0, "locked_by_me": False,
+               "closed": False}  # fmt: skip
+        move = {"row": "red", "number": 5, "lucky": False, "choices": ["yellow", "green"]}
+        await page.evaluate(
+            "([view, row, move]) => handle({type: 'view', view: "
+            "{...view, phase: 'action1', white: [4, 1], rows: [row], moves: [move]}})",
+            [view, row, move],
+        )
+        await page.click("#sheet .cell.legal[data-row='red'][data-number='5']")
+        await page.wait_for_selector("#choices:not([hidden]) >> text=which row gets it?")
+        await page.click("#choices button[data-choice='green']")
+        await page.wait_for_function("() => document.getElementById('choices').hidden")
+        decisions = [m for m in sent if '"decide"' in m]
+        assert len(decisions) == 1
+        assert '"choice":"green"' in decisions[0] and '"number":5' in decisions[0]
 
     with_browser(table, server, steps)
