@@ -307,3 +307,17 @@ def test_a_taken_port_is_one_sentence_and_no_server(tmp_path):
     )
     assert said.endswith("); it plays on without phones")
     table.hardware.close()
+
+
+def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
+    table, _, server = tower(tmp_path)
+
+    async def steps(session) -> None:
+        url = f"http://127.0.0.1:{server.port}/ws"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(url, headers={"Origin": "http://games.example"})
+        assert refused.value.status == 403
+        own = await session.ws_connect(url, headers={"Origin": f"http://127.0.0.1:{server.port}"})
+        await Page(own).expect("lobby")
+
+    play_with_phones(table, server, steps)

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -57,6 +58,10 @@ async def _page(request: web.Request) -> web.FileResponse:
 async def _websocket(request: web.Request) -> web.WebSocketResponse:
     """One phone: its messages go to the hub; what the hub queues for it is written back."""
     hub = request.app[HUB]
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        # another web site open on the phone may not play for it (cross-site WebSocket)
+        raise web.HTTPForbidden(text="only the tower's own page may connect here")
     socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT)
     await socket_.prepare(request)
     phone = hub.open()

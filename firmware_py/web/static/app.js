@@ -9,6 +9,7 @@ const MAX_BACKOFF = 8000;
 const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue" };
 
 let socket = null;
+let retry = null;
 let backoff = 500;
 let counter = 0;
 let view = null;
@@ -39,9 +40,19 @@ function connect() {
   socket.onclose = () => {
     const seconds = Math.round(backoff / 100) / 10;
     setStatus(`connection lost: trying again in ${seconds} s`, "lost");
-    setTimeout(connect, backoff);
+    retry = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, MAX_BACKOFF);
   };
+}
+
+function reconnectNow() {  // the phone woke up or found its network again: no waiting
+  if (socket && socket.readyState === WebSocket.CLOSED) {
+    clearTimeout(retry);
+    backoff = 500;
+    document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
+window.addEventListener("online", reconnectNow);
+connect();
+  }
 }
 
 function send(message) {
@@ -302,4 +313,6 @@ function showScores(seat) {
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
 $("undo").addEventListener("click", () => pending.size || decide({ action: "undo" }));
 
+document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
+window.addEventListener("online", reconnectNow);
 connect();
