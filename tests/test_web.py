@@ -10,6 +10,8 @@ import socket
 
 import aiohttp
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from remote_double import RemoteDecision, RemoteSeats
 from test_table import make_table, run_table, until
 
@@ -206,6 +208,9 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
         ("{not json", "the tower could not read that message (not JSON); reload the page"),
         ("[1, 2]", "the tower could not read that message (not an object); reload the page"),
         ('{"type": "shout"}', "the tower does not know that message; reload the page"),
+        ('{"type": ["hello"]}', "the tower does not know that message; reload the page"),
+        ('{"type": "decide", "request": ["x"]}', "the page sent a decision without a request"),
+        ('{"type": "join", "code": {"a": 1}, "name": "Eve"}', "nothing is not this table"),
         ('{"type": "hello", "token": 5}', "this phone's seat token is malformed"),
         ('{"type": "join", "code": "4821", "name": ""}', "type your name to join"),
         ('{"type": "join", "code": "4821", "name": "a\\u0000b"}', "a name has letters"),
@@ -321,3 +326,33 @@ def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
         await Page(own).expect("lobby")
 
     play_with_phones(table, server, steps)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+KEYS = ("type", "token", "code", "name", "request", "action", "row", "number", "lucky", "choice")
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    fields=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6),
+    kind=st.sampled_from(["hello", "join", "decide", "other"]),
+)
+def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
+    """Whatever a page sends, the hub answers with words (or a view), never an exception."""
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    try:
+        phone = hub.open()
+        hub.receive(phone, json.dumps({"type": kind, **fields}))
+        sent = [json.loads(text) for _, text in phone._outbox]
+        assert sent[-1]["type"] in ("refused", "answer", "view", "lobby", "joined")
+    finally:
+        table.hardware.close()

@@ -148,9 +148,9 @@ class WebHub:
         """One message from the page: every outcome is answered in words, none raises."""
         try:
             message = parse(text)
-            handler = {"hello": self._hello, "join": self._join, "decide": self._decide}.get(
-                message.get("type")
-            )
+            kind = message.get("type")
+            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide}
+            handler = handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
                 raise Refused("the tower does not know that message; reload the page")
             handler(phone, message)

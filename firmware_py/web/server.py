@@ -142,7 +142,7 @@ def lan_address() -> str:
     socket 'connected' to a private address sends nothing; it only picks the route."""
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         probe.connect(("10.254.254.254", 9))
-        address = probe.getsockname()[0]
+        address: str = probe.getsockname()[0]
         if address and not address.startswith("127."):
             return address
     return socket.gethostname()
