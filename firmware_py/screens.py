@@ -15,6 +15,7 @@ import segno
 from PIL import Image, ImageDraw, ImageFont
 
 from firmware_py.menu import IDLE_SECONDS
+from firmware_py.seating import MAX_SEATS
 from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
@@ -232,6 +233,9 @@ def join_screen(draw: Draw, view: TableView) -> None:
     """Between games, when phones may join: a QR code of the join address on the left (dark
     modules on a lit square, as a camera expects), the table code large on the right, and
     the seats (setup) or how to start (attract)."""
+    if len(view.seats) >= MAX_SEATS:
+        _setup(draw, view)  # five players: nobody can join, the usual screen
+        return
     qr_code(draw, view.join_url, HEIGHT)
     x = HEIGHT + 3
     if view.screen == SETUP:

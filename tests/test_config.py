@@ -30,6 +30,7 @@ def test_the_example_configuration_of_the_reference_build_loads():
     }
     assert config.displays["main"].driver == "ssd1306"
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
+    assert config.web.enabled and (config.web.host, config.web.port) == ("0.0.0.0", 8080)
 
 
 @pytest.mark.parametrize(

@@ -65,6 +65,15 @@ def test_without_a_web_server_the_screens_are_the_usual_ones():
         GOLDEN / "attract-main.png").convert("1").tobytes()  # fmt: skip
 
 
+def test_with_five_players_seated_the_setup_screen_has_no_qr_code():
+    seats = tuple(Seat(f"P{n}") for n in range(5))
+    full = TableView("setup", title="Qwixx", seats=seats, join_url=URL, join_code="4821")
+    assert read_qr(on_luma(full)) == []
+    assert (
+        on_luma(full).tobytes() == on_luma(TableView("setup", title="Qwixx", seats=seats)).tobytes()
+    )
+
+
 def test_during_a_game_no_qr_code_is_shown():
     view = TableView("roll", active="Ann", join_url=URL, join_code="4821")
     assert read_qr(on_luma(view)) == []
