@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-import random
 import shutil
 from pathlib import Path
 
 import pytest
+from fakes import micropython_binary
 from PIL import Image, ImageChops
 from remote_double import RemoteDecision, RemoteSeats
-from test_table import make_table, run_table
+from test_table import make_table
 
+from firmware_py.demo import Cable, RobotFingers, SimulatedPad
+from firmware_py.padhub import PadHub
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.web.hub import WebHub
@@ -55,7 +57,7 @@ def tower(tmp_path, seats):
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 
-def with_browser(table, server, steps) -> None:
+def with_browser(table, server, steps, timeout: float = 60) -> None:
     """Run the table, its web server and a headless chromium while `await steps(browser)`."""
 
     async def play() -> None:
@@ -70,7 +72,18 @@ def with_browser(table, server, steps) -> None:
         finally:
             await server.stop()
 
-    run_table(table, play)
+    async def run() -> None:
+        task = asyncio.create_task(table.run())
+        try:
+            await play()
+        finally:
+            table.stop()
+            await task
+
+    try:
+        asyncio.run(asyncio.wait_for(run(), timeout))
+    finally:
+        table.hardware.close()
 
 
 async def phone(browser):
@@ -129,7 +142,6 @@ def test_a_phone_joins_from_the_qr_link_and_sees_its_sheet(tmp_path):
         await page.click("#join-button")
         await seated(page, "Dora")
         assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
-        random.seed(3)
         table.new_game()
         table.submit(ROLL)  # Bot's roll: white 4 + 1, Dora may cross a 5 or pass
         await page.wait_for_selector("#sheet .cell.legal")
@@ -431,3 +443,45 @@ def test_a_bonus_mark_that_needs_a_row_asks_which_and_sends_the_choice(tmp_path)
         assert '"choice":"green"' in decisions[0] and '"number":5' in decisions[0]
 
     with_browser(table, server, steps)
+
+
+def test_two_phones_and_a_micropython_pad_play_a_whole_game(tmp_path):
+    """Phones and pads at one table: Ann and Ben on phones, Pam on the real pad firmware under
+    MicroPython (a robot finger presses its buttons and the tower's roll button, as in
+    `qwixx-tower demo`), until the game is over."""
+    binary = micropython_binary()
+    table = make_table(tmp_path / "games", [])
+    cable = Cable(tmp_path, "pad-1")
+    pam = SimulatedPad(binary, cable, "test-pad-1")
+    pads = PadHub(table, [str(cable.tower_path)], {"test-pad-1": "Pam"})
+    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    server = WebServer(hub, "127.0.0.1", 0)
+    fingers = RobotFingers(table, {"Pam": pam}, pace=0.05)
+
+    async def steps(browser) -> None:
+        pads.open(asyncio.get_running_loop())
+        pages = [await phone(browser), await phone(browser)]
+        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
+            await join(page, server, name)
+            await seated(page, name)
+        await fingers.join_all()  # Pam's pad joins; the finger starts the game
+        assert [seat.name for seat in table.seats] == ["Ann", "Ben", "Pam"]
+        while table.game is None or not table.game.over:
+            for page in pages:
+                await page.evaluate(TAP_ANYTHING)
+            await asyncio.sleep(0.05)
+        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
+            await page.wait_for_selector("#text >> text=Game over")
+            assert await page.inner_text("#total") == f"score {table.game.total(name)}"
+        assert (
+            table.game.player("Pam").penalties
+            + sum(table.game.player("Pam").crosses(row) for row in range(4))
+            > 0
+        ), "Pam played on her pad"
+
+    try:
+        with_browser(table, server, steps, timeout=240)
+    finally:
+        pads.close()
+        pam.stop()
+        cable.close()
