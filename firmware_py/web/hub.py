@@ -16,7 +16,9 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 import unicodedata
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 MAX_PHONES = 24  # open connections at once: five players, their reloads, and some margin
 MAX_MESSAGE = 2000  # characters a page message may have (a decision is about 150)
 MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
+WRONG_CODES_A_MINUTE = 20  # wrong codes from all phones together before joining pauses
 MAX_NAME = 16  # characters of a player's name
 MAX_REQUEST_ID = 80
 CODE_DIGITS = 4
@@ -121,6 +124,8 @@ class WebHub:
         self.decision = decision  # RemoteDecision: builds what a decide message asks
         self.code = code or new_table_code()
         self.phones: set[Phone] = set()
+        self.clock = time.monotonic
+        self._wrong_codes: deque[float] = deque()  # when wrong codes came, the last minute's
         self._answering: Phone | None = None
         self._seen = -1
         table.subscribe(self.push_all)
@@ -155,7 +160,8 @@ class WebHub:
                 raise Refused("the tower does not know that message; reload the page")
             handler(phone, message)
         except Refused as refusal:
-            phone.send({"type": "refused", "reason": refusal.words, "forget": refusal.forget})
+            phone.send({"type": "refused", "reason": refusal.words, "forget": refusal.forget,
+                        "final": refusal.close})  # fmt: skip
             if refusal.close:
                 phone.end()
 
@@ -172,6 +178,7 @@ class WebHub:
             return
         if phone.device is not None:
             raise Refused("this connection already speaks for a seat; reload the page")
+        self._take_over(device)
         refusal = self.seats.connect(device, phone)
         if refusal is not None:
             raise Refused(refusal.reason)
@@ -184,6 +191,17 @@ class WebHub:
             )
         phone.device = device
         self.sync(phone)
+
+    def _take_over(self, device: str) -> None:
+        """The token is the phone's secret: a connection that shows it is that phone, back
+        after a reload or a lost network while its old connection still seems open (until the
+        heartbeat finds it dead). The old connection is told and closed; the seat moves."""
+        for old in [phone for phone in self.phones if phone.device == device]:
+            self.seats.disconnect(old)
+            old.device = None
+            old.send({"type": "refused", "forget": False, "final": True,
+                      "reason": "this seat is played from a newer connection now"})  # fmt: skip
+            old.end()
 
     def _join(self, phone: Phone, message: dict[str, Any]) -> None:
         """A player types the table code and a name: a new seat, between games."""
@@ -206,9 +224,17 @@ class WebHub:
         self.sync(phone)
 
     def _check_code(self, phone: Phone, code: object) -> None:
+        """The table code, guarded against guessing: five wrong codes close a connection, and
+        more than WRONG_CODES_A_MINUTE from all phones pause joining for the rest of a minute."""
+        now = self.clock()
+        while self._wrong_codes and self._wrong_codes[0] < now - 60:
+            self._wrong_codes.popleft()
+        if len(self._wrong_codes) >= WRONG_CODES_A_MINUTE:
+            raise Refused("too many wrong table codes at this table: wait a minute, then join")
         typed = str(code).strip() if isinstance(code, (str, int)) else ""
         if secrets.compare_digest(typed.encode(), self.code.encode()):
             return
+        self._wrong_codes.append(now)
         phone.wrong_codes += 1
         if phone.wrong_codes >= MAX_WRONG_CODES:
             raise Refused("too many wrong table codes: reload the page to try again", close=True)

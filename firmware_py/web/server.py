@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 1009)
-HEARTBEAT = 20.0  # seconds between pings, so a phone that vanished is noticed
+HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
 HUB = web.AppKey("hub", WebHub)
 HEADERS = {
     "Cache-Control": "no-cache",

@@ -9,6 +9,7 @@ const MAX_BACKOFF = 8000;
 const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue" };
 
 let socket = null;
+let stopped = false;  // the tower ended this connection for good (a newer one plays the seat)
 let retry = null;
 let backoff = 500;
 let counter = 0;
@@ -38,6 +39,10 @@ function connect() {
     handle(message);
   };
   socket.onclose = () => {
+    if (stopped) {
+      setStatus("disconnected: reload the page to play here", "lost");
+      return;
+    }
     const seconds = Math.round(backoff / 100) / 10;
     setStatus(`connection lost: trying again in ${seconds} s`, "lost");
     retry = setTimeout(connect, backoff);
@@ -46,7 +51,7 @@ function connect() {
 }
 
 function reconnectNow() {  // the phone woke up or found its network again: no waiting
-  if (socket && socket.readyState === WebSocket.CLOSED) {
+  if (socket && socket.readyState === WebSocket.CLOSED && !stopped) {
     clearTimeout(retry);
     backoff = 500;
     document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
@@ -92,6 +97,7 @@ function handle(message) {
       break;
     case "refused":
       showRefusal(message.reason);
+      if (message.final) stopped = true;
       if (message.forget) {
         localStorage.removeItem(TOKEN_KEY);
         showLobby({ may_join: true, text: "type the table code and your name" });
