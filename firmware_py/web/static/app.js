@@ -224,10 +224,14 @@ function cell(row, number, position, move) {
   element.dataset.row = row.colour;
   element.dataset.number = number;
   element.textContent = number;
-  if (crossed) element.classList.add("crossed");
+  if (crossed) {
+    element.classList.add("crossed");
+    element.title = "crossed";
+  }
   else if (position < row.skipped_before) element.classList.add("skipped");
   if (move) {
     element.type = "button";
+    element.setAttribute("aria-label", `cross ${row.colour} ${number}`);
     element.classList.add("legal");
     element.addEventListener("click", () => tap(move));
   }
