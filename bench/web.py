@@ -27,23 +27,21 @@ import aiohttp
 PHONES = 5
 
 
-def serve(state_dir: str) -> None:
-    """The tower (run in a child process): table, remote seats, web server; the roll button
-    pressed by a robot finger once five players sit and at every roll."""
+def serve(state_dir: str, web: bool = True) -> None:
+    """The tower (run in a child process): table, remote seats, web server (unless `web` is
+    false: the baseline memory); the roll button pressed by a robot finger once five players
+    sit and at every roll."""
     from firmware_py.config import SIMULATED, WebConfig
     from firmware_py.hardware import build_hardware
     from firmware_py.journal import Journal
     from firmware_py.table import Table
     from firmware_py.view import TableView
-    from firmware_py.web.tower import build
     from sheets import load_sheet
 
     async def main() -> None:
         hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
         table = Table(seats=[], variant="classic", journal=Journal(Path(state_dir)),
                       hardware=hardware, pace=0.01)  # fmt: skip
-        server = build(table, WebConfig(enabled=True, host="127.0.0.1", port=0))
-        assert server is not None
         loop = asyncio.get_running_loop()
 
         def finger(view: TableView) -> None:
@@ -53,6 +51,14 @@ def serve(state_dir: str) -> None:
                 loop.call_later(0.01, table.press)
 
         table.subscribe(finger)
+        if not web:
+            print("ready", flush=True)
+            await table.run()
+            return
+        from firmware_py.web.tower import build  # aiohttp and segno: only with the server
+
+        server = build(table, WebConfig(enabled=True, host="127.0.0.1", port=0))
+        assert server is not None
         assert await server.start() is None
         print(server.url, flush=True)
         try:
@@ -122,13 +128,32 @@ async def one_game(url: str) -> list[float]:
     return [latency for phone in phones for latency in phone.latencies]
 
 
+def baseline_mb() -> float:
+    """The same tower's resident memory without the web server (nor aiohttp imported)."""
+    with tempfile.TemporaryDirectory() as state:
+        tower = subprocess.Popen(
+            [sys.executable, __file__, "--serve", state, "--no-web"],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert tower.stdout is not None
+            tower.stdout.readline()
+            time.sleep(1.0)
+            return resident_mb(tower.pid)
+        finally:
+            tower.terminate()
+            tower.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", metavar="STATE_DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--no-web", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        serve(args.serve, web=not args.no_web)
         return
+    without_mb = baseline_mb()
     with tempfile.TemporaryDirectory() as state:
         tower = subprocess.Popen(
             [sys.executable, __file__, "--serve", state],
@@ -148,8 +173,8 @@ def main() -> None:
     print(f"{PHONES} phones, one game, {len(latencies)} decisions")
     print(f"request to answer: median {statistics.median(latencies) * 1000:.1f} ms, "
           f"p99 {p99 * 1000:.1f} ms")  # fmt: skip
-    print(f"tower resident memory: {idle_mb:.1f} MB with the web server up, "
-          f"{playing_mb:.1f} MB after the game")  # fmt: skip
+    print(f"tower resident memory: {without_mb:.1f} MB without a web server, "
+          f"{idle_mb:.1f} MB with it up, {playing_mb:.1f} MB after the game")  # fmt: skip
 
 
 if __name__ == "__main__":
