@@ -63,3 +63,19 @@ class DiceNotLandedError(DriverError, TimeoutError):
 
 class RollInProgressError(DriverError):
     """A roll was asked of the Pixels reader while it was still reading another."""
+
+
+class BuzzerConfigError(DriverConfigError):
+    """A tune holds a note the buzzer cannot play, or a duration that is not positive."""
+
+
+class UnknownTuneError(DriverError, LookupError):
+    """The buzzer was asked for a tune it does not know."""
+
+
+class SpeechConfigError(DriverConfigError):
+    """A speech setting (voice, amplitude, speed) is out of range."""
+
+
+class SpeechError(DriverError):
+    """espeak-ng is missing or failed to speak or render a sentence."""

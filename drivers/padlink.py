@@ -63,6 +63,8 @@ class PadLink:
     its STATE) and each new REQUEST (answer it with `answer`). `when_gone(link)` and
     `when_back(link)` report the pad falling silent or its port vanishing, and its return.
     `clock` (seconds, monotonic) times heartbeats and silence, so tests can drive it.
+    `admit(link, hello_fields)`, on the link's thread, may refuse a pad that speaks our
+    version: it returns the reason (sent in a HELLO_ACK `taken`), or None to accept it.
     """
 
     def __init__(
@@ -79,12 +81,14 @@ class PadLink:
         missed: int = protocol.MISSED_BEATS,
         retry: tuple[float, float] = (0.25, 5.0),
         deduper: protocol.RequestDeduper | None = None,
+        admit: Callable[[PadLink, dict], str | None] | None = None,
     ) -> None:
         _check_timing(beat, missed, retry)
         self.port = port
         self.when_message = when_message
         self.when_gone = when_gone
         self.when_back = when_back
+        self.admit = admit  # on this thread, at a pad's hello: why it may not speak here, or None
         self.baudrate = baudrate
         self.ident = ident
         self.clock = clock
@@ -121,6 +125,11 @@ class PadLink:
     def pad_ident(self) -> str | None:
         """The pad's identity from its last accepted HELLO, kept while it is unplugged."""
         return self._known.get("ident")
+
+    @property
+    def pad_boot(self) -> int | None:
+        """The boot number of the pad's last accepted HELLO, kept while it is unplugged."""
+        return self._known.get("boot")
 
     @property
     def stats(self) -> dict:
@@ -318,6 +327,9 @@ class PadLink:
         """Accept a pad speaking our version (and forget its requests if it restarted)."""
         status = self._hello_status(message.fields)
         text = "" if status == protocol.OK else self._refusal(status, message.fields)
+        if status == protocol.OK and self.admit is not None:
+            text = self._admitted(message.fields) or ""
+            status = protocol.TAKEN if text else protocol.OK
         self._send(
             "hello_ack", {"protocol": protocol.PROTOCOL_VERSION, "status": status, "text": text}
         )
@@ -327,6 +339,15 @@ class PadLink:
             return
         self._open_session(message.fields)
         self._call(self.when_message, self, message)
+
+    def _admitted(self, fields: dict) -> str | None:
+        """Ask `admit` about a pad's hello; a failing callback refuses nobody."""
+        try:
+            return self.admit(self, fields) if self.admit is not None else None
+        except Exception:
+            self._counts["callback_errors"] += 1
+            log.exception("pad link %s: admit callback failed", self.port)
+            return None
 
     @staticmethod
     def _hello_status(fields: dict) -> int:
@@ -352,6 +373,7 @@ class PadLink:
         if (known.get("ident"), known.get("boot")) != (fields["ident"], fields["boot"]):
             with self._dedupe_lock:
                 self._deduper.forget(fields["ident"])
+                self._deduper.forget(known.get("ident"))  # one pad per port: memory stays bounded
         self._known = dict(fields)
         self.pad = dict(fields)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from drivers.display_device import DisplayConfig
 from drivers.errors import DisplayConfigError
+from drivers.speech import VOICE_PATTERN, check_voice
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -50,6 +51,18 @@ class ButtonConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    """[sound]: the piezo buzzer (None: simulated) and the spoken announcements."""
+
+    enabled: bool = True
+    buzzer: int | None = None  # BCM pin of the piezo
+    speech: bool = True  # espeak-ng, where an audio device exists
+    voice: str = "en"  # an espeak-ng voice
+    volume: int = 100  # espeak-ng amplitude, 0 to 200
+    speed: int = 160  # words a minute
+
+
+@dataclass(frozen=True)
 class TowerConfig:
     """Everything the tower reads from its file; None for a part means simulated."""
 
@@ -68,6 +81,7 @@ class TowerConfig:
     pad_ports: tuple[str, ...] = ()
     pad_baud: int = 115200
     pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
+    sound: SoundConfig | None = None  # None: a simulated buzzer, no speech
     web: WebConfig = WEB_SIMULATED
 
     @property
@@ -98,7 +112,8 @@ def load_config(path: Path | str | None) -> TowerConfig:
 
 def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
     check = _Checker(source)
-    check.known_keys(data, "", ("tower", "button", "lights", "displays", "dice", "pads", "web"))
+    known = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "web")
+    check.known_keys(data, "", known)
     tower = check.table(data, "tower")
     config = TowerConfig(
         source=source,
@@ -118,6 +133,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pad_ports=check.ports(data),
         pad_baud=check.integer(check.table(data, "pads"), "pads", "baud", 1200, 4_000_000, 115200),
         pad_names=check.pad_names(data),
+        sound=check.sound(data),
         web=check.web(data),
     )
     check.tower_keys(tower)
@@ -315,10 +331,51 @@ class _Checker:
         used: dict[int, str] = {}
         pins = [("[button] pin", config.button.pin)] if config.button else []
         pins += [(f"[lights] {c}", p) for c, p in (config.lights or {}).items()]
+        if config.sound is not None and config.sound.buzzer is not None:
+            pins.append(("[sound] buzzer", config.sound.buzzer))
         for key, pin in pins:
             if pin in used:
                 raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
             used[pin] = key
+
+    def sound(self, data: dict) -> SoundConfig | None:
+        """[sound]: absent means a simulated buzzer and no speech."""
+        if "sound" not in data:
+            return None
+        table = self.table(data, "sound")
+        known = ("enabled", "buzzer", "speech", "voice", "volume", "speed")
+        self.known_keys(table, "sound", known)
+        speech = self.sound_switch(table, "speech")
+        return SoundConfig(
+            enabled=self.sound_switch(table, "enabled"),
+            buzzer=self.pin(table, "sound", "buzzer", 18) if "buzzer" in table else None,
+            speech=speech,
+            voice=self.sound_voice(table, speech),
+            volume=self.integer(table, "sound", "volume", 0, 200, 100),
+            speed=self.integer(table, "sound", "speed", 80, 450, 160),
+        )
+
+    def sound_switch(self, table: dict, key: str) -> bool:
+        value = table.get(key, True)
+        if not isinstance(value, bool):
+            raise self.fail("sound", key, f"must be true or false, not {value!r}")
+        return value
+
+    def sound_voice(self, table: dict, speech: bool) -> str:
+        """An espeak-ng voice; where espeak-ng is installed, one it knows."""
+        voice = table.get("voice", "en")
+        if not isinstance(voice, str) or not VOICE_PATTERN.fullmatch(voice):
+            raise self.fail(
+                "sound", "voice", f'{voice!r} is not a voice name (e.g. voice = "en" or "en-us")'
+            )
+        if speech and check_voice(voice) is False:
+            raise self.fail(
+                "sound",
+                "voice",
+                f"espeak-ng has no voice {voice!r}; `espeak-ng --voices` lists them "
+                '(e.g. voice = "en")',
+            )
+        return voice
 
 
 def _is_ip_address(value: object) -> bool:

@@ -14,12 +14,20 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from drivers.button import RollButton
+from drivers.buzzer import TEST, Buzzer
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig
+from drivers.errors import SpeechError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
+from drivers.speech import Speech
 from firmware_py.config import TowerConfig
-from firmware_py.hardware import SIMULATED_BUTTON_PIN, SIMULATED_LIGHT_PINS
+from firmware_py.hardware import (
+    SIMULATED_BUTTON_PIN,
+    SIMULATED_BUZZER_PIN,
+    SIMULATED_LIGHT_PINS,
+    simulated_buzzer,
+)
 from firmware_py.paths import default_state_dir
 
 Check = tuple[bool, str]
@@ -34,6 +42,8 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     for role in ("main", "options"):
         yield from _guarded(f"{role} display", lambda role=role: _display(config, role))
     yield _dice(config)
+    yield from _guarded("buzzer", lambda: _buzzer(config))
+    yield _speech(config)
     yield _pads(config)
     yield _state_dir(state_dir or config.state_dir or default_state_dir())
 
@@ -87,6 +97,41 @@ def _lights(config: TowerConfig, factory) -> Check:
     names = ", ".join(f"{colour} GPIO{pin}" for colour, pin in pins.items())
     look = "; look: each should have blinked" if config.lights else " (simulated)"
     return True, f"lock lights ({names}): switched{look}"
+
+
+def _buzzer(config: TowerConfig) -> Check:
+    """A test beep on the piezo (simulated without a pin in [sound])."""
+    sound = config.sound
+    if sound is not None and not sound.enabled:
+        return True, "sound: switched off ([sound] enabled = false)"
+    if sound is None or sound.buzzer is None:
+        with simulated_buzzer() as buzzer:
+            buzzer.play(TEST)
+            buzzer.wait_until_quiet(timeout=5)
+        return True, f"buzzer on GPIO{SIMULATED_BUZZER_PIN} (simulated): played a test beep"
+    try:
+        buzzer = Buzzer(sound.buzzer)
+    except Exception as error:  # no GPIO, pin busy, no PWM
+        return False, f"buzzer on GPIO{sound.buzzer}: cannot be used ({error}); see wiring.md"
+    with buzzer:
+        buzzer.play(TEST)
+        buzzer.wait_until_quiet(timeout=5)
+    return True, f"buzzer on GPIO{sound.buzzer}: played a test beep; listen: did it beep?"
+
+
+def _speech(config: TowerConfig) -> Check:
+    """Whether espeak-ng and an audio device are there; if so, a sentence said."""
+    sound = config.sound
+    if sound is None or not sound.enabled or not sound.speech:
+        return True, "speech: off (speech = true in [sound] lets the tower speak)"
+    with Speech(voice=sound.voice, amplitude=sound.volume, speed=sound.speed) as speech:
+        if speech.silent_because:
+            return False, f"speech: the tower cannot speak: {speech.silent_because}"
+        try:
+            speech.say_now("the tower can speak")
+        except SpeechError as error:
+            return False, f"speech: {error}"
+        return True, f'speech: said "the tower can speak" through {speech.device}'
 
 
 def _display(config: TowerConfig, role: str) -> Check:

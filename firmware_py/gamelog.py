@@ -24,19 +24,27 @@ class LogError(Exception):
         self.reason = reason
 
 
-def replay(lines: Iterable[str | bytes], events: list | None = None) -> Game:
+def replay(
+    lines: Iterable[str | bytes],
+    events: list | None = None,
+    requests: list[tuple[str, str]] | None = None,
+) -> Game:
     """Replay a whole log (lines of text, or of UTF-8 bytes) and return the resulting game;
-    raise LogError at the first bad line. `events`, when given, receives each event applied."""
+    raise LogError at the first bad line. `events`, when given, receives each event applied;
+    `requests` the (player, request id) of each device request the log says it answered."""
     game = None
     for number, line in enumerate(lines, start=1):
         try:
             text = _text(line)
             if not text.strip():
                 continue
-            event = parse_line(text)
+            data = _json_object(text)
+            event = parse_event(data)
             game = _apply(game, event)
             if events is not None:
                 events.append(event)
+            if requests is not None:
+                requests += requests_of(event, data)
         except Refused as error:
             raise LogError(number, error.reason) from error
     if game is None:
@@ -66,13 +74,34 @@ def _apply(game: Game | None, event) -> Game:
 
 def parse_line(text: str):
     """One log line to an event; Refused with a plain reason when its shape is wrong."""
+    return parse_event(_json_object(text))
+
+
+def _json_object(text: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise Refused(f"not valid JSON ({error.msg} at column {error.colno})") from error
     if not isinstance(data, dict):
         raise Refused('each line must be a JSON object such as {"event": "roll", ...}')
-    return parse_event(data)
+    return data
+
+
+def requests_of(event, data: dict) -> list[tuple[str, str]]:
+    """The device requests a log line says its event answered, as (player, request id), from
+    its optional "request": {"Ann": ["pad-e6614c31aabbccdd/4711/17"]} (a decision answers one;
+    a start, the lucky numbers chosen on pads before it). Not part of the game: a line without
+    it, or with one malformed, replays the same."""
+    noted = data.get("request")
+    if not isinstance(noted, dict):
+        return []
+    return [
+        (player, request)
+        for player, ids in noted.items()
+        if isinstance(ids, list)
+        for request in ids
+        if isinstance(request, str)
+    ]
 
 
 def parse_event(data: dict):
@@ -174,6 +203,14 @@ def event_to_json(event) -> dict:
     raise TypeError(f"not a game event: {event!r}")
 
 
-def event_to_line(event) -> str:
-    """One compact JSON Lines line, newline included."""
-    return json.dumps(event_to_json(event), separators=(", ", ": ")) + "\n"
+def event_to_line(event, requests: list[tuple[str, str]] | None = None) -> str:
+    """One compact JSON Lines line, newline included. `requests`: the (player, request id) of
+    the device requests the event answers, written as its optional "request" (the spec's key),
+    so that a request repeated after a restart is recognised and not applied again."""
+    data = event_to_json(event)
+    if requests:
+        grouped: dict[str, list[str]] = {}
+        for player, request in requests:
+            grouped.setdefault(player, []).append(request)
+        data["request"] = grouped
+    return json.dumps(data, separators=(", ", ": ")) + "\n"

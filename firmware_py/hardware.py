@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from drivers.button import RollButton
+from drivers.buzzer import Buzzer
 from drivers.dice import SoftwareDice
 from drivers.display import Display, open_display
 from drivers.display_device import DisplayConfig
@@ -21,7 +23,8 @@ from drivers.errors import DriverError
 from drivers.gpio import make_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsReader
-from firmware_py.config import TowerConfig
+from drivers.speech import Speech
+from firmware_py.config import SoundConfig, TowerConfig
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 SIMULATED_BUTTON_PIN = 17
 SIMULATED_LIGHT_PINS = dict(zip(COLOURS, (5, 6, 13, 19), strict=True))
 DISPLAY_ROLES = ("main", "options")
+SIMULATED_BUZZER_PIN = 18
 
 
 @dataclass
@@ -43,8 +47,14 @@ class Hardware:
     problems: list[str] = field(default_factory=list)
     button: RollButton | None = None
     pixels: PixelsReader | None = None  # electronic dice, when configured
+    buzzer: Buzzer | None = None  # None: sound is switched off
+    speech: Speech | None = None  # None: the tower does not speak
 
     def close(self) -> None:
+        if self.buzzer is not None:
+            self.buzzer.close()
+        if self.speech is not None:
+            self.speech.close()
         if self.button is not None:
             self.button.close()
         self.lights.close()
@@ -72,6 +82,8 @@ def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None)
         dice=SoftwareDice(faces=faces),
         problems=problems,
         pixels=_pixels(config, faces),
+        buzzer=_buzzer(config.sound, problems),
+        speech=_speech(config.sound),
     )
 
 
@@ -99,3 +111,32 @@ def _display(config: TowerConfig, role: str, problems: list[str], capture: Path 
         problems.append(f"the {role} display does not answer: {error}")
         log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
         return open_display(_simulated(role, capture))
+
+
+def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
+    """The piezo on its pin; simulated when [sound] names no pin or the pin cannot be used;
+    None when sound is switched off."""
+    if sound is not None and not sound.enabled:
+        return None
+    if sound is not None and sound.buzzer is not None:
+        try:
+            return Buzzer(sound.buzzer)
+        except Exception as error:  # no GPIO here, pin busy, no PWM: the game goes on
+            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {error}")
+    return simulated_buzzer()
+
+
+def simulated_buzzer() -> Buzzer:
+    """A buzzer on its own MockFactory, whose pins (unlike the shared one's) can do PWM."""
+    return Buzzer(SIMULATED_BUZZER_PIN, pin_factory=MockFactory(pin_class=MockPWMPin))
+
+
+def _speech(sound: SoundConfig | None) -> Speech | None:
+    """espeak-ng's voice when [sound] asks for speech (the simulated tower stays quiet); where
+    it cannot speak, the log says why once."""
+    if sound is None or not sound.enabled or not sound.speech:
+        return None
+    speech = Speech(voice=sound.voice, amplitude=sound.volume, speed=sound.speed)
+    if speech.silent_because:
+        log.warning("the tower will not speak: %s", speech.silent_because)
+    return speech

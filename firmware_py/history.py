@@ -1,28 +1,43 @@
-"""`qwixx-tower history`: the games in the journal, one line each, newest last."""
+"""`qwixx-tower history`: the games in the journal, one line each, newest last.
+
+A log that cannot be read (not UTF-8, a line that breaks the rules, a directory, no permission)
+is listed as unreadable with the reason, and so are the logs the tower set aside in
+quarantine/. A game file left empty (the tower stopped before its game began) is no game.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware_py.journal import Journal, JournalError, is_abandoned, read_game
+from firmware_py.disk import QUARANTINE
+from firmware_py.journal import Journal, JournalError, is_abandoned, is_empty, read_game
 
 
 def history_lines(state_dir: Path) -> Iterator[str]:
     """One line per game log: number, variant, state, and every player's total."""
     journal = Journal(state_dir)
-    for path in journal.games():
-        yield _line(path)
+    try:
+        games = journal.games()
+    except JournalError as error:
+        yield str(error)
+        return
+    kept = [(path, "") for path in games] + [(path, QUARANTINE) for path in journal.quarantined()]
+    for path, folder in sorted(kept, key=lambda entry: entry[0].name):
+        if not is_empty(path):
+            yield _line(path, folder)
 
 
-def _line(path: Path) -> str:
+def _line(path: Path, folder: str = "") -> str:
+    name = path.name.removesuffix(".jsonl")
     try:
         game = read_game(path).game
-    except (JournalError, OSError, UnicodeDecodeError) as error:
-        return f"{path.stem:<12} unreadable: {error}"
+    except (JournalError, OSError) as error:
+        where = f", kept in {folder}/" if folder else ""
+        return f"{name:<12} unreadable{where}: {error}"
     if game.over:
         state = "won by " + " and ".join(game.winners())
     else:
         state = "abandoned" if is_abandoned(path) else "unfinished"
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    return f"{path.stem:<12} {game.sheet.name:<8} {state:<24} {scores}"
+    return f"{name:<12} {game.sheet.name:<8} {state:<24} {scores}"

@@ -13,6 +13,13 @@ each player decides (pad, keyboard, computer), so a resumed game gives every sea
 Before a Longo game with pads starts, its players choose their lucky numbers; the game (and its
 log) begins once all have them. Until then ``lucky-draft.json`` holds what is chosen so far, so a
 restart in the middle of choosing loses none of it.
+
+Nothing in the directory may keep the tower from starting. At start `tidy` removes a game file
+left empty (the tower stopped between creating it and writing its start), and moves what cannot
+be read (a log that does not replay, a directory where a file belongs) into ``quarantine/``
+for inspection; what cannot be moved is left where it is and skipped. Game numbers count the
+quarantined logs too, so a number is never given twice. A log moved or deleted while its game
+is on is written again from what the game log holds (see `GameLog`).
 """
 
 from __future__ import annotations
@@ -20,18 +27,25 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from firmware_py import disk
+from firmware_py.disk import QUARANTINE, SetAside, set_aside
 from firmware_py.gamelog import LogError, event_to_line, replay
-from firmware_py.rules import Game, Mark, Pass, Start, Undo
+from firmware_py.rules import Game, Start
 
 log = logging.getLogger(__name__)
 
-GAME_GLOB = "game-*.jsonl"
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
 DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
+PROBE = ".write-test"  # a small file written (and removed) to see that saving works
+PROBE_BYTES = 512  # about one event line
+REWRITTEN = "the game log was moved or deleted: written again from the game so far"
+REPLACED = "the game log was replaced or changed: kept in quarantine/ and written again"
 
 
 class JournalError(Exception):
@@ -46,32 +60,107 @@ class ResumedGame:
     game: Game
     events: int
     dropped_torn_line: bool
-    last_decisions: dict = field(default_factory=dict)  # player -> their last Mark/Pass/Undo
+    requests: list = field(default_factory=list)  # (player, request id) answered, oldest first
 
 
 class GameLog:
-    """The open log of one game: appends are durable when they return."""
+    """The open log of one game: appends are durable when they return.
 
-    def __init__(self, path: Path) -> None:
+    Before each append the log checks that its file is still the one it opened (device and
+    inode) and as long as the log made it. If the file was deleted or moved away, the log
+    writes it again at its path from the lines it holds (the whole game so far), then appends;
+    a stranger file put in its place, or the file changed by something else, is first moved
+    into quarantine/. So no event is written into a file nobody will read. A log
+    that cannot be opened for writing (a read-only disk after a restart) is opened at the first
+    append instead, which then fails with the reason."""
+
+    def __init__(self, path: Path, *, new: bool = False) -> None:
         self.path = path
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self._size = os.fstat(self._fd).st_size
-
-    def append(self, event) -> None:
-        """Write one event and make it durable (fsync) before returning. A write that fails
-        (a full disk) is cut back off, so the log never keeps half an event."""
-        data = event_to_line(event).encode("utf-8")
+        self._fd = -1
+        if new:  # a new game: never append to a file that is already there
+            self._fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+            self._lines = bytearray()
+            self._identity = disk.identity(os.fstat(self._fd))
+            self._size = 0
+            return
         try:
-            _write_all(self._fd, data)
+            self._fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        except OSError as error:  # read-only for now: the first append tries again
+            log.warning("%s cannot be opened for writing yet: %s", path.name, error.strerror)
+            content = disk.read_regular(path)
+            self._identity = disk.identity(os.stat(path))
+        else:
+            content = disk.read_all(self._fd)
+            self._identity = disk.identity(os.fstat(self._fd))
+        self._lines = bytearray(_without_torn_tail(content)[0])  # the game so far
+        self._size = len(self._lines)
+        self._cut_torn_tail()
+
+    def append(self, event, requests: list[tuple[str, str]] | None = None) -> str | None:
+        """Write one event (with the device requests it answers) and make it durable (fsync)
+        before returning. A write that fails (a full disk) is cut back off, so the log never
+        keeps half an event. Returns what the table should be told (the log was written again
+        after it went missing), else None."""
+        data = event_to_line(event, requests).encode("utf-8")
+        try:
+            notice = self._make_sure_of_the_file()
+            disk.write_all(self._fd, data)
             os.fsync(self._fd)
         except OSError as error:
             self._cut_back()
             raise JournalError(
                 f"cannot write the game log {self.path}: {error.strerror}"
             ) from error
-        self._size += len(data)
+        self._lines += data
+        self._size = len(self._lines)
+        return notice
+
+    def _make_sure_of_the_file(self) -> str | None:
+        """The file at the path is the log's own, as the log left it, open for appending; else
+        it is written again (a stranger in its place, or the file changed by something else,
+        is set aside first). Returns the words for the table when it was written again."""
+        here = disk.stat_of(self.path)
+        if here is not None and disk.identity(here) == self._identity:
+            if self._fd < 0:  # not opened yet (the disk was read-only)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+                self._cut_torn_tail()
+                return None
+            if here.st_size == self._size or not stat.S_ISREG(here.st_mode):
+                return None
+            why = "changed by something else while its game was on"
+        else:
+            why = "" if here is None else "replaced while its game was on"
+        if why and set_aside(self.path, why).moved_to is None:
+            raise JournalError("the game log was replaced and cannot be moved aside")
+        words = REPLACED if why else REWRITTEN
+        self._write_again()
+        log.warning("%s: %s", self.path.name, words)
+        return words
+
+    def _write_again(self) -> None:
+        """A fresh file at the path holding every line so far, durably (removed if it fails)."""
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            disk.write_all(fd, bytes(self._lines))
+            os.fsync(fd)
+            disk.fsync_directory(self.path.parent)
+        except OSError:
+            os.close(fd)
+            disk.remove_quietly(self.path)
+            raise
+        self.close()
+        self._fd = fd
+        self._identity = disk.identity(os.fstat(fd))
+
+    def _cut_torn_tail(self) -> None:
+        """A last line torn by a power cut was never acknowledged: appends start after the
+        last complete line (`read_game(repair=True)` does the same when it can write)."""
+        if self._fd >= 0 and os.fstat(self._fd).st_size > self._size:
+            self._cut_back()
 
     def _cut_back(self) -> None:
+        if self._fd < 0:
+            return
         try:
             os.ftruncate(self._fd, self._size)
         except OSError:
@@ -94,31 +183,130 @@ class Journal:
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
+        self._skipped: set[str] = set()  # unreadable files that could not be moved aside
 
-    def begin(self, start: Start) -> GameLog:
-        """Create the next game's log and write its start event durably."""
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> GameLog:
+        """Create the next game's log and write its start event durably (with the requests of
+        the lucky numbers chosen for it). A log whose start cannot be written is removed
+        again: no empty game file is left behind."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             path = self.directory / f"game-{self._next_number():06d}.jsonl"
-            game_log = GameLog(path)
-            _fsync_directory(self.directory)  # the new file's name survives a power cut too
+            game_log = GameLog(path, new=True)
+            disk.fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
-        game_log.append(start)
+        try:
+            game_log.append(start, requests)
+        except JournalError:
+            game_log.close()
+            disk.remove_quietly(path)
+            raise
         return game_log
 
     def games(self) -> list[Path]:
-        """Every game log, oldest first."""
-        return sorted(self.directory.glob(GAME_GLOB))
+        """Every game log, oldest first, readable or not. JournalError when the directory
+        cannot be listed; none when it does not exist yet."""
+        try:
+            return _game_paths(self.directory)
+        except OSError as error:
+            raise JournalError(f"cannot read {self.directory}: {error.strerror}") from error
+
+    def quarantined(self) -> list[Path]:
+        """The game logs set aside in quarantine/, oldest first."""
+        try:
+            return _game_paths(self.directory / QUARANTINE)
+        except OSError:
+            return []
 
     def resume_latest(self) -> ResumedGame | None:
         """The newest game if it is unfinished and not abandoned, read back with a torn last
-        line dropped. Older games are never resumed: a newer game superseded them."""
-        games = self.games()
-        if not games or is_abandoned(games[-1]):
+        line dropped. Older games are never resumed: a newer game superseded them, even one
+        set aside in quarantine/. An empty file is no game (the tower stopped before its start
+        was written)."""
+        games = [path for path in self.games() if not is_empty(path)]
+        if not games or games[-1].name in self._skipped or is_abandoned(games[-1]):
+            return None
+        if self._newest_number(self.quarantined()) > self._newest_number(games):
             return None
         resumed = read_game(games[-1], repair=True)
         return None if resumed.game.over else resumed
+
+    def last_requests(self) -> list[tuple[str, str]]:
+        """The device requests the newest game answered (finished or not), so that a request
+        repeated after a restart is answered, not applied again; [] when there is none to read."""
+        try:
+            games = self.games()
+            return read_game(games[-1]).requests if games else []
+        except (JournalError, OSError, ValueError):
+            return []
+
+    def tidy(self) -> list[SetAside]:
+        """Make the directory safe to start from: remove game files left empty, and set aside
+        what cannot be read: entries that are not files where files belong, and the newest
+        game (the one a restart resumes) when it does not replay. Older logs are read only by
+        `history`. Returns what was set aside."""
+        try:
+            names = sorted(os.listdir(self.directory))
+        except FileNotFoundError:  # a first start: nothing to tidy
+            return []
+        except OSError as error:  # unreadable: `probe` says so on the displays
+            log.warning("nothing tidied in %s: %s", self.directory, error.strerror)
+            return []
+        found = [
+            self._set_aside(self.directory / name, why)
+            for name in names
+            if _ours(name) and (why := disk.not_a_file(self.directory / name))
+        ]
+        for path in self.games():
+            if is_empty(path):
+                self._remove_empty(path)
+        newest = [path for path in self.games() if path.name not in self._skipped]
+        if newest and not is_abandoned(newest[-1]):
+            try:
+                read_game(newest[-1])
+            except (JournalError, OSError) as error:
+                reason = str(error).removeprefix(f"{newest[-1].name}: ")
+                found.append(self._set_aside(newest[-1], reason))
+        return sorted(found, key=lambda entry: entry.name)
+
+    def probe(self) -> None:
+        """Raise JournalError unless saving works now: the directory exists (it is made if
+        need be), can be listed, and takes a small file durably (written, fsynced, removed)."""
+        path = self.directory / PROBE
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            os.listdir(self.directory)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                disk.write_all(fd, b"\n" * PROBE_BYTES)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+                disk.remove_quietly(path)
+        except OSError as error:
+            raise JournalError(f"cannot save in {self.directory}: {error.strerror}") from error
+
+    def _set_aside(self, path: Path, reason: str) -> SetAside:
+        """`path` into quarantine/, with the notes beside it; skipped if it cannot be moved."""
+        moved = set_aside(path, reason)
+        if moved.moved_to is None:
+            self._skipped.add(path.name)
+        elif number_of(path.name) is not None and path.suffix == ".jsonl":
+            for note in (path.with_suffix(SEATS), path.with_suffix(ABANDONED)):
+                if os.path.lexists(note):
+                    set_aside(note, "the note of a game set aside")
+        return moved
+
+    def _remove_empty(self, path: Path) -> None:
+        """A game file left empty: the tower stopped before writing its start. No game."""
+        try:
+            path.unlink()
+            disk.fsync_directory(self.directory)
+        except OSError as error:
+            log.warning("%s is empty and cannot be removed (%s): skipped", path.name, error)
+            return
+        log.info("removed %s: empty, the tower stopped before its game began", path.name)
 
     def abandon(self, path: Path) -> None:
         """Mark the game of `path` as given up, durably: it is never resumed."""
@@ -127,7 +315,7 @@ class Journal:
             fd = os.open(marker, os.O_WRONLY | os.O_CREAT, 0o644)
             os.fsync(fd)
             os.close(fd)
-            _fsync_directory(path.parent)
+            disk.fsync_directory(path.parent)
         except OSError as error:
             raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
@@ -136,16 +324,24 @@ class Journal:
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         _write_durably(path.with_suffix(SEATS), seat_records(seats))
 
-    def note_draft(self, variant: str, seats, lucky: dict[str, list[int]]) -> None:
+    def note_draft(
+        self,
+        variant: str,
+        seats,
+        lucky: dict[str, list[int]],
+        requests: list[tuple[str, str]] | None = None,
+    ) -> None:
         """Write down, durably, the lucky numbers chosen so far for a game about to start: its
-        variant, its seats (as `note_seats`) and each player's numbers. The note names the
-        newest game log of the moment, so it can tell a later game has started since."""
+        variant, its seats (as `note_seats`), each player's numbers and the device requests
+        that chose them. The note names the newest game log of the moment, so it can tell a
+        later game has started since."""
         games = self.games()
         record = {
             "variant": variant,
             "seats": seat_records(seats),
             "lucky": lucky,
             "after": games[-1].name if games else None,
+            "requests": [list(pair) for pair in requests or []],
         }
         self.directory.mkdir(parents=True, exist_ok=True)
         _write_durably(self.directory / DRAFT, record)
@@ -154,7 +350,7 @@ class Journal:
         """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
         None if there is no such note, or a game has started since it was written."""
         try:
-            record = json.loads((self.directory / DRAFT).read_text())
+            record = json.loads(disk.read_regular(self.directory / DRAFT))
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as error:
@@ -164,41 +360,65 @@ class Journal:
         games = self.games()
         return record if record.get("after") == (games[-1].name if games else None) else None
 
+    def set_aside_draft(self, reason: str) -> None:
+        """The note of lucky numbers does not add up: kept in quarantine/ for inspection."""
+        path = self.directory / DRAFT
+        if os.path.lexists(path) and set_aside(path, reason).moved_to is None:
+            try:
+                self.forget_draft()  # it cannot be kept: at least it is not read again
+            except JournalError as error:
+                log.warning("%s", error)
+
     def forget_draft(self) -> None:
         """The lucky numbers are in a game's start now (or given up): drop their note."""
+        if not os.path.lexists(self.directory / DRAFT):
+            return  # (a read-only disk refuses even to remove what is not there)
         try:
             (self.directory / DRAFT).unlink(missing_ok=True)
         except OSError as error:
             raise JournalError(f"cannot remove {DRAFT}: {error}") from error
 
     def _next_number(self) -> int:
-        numbers = [int(path.stem.split("-")[1]) for path in self.games() if _numbered(path)]
-        return max(numbers, default=0) + 1
+        """One more than any game number used, in the directory or in quarantine/."""
+        return self._newest_number(self.games() + self.quarantined()) + 1
+
+    @staticmethod
+    def _newest_number(paths: list[Path]) -> int:
+        numbers = [number for number in (number_of(path.name) for path in paths) if number]
+        return max(numbers, default=0)
 
 
 def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     """Replay a game log. A last line cut short by a power cut is dropped (and, with `repair`,
-    cut from the file so later appends start on a clean line); any other bad line is an error."""
-    data = path.read_bytes()
+    cut from the file so later appends start on a clean line); any other bad line (bytes that
+    are not UTF-8 included) is a JournalError, and so is an entry that is not a file."""
+    try:
+        data = disk.read_regular(path)
+    except OSError as error:
+        raise JournalError(f"{path.name}: {error.strerror}") from error
     text, torn = _without_torn_tail(data)
     lines = text.splitlines(keepends=True)
     events: list = []
+    requests: list[tuple[str, str]] = []
     try:
-        game = replay(lines, events)
+        game = replay(lines, events, requests)
     except LogError as error:
         raise JournalError(f"{path.name}: {error}") from error
     if torn and repair:
-        _truncate(path, len(text.encode("utf-8")))
-        log.warning("%s: dropped a torn last line left by a power cut", path.name)
-    last = {event.player: event for event in events if type(event) in (Mark, Pass, Undo)}
-    return ResumedGame(path, game, len(events), torn, last)
+        try:
+            disk.truncate(path, len(text))
+        except OSError as error:  # read-only: the game's GameLog cuts it when it can write
+            log.warning("%s: cannot cut a torn last line off yet: %s", path.name, error)
+        else:
+            log.warning("%s: dropped a torn last line left by a power cut", path.name)
+    return ResumedGame(path, game, len(events), torn, requests)
 
 
 def noted_seats(path: Path) -> list[dict]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"} ([] if there is no note, or it cannot be read)."""
     try:
-        record = json.loads(path.with_suffix(SEATS).read_text())
+        record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
     except (OSError, ValueError):
         return []
     keys = {"name", "kind", "pad"}
@@ -224,7 +444,7 @@ def _write_durably(path: Path, record) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(fresh, path)
-        _fsync_directory(path.parent)
+        disk.fsync_directory(path.parent)
     except OSError as error:
         raise JournalError(f"cannot write {path.name}: {error}") from error
 
@@ -234,33 +454,41 @@ def is_abandoned(path: Path) -> bool:
     return path.with_suffix(ABANDONED).exists()
 
 
-def _without_torn_tail(data: bytes) -> tuple[str, bool]:
-    """The log up to its last complete line; a tail without a newline was never acknowledged."""
+def _without_torn_tail(data: bytes) -> tuple[bytes, bool]:
+    """The log up to its last complete line; a tail without a newline was never acknowledged.
+    Lines stay bytes: `replay` names a line that is not UTF-8."""
     end = data.rfind(b"\n") + 1
-    return data[:end].decode("utf-8"), end < len(data)
+    return data[:end], end < len(data)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _truncate(path: Path, size: int) -> None:
-    with open(path, "r+b") as file:
-        file.truncate(size)
-        file.flush()
-        os.fsync(file.fileno())
-
-
-def _fsync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+def _game_paths(directory: Path) -> list[Path]:
+    """The game logs in `directory` by name, oldest first (none if it does not exist)."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    logs = [name for name in names if name.endswith(".jsonl") and number_of(name) is not None]
+    return sorted(directory / name for name in logs)
 
 
-def _numbered(path: Path) -> bool:
-    parts = path.stem.split("-")
-    return len(parts) == 2 and parts[1].isdigit()
+def _ours(name: str) -> bool:
+    """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
+    return name == DRAFT or number_of(name) is not None
+
+
+def is_empty(path: Path) -> bool:
+    """True for a game file the tower created but stopped before writing into: no game."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
+_NUMBERED = re.compile(r"game-(\d+)(\.|$)")
+
+
+def number_of(name: str) -> int | None:
+    """The game number a journal name carries (game-000012.jsonl, game-000012.seats.json)."""
+    match = _NUMBERED.match(name)
+    return int(match.group(1)) if match else None

@@ -78,6 +78,18 @@ def draw_all(sheet: Sheet, names: list[str], sample: Sample) -> dict[str, tuple[
     return draft.numbers()
 
 
+def noted_requests(note: dict[str, Any]) -> list[tuple[str, str]]:
+    """The (player, device request) pairs a draft's note keeps; [] in a note without them."""
+    pairs = note.get("requests", [])
+    if not isinstance(pairs, list):
+        return []
+    return [
+        (pair[0], pair[1])
+        for pair in pairs
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+    ]
+
+
 def draft_from_note(note: dict[str, Any], sample: Sample) -> tuple[list[SeatSpec], LuckyDraft]:
     """The seats and the numbers chosen so far, from the journal's note of a draft (see
     `Journal.note_draft`). A note that does not add up raises ValueError, KeyError, TypeError

@@ -16,6 +16,7 @@ from firmware_py.padhub import PadHub
 from firmware_py.paths import default_state_dir
 from firmware_py.seating import COMPUTER, KEYBOARD, SeatSpec
 from firmware_py.table import Table
+from firmware_py.table.sound import SoundPresenter
 from firmware_py.web import tower as web_tower
 from firmware_py.web.server import WebServer
 from sheets import load_sheet
@@ -49,10 +50,15 @@ def run_tower(args: argparse.Namespace) -> int:
         idle_blank=config.idle_blank,
         look_ahead=config.look_ahead if args.look_ahead is None else args.look_ahead,
     )
+    if hardware.buzzer is not None or hardware.speech is not None:
+        table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
+    web = web_tower.build(table, config.web)  # phones as pads; None when [web] turns it off
     try:
-        asyncio.run(_serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games))
+        asyncio.run(
+            _serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games, web=web)
+        )
     finally:
         hub.close()
         hardware.close()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
 
+from firmware_py import disk
+from firmware_py import journal as journal_module
+from firmware_py.disk import plain_reason
 from firmware_py.gamelog import replay
+from firmware_py.history import history_lines
 from firmware_py.journal import GameLog, Journal, JournalError, read_game
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
 from firmware_py.seating import PAD, SeatSpec
@@ -115,3 +121,225 @@ def test_a_note_of_lucky_numbers_holds_until_a_game_begins_after_it(tmp_path):
     journal.forget_draft()
     assert not (tmp_path / "lucky-draft.json").exists()
     journal.forget_draft()  # nothing to forget is fine too
+
+
+# ---- what is in the state directory never stops the tower ------------------------------------
+
+GOOD_LINES = [
+    '{"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}\n',
+    '{"event": "roll", "dice": {"white": [4, 1], "red": 6, "yellow": 2, "green": 3, "blue": 6}}\n',
+    '{"event": "mark", "player": "Ann", "row": "red", "number": 5}\n',
+]
+
+
+def write_game(path: Path, lines: list[str], tail: bytes = b"") -> bytes:
+    data = "".join(lines).encode() + tail
+    path.write_bytes(data)
+    return data
+
+
+def test_bytes_that_are_not_utf8_are_a_journal_error_naming_the_line(tmp_path):
+    path = tmp_path / "game-000001.jsonl"
+    write_game(path, GOOD_LINES, b"\xff\xfe\n")
+    with pytest.raises(JournalError, match=r"game-000001\.jsonl: line 4: not UTF-8 text"):
+        read_game(path)
+
+
+def test_an_unreadable_newest_game_is_moved_to_quarantine_unchanged_and_not_resumed(tmp_path):
+    journal = Journal(tmp_path)
+    with journal.begin(START) as game_log:
+        game_log.append(TURN[0])
+    bad = tmp_path / "game-000002.jsonl"
+    data = write_game(bad, GOOD_LINES, b"\xff\xfe\n")
+    found = journal.tidy()
+    assert [(entry.name, entry.moved_to) for entry in found] == [
+        ("game-000002.jsonl", tmp_path / "quarantine" / "game-000002.jsonl")
+    ]
+    assert "line 4: not UTF-8 text" in found[0].reason
+    assert (tmp_path / "quarantine" / "game-000002.jsonl").read_bytes() == data  # for inspection
+    assert journal.resume_latest() is None  # the older game was superseded: never resumed
+    with journal.begin(START) as game_log:  # the number of the game set aside is not reused
+        assert game_log.path.name == "game-000003.jsonl"
+
+
+def test_directories_where_files_belong_are_set_aside(tmp_path):
+    for name in ("game-000003.jsonl", "lucky-draft.json", "game-000004.seats.json"):
+        (tmp_path / name).mkdir()
+    journal = Journal(tmp_path)
+    found = journal.tidy()
+    assert [entry.name for entry in found] == [
+        "game-000003.jsonl",
+        "game-000004.seats.json",
+        "lucky-draft.json",
+    ]
+    assert all(entry.reason == "it is a directory, not a file" for entry in found)
+    assert sorted(p.name for p in (tmp_path / "quarantine").iterdir()) == [e.name for e in found]
+    assert journal.noted_draft() is None
+    assert journal.begin(START).path.name == "game-000004.jsonl"
+
+
+def test_a_fifo_named_like_a_game_is_set_aside_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "game-000001.jsonl")
+    assert [entry.reason for entry in Journal(tmp_path).tidy()] == ["it is not a regular file"]
+    assert list(history_lines(tmp_path)) == [
+        "game-000001  unreadable, kept in quarantine/: game-000001.jsonl: it is not a regular file"
+    ]
+
+
+def test_a_game_file_left_empty_is_removed_and_the_game_before_it_resumed(tmp_path):
+    """The tower was stopped between creating a game's file and writing its start: no game."""
+    journal = Journal(tmp_path)
+    with journal.begin(START) as game_log:
+        game_log.append(TURN[0])
+    (tmp_path / "game-000002.jsonl").write_bytes(b"")
+    assert list(history_lines(tmp_path)) == [
+        "game-000001  classic  unfinished               Ann 0, Ben 0"
+    ]  # history does not call it unreadable
+    assert journal.resume_latest().path.name == "game-000001.jsonl"
+    assert journal.tidy() == []  # nothing to tell anyone
+    assert [p.name for p in journal.games()] == ["game-000001.jsonl"]
+
+
+def test_what_cannot_be_moved_aside_is_left_in_place_and_skipped(tmp_path):
+    (tmp_path / "quarantine").write_text("a file where the folder would go")
+    journal = Journal(tmp_path)
+    with journal.begin(START) as game_log:
+        game_log.append(TURN[0])
+    write_game(tmp_path / "game-000002.jsonl", ["not json\n"])
+    found = journal.tidy()
+    assert [(entry.name, entry.moved_to) for entry in found] == [("game-000002.jsonl", None)]
+    assert (tmp_path / "game-000002.jsonl").exists()
+    assert journal.resume_latest() is None  # neither the bad game nor the one it superseded
+
+
+def test_history_lists_every_unreadable_game_as_such_and_never_crashes(tmp_path):
+    journal = Journal(tmp_path)
+    with journal.begin(START) as game_log:
+        game_log.append(TURN[0])
+    write_game(tmp_path / "game-000002.jsonl", GOOD_LINES, b"\xff\xfe\n")
+    (tmp_path / "game-000003.jsonl").mkdir()
+    write_game(tmp_path / "game-000004.jsonl", ['{"event": "roll", "dice": {}}\n'])
+    lines = list(history_lines(tmp_path))
+    assert lines[0].startswith("game-000001  classic")
+    assert lines[1:] == [
+        "game-000002  unreadable: game-000002.jsonl: line 4: not UTF-8 text (byte 1 of the line)",
+        "game-000003  unreadable: game-000003.jsonl: it is a directory, not a file",
+        'game-000004  unreadable: game-000004.jsonl: line 1: a roll needs "white": '
+        "a list of the two white dice",
+    ]
+
+
+def test_history_of_a_directory_that_cannot_be_read_says_so(tmp_path):
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")
+    assert list(history_lines(blocker)) == [f"cannot read {blocker}: Not a directory"]
+
+
+# ---- saving fails: clear reasons, nothing half-written -----------------------------------------
+
+
+def no_space(fd, data):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_start_that_cannot_be_written_leaves_no_empty_game_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(disk, "write_all", no_space)
+    with pytest.raises(JournalError, match="No space left on device"):
+        Journal(tmp_path).begin(START)
+    assert Journal(tmp_path).games() == []
+
+
+def test_a_new_game_never_writes_into_a_file_that_is_already_there(tmp_path, monkeypatch):
+    existing = write_game(tmp_path / "game-000001.jsonl", GOOD_LINES)
+    monkeypatch.setattr(Journal, "_next_number", lambda self: 1)  # a directory it could not list
+    with pytest.raises(JournalError, match="cannot create a game log"):
+        Journal(tmp_path).begin(START)
+    assert (tmp_path / "game-000001.jsonl").read_bytes() == existing
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (errno.ENOSPC, "the disk is full"),
+        (errno.EROFS, "/srv/games is read-only"),
+        (errno.EIO, "the disk fails (input/output error)"),
+        (errno.EACCES, "the tower has no permission for /srv/games"),
+        (errno.ENOTDIR, "/srv/games is not a directory"),
+    ],
+)
+def test_why_saving_failed_is_said_in_plain_words(code, words):
+    try:
+        try:
+            raise OSError(code, os.strerror(code))
+        except OSError as error:
+            raise JournalError("cannot save") from error
+    except JournalError as error:
+        assert plain_reason(error, Path("/srv/games")) == words
+    if code == errno.EROFS:
+        assert plain_reason(OSError(code, "x")) == "the disk is read-only"
+
+
+def test_the_probe_says_when_a_directory_cannot_take_a_file(tmp_path):
+    Journal(tmp_path).probe()
+    assert list(tmp_path.iterdir()) == []  # the probe leaves nothing behind
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(JournalError) as raised:
+        Journal(blocker).probe()
+    assert plain_reason(raised.value, blocker) == f"{blocker} is not a directory"
+
+
+# ---- the log moved, deleted, replaced or changed while its game is on -------------------------
+
+
+def test_a_log_deleted_mid_game_is_written_again_and_loses_no_event(tmp_path):
+    journal = Journal(tmp_path)
+    game_log = journal.begin(START)
+    game_log.append(TURN[0])
+    game_log.path.unlink()
+    assert game_log.append(TURN[1]) == journal_module.REWRITTEN
+    for event in TURN[2:]:
+        assert game_log.append(event) is None
+    game_log.close()
+    assert read_game(game_log.path).events == 1 + len(TURN)
+
+
+def test_a_log_replaced_mid_game_is_kept_aside_and_written_again(tmp_path):
+    journal = Journal(tmp_path)
+    game_log = journal.begin(START)
+    game_log.append(TURN[0])
+    stranger = tmp_path / "elsewhere.jsonl"
+    stranger.write_text("someone else's file\n")
+    os.replace(stranger, game_log.path)
+    assert game_log.append(TURN[1]) == journal_module.REPLACED
+    game_log.close()
+    assert read_game(game_log.path).events == 3
+    assert (tmp_path / "quarantine" / "game-000001.jsonl").read_text() == "someone else's file\n"
+
+
+def test_a_log_written_into_by_something_else_is_kept_aside_and_written_again(tmp_path):
+    journal = Journal(tmp_path)
+    game_log = journal.begin(START)
+    with open(game_log.path, "ab") as file:
+        file.write(b"\xff\xfe garbage\n")
+    game_log.append(TURN[0])
+    game_log.close()
+    assert read_game(game_log.path).events == 2
+    assert (tmp_path / "quarantine" / "game-000001.jsonl").read_bytes().endswith(b"garbage\n")
+
+
+def test_a_log_that_cannot_be_written_again_is_a_journal_error_and_keeps_nothing_half(
+    tmp_path, monkeypatch
+):
+    journal = Journal(tmp_path)
+    game_log = journal.begin(START)
+    game_log.path.unlink()
+    monkeypatch.setattr(disk, "write_all", no_space)
+    with pytest.raises(JournalError) as raised:
+        game_log.append(TURN[0])
+    assert plain_reason(raised.value) == "the disk is full"
+    assert not game_log.path.exists()
+    monkeypatch.undo()
+    game_log.append(TURN[0])  # space again: the whole game is written again
+    game_log.close()
+    assert read_game(game_log.path).events == 2

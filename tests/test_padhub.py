@@ -254,7 +254,10 @@ def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp
         run_table(table, partial(steps, table, hub), hub)
         pad.drain()
     marks = [line for line in Journal(games).games()[0].read_text().splitlines() if "mark" in line]
-    assert marks == ['{"event": "mark", "player": "Ann", "row": "red", "number": 5}']
+    assert marks == [
+        '{"event": "mark", "player": "Ann", "row": "red", "number": 5, '
+        f'"request": {{"Ann": ["pad-1/9/{sent["seq"]}"]}}}}'
+    ]  # once, with the pad's request id: its boot number and the request's sequence number
 
 
 @pytest.mark.parametrize(
@@ -341,6 +344,7 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
     brings the player back."""
     pad = PtyPad(tmp_path / "pad")
     table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60  # Bot alone would start a game by itself before the pad can join again
     hub = PadHub(table, [str(pad.path)])
 
     async def play() -> None:

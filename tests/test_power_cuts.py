@@ -14,7 +14,8 @@ import sys
 import time
 
 from firmware_py.gamelog import parse_line
-from firmware_py.journal import Journal, read_game
+from firmware_py.history import history_lines
+from firmware_py.journal import Journal, is_empty, read_game
 from firmware_py.news import describe
 from firmware_py.rules import Game, Start
 
@@ -45,6 +46,8 @@ def journal_news(journal: Journal) -> list[str]:
     """The news each journalled event makes, replaying every game in order."""
     news = []
     for path in journal.games():
+        if is_empty(path):
+            continue  # killed between creating the file and writing its start: no game
         read_game(path, repair=True)  # replays, or raises: a power cut never corrupts a log
         lines = [line for line in path.read_text().splitlines() if line.strip()]
         game = Game.start(parse_line(lines[0]))
@@ -71,3 +74,17 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
     assert is_in_order_within(printed, journalled)
     first = parse_line(Journal(tmp_path).games()[0].read_text().splitlines()[0])
     assert type(first) is Start
+    assert Journal(tmp_path).tidy() == []  # a power cut leaves nothing to set aside
+    assert not any(is_empty(path) for path in Journal(tmp_path).games())
+    assert not any("unreadable" in line for line in history_lines(tmp_path))
+
+
+def test_a_kill_between_creating_a_game_file_and_writing_its_start_leaves_no_trace(tmp_path):
+    """The file of a new game exists before its start event is in it: a kill in between leaves
+    it empty. The next start removes it quietly; it was never a game."""
+    (tmp_path / "game-000001.jsonl").write_bytes(b"")
+    lines = news_until_killed(start_tower(tmp_path), 1.5)
+    assert not any("could not be read" in line for line in lines)
+    assert [path.name for path in Journal(tmp_path).games()] == ["game-000001.jsonl"]
+    assert Journal(tmp_path).games()[0].stat().st_size > 0
+    assert not any("unreadable" in line for line in history_lines(tmp_path))

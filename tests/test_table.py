@@ -199,7 +199,7 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
         refusal = table.decide(Mark("Kim", "red", 6))
         assert refusal.kind == "storage" and "cannot save the game" in refusal.reason
         assert game_report(table.game) == before
-        assert "the game cannot be saved" in table.message
+        assert table.view().message == "cannot save the game: the disk is full"
         assert table.decide(Pass("Nobody")).reason.startswith("there is no player named 'Nobody'")
         table.stop()
         await task

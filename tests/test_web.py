@@ -12,11 +12,11 @@ import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from remote_double import RemoteDecision, RemoteSeats
 from test_table import make_table, run_table, until
 
+from firmware_py.remote import RemoteSeats
 from firmware_py.rules import Roll
-from firmware_py.seating import COMPUTER, SeatSpec
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
 from firmware_py.web import hub as web_hub
 from firmware_py.web.hub import WebHub, device_of
 from firmware_py.web.server import MAX_FRAME, WebServer
@@ -49,7 +49,7 @@ class Page:
 def tower(tmp_path, seats=None):
     table = make_table(tmp_path / "games", seats if seats is not None else [])
     table.pace = 60  # computer players wait: the test decides the order
-    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 
@@ -393,7 +393,7 @@ KEYS = ("type", "token", "code", "name", "request", "action", "row", "number", "
 def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
     """Whatever a page sends, the hub answers with words (or a view), never an exception."""
     table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
     try:
         phone = hub.open()
         hub.receive(phone, json.dumps({"type": kind, **fields}))

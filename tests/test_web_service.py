@@ -10,13 +10,13 @@ import socket
 
 import aiohttp
 import zxingcpp
-from remote_double import RemoteDecision, RemoteSeats
 from test_table import make_table, until
 
 from firmware_py import service
 from firmware_py.console import Console
 from firmware_py.padhub import PadHub
-from firmware_py.seating import COMPUTER, SeatSpec
+from firmware_py.remote import RemoteSeats
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
 from firmware_py.web import tower as web_tower
 from firmware_py.web.hub import WebHub
 from firmware_py.web.server import WebServer
@@ -28,7 +28,7 @@ CODE = "0815"
 def tower(tmp_path, port: int = 0, full_screen: bool = False):
     table = make_table(tmp_path / "games", [SeatSpec("Ann", COMPUTER), SeatSpec("Ben", COMPUTER)])
     console = Console(table, out=io.StringIO(), full_screen=full_screen)
-    hub = WebHub(table, RemoteSeats(table), RemoteDecision, code=CODE)
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
     return table, console, WebServer(hub, "127.0.0.1", port)
 
 

@@ -49,6 +49,7 @@ BAD_REQUEST = 6  # an unknown action, or a row or number that names no cell
 STORAGE = 7  # the tower could not record it; nothing changed, try again
 VERSION = 8  # HELLO_ACK: the tower does not speak the pad's PROTOCOL_VERSION
 ROLE = 9  # HELLO_ACK: the sender is not a pad
+TAKEN = 10  # HELLO_ACK: a pad with this ident is connected on another port that is still up
 
 REASONS = {
     OK: "ok",

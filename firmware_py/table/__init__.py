@@ -14,8 +14,10 @@ from firmware_py.table.core import (
 )
 from firmware_py.table.decisions import (
     CHOICE,
+    NO_SEAT,
     NOT_NOW,
     RULE,
+    STALE,
     STORAGE,
     LuckyNumber,
     Refusal,
@@ -29,8 +31,10 @@ __all__ = [
     "CHOICE",
     "LOCK_NOTICE_SECONDS",
     "NOT_NOW",
+    "NO_SEAT",
     "ROLL_FRAMES",
     "RULE",
+    "STALE",
     "STORAGE",
     "THROW_WAIT",
     "LuckyNumber",

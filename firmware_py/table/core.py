@@ -47,7 +47,15 @@ from firmware_py.rules import (
 from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec, seats_for
 from firmware_py.table import phase as phases
 from firmware_py.table.computers import ComputerPlayers
-from firmware_py.table.decisions import CHOICE, NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
+from firmware_py.table.decisions import (
+    CHOICE,
+    NOT_NOW,
+    RULE,
+    STALE,
+    STORAGE,
+    LuckyNumber,
+    Refusal,
+)
 from firmware_py.table.lucky_step import LuckyStep
 from firmware_py.table.phase import TablePhase
 from firmware_py.table.presenters import (
@@ -56,6 +64,8 @@ from firmware_py.table.presenters import (
     LightPresenter,
     Presenter,
 )
+from firmware_py.table.requests import AppliedRequests
+from firmware_py.table.storage import StorageGuard, set_aside_words
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import (
     ATTRACT,
@@ -119,10 +129,11 @@ class Table:
         self.timers = PhaseTimers()
         self.game: Game | None = None
         self.game_log: GameLog | None = None
-        self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
+        self.applied = AppliedRequests()  # devices' requests in the journal: exactly once
         self.menu: Menu | None = None  # the roll button's menu, in the MENU phase
         self.lucky = LuckyStep(self)
         self.computers = ComputerPlayers(self)
+        self.storage = StorageGuard(self)  # a failed write pauses the table until saving works
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -173,12 +184,14 @@ class Table:
         self._attach_button()
         await self._start_pixels()
         self._resume_or_attract()
+        self.storage.check()
         systemd.ready("the tower is ready")
         housekeeping = asyncio.create_task(self._housekeeping())
         try:
             await self._stopped.wait()
         finally:
             housekeeping.cancel()
+            self.storage.stop()
             self.timers.end_phase()
             self._stop_reading_dice()
             if self.hardware.pixels is not None:
@@ -220,14 +233,17 @@ class Table:
             self.say(event.message)
 
     def _resume_or_attract(self) -> None:
+        self._set_aside_unreadable()
         try:
             resumed = self.journal.resume_latest()
+            game_log = GameLog(resumed.path) if resumed is not None else None
         except (JournalError, OSError) as error:
             self._problem(f"the last game cannot be read back: {error}")
-            resumed = None
+            resumed = game_log = None
         for problem in self.hardware.problems:
             self.alert(problem)
         if resumed is None:
+            self.applied.remember_all(self.journal.last_requests())
             if self.lucky.resume():
                 return
             self.screen = SETUP if self.seating.all_computers() else ATTRACT
@@ -235,12 +251,18 @@ class Table:
             return
         self.lucky.forget()  # a game began after the note; it holds the numbers
         self.game = resumed.game
-        self.last_decisions = dict(resumed.last_decisions)
-        self.game_log = GameLog(resumed.path)
+        self.game_log = game_log
+        self.applied.remember_all(resumed.requests)
         noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
         self.seating.seats = seats_for([p.name for p in self.game.players], self.seats, noted)
         log.info("resumed %s after %d events", resumed.path.name, resumed.events)
         self.publish()
+
+    def _set_aside_unreadable(self) -> None:
+        """What in the state directory cannot be read is kept aside, said in one sentence."""
+        found = self.journal.tidy()
+        if found:
+            self.alert(set_aside_words(found))
 
     # ---- input -------------------------------------------------------------------------------
 
@@ -274,18 +296,25 @@ class Table:
             self._menu_choose()
         self.publish()
 
-    def decide(self, event: Decision) -> Refusal | None:
-        """A player's decision; None when accepted, else the referee's refusal."""
+    def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
+        """A player's decision; None when accepted, else the referee's refusal. `request` is
+        the id a device sent it under (see `requests`): a request applied before, also before
+        a restart, is accepted again without being applied twice; a replayed old one is
+        refused."""
         self.power.touched()
+        if request is not None and self.applied.applied(request):
+            return None
+        if request is not None and self.applied.stale(request):
+            return Refusal("an old request, answered long ago: nothing was changed", STALE)
         if self.draft is not None:
-            return self.lucky.decide(event)
+            return self.lucky.decide(event, request)
         if isinstance(event, LuckyNumber):
             return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
         if self.game is None:
             return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
         if self.game.over:
             return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
-        return self.submit(event)
+        return self.submit(event, request)
 
     def join(self, name: str, kind: SeatKind, pad: str = "") -> Refusal | None:
         """A new seat (held by the pad of ident `pad`, if any), between games only; None when
@@ -319,8 +348,9 @@ class Table:
 
     # ---- the referee -------------------------------------------------------------------------
 
-    def submit(self, event: Event) -> Refusal | None:
-        """Check, journal, then apply and show one event; None when accepted, else why not."""
+    def submit(self, event: Event, request: str | None = None) -> Refusal | None:
+        """Check, journal (with the device request it answers), then apply and show one
+        event; None when accepted, else why not."""
         game, game_log = self.game, self.game_log
         assert game is not None and game_log is not None  # called only while a game is on
         trial = game.copy()
@@ -330,13 +360,15 @@ class Table:
             return Refusal(needed.reason, CHOICE)
         except Refused as refusal:
             return Refusal(refusal.reason, RULE)
+        answered = [(event.player, request)] if request and not isinstance(event, Roll) else []
         try:
-            game_log.append(event)
+            notice = game_log.append(event, answered)
         except JournalError as error:
-            self._problem(f"the game cannot be saved: {error}")
-            return Refusal("the tower cannot save the game right now; try again", STORAGE)
-        if not isinstance(event, Roll):
-            self.last_decisions[event.player] = event
+            return Refusal(self.storage.failed(error), STORAGE)  # the table pauses
+        self.storage.saved()
+        if notice is not None:
+            self.alert(notice)
+        self.applied.remember_all(answered)
         self.game = trial
         self._after(event, game, trial)
         return None
@@ -381,19 +413,21 @@ class Table:
         )
         self.begin(Start(self.variant, tuple(names), lucky))
 
-    def begin(self, start: Start) -> bool:
-        """Journal the start and play; False (and the problem shown) if it cannot be saved."""
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
+        """Journal the start (with the device requests of the lucky numbers chosen for it) and
+        play; False (and the problem shown) if it cannot be saved."""
         self._close_game_log()
         try:
-            self.game_log = self.journal.begin(start)
+            self.game_log = self.journal.begin(start, requests)
         except JournalError as error:
-            self._problem(f"a new game cannot be saved: {error}")
+            self.storage.failed(error)  # the table pauses until saving works
             return False
+        self.storage.saved()
         self._note_seats(self.game_log)
+        self.applied.remember_all(requests or [])
         self.lucky.forget()
         self._notice_until = 0.0  # a lock of the last game is no news in this one
         self.game = game = Game.start(start)
-        self.last_decisions = {}
         self.screen = ATTRACT
         self.message = ""
         self.tell(f"New game of {game.sheet.title}: {', '.join(start.players)}")
@@ -561,6 +595,8 @@ class Table:
             return TableView(ERROR, message=words)
         if self.phase is phases.MENU:
             return self._menu_view()
+        if self.storage.fault:
+            return TableView(ERROR, message=self.storage.fault)
         if self.phase is phases.LUCKY:
             return self._lucky_view()
         game = self.game
@@ -643,6 +679,8 @@ class Table:
         """The timers of this moment: computer players decide after a pause (so the table can
         follow), a person's action-1 time runs out, the last wanted game ends the run."""
         game, phase = self.game, self.phase
+        if self.storage.fault:
+            return  # paused: nothing goes on unsaved, until saving works again
         if phase is phases.MENU or phase is phases.LUCKY or phase is phases.ROLLING:
             return  # the table waits while the menu is open
         if phase is phases.ATTRACT or phase is phases.GAME_OVER or game is None:

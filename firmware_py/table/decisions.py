@@ -13,13 +13,17 @@ class RefusalKind(StrEnum):
     CHOICE = "choice"  # the mark earns a reward that needs a choice of row
     STORAGE = "storage"  # the journal cannot be written: try again
     NOT_NOW = "not now"  # no game, or not this kind of decision at this moment
+    STALE = "stale"  # a device's old request, replayed: answered long ago
+    NO_SEAT = "no seat"  # the device holds no seat: it may join between games
 
 
-RULE, CHOICE, STORAGE, NOT_NOW = (
+RULE, CHOICE, STORAGE, NOT_NOW, STALE, NO_SEAT = (
     RefusalKind.RULE,
     RefusalKind.CHOICE,
     RefusalKind.STORAGE,
     RefusalKind.NOT_NOW,
+    RefusalKind.STALE,
+    RefusalKind.NO_SEAT,
 )
 
 

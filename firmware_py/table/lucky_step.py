@@ -10,9 +10,9 @@ import logging
 from typing import TYPE_CHECKING
 
 from firmware_py.journal import JournalError
-from firmware_py.lucky import LuckyDraft, draft_from_note
+from firmware_py.lucky import LuckyDraft, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
-from firmware_py.seating import PAD, seats_for
+from firmware_py.seating import DEVICES, seats_for
 from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
 from sheets import Sheet, SheetError
 
@@ -28,19 +28,24 @@ class LuckyStep:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.draft: LuckyDraft | None = None
+        self.requests: list[tuple[str, str]] = []  # (player, device request) of each choice
 
     def ask(self, sheet: Sheet, names: list[str]) -> None:
         """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
         table = self.table
         self.draft = draft = LuckyDraft(sheet, names, table.hardware.dice.sample)
         for seat in table.seats:
-            if seat.kind != PAD:
+            if seat.kind not in DEVICES:
                 draft.draw(seat.name)
         self.note()
         table.tell("Lucky numbers: enter the two on your sheet on your pad")
 
-    def decide(self, event: Mark | Pass | Undo | LuckyNumber) -> Refusal | None:
-        """A player's lucky number, or taking one back; None when accepted."""
+    def decide(
+        self, event: Mark | Pass | Undo | LuckyNumber, request: str | None = None
+    ) -> Refusal | None:
+        """A player's lucky number, or taking one back (as the device request `request`);
+        None when accepted. The request is noted with the numbers, and goes into the game's
+        start, so that repeated after a restart it is not applied again."""
         draft = self.draft
         assert draft is not None  # the table routes here only during the lucky numbers
         name = event.player
@@ -54,6 +59,9 @@ class LuckyStep:
             return Refusal("the game has not started: first choose your lucky numbers", NOT_NOW)
         if reason is not None:
             return Refusal(reason, RULE)
+        if request is not None:
+            self.requests.append((name, request))
+            self.table.applied.remember(name, request)
         self.note()
         if name not in draft.missing():
             numbers = " and ".join(str(n) for n in draft.chosen[name])
@@ -85,8 +93,8 @@ class LuckyStep:
             self.table.publish()
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
-        if not self.table.begin(start):
-            return Refusal("the tower cannot save the game right now; try again", STORAGE)
+        if not self.table.begin(start, self.requests):
+            return Refusal(self.table.storage.fault, STORAGE)
         return None
 
     def note(self) -> None:
@@ -95,13 +103,14 @@ class LuckyStep:
         assert draft is not None
         seats = seats_for(draft.chosen, self.table.seats, [])
         try:
-            self.table.journal.note_draft(draft.sheet.name, seats, draft.chosen)
+            self.table.journal.note_draft(draft.sheet.name, seats, draft.chosen, self.requests)
         except JournalError as error:
             log.warning("%s; a restart now would ask for the lucky numbers again", error)
 
     def forget(self) -> None:
         """The game began (or the numbers are lost): no draft, on disk or here."""
         self.draft = None
+        self.requests = []
         try:
             self.table.journal.forget_draft()
         except JournalError as error:
@@ -116,12 +125,16 @@ class LuckyStep:
             if record is None:
                 return False
             seats, draft = draft_from_note(record, table.hardware.dice.sample)
+            requests = noted_requests(record)
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
-            self.forget()
+            self.draft = None
+            table.journal.set_aside_draft(str(error))  # kept for inspection
             table.alert("The lucky numbers chosen before the restart are lost: choose them again")
             return False
         table.seating.seats, table.variant, self.draft = seats, draft.sheet.name, draft
+        self.requests = requests
+        table.applied.remember_all(requests)
         table.tell("Lucky numbers: go on entering them on your pads")
         self.start_when_complete()  # the last number was in, the game not yet begun: begin
         return True

@@ -20,8 +20,10 @@ import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from firmware_py.remote import RemoteDecision, RemoteSeats
+from firmware_py.table import Table
 from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
@@ -36,17 +38,6 @@ CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
 FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
-
-
-class Seats(Protocol):
-    """What the web hub needs of `firmware_py.remote.RemoteSeats`."""
-
-    def connect(self, device: str, connection: Any, boot: str = "") -> Any: ...
-    def disconnect(self, connection: Any) -> None: ...
-    def seat_of(self, device: str) -> str | None: ...
-    def join(self, device: str, connection: Any, name: str | None = None) -> Any: ...
-    def decide(self, device: str, request: str, decision: Any) -> Any: ...
-    def view(self, device: str) -> Any: ...
 
 
 def new_table_code() -> str:
@@ -112,16 +103,9 @@ class Phone:
 class WebHub:
     """The phones at the table: joins, hellos and decisions from pages; views pushed to them."""
 
-    def __init__(
-        self,
-        table: Any,
-        seats: Seats,
-        decision: Callable[..., Any],
-        code: str | None = None,
-    ) -> None:
+    def __init__(self, table: Table, seats: RemoteSeats, code: str | None = None) -> None:
         self.table = table
         self.seats = seats
-        self.decision = decision  # RemoteDecision: builds what a decide message asks
         self.code = code or new_table_code()
         self.phones: set[Phone] = set()
         self.clock = time.monotonic
@@ -252,7 +236,7 @@ class WebHub:
         if device is None or self.seats.seat_of(device) is None:
             raise Refused("this phone holds no seat: join with the table code first")
         try:
-            decision = self.decision(**decision_fields(message))
+            decision = RemoteDecision(**decision_fields(message))
         except (TypeError, ValueError) as error:
             phone.send(_answer(request, f"the page sent a malformed decision: {error}", "rule"))
             return

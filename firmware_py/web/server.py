@@ -120,7 +120,7 @@ class WebServer:
             )
         self._runner = runner
         self.port = runner.addresses[0][1]  # the port chosen, when asked for port 0
-        log.info("phones join at %s", self.url)
+        log.debug("phones join at %s", self.url)
         return None
 
     async def stop(self) -> None:

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from firmware_py.config import WebConfig
+from firmware_py.remote import RemoteSeats
+from firmware_py.seating import PHONE
+from firmware_py.table import Table
 from firmware_py.web.hub import WebHub
 from firmware_py.web.qr import join_lines
 from firmware_py.web.server import WebServer
@@ -20,14 +23,12 @@ log = logging.getLogger(__name__)
 QR_ROOM = 60  # terminal lines needed to show the QR code under the drawn tower
 
 
-def build(table: Any, config: WebConfig) -> WebServer | None:
-    """The web server for phones, or None when `[web]` turns it off."""
+def build(table: Table, config: WebConfig) -> WebServer | None:
+    """The web server for phones (seats of the same kind of path as pads), or None when
+    `[web]` turns it off."""
     if not config.enabled:
         return None
-    from firmware_py.remote import RemoteDecision, RemoteSeats  # the seats pads use too
-    from firmware_py.seating import PHONE
-
-    hub = WebHub(table, RemoteSeats(table, PHONE), RemoteDecision)
+    hub = WebHub(table, RemoteSeats(table, PHONE))
     return WebServer(hub, config.host, config.port)
 
 

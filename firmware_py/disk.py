@@ -1,0 +1,165 @@
+"""Files on the tower's disk, handled so that none can hang, crash or half-write the tower.
+
+Reading takes regular files only (a FIFO would wait forever, a directory has no bytes). Writes
+are durable (fsynced, with their directory). What cannot be read is set aside into
+``quarantine/`` beside it, for inspection. Why a write failed is said in a player's words.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+QUARANTINE = "quarantine"  # what could not be read, kept for inspection
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A file of the state directory that could not be read: why, and where it went (None: it
+    could not be moved and stays where it was, skipped)."""
+
+    name: str
+    reason: str
+    moved_to: Path | None
+
+
+def set_aside(path: Path, reason: str) -> SetAside:
+    """Move `path` (a file, or a directory where a file belongs) into quarantine/ beside it,
+    under a name not taken yet, for inspection. When it cannot be moved (a read-only disk) it
+    stays where it is: the SetAside says so with `moved_to` None."""
+    log.warning("%s could not be read: %s", path.name, reason)
+    folder = path.parent / QUARANTINE
+    try:
+        folder.mkdir(exist_ok=True)
+        target = _free_name(folder, path.name)
+        os.rename(path, target)
+        fsync_directory(folder)
+        fsync_directory(path.parent)
+    except OSError as error:
+        log.warning("%s stays where it is, skipped: %s", path.name, error)
+        return SetAside(path.name, reason, None)
+    log.warning("%s is kept in %s for inspection", path.name, folder)
+    return SetAside(path.name, reason, target)
+
+
+def plain_reason(error: BaseException, directory: Path | None = None) -> str:
+    """Why saving failed, in words a player understands, from the OSError behind `error`;
+    `directory` (the state directory) is named where it is the problem."""
+    cause: BaseException | None = error
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__
+    if cause is None:
+        return str(error)
+    where = str(directory) if directory is not None else "the disk"
+    reasons = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+        errno.EROFS: f"{where} is read-only",
+        errno.EIO: "the disk fails (input/output error)",
+        errno.EACCES: f"the tower has no permission for {where}",
+        errno.EPERM: f"the tower has no permission for {where}",
+        errno.EEXIST: f"{where} is not a directory",
+        errno.ENOTDIR: f"{where} is not a directory",
+    }
+    words = reasons.get(cause.errno) if isinstance(cause.errno, int) else None
+    return words or (cause.strerror or str(cause)).lower()
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; OSError for anything else (reading a FIFO would wait
+    forever, a directory has no bytes)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "it is a directory, not a file", str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "it is not a regular file", str(path))
+        return read_all(fd)
+    finally:
+        os.close(fd)
+
+
+def read_all(fd: int) -> bytes:
+    """Everything in the regular file open as `fd`, from its start (nothing for a device)."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        return b""
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, 1 << 16, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def not_a_file(path: Path) -> str:
+    """Why `path` cannot be one of the journal's files ("" when it is a regular file)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:  # a link to nowhere, ...
+        return error.strerror or "it cannot be opened"
+    if stat.S_ISDIR(mode):
+        return "it is a directory, not a file"
+    return "" if stat.S_ISREG(mode) else "it is not a regular file"
+
+
+def stat_of(path: Path) -> os.stat_result | None:
+    """What is at `path` now (None: nothing)."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def identity(info: os.stat_result) -> tuple[int, int]:
+    """Which file a stat result is of (device, inode): the same path may name another later."""
+    return info.st_dev, info.st_ino
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte of `data` to `fd` (a write may take only part); OSError when the disk refuses."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def truncate(path: Path, size: int) -> None:
+    """Cut the file `path` to `size` bytes, durably."""
+    with open(path, "r+b") as file:
+        file.truncate(size)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make the names in `directory` durable (a new, renamed or removed file survives a power
+    cut)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove_quietly(path: Path) -> None:
+    """Remove `path` if it can be (a file the tower made and no longer wants); else log it."""
+    try:
+        path.unlink()
+    except OSError:
+        log.warning("could not remove %s", path)
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """`folder/name`, or with a count before the suffix when that is taken already."""
+    target = folder / name
+    stem, dot, suffix = name.partition(".")
+    count = 1
+    while os.path.lexists(target):
+        target = folder / f"{stem}.{count}{dot}{suffix}"
+        count += 1
+    return target

@@ -1,0 +1,253 @@
+"""Seats held by devices outside the tower: pads on serial ports, phones on the web.
+
+Pads and phones are one kind of thing to the table: a device with an identity (a pad's ident,
+a phone's seat token) that connects over some connection (a serial link, a web socket), joins
+the table between games, sends its player's decisions and shows that player's `SeatView`.
+`RemoteSeats` is that one path; the pad hub and the web hub only translate their wire to it.
+
+Trust: a device's identity is what it says over a connection the players can see (a cable
+into the tower, a phone that read the table code off its display). So an identity is bound to
+the connection that brought it: while that connection is up, no other connection can take the
+identity (or its seat) over; a seat moves to a new connection only after its old one has gone.
+A connection holds at most one seat until it goes away (a pad unplugged, a phone's socket
+closed), so one device cannot fill the table by changing its identity.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from firmware_py.rules import Mark, Pass, Undo
+from firmware_py.seating import SeatKind
+from firmware_py.seatview import SeatView, game_view, idle_view, lucky_view
+from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
+from sheets import COLOURS
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Decision, Table
+
+NAME_LENGTH = 24  # characters of a typed name that are kept
+
+
+@dataclass(frozen=True)
+class RemoteDecision:
+    """What a device asks, in names rather than wire codes."""
+
+    action: str  # "mark" | "pass" | "undo" | "lucky"
+    row: str = ""  # the row's colour, for a mark
+    number: int = 0  # the cell's number for a mark; the lucky number (0: let the tower draw)
+    lucky: bool = False  # a longo lucky cross
+    choice: str = ""  # bonus-b: the row chosen for a reward
+
+
+def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
+    """The table's event for `name`'s decision, or a refusal in words for a malformed one."""
+    if asked.action == "pass":
+        return Pass(name)
+    if asked.action == "undo":
+        return Undo(name)
+    if asked.action == "lucky":
+        return LuckyNumber(name, asked.number)
+    if asked.action != "mark":
+        return Refusal(f"{asked.action!r} is not something a player can do", RULE)
+    if asked.row not in COLOURS or (asked.choice and asked.choice not in COLOURS):
+        return Refusal("a mark names a row: red, yellow, green or blue", RULE)
+    return Mark(name, asked.row, asked.number, asked.lucky, asked.choice or None)
+
+
+class Identities:
+    """Which connection holds which device identity. Thread-safe: pad links ask from their
+    own threads when a pad says hello, before the table's loop hears of it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._holder: dict[str, Hashable] = {}  # device -> the connection holding it
+
+    def claim(self, device: str, connection: Hashable, alive: Callable[[Hashable], bool]) -> bool:
+        """True when `connection` may speak as `device`: nobody holds it, it holds it already,
+        or its holder is no longer alive."""
+        with self._lock:
+            holder = self._holder.get(device)
+            if holder is not None and holder is not connection and alive(holder):
+                return False
+            self._release(connection)
+            self._holder[device] = connection
+            return True
+
+    def release(self, connection: Hashable) -> None:
+        """`connection` is gone: the identity it held is free to move."""
+        with self._lock:
+            self._release(connection)
+
+    def holder(self, device: str) -> Hashable | None:
+        with self._lock:
+            return self._holder.get(device)
+
+    def _release(self, connection: Hashable) -> None:
+        for device in [d for d, held in self._holder.items() if held is connection]:
+            del self._holder[device]
+
+
+class RemoteSeats:
+    """The seats of one kind of device (pads or phones) at the table."""
+
+    def __init__(
+        self,
+        table: Table,
+        kind: SeatKind,
+        names: dict[str, str] | None = None,
+        *,
+        alive: Callable[[Hashable], bool] = lambda connection: True,
+    ) -> None:
+        self.table = table
+        self.kind = kind
+        self.names = names or {}  # device -> the player's name, from the configuration
+        self.identities = Identities()
+        self.alive = alive  # whether a connection is still up (a pad link heard lately)
+        self.seated: dict[str, str] = {}  # device -> player name
+        self._joined: dict[Hashable, str] = {}  # connection -> the device that joined on it
+
+    # ---- connections ---------------------------------------------------------------------
+
+    def claim(self, device: str, connection: Hashable) -> Refusal | None:
+        """May `connection` speak as `device`? Refused while another live connection holds
+        it. Safe from any thread (a pad link asks before it accepts a hello)."""
+        if self.identities.claim(device, connection, self.alive):
+            return None
+        return Refusal(
+            "another pad with this name is connected: unplug it first"
+            if self.kind == SeatKind.PAD
+            else "this seat is open on another phone",
+            RULE,
+        )
+
+    def connect(self, device: str, connection: Hashable) -> Refusal | None:
+        """`device` says hello on `connection`: refused while another live connection holds
+        the device; else it gets back the seat it held (replug, reload, tower restart)."""
+        refusal = self.claim(device, connection)
+        if refusal is not None:
+            return refusal
+        self._seat_again(device)
+        return None
+
+    def disconnect(self, connection: Hashable) -> None:
+        """The connection is gone; its device keeps its seat and may come back on another."""
+        self.identities.release(connection)
+        self._joined.pop(connection, None)
+
+    def holds(self, device: str, connection: Hashable) -> bool:
+        """True when `connection` speaks for `device` now."""
+        return self.identities.holder(device) is connection
+
+    # ---- seats -----------------------------------------------------------------------------
+
+    def seat_of(self, device: str | None) -> str | None:
+        """The player whose seat this device holds; a seat the menu took away (and that has
+        no game to play out) is given up, so the device can ask to join again."""
+        if device is None:
+            return None
+        name = self.seated.get(device)
+        if name is None or self.table.seating.taken(name):
+            return name
+        game = self.table.game
+        if game is not None and not game.over and name in game.seat:
+            return name
+        del self.seated[device]
+        return None
+
+    def join(self, device: str, connection: Hashable, name: str | None = None) -> Refusal | None:
+        """A new seat between games, at the end of the table, for a device speaking on
+        `connection`. `name` is what a phone typed (cleaned, made unique); None: the name the
+        configuration gives the device, else `Player N`."""
+        if not self.holds(device, connection):
+            return Refusal("say hello first: this connection speaks for another device", RULE)
+        if self.seat_of(device) is not None:
+            return None  # seated already (at its hello): nothing to do
+        held = self.seat_of(self._joined.get(connection))
+        if held is not None:  # the same connection, another identity: one seat is enough
+            return Refusal(f"this {self.kind} holds {held}'s seat already", RULE)
+        player = self._new_name(device, name)
+        refusal = self.table.join(player, self.kind, pad=device)
+        if refusal is None:
+            self.seated[device] = player
+            self._joined[connection] = device
+        return refusal
+
+    def _new_name(self, device: str, typed: str | None) -> str:
+        """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
+        taken = set(self.table.seating.names()) | set(self.seated.values())
+        wanted = clean_name(typed or "") or self.names.get(device, "")
+        if wanted and wanted not in taken:
+            return wanted
+        if wanted:
+            return next(f"{wanted} {n}" for n in range(2, 99) if f"{wanted} {n}" not in taken)
+        number = len(self.table.seats) + 1
+        while f"Player {number}" in taken:
+            number += 1
+        return f"Player {number}"
+
+    def _seat_again(self, device: str) -> None:
+        """Seats that come back need no press: a device keeps its seat across reconnects, and
+        after a restart takes back the seat it held (noted with the game); a seat with no
+        device noted goes to the device named for it in the configuration, else to the first
+        device of this kind that says hello."""
+        if device in self.seated:
+            return
+        taken = set(self.seated.values())
+        free = [
+            seat
+            for seat in self.table.seats
+            if seat.kind == self.kind and seat.name not in taken and seat.pad in ("", device)
+        ]
+        if not free:
+            return
+        known = self.names.get(device)
+        mine = [seat.name for seat in free if seat.pad == device or seat.name == known]
+        name = mine[0] if mine else free[0].name
+        self.seated[device] = name
+        self.table.give_pad(name, device)
+        self.table.say(f"{name}'s {self.kind} is here")
+
+    # ---- decisions and views ---------------------------------------------------------------
+
+    def decide(self, device: str, request: str, asked: RemoteDecision) -> Refusal | None:
+        """The device's player decides; None when accepted. `request` names this request for
+        the device across retries and restarts, as `BOOT/SEQ` (a number the device picked when
+        it started, and its request's sequence number): a repeat of an applied request is
+        accepted without being applied again, even after a restart, because the journal keeps
+        the ids of the requests its events answered."""
+        answered = f"{device}/{request}"
+        if self.table.applied.applied(answered):
+            return None  # applied before (perhaps before a restart): the same answer
+        name = self.seat_of(device)
+        if name is None:
+            return Refusal("this pad has no seat: join between games", NO_SEAT)
+        event = decision_event(name, asked)
+        if isinstance(event, Refusal):
+            return event
+        return self.table.decide(event, answered)
+
+    def view(self, device: str | None) -> SeatView:
+        """What the device shows now: its player's sheet, or how to join."""
+        name = self.seat_of(device)
+        table = self.table
+        if name is None:
+            refusal = table.why_not_join()
+            if refusal is None:
+                return idle_view("press any button to join", may_join=True)
+            return idle_view(refusal.reason, may_join=True)
+        if table.draft is not None and name in table.draft.chosen:
+            return lucky_view(table.draft, name)
+        if table.game is None:
+            return idle_view("the game starts with a press of the roll button", player=name)
+        return game_view(table.game, name)
+
+
+def clean_name(typed: str) -> str:
+    """A typed name as the table shows it: printable characters, spaces squeezed, cut to
+    NAME_LENGTH characters."""
+    printable = "".join(ch for ch in typed if ch.isprintable())
+    return " ".join(printable.split())[:NAME_LENGTH]

@@ -1,0 +1,166 @@
+"""What a player's own device shows (a pad, a phone): one `SeatView`, plain data.
+
+The table publishes one `TableView` for everyone; a device in a player's hand needs that
+player's sheet, the dice, exactly the marks the rules allow now, and a line of words. Every kind
+of remote seat builds its screen from a `SeatView`: the pad hub encodes it as the wire's STATE,
+the web hub as JSON. So a pad and a phone cannot disagree about what a player may do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from firmware_py.lucky import LuckyDraft
+from firmware_py.rules import ACTION1, ROLL, Game, Mark
+from firmware_py.rules.player import PlayerSheet
+from sheets import COLOURS
+
+SeatPhase = Literal["idle", "roll", "action1", "action2", "over", "lucky"]
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One row of the player's sheet, as printed and as crossed."""
+
+    colour: str  # the row's lock colour
+    numbers: tuple[int, ...]  # in printed order
+    cell_colours: tuple[str, ...]  # each cell's colour (mixx-a rows mix them)
+    crossed: tuple[int, ...]  # crossed cell positions, 0 the leftmost
+    skipped_before: int  # cells left of this position not crossed are skipped for good
+    locked_by_me: bool  # this player crossed the row's lock
+    closed: bool  # the row is locked for everyone
+
+
+@dataclass(frozen=True)
+class MoveView:
+    """A mark the player may make now; `choices`: the rows a reward lets them choose from."""
+
+    row: str
+    number: int
+    lucky: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one player's device shows at this moment."""
+
+    player: str  # "" when the device holds no seat
+    phase: SeatPhase
+    text: str  # one line: what happens now, in a player's words
+    may_join: bool = False
+    may_pass: bool = False
+    may_undo: bool = False
+    active: bool = False
+    decided: bool = False
+    penalties: int = 0
+    total: int = 0
+    white: tuple[int, int] | None = None
+    colours: dict[str, int] = field(default_factory=dict)  # colour dice in play: their faces
+    locked: tuple[str, ...] = ()  # rows locked for everyone
+    lucky: tuple[int, ...] = ()  # longo: the player's lucky numbers
+    rows: tuple[RowView, ...] = ()
+    moves: tuple[MoveView, ...] = ()
+    lucky_choices: tuple[int, ...] = ()  # phase "lucky": the numbers still allowed
+    scores: tuple[tuple[str, int], ...] = ()  # every player's total, in seat order
+    waiting_for: tuple[str, ...] = ()
+    sheet_title: str = ""
+
+
+def idle_view(text: str, *, may_join: bool = False, player: str = "") -> SeatView:
+    """A device without a game to show: how to join, or why not now."""
+    return SeatView(player=player, phase="idle", text=text, may_join=may_join)
+
+
+def game_view(game: Game, name: str) -> SeatView:
+    """`name`'s sheet in `game`, the dice, their legal marks and a line of words."""
+    if name not in game.seat:
+        return idle_view("a game is being played: you can join when it ends", player=name)
+    player = game.player(name)
+    dice = game.dice
+    in_play = set(game.dice_in_play())
+    return SeatView(
+        player=name,
+        phase=game.phase.value,
+        text=status_text(game, name),
+        may_pass=game.can_pass(name),
+        may_undo=game.can_undo(name),
+        active=game.active_name == name,
+        decided=game.phase is ACTION1 and game.seat[name] in game.decisions,
+        penalties=player.penalties,
+        total=game.total(name),
+        white=(dice.white[0], dice.white[1]) if dice else None,
+        colours={c: f for c, f in dice.colours.items() if c in in_play} if dice else {},
+        locked=tuple(COLOURS[row] for row in game.locked),
+        lucky=tuple(player.lucky),
+        rows=tuple(_row_view(game, player, row) for row in range(len(COLOURS))),
+        moves=move_views(game.legal_marks(name)),
+        scores=tuple((p.name, game.total(p.name)) for p in game.players),
+        waiting_for=tuple(game.waiting_for()),
+        sheet_title=game.sheet.title,
+    )
+
+
+def lucky_view(draft: LuckyDraft, name: str) -> SeatView:
+    """Before a longo game: the numbers chosen, those still open, and whom the table waits
+    for."""
+    chosen = draft.chosen[name]
+    missing = tuple(n for n in draft.missing() if n != name)
+    if len(chosen) < draft.count:
+        text = f"choose {draft.count} numbers"
+    else:
+        text = "waiting for " + ", ".join(missing) if missing else "the game starts"
+    return SeatView(
+        player=name,
+        phase="lucky",
+        text=text,
+        may_undo=bool(chosen),
+        decided=len(chosen) >= draft.count,
+        lucky=tuple(chosen),
+        lucky_choices=tuple(draft.allowed(name)),
+        waiting_for=tuple(draft.missing()),
+        sheet_title=draft.sheet.title,
+    )
+
+
+def _row_view(game: Game, player: PlayerSheet, row: int) -> RowView:
+    sheet_row = game.sheet.rows[row]
+    crossed = tuple(player.crossed_positions(row))
+    return RowView(
+        colour=COLOURS[row],
+        numbers=tuple(sheet_row.numbers),
+        cell_colours=tuple(sheet_row.colours),
+        crossed=crossed,
+        skipped_before=max(crossed) + 1 if crossed else 0,
+        locked_by_me=player.has_locked(row),
+        closed=row in game.locked,
+    )
+
+
+def move_views(marks: list[Mark]) -> tuple[MoveView, ...]:
+    """One move per cell and kind of cross; a mark the engine lists once per possible choice
+    of row (bonus-b ties) becomes one move with those rows as its choices."""
+    moves: dict[tuple[str, int, bool], list[str]] = {}
+    for mark in marks:
+        choices = moves.setdefault((mark.row, mark.number, mark.lucky), [])
+        if mark.choice is not None:
+            choices.append(mark.choice)
+    return tuple(
+        MoveView(row, number, lucky, tuple(choices))
+        for (row, number, lucky), choices in moves.items()
+    )
+
+
+def status_text(game: Game, name: str) -> str:
+    """One line a player reads to know what happens now."""
+    if game.over:
+        return f"Game over: {' and '.join(game.winners())} won"
+    waiting = [n for n in game.waiting_for() if n != name]
+    if game.phase is ROLL:
+        if game.active_name == name:
+            return "your roll: press the button"
+        return f"{game.active_name} rolls next"
+    if name in game.waiting_for():
+        return "your move" + (f"; also {', '.join(waiting)}" if waiting else "")
+    return f"waiting for {', '.join(waiting)}"
