@@ -31,6 +31,8 @@ def serve(state_dir: str, web: bool = True) -> None:
     """The tower (run in a child process): table, remote seats, web server (unless `web` is
     false: the baseline memory); the roll button pressed by a robot finger once five players
     sit and at every roll."""
+    here = Path(__file__).resolve().parent  # bench/drivers.py would hide the drivers package
+    sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != here]
     from firmware_py.config import SIMULATED, WebConfig
     from firmware_py.hardware import build_hardware
     from firmware_py.journal import Journal
@@ -161,7 +163,9 @@ def main() -> None:
         )  # fmt: skip
         try:
             assert tower.stdout is not None
-            url = tower.stdout.readline().strip()
+            url = ""
+            while not url.startswith("http"):  # the tower may say other things first
+                url = tower.stdout.readline().strip()
             idle_mb = resident_mb(tower.pid)
             latencies = asyncio.run(one_game(url))
             playing_mb = resident_mb(tower.pid)
