@@ -8,6 +8,7 @@ value is refused with a message naming the key and how to fix it, e.g.
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,18 @@ DISPLAY_ROLES = ("main", "options")
 I2C_ADDRESSES = (0x3C, 0x3D)
 DICE_SOURCES = ("software", "pixels")
 DIE_ROLES = ("white 1", "white 2", *COLOURS)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web server for phones as pads: on or off, the address it listens on, its port."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"  # the kiosk: every network the Pi is on
+    port: int = 8080
+
+
+WEB_SIMULATED = WebConfig(enabled=True, host="127.0.0.1")  # `run` without a file: this PC only
 
 
 class ConfigError(ValueError):
@@ -71,6 +84,7 @@ class TowerConfig:
     pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
     sound: SoundConfig | None = None  # None: a simulated buzzer, no speech
     computer_players: tuple[str, ...] = ()  # [table]: seated at power-on; people join on pads
+    web: WebConfig = WEB_SIMULATED
 
     @property
     def simulated(self) -> bool:
@@ -104,8 +118,8 @@ def load_config(path: Path | str | None) -> TowerConfig:
 
 def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
     check = _Checker(source)
-    sections = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "table")
-    check.known_keys(data, "", sections)
+    known = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "table", "web")
+    check.known_keys(data, "", known)
     tower = check.table(data, "tower")
     config = TowerConfig(
         source=source,
@@ -127,6 +141,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pad_names=check.pad_names(data),
         sound=check.sound(data),
         computer_players=check.computer_players(data),
+        web=check.web(data),
     )
     check.tower_keys(tower)
     check.pins_used_once(config)
@@ -350,6 +365,25 @@ class _Checker:
                     "in [pads] names; give the computer player another name"
                 )
 
+    def web(self, data: dict) -> WebConfig:
+        """[web]: phones as pads on the LAN; without the section, no web server."""
+        if "web" not in data:
+            return WebConfig(enabled=False)
+        table = self.table(data, "web")
+        self.known_keys(table, "web", ("enabled", "host", "port"))
+        enabled = table.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise self.fail("web", "enabled", f"must be true or false, not {enabled!r}")
+        host = table.get("host", WebConfig.host)
+        if not _is_ip_address(host):
+            raise self.fail(
+                "web",
+                "host",
+                f'must be an IP address such as "0.0.0.0" (all networks), not {host!r}',
+            )
+        port = self.integer(table, "web", "port", 1, 65535, WebConfig.port)
+        return WebConfig(enabled=enabled, host=host, port=port)
+
     def pins_used_once(self, config: TowerConfig) -> None:
         used: dict[int, str] = {}
         pins = [("[button] pin", config.button.pin)] if config.button else []
@@ -399,3 +433,11 @@ class _Checker:
                 '(e.g. voice = "en")',
             )
         return voice
+
+
+def _is_ip_address(value: object) -> bool:
+    try:
+        ipaddress.ip_address(value if isinstance(value, str) else "-")
+    except ValueError:
+        return False
+    return True

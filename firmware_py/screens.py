@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import segno
 from PIL import Image, ImageDraw
 
 from firmware_py.font import FALLBACK, drawable, fit, font, width
 from firmware_py.font import HEIGHT as FONT_HEIGHT
 from firmware_py.menu import IDLE_SECONDS, short_title
+from firmware_py.seating import MAX_SEATS
 from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, Seat, TableView
 from sheets import COLOURS
 
@@ -39,6 +41,8 @@ def render(view: TableView, role: str = "main") -> Image.Image:
 def draw_screen(draw: Draw, view: TableView, role: str = "main") -> None:
     """Draw on a luma canvas (or any ImageDraw): ``with canvas(device) as draw: ...``."""
     screens = MAIN_SCREENS if role == "main" else OPTIONS_SCREENS
+    if role == "main" and view.join_url and view.screen in (ATTRACT, SETUP):
+        screens = {view.screen: join_screen}  # phones may join: the QR code and table code
     screens.get(view.screen, _scoreboard)(draw, view)
 
 
@@ -285,6 +289,52 @@ def _lucky(draw: Draw, view: TableView) -> None:
 
 def _locks_line(draw: Draw, view: TableView, y: int) -> None:
     text(draw, (0, y), "locked: " + (", ".join(view.locked) if view.locked else "none"))
+
+
+def join_screen(draw: Draw, view: TableView) -> None:
+    """Between games, when phones may join: a QR code of the join address on the left (dark
+    modules on a lit square, as a camera expects), the table code large on the right, and
+    the seats (setup) or how to start (attract)."""
+    if len(view.seats) >= MAX_SEATS:
+        _setup(draw, view)  # five players: nobody can join, the usual screen
+        return
+    qr_code(draw, view.join_url, HEIGHT)
+    x = HEIGHT + 3
+    if view.screen == SETUP:
+        text(draw, (x, 0), "New game")
+        text(draw, (x, 10), f"code {view.join_code}")
+        for row, seat in enumerate(view.seats[:4]):
+            text(draw, (x, 22 + row * LINE), fit(seat.name, WIDTH - x))
+        return
+    text(draw, (x, 0), "Phones:")
+    text(draw, (x, 10), "scan, code")
+    _big_at(draw, (x, 24), view.join_code, scale=2)
+    text(draw, (x, 52), "or tap: go")
+
+
+def qr_code(draw: Draw, data: str, side: int) -> None:
+    """`data` as a QR code in the top-left square of `side` pixels, as large as whole pixels
+    per module allow, with the quiet zone lit around it."""
+    code = segno.make(data, error="l", micro=False)
+    modules = code.symbol_size(scale=1, border=0)[0]
+    scale = max(1, side // (modules + 2))
+    left = (side - modules * scale) // 2
+    draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    for y, row in enumerate(code.matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = left + x * scale, left + y * scale
+                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)
+
+
+def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int) -> None:
+    """Words in the bitmap font scaled up pixel for pixel, from `xy`."""
+    if not words:
+        return
+    small = Image.new("1", (max(1, width(words)), FONT_HEIGHT))
+    ImageDraw.Draw(small).text((0, 0), drawable(words), font=font(), fill=1)
+    large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
+    draw.bitmap(xy, large, fill=1)
 
 
 # ---- the options display ----------------------------------------------------------------------

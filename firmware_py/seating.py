@@ -20,9 +20,12 @@ class SeatKind(StrEnum):
     COMPUTER = "computer"  # the tower plays it
     KEYBOARD = "keyboard"  # someone at the terminal
     PAD = "pad"  # a handheld button pad on a serial port
+    PHONE = "phone"  # a phone's browser, through the tower's web server
 
 
 COMPUTER, KEYBOARD, PAD = SeatKind.COMPUTER, SeatKind.KEYBOARD, SeatKind.PAD
+PHONE = SeatKind.PHONE
+DEVICES = (PAD, PHONE)  # seats held by a device in a player's hand
 MAX_SEATS = 5
 
 
@@ -95,4 +98,5 @@ class Seating:
         return all(seat.kind == COMPUTER for seat in self.seats)
 
     def any_pads(self) -> bool:
-        return any(seat.kind == PAD for seat in self.seats)
+        """True when a seat is held by a pad or a phone (they enter lucky numbers)."""
+        return any(seat.kind in DEVICES for seat in self.seats)

@@ -21,6 +21,8 @@ from firmware_py.paths import default_state_dir
 from firmware_py.seating import COMPUTER, KEYBOARD, MAX_SEATS, SeatSpec, seats_for
 from firmware_py.table import Table
 from firmware_py.table.sound import SoundPresenter
+from firmware_py.web import tower as web_tower
+from firmware_py.web.server import WebServer
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
@@ -70,8 +72,11 @@ def run_tower(args: argparse.Namespace) -> int:
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
+    web = web_tower.build(table, config.web)  # phones as pads; None when [web] turns it off
     try:
-        asyncio.run(_serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games))
+        asyncio.run(
+            _serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games, web=web)
+        )
     finally:
         console.close()
         hub.close()
@@ -80,7 +85,13 @@ def run_tower(args: argparse.Namespace) -> int:
 
 
 async def _serve(
-    table: Table, console: Console, hub: PadHub, *, keyboard: bool, games: int | None
+    table: Table,
+    console: Console,
+    hub: PadHub,
+    *,
+    keyboard: bool,
+    games: int | None,
+    web: WebServer | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     hub.open(loop)
@@ -90,7 +101,13 @@ async def _serve(
         console.attach_keyboard(loop)
     if console.full_screen:
         loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
-    await table.run(games=games)
+    if web is not None:
+        await web_tower.start(web, table, console, sys.stdout)
+    try:
+        await table.run(games=games)
+    finally:
+        if web is not None:
+            await web.stop()
 
 
 def _seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:

@@ -71,6 +71,8 @@ class TableView:
     message: str = ""
     frame: int = 0  # animation step, for the rolling screen
     menu: MenuView | None = None  # the menu's page, for the menu screen
+    join_url: str = ""  # between games: where phones join (a QR code on the main display)
+    join_code: str = ""  # and the table code they type
     # What presenters other than the screens read; screens never do.
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale

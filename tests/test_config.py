@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ def test_the_example_configuration_of_the_reference_build_loads():
     }
     assert config.displays["main"].driver == "ssd1306"
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
+    assert config.web.enabled and (config.web.host, config.web.port) == ("0.0.0.0", 8080)
 
 
 @pytest.mark.parametrize(
@@ -125,3 +127,29 @@ def test_a_computer_player_may_not_take_the_name_of_a_known_pad(tmp_path):
     data = {"table": {"computer_players": ["Ann"]}, "pads": {"names": {"e6614c31": "Ann"}}}
     with pytest.raises(ConfigError, match="'Ann' is also a pad's player in \\[pads\\] names"):
         parse_config(data, source="config.toml")
+
+
+def test_phones_are_served_on_this_pc_only_when_simulated_and_on_the_lan_with_a_web_section():
+    simulated = load_config(None).web
+    assert simulated.enabled and simulated.host == "127.0.0.1" and simulated.port == 8080
+    assert not parse_config({}).web.enabled, "a kiosk without [web] serves no phones"
+    kiosk = parse_config({"web": {}}).web
+    assert kiosk.enabled and kiosk.host == "0.0.0.0" and kiosk.port == 8080
+    chosen = parse_config({"web": {"port": 8000, "host": "::", "enabled": False}}).web
+    assert (chosen.enabled, chosen.host, chosen.port) == (False, "::", 8000)
+
+
+@pytest.mark.parametrize(
+    ("web", "message"),
+    [
+        ({"port": 0}, "[web] port: must be a whole number from 1 to 65535, not 0"),
+        ({"port": "8080"}, "[web] port: must be a whole number from 1 to 65535, not '8080'"),
+        ({"host": "my-pi"}, '[web] host: must be an IP address such as "0.0.0.0"'),
+        ({"host": 5}, "[web] host: must be an IP address"),
+        ({"enabled": "yes"}, "[web] enabled: must be true or false, not 'yes'"),
+        ({"url": "/"}, "[web] url: unknown key; known keys: enabled, host, port"),
+    ],
+)
+def test_a_wrong_web_value_is_refused_with_key_and_fix(web, message):
+    with pytest.raises(ConfigError, match="^config.toml: " + re.escape(message)):
+        parse_config({"web": web})

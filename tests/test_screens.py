@@ -250,7 +250,7 @@ def test_the_scores_stay_on_the_options_display_while_the_dice_roll(tmp_path):
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name) for name in ("Ann", "Ben")]
     table = Table(seats=seats, variant="classic", journal=Journal(tmp_path), hardware=hardware,
-                  pace=0.005)  # fmt: skip
+                  pace=0.005, autoplay=True)  # fmt: skip
     rolling: list[TableView] = []
     table.subscribe(lambda view: rolling.append(view) if view.screen == "rolling" else None)
     asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))

@@ -143,6 +143,7 @@ class Table:
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
+        self.join_address = ("", "")  # where phones join and the table code, set by the web server
         self.news: deque[str] = deque(maxlen=NEWS_KEPT)  # what happened, newest last
         self.news_count = 0  # lines of news told since the start (more than are kept)
         self.games_finished = 0
@@ -642,7 +643,8 @@ class Table:
         sheet = load_sheet(self.variant)
         seats = tuple(Seat(name) for name in self.seating.names())
         message = self.message or self._how_to_start()
-        return TableView(self.screen, title=sheet.title, seats=seats, message=message)
+        return TableView(self.screen, title=sheet.title, seats=seats, message=message,
+                         join_url=self.join_address[0], join_code=self.join_address[1])  # fmt: skip
 
     def _how_to_start(self) -> str:
         if self.screen != SETUP:

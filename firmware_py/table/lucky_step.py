@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from firmware_py.journal import JournalError
 from firmware_py.lucky import LuckyDraft, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
-from firmware_py.seating import PAD, seats_for
+from firmware_py.seating import DEVICES, seats_for
 from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
 from sheets import Sheet, SheetError
 
@@ -35,7 +35,7 @@ class LuckyStep:
         table = self.table
         self.draft = draft = LuckyDraft(sheet, names, table.hardware.dice.sample)
         for seat in table.seats:
-            if seat.kind != PAD:
+            if seat.kind not in DEVICES:
                 draft.draw(seat.name)
         self.note()
         table.tell("Lucky numbers: enter the two on your sheet on your pad")

@@ -1,0 +1,323 @@
+"""Phones as pads: each open WebSocket is a device of the table's remote seats.
+
+A phone proves who it is with a seat token: issued when it joins (with the table code shown on
+the tower), kept by the page, and sent again in a hello after every reconnect. The device id
+the seats know is derived from the token, so a reload gets the seat back, a made-up token gets
+nothing, and a second phone cannot take a seat while its phone is connected (`connect` refuses).
+Every page message is answered in words; after every table change each phone gets its player's
+`SeatView` (or, without a seat, whether it may join). Everything here runs on the table's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_py.remote import RemoteDecision, RemoteSeats
+from firmware_py.table import Table
+from firmware_py.view import TableView
+
+log = logging.getLogger(__name__)
+
+MAX_PHONES = 24  # open connections at once: five players, their reloads, and some margin
+MAX_MESSAGE = 2000  # characters a page message may have (a decision is about 150)
+MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
+WRONG_CODES_A_MINUTE = 20  # wrong codes from all phones together before joining pauses
+MAX_NAME = 16  # characters of a player's name
+MAX_REQUEST_ID = 80
+CODE_DIGITS = 4
+ACTIONS = ("mark", "pass", "undo", "lucky")
+FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
+KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
+
+
+def new_table_code() -> str:
+    """Four random digits, new at every tower start: only who sees the tower can join."""
+    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def device_of(token: str) -> str:
+    """The device id the seats know a phone by: a digest of its token (the token itself stays
+    on the phone; journals and logs see only this)."""
+    return "phone-" + hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+class Refused(Exception):
+    """A page message the hub cannot take: `words` go back to the page."""
+
+    def __init__(self, words: str, *, forget: bool = False, close: bool = False) -> None:
+        super().__init__(words)
+        self.words = words
+        self.forget = forget  # the page should drop its token: it names no seat here
+        self.close = close  # the connection ends after the words
+
+
+class Phone:
+    """One open WebSocket: the device it speaks for once it has a seat, and what waits to be
+    sent (a newer view replaces an unsent older one, so a slow phone never falls behind)."""
+
+    def __init__(self) -> None:
+        self.device: str | None = None
+        self.wrong_codes = 0
+        self.closing = False
+        self._outbox: list[tuple[str, str]] = []
+        self._ready = asyncio.Event()
+
+    def send(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind in ("view", "lobby"):
+            self._outbox = [(k, m) for k, m in self._outbox if k not in ("view", "lobby")]
+        self._outbox.append((kind, json.dumps(message)))
+        self._ready.set()
+
+    async def write(self, send_str: Callable[[str], Any]) -> None:
+        """Send what is queued, as it comes, until cancelled (the socket closed) or ended."""
+        while True:
+            await self._ready.wait()
+            self._ready.clear()
+            batch, self._outbox = self._outbox, []
+            for _, text in batch:
+                await send_str(text)
+            if self.closing:
+                return
+
+    def end(self) -> None:
+        """After what is queued is sent, the server closes this connection."""
+        self.closing = True
+        self._ready.set()
+
+
+class WebHub:
+    """The phones at the table: joins, hellos and decisions from pages; views pushed to them."""
+
+    def __init__(self, table: Table, seats: RemoteSeats, code: str | None = None) -> None:
+        self.table = table
+        self.seats = seats
+        self.code = code or new_table_code()
+        self.phones: set[Phone] = set()
+        self.clock = time.monotonic
+        self._wrong_codes: deque[float] = deque()  # when wrong codes came, the last minute's
+        self._answering: Phone | None = None
+        self._seen = -1
+        table.subscribe(self.push_all)
+
+    # ---- connections -------------------------------------------------------------------------
+
+    def open(self) -> Phone | None:
+        """A new connection, or None when as many are open as the tower serves."""
+        if len(self.phones) >= MAX_PHONES:
+            return None
+        phone = Phone()
+        self.phones.add(phone)
+        self.sync(phone)
+        return phone
+
+    def close(self, phone: Phone) -> None:
+        """The connection is gone; its seat stays for the phone's next hello."""
+        self.phones.discard(phone)
+        if phone.device is not None:
+            self.seats.disconnect(phone)
+
+    # ---- messages from a page ----------------------------------------------------------------
+
+    def receive(self, phone: Phone, text: str) -> None:
+        """One message from the page: every outcome is answered in words, none raises."""
+        try:
+            message = parse(text)
+            kind = message.get("type")
+            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide}
+            handler = handlers.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise Refused("the tower does not know that message; reload the page")
+            handler(phone, message)
+        except Refused as refusal:
+            phone.send({"type": "refused", "reason": refusal.words, "forget": refusal.forget,
+                        "final": refusal.close})  # fmt: skip
+            if refusal.close:
+                phone.end()
+
+    def _hello(self, phone: Phone, message: dict[str, Any]) -> None:
+        """A page with a token comes back: into its seat, if it holds one here."""
+        token = message.get("token")
+        if not isinstance(token, str) or not 8 <= len(token) <= 64:
+            raise Refused(
+                "this phone's seat token is malformed: join with the table code", forget=True
+            )
+        device = device_of(token)
+        if phone.device == device:
+            self.sync(phone)
+            return
+        if phone.device is not None:
+            raise Refused("this connection already speaks for a seat; reload the page")
+        self._take_over(device)
+        refusal = self.seats.connect(device, phone)
+        if refusal is not None:
+            raise Refused(refusal.reason)
+        if self.seats.seat_of(device) is None:
+            self.seats.disconnect(phone)
+            raise Refused(
+                "this phone holds no seat at this table (the tower was restarted, or the seat "
+                "was given up): join with the table code",
+                forget=True,
+            )
+        phone.device = device
+        self.sync(phone)
+
+    def _take_over(self, device: str) -> None:
+        """The token is the phone's secret: a connection that shows it is that phone, back
+        after a reload or a lost network while its old connection still seems open (until the
+        heartbeat finds it dead). The old connection is told and closed; the seat moves."""
+        for old in [phone for phone in self.phones if phone.device == device]:
+            self.seats.disconnect(old)
+            old.device = None
+            old.send({"type": "refused", "forget": False, "final": True,
+                      "reason": "this seat is played from a newer connection now"})  # fmt: skip
+            old.end()
+
+    def _join(self, phone: Phone, message: dict[str, Any]) -> None:
+        """A player types the table code and a name: a new seat, between games."""
+        if phone.device is not None and self.seats.seat_of(phone.device) is not None:
+            self.sync(phone)  # seated already
+            return
+        self._check_code(phone, message.get("code"))
+        name = clean_name(message.get("name"))
+        token = new_token()
+        device = device_of(token)
+        refusal = self.seats.connect(device, phone)
+        if refusal is None:
+            refusal = self.seats.join(device, phone, name)
+            if refusal is not None:
+                self.seats.disconnect(phone)
+        if refusal is not None:
+            raise Refused(refusal.reason)
+        phone.device = device
+        phone.send({"type": "joined", "token": token, "player": self.seats.seat_of(device)})
+        self.sync(phone)
+
+    def _check_code(self, phone: Phone, code: object) -> None:
+        """The table code, guarded against guessing: five wrong codes close a connection, and
+        more than WRONG_CODES_A_MINUTE from all phones pause joining for the rest of a minute."""
+        now = self.clock()
+        while self._wrong_codes and self._wrong_codes[0] < now - 60:
+            self._wrong_codes.popleft()
+        if len(self._wrong_codes) >= WRONG_CODES_A_MINUTE:
+            raise Refused("too many wrong table codes at this table: wait a minute, then join")
+        typed = str(code).strip() if isinstance(code, (str, int)) else ""
+        if secrets.compare_digest(typed.encode(), self.code.encode()):
+            return
+        self._wrong_codes.append(now)
+        phone.wrong_codes += 1
+        if phone.wrong_codes >= MAX_WRONG_CODES:
+            raise Refused("too many wrong table codes: reload the page to try again", close=True)
+        raise Refused(
+            f"{typed or 'nothing'} is not this table's code: "
+            "the tower's display shows it between games"
+        )
+
+    def _decide(self, phone: Phone, message: dict[str, Any]) -> None:
+        """The player's mark, pass, undo or lucky number; answered with the referee's word."""
+        request = message.get("request")
+        if not isinstance(request, str) or not 1 <= len(request) <= MAX_REQUEST_ID:
+            raise Refused("the page sent a decision without a request number; reload the page")
+        device = phone.device
+        if device is None or self.seats.seat_of(device) is None:
+            raise Refused("this phone holds no seat: join with the table code first")
+        try:
+            decision = RemoteDecision(**decision_fields(message))
+        except (TypeError, ValueError) as error:
+            phone.send(_answer(request, f"the page sent a malformed decision: {error}", "rule"))
+            return
+        self._answering = phone  # its new view goes out after the answer
+        try:
+            refusal = self.seats.decide(device, request, decision)
+        finally:
+            self._answering = None
+        if refusal is None:
+            phone.send({"type": "answer", "request": request, "ok": True})
+        else:
+            phone.send(_answer(request, refusal.reason, str(refusal.kind)))
+        self.sync(phone)
+
+    # ---- pushing views -----------------------------------------------------------------------
+
+    def push_all(self, view: TableView) -> None:
+        """After a change, every phone's new view (display-only frames change nothing here)."""
+        if view.version == self._seen:
+            return
+        self._seen = view.version
+        for phone in self.phones:
+            if phone is not self._answering:
+                self.sync(phone)
+
+    def sync(self, phone: Phone) -> None:
+        """The phone's player's view, or (without a seat) whether it may join now."""
+        device = phone.device
+        if device is not None and self.seats.seat_of(device) is not None:
+            view = dataclasses.asdict(self.seats.view(device))
+            phone.send({"type": "view", "view": view})
+            return
+        refusal = self.table.why_not_join()
+        text = "type the table code and your name" if refusal is None else refusal.reason
+        phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
+
+
+def parse(text: str) -> dict[str, Any]:
+    """A page message as a JSON object, or Refused in words."""
+    if len(text) > MAX_MESSAGE:
+        raise Refused(f"that message is too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise Refused("the tower could not read that message (not JSON); reload the page") from None
+    if not isinstance(message, dict):
+        raise Refused("the tower could not read that message (not an object); reload the page")
+    return message
+
+
+def clean_name(name: object) -> str:
+    """A player's name as typed: trimmed, printable, at most MAX_NAME characters."""
+    if not isinstance(name, str):
+        raise Refused("type your name to join")
+    name = " ".join(name.split())
+    if not name:
+        raise Refused("type your name to join")
+    if len(name) > MAX_NAME:
+        raise Refused(f"that name is too long: at most {MAX_NAME} characters")
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise Refused("a name has letters, digits and spaces only")
+    return name
+
+
+def decision_fields(message: dict[str, Any]) -> dict[str, Any]:
+    """The decision's fields, type-checked (ValueError in words for a wrong one)."""
+    action = message.get("action")
+    if action not in ACTIONS:
+        raise ValueError(f"the action must be one of {', '.join(ACTIONS)}")
+    fields = {"action": action}
+    for key, kind, default in FIELDS:
+        value = message.get(key, default)
+        if value is None:
+            value = default
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{key} must be {KIND_WORDS[kind]}, not {value!r}")
+        fields[key] = value
+    if not 0 <= fields["number"] <= 99:
+        raise ValueError(f"no cell has the number {fields['number']}")
+    return fields
+
+
+def _answer(request: str, reason: str, kind: str) -> dict[str, Any]:
+    return {"type": "answer", "request": request, "ok": False, "reason": reason, "kind": kind}

@@ -1,0 +1,148 @@
+"""The tower's small web server for phones: the page, its script and style, and one WebSocket
+per phone, served by aiohttp inside the tower's own asyncio loop (no thread, no second loop).
+
+The page is plain HTML, CSS and JavaScript shipped in the package (`static/`), so nothing is
+built on the Pi. Requests are small by design: the HTTP body limit is a few kilobytes, a
+WebSocket frame above `MAX_FRAME` closes that socket (aiohttp's own limit, code 1009), and a
+message above the hub's `MAX_MESSAGE` is refused in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from firmware_py.web.hub import MAX_MESSAGE, Phone, WebHub
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 1009)
+HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
+HUB = web.AppKey("hub", WebHub)
+HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the table code in the address stays on the table
+}
+EVERY_NETWORK = ("0.0.0.0", "::")
+
+
+def make_app(hub: WebHub) -> web.Application:
+    """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
+    app = web.Application(client_max_size=4096)
+    app[HUB] = hub
+    app.router.add_get("/", _page)
+    app.router.add_get("/ws", _websocket)
+    app.router.add_static("/static/", STATIC)
+    app.on_response_prepare.append(_headers)
+    return app
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    for key, value in HEADERS.items():
+        response.headers.setdefault(key, value)
+
+
+async def _page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+async def _websocket(request: web.Request) -> web.WebSocketResponse:
+    """One phone: its messages go to the hub; what the hub queues for it is written back."""
+    hub = request.app[HUB]
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        # another web site open on the phone may not play for it (cross-site WebSocket)
+        raise web.HTTPForbidden(text="only the tower's own page may connect here")
+    socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT)
+    await socket_.prepare(request)
+    phone = hub.open()
+    if phone is None:
+        await socket_.send_json(
+            {"type": "refused", "reason": "too many phones are connected to the tower right now"}
+        )
+        await socket_.close()
+        return socket_
+    writer = asyncio.create_task(_write_then_close(phone, socket_))
+    try:
+        async for message in socket_:
+            if message.type is WSMsgType.TEXT:
+                hub.receive(phone, message.data)
+            elif message.type is WSMsgType.BINARY:
+                hub.receive(phone, "binary")  # refused in words: not JSON
+    finally:
+        hub.close(phone)
+        if not writer.done():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(writer), 0.5)  # last words out
+        writer.cancel()
+        await socket_.close()
+    return socket_
+
+
+async def _write_then_close(phone: Phone, socket_: web.WebSocketResponse) -> None:
+    """What the hub queues for the phone, until the hub ends the connection (or the phone goes:
+    then what was queued for it is dropped; it gets a fresh view at its next hello)."""
+    with contextlib.suppress(ConnectionError):
+        await phone.write(socket_.send_str)
+        await socket_.close()
+
+
+class WebServer:
+    """The web server's life inside the tower's loop: `start` (None, or why phones cannot join,
+    in one sentence) and `stop`."""
+
+    def __init__(self, hub: WebHub, host: str, port: int) -> None:
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> str | None:
+        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except OSError as error:
+            await runner.cleanup()
+            why = error.strerror or str(error)
+            return (
+                f"phones cannot join: the tower cannot listen on {self.host} port {self.port} "
+                f"({why}); it plays on without phones"
+            )
+        self._runner = runner
+        self.port = runner.addresses[0][1]  # the port chosen, when asked for port 0
+        log.debug("phones join at %s", self.url)
+        return None
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def url(self) -> str:
+        """The address a phone opens, with the table code in it (what the QR code holds)."""
+        host = lan_address() if self.host in EVERY_NETWORK else self.host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/?code={self.hub.code}"
+
+
+def lan_address() -> str:
+    """This machine's address on its network (where phones reach it), else its name. A UDP
+    socket 'connected' to a private address sends nothing; it only picks the route."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.254.254.254", 9))
+        address: str = probe.getsockname()[0]
+        if address and not address.startswith("127."):
+            return address
+    return socket.gethostname()

@@ -1,0 +1,61 @@
+"""The web server's part in `qwixx-tower run`: built from `[web]`, started inside the tower's
+loop before the table runs (so the first screens already show the join QR code), announced in
+the terminal, stopped with the tower. A port that is taken is one sentence; the tower plays on
+without phones."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from firmware_py.config import WebConfig
+from firmware_py.remote import RemoteSeats
+from firmware_py.seating import PHONE
+from firmware_py.table import Table
+from firmware_py.web.hub import WebHub
+from firmware_py.web.qr import join_lines
+from firmware_py.web.server import WebServer
+
+log = logging.getLogger(__name__)
+
+QR_ROOM = 60  # terminal lines needed to show the QR code under the drawn tower
+
+
+def build(table: Table, config: WebConfig) -> WebServer | None:
+    """The web server for phones (seats of the same kind of path as pads), or None when
+    `[web]` turns it off."""
+    if not config.enabled:
+        return None
+    hub = WebHub(table, RemoteSeats(table, PHONE))
+    return WebServer(hub, config.host, config.port)
+
+
+async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> bool:
+    """Listen; on success the displays and the terminal show where phones join."""
+    problem = await server.start()
+    if problem is not None:
+        log.warning("%s", problem)
+        table.tell(problem)  # in the news, under the drawn tower
+        if not console.full_screen:
+            print(problem, file=out, flush=True)
+        return False
+    table.join_address = (server.url, server.hub.code)
+    if console.full_screen:
+        console.footers.append(join_footer(server.url, table))
+    else:
+        print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
+    return True
+
+
+def join_footer(url: str, table: Any) -> Callable[[], list[str]]:
+    """Lines under the drawn tower: the QR code between games (when the terminal has room),
+    and always the address."""
+
+    def lines() -> list[str]:
+        between_games = table.game is None or table.game.over
+        room = shutil.get_terminal_size().lines >= QR_ROOM
+        return join_lines(url, with_code=between_games and room)
+
+    return lines
