@@ -319,7 +319,9 @@ class Console:
         or how to press the roll button."""
         if self.asking is None:
             words = "Enter: roll button  h Enter: hold it (menu)  Ctrl-D: no keyboard  Ctrl-C: stop"
-            return [KEYBOARD_GONE if self.keyboard_closed else words]
+            if self.keyboard_closed or not self.keyboard_attached:
+                return [KEYBOARD_GONE if self.keyboard_closed else "Ctrl-C: stop"]
+            return [words]
         game = self.table.game
         action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
         if self.decided is not None:

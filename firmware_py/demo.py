@@ -42,6 +42,8 @@ PAD_DIR = Path(__file__).resolve().parent / "pad"
 PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
 JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
 JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
+GAME_OVER = "game over"  # a pad's screen line once the game has ended
+END_WAIT = 10.0  # seconds the pads may take to show the end after the tower's last game
 
 
 def micropython() -> str | None:
@@ -249,7 +251,7 @@ def run_demo(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    names = list(args.players)  # checked by the command line: 1 to 5 different names
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
     with tempfile.TemporaryDirectory(prefix="qwixx-demo-") as folder:
@@ -278,18 +280,36 @@ async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: 
             await table.run(games=1)
         finally:
             joining.cancel()
+        if not failed:
+            await _until_the_pads_show_the_end(pads)
+            if full_screen:
+                console.redraw()
     finally:
+        console.close()
         hub.close()
         for pad in pads.values():
             pad.stop()
         for cable in cables.values():
             cable.close()
         hardware.close()
-    if not full_screen:
-        print("\n".join(pad_screens(pads)))
+    print("\n".join(pad_screens(pads)))  # stays in the terminal: every pad's final scores
     for problem in failed:
         print(problem, file=sys.stderr)
     return 1 if failed else 0
+
+
+def shows_the_end(pad: SimulatedPad) -> bool:
+    """The pad's screen shows the game over (its final scores), no request left open."""
+    return any(line.strip() == GAME_OVER for line in pad.screen)
+
+
+async def _until_the_pads_show_the_end(pads: dict[str, SimulatedPad]) -> None:
+    """The table has stopped after its last game; the pads' last answers and the game-over
+    state are still on the cables: wait (bounded) until every pad shows the end."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + END_WAIT
+    while not all(shows_the_end(pad) for pad in pads.values()) and loop.time() < deadline:
+        await asyncio.sleep(0.02)
 
 
 async def _join_or_stop(fingers: RobotFingers, table: Table, failed: list[str]) -> None:

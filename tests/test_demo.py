@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+from tower_terminal import TowerTerminal
+
 from firmware_py.gamelog import parse_line
 from firmware_py.journal import Journal
 from firmware_py.rules import Mark, Pass
@@ -53,3 +55,19 @@ def test_the_longo_demo_enters_the_lucky_numbers_on_the_pad_and_plays_to_the_end
     assert f"Ann's lucky numbers: {ann[0]} and {ann[1]}" in lines  # chosen on the pad
     assert not [line for line in lines if line.startswith("The tower draws")]
     assert len([line for line in lines if line.startswith("Game over")]) == 1
+
+
+def test_the_demo_in_a_terminal_ends_with_every_pad_showing_the_final_scores(tmp_path):
+    """Drawn full screen, the demo used to end while the pads still showed "waiting for OK";
+    now it waits for every pad to show the end, and leaves their screens in the terminal."""
+    tower = TowerTerminal(["--pace", "0.05", "--players", "Ann,Ben", "--state-dir", str(tmp_path)],
+                          columns=140, lines=60, command="demo")  # fmt: skip
+    try:
+        assert tower.wait_for_end(timeout=600) == 0
+    finally:
+        tower.stop()
+    left = tower.raw.rpartition(b"\x1b[?1049l")[2].decode()  # after the drawn screen
+    final = [line for line in left.splitlines() if line.startswith("Game over")]
+    assert len(final) == 1
+    assert left.count("│game over       │") == 2 and "waiting" not in left
+    assert left.count("│Game over: ") == 2  # and who won, on each pad

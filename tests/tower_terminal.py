@@ -22,7 +22,9 @@ LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 class TowerTerminal:
     """The tower running in a terminal of `columns` x `lines`."""
 
-    def __init__(self, args: list[str], *, columns: int = 80, lines: int = 24) -> None:
+    def __init__(
+        self, args: list[str], *, columns: int = 80, lines: int = 24, command: str = "run"
+    ) -> None:
         self.screen = pyte.HistoryScreen(columns, lines, history=100_000)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""  # every byte the tower wrote
@@ -31,7 +33,7 @@ class TowerTerminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "firmware_py.cli", "run", *args],
+            [sys.executable, "-m", "firmware_py.cli", command, *args],
             stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
         )  # fmt: skip
         os.close(slave)
@@ -65,6 +67,16 @@ class TowerTerminal:
             assert time.monotonic() < deadline, f"never showed {words!r}:\n{self.text()}"
             self.read(0.05)
         return self.text()
+
+    def wait_for_end(self, timeout: float = 60.0) -> int:
+        """Read (a terminal nobody reads blocks its writer) until the tower ends by itself;
+        its exit status."""
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            assert time.monotonic() < deadline, f"the tower did not end:\n{self.text()}"
+            self.read(0.05)
+        self.read(0.2)
+        return self.process.returncode
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
