@@ -50,7 +50,7 @@ def phase_after_a_press_that_bounces(tmp_path, debounce: float) -> TablePhase:
 
     async def play() -> TablePhase:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None and table.screen == "attract")
+        await until(lambda: table.hardware.button is not None and table.phase is TablePhase.ATTRACT)
         for level, after in ((False, 0.0), (True, 0.3), (False, 0.1), (True, 0.05)):
             clock.advance(after)
             pin.drive_high() if level else pin.drive_low()
