@@ -58,7 +58,7 @@ def run_tower(args: argparse.Namespace) -> int:
         variant=variant,
         journal=journal,
         hardware=hardware,
-        autoplay=args.config is None,
+        autoplay=args.config is None or args.players is not None,  # asked for on this command
         pace=args.pace,
         action1_timer=config.action1_timer,
         long_press=config.button.long_press if config.button else 1.5,
