@@ -362,6 +362,22 @@ def test_circle_reward_with_tied_rows_needs_a_choice_of_one_of_them():
     game.apply(Mark("Ann", "green", 9, choice="blue"))
 
 
+def test_circle_reward_with_one_fewest_row_refuses_a_choice():
+    """Bonus B (seed 000), circle: the crosses go in "the coloured row in which you have currently
+    made the fewest crosses"; only "If you have several rows with equally few crosses, you choose
+    one of them." README, Bonus B: "A choice on a mark that earns no such reward is refused."
+    Blue is Ann's only row without a cross when the green 9 earns the circle, so there is nothing
+    to choose: a choice on the mark, even of blue, is refused, and legal_marks offers none."""
+    game = new_game("bonus-b", ["Ann"])
+    cross(game, "Ann", ("red", 2), ("yellow", 11))
+    game.apply(roll(game, (5, 4)))
+    offered = [m for m in game.legal_marks("Ann") if (m.row, m.number) == ("green", 9)]
+    assert offered == [Mark("Ann", "green", 9)]
+    for row in ("blue", "red"):
+        refused(game, Mark("Ann", "green", 9, choice=row), "choice")
+    game.apply(Mark("Ann", "green", 9))
+
+
 # ---- starting a game ----------------------------------------------------------------------------
 
 

@@ -571,10 +571,10 @@ class Game:
 
     def _fewest_row_choice(self, player: PlayerSheet, ctx: _Choice) -> int:
         fewest = player.fewest_crosses_rows()
+        if len(fewest) == 1:
+            return fewest[0]  # no tie, so no choice: a choice on the mark is left unused, refused
         names = _join([COLOURS[r] for r in fewest])
         if ctx.row is None:
-            if len(fewest) == 1:
-                return fewest[0]
             raise ChoiceNeeded(
                 f"{player.name} earns two crosses in the row with the fewest crosses, and "
                 f'{names} tie: the mark must say which with "choice": {{"row": ...}}',
