@@ -9,11 +9,23 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
 from sheets import COLOURS
 
-EVENT_NAMES = ("start", "roll", "mark", "pass", "undo")
+
+class EventKind(StrEnum):
+    """The events of a game log (shared/spec/game-log.md), as its "event" key names them."""
+
+    START = "start"
+    ROLL = "roll"
+    MARK = "mark"
+    PASS = "pass"
+    UNDO = "undo"
+
+
+EVENT_NAMES = tuple(EventKind)
 
 
 class LogError(Exception):
@@ -170,11 +182,11 @@ def _field(data: dict, key: str, kind: type, event: str):
 
 
 _PARSERS = {
-    "start": _parse_start,
-    "roll": _parse_roll,
-    "mark": _parse_mark,
-    "pass": _parse_pass,
-    "undo": _parse_undo,
+    EventKind.START: _parse_start,
+    EventKind.ROLL: _parse_roll,
+    EventKind.MARK: _parse_mark,
+    EventKind.PASS: _parse_pass,
+    EventKind.UNDO: _parse_undo,
 }
 
 
@@ -182,25 +194,30 @@ def event_to_json(event) -> dict:
     """The log line for an event, as a JSON-ready dict (the journal's writing side)."""
     kind = type(event)
     if kind is Start:
-        data = {"event": "start", "variant": event.variant, "players": list(event.players)}
+        data = {"event": EventKind.START, "variant": event.variant, "players": list(event.players)}
         if event.lucky:
             data["lucky"] = {name: list(numbers) for name, numbers in event.lucky.items()}
         return data
     if kind is Roll:
         dice = {"white": list(event.white)}
         dice.update({c: event.colours[c] for c in COLOURS if c in event.colours})
-        return {"event": "roll", "dice": dice}
+        return {"event": EventKind.ROLL, "dice": dice}
     if kind is Mark:
-        data = {"event": "mark", "player": event.player, "row": event.row, "number": event.number}
+        data = {
+            "event": EventKind.MARK,
+            "player": event.player,
+            "row": event.row,
+            "number": event.number,
+        }
         if event.lucky:
             data["lucky"] = True
         if event.choice is not None:
             data["choice"] = {"row": event.choice}
         return data
     if kind is Pass:
-        return {"event": "pass", "player": event.player}
+        return {"event": EventKind.PASS, "player": event.player}
     if kind is Undo:
-        return {"event": "undo", "player": event.player}
+        return {"event": EventKind.UNDO, "player": event.player}
     raise TypeError(f"not a game event: {event!r}")
 
 
