@@ -154,7 +154,12 @@ def test_a_whole_game_at_the_table_sounds_every_roll_penalty_lock_and_the_end(
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name) for name in ("Ann", "Ben", "Cleo")]
     table = Table(
-        seats=seats, variant="classic", journal=Journal(tmp_path), hardware=hardware, pace=0.005
+        seats=seats,
+        variant="classic",
+        journal=Journal(tmp_path),
+        hardware=hardware,
+        pace=0.005,
+        autoplay=True,
     )
     table.subscribe(SoundPresenter(buzzer, speech))
     asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))

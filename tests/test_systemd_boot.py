@@ -17,6 +17,7 @@ venvs; it skips with the reason where any is missing. It takes about a minute an
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -71,6 +72,9 @@ chroot "$L/root" /bin/sh -eu -c '
   cp /tmp/unit /etc/systemd/system/qwixx-tower.service
   for unit in '"$MASKED"'; do ln -sf /dev/null "/etc/systemd/system/$unit"; done
 '
+mkdir -p "$L/root/var/lib/qwixx-tower"
+cp "$L/game-000001.jsonl" "$L/game-000001.seats.json" "$L/root/var/lib/qwixx-tower/"
+chroot "$L/root" chown -R qwixx:qwixx /var/lib/qwixx-tower
 """
 
 BOOT = r"""
@@ -203,6 +207,14 @@ def tower(tmp_path_factory) -> Iterator[BootedTower]:
             (layers / name).mkdir()
         shutil.copy(UNIT, layers / "unit")
         (layers / "config.toml").write_text(CONFIG)
+        # A kiosk never starts a game by itself: the game under way is one the journal holds
+        # (computer players, who play it on), as after a power cut.
+        (layers / "game-000001.jsonl").write_text(
+            '{"event": "start", "variant": "classic", "players": ["Ann", "Ben", "Cleo"]}\n'
+        )
+        (layers / "game-000001.seats.json").write_text(
+            json.dumps([{"name": n, "kind": "computer", "pad": ""} for n in ("Ann", "Ben", "Cleo")])
+        )
         env = dict(os.environ, MASKED=" ".join(MASKED))
         installed = subprocess.run(
             ["unshare", "-m", "--propagation", "private",

@@ -116,7 +116,8 @@ def test_the_tower_prefixes_priorities_only_when_its_stderr_is_the_journal(tmp_p
         with os.fdopen(read_end) as reader:
             subprocess.run(
                 [sys.executable, "-m", "firmware_py.cli", "run", "--config", str(config),
-                 "--plain", "--games", "1", "--pace", "0", "--state-dir", str(tmp_path)],
+                 "--plain", "--games", "1", "--pace", "0", "--players", "Ann,Ben",
+                 "--state-dir", str(tmp_path)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write_end,
                 env=env, timeout=120, check=True,
             )  # fmt: skip
