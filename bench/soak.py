@@ -15,10 +15,13 @@ import argparse
 import asyncio
 import gc
 import os
+import sys
 import tempfile
 import time
 import tty
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware_py.config import SIMULATED
 from firmware_py.hardware import build_hardware
