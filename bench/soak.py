@@ -45,7 +45,7 @@ def new_table(state_dir: str) -> Table:
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
     return Table(seats=seats, variant="classic", journal=Journal(state_dir), hardware=hardware,
-                 pace=0.0)  # fmt: skip
+                 pace=0.0, autoplay=True)  # fmt: skip
 
 
 def soak_games(games: int) -> None:
