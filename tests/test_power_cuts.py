@@ -83,8 +83,9 @@ def test_a_kill_between_creating_a_game_file_and_writing_its_start_leaves_no_tra
     """The file of a new game exists before its start event is in it: a kill in between leaves
     it empty. The next start removes it quietly; it was never a game."""
     (tmp_path / "game-000001.jsonl").write_bytes(b"")
-    lines = news_until_killed(start_tower(tmp_path), 1.5)
+    lines = news_until_killed(start_tower(tmp_path), 4.0)  # start-up, then the first game
     assert not any("could not be read" in line for line in lines)
-    assert [path.name for path in Journal(tmp_path).games()] == ["game-000001.jsonl"]
-    assert Journal(tmp_path).games()[0].stat().st_size > 0
+    games = Journal(tmp_path).games()
+    assert games[0].name == "game-000001.jsonl"  # the number is the first game's again
+    assert all(path.stat().st_size > 0 for path in games)
     assert not any("unreadable" in line for line in history_lines(tmp_path))
