@@ -15,6 +15,7 @@ import time
 
 import pytest
 from fakes import FakeClock
+from test_table import run_table
 
 from firmware_py import systemd
 from firmware_py.config import SIMULATED
@@ -74,24 +75,6 @@ def kims_table(tmp_path) -> tuple[Table, FakeClock]:
     return table, clock
 
 
-def serve(table: Table, steps) -> None:
-    """Run the table while `await steps()` plays, then stop it."""
-
-    async def play() -> None:
-        task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
-        try:
-            await steps()
-        finally:
-            table.stop()
-            await task
-
-    try:
-        asyncio.run(asyncio.wait_for(play(), timeout=60))
-    finally:
-        table.hardware.close()
-
-
 async def menu_closes_when_idle(table: Table, clock: FakeClock) -> None:
     """Open the menu, let it sit idle: housekeeping (and only it) closes it."""
     table.long_press_menu()
@@ -132,7 +115,7 @@ def test_the_watchdog_is_fed_only_while_the_loop_serves(notify_socket, tmp_path)
         assert received(notify_socket) == []  # nothing pinged on its behalf meanwhile
         await until(lambda: b"WATCHDOG=1" in received(notify_socket))  # serving again
 
-    serve(table, steps)
+    run_table(table, steps)
 
 
 def test_the_tower_serves_on_when_systemd_cannot_be_told(unreachable_systemd, tmp_path):
@@ -142,7 +125,7 @@ def test_the_tower_serves_on_when_systemd_cannot_be_told(unreachable_systemd, tm
         await asyncio.sleep(WATCHDOG_USEC / 1e6)  # pings have failed by now
         await menu_closes_when_idle(table, clock)
 
-    serve(table, steps)
+    run_table(table, steps)
 
 
 def test_a_failing_chore_is_logged_and_housekeeping_carries_on(tmp_path, caplog, monkeypatch):
@@ -165,7 +148,7 @@ def test_a_failing_chore_is_logged_and_housekeeping_carries_on(tmp_path, caplog,
         await menu_closes_when_idle(table, clock)
 
     with caplog.at_level(logging.ERROR):
-        serve(table, steps)
+        run_table(table, steps)
     failed = [r for r in caplog.records if r.getMessage().startswith("housekeeping failed")]
     assert len(failed) == 1
     assert failed[0].exc_info is not None  # the traceback is in the log
