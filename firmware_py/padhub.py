@@ -24,7 +24,7 @@ from dataclasses import replace
 from drivers.padlink import PadLink
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
-from firmware_py.remote import RemoteDecision, RemoteSeats, decision_event
+from firmware_py.remote import RemoteDecision, RemoteSeats, decision_event, join_view
 from firmware_py.rules import Game, Mark, Pass, Undo
 from firmware_py.seating import PAD
 from firmware_py.seatview import RowView, SeatView, game_view, idle_view, lucky_view
@@ -72,9 +72,7 @@ def lucky_state_fields(draft: LuckyDraft, name: str) -> dict:
 def join_state(table: Table) -> dict:
     """The STATE of a pad without a seat: any button asks to join; the text says whether it
     can now, in a player's words."""
-    refusal = table.why_not_join()
-    text = "press any button to join" if refusal is None else refusal.reason
-    return state_of(idle_view(text, may_join=True))
+    return state_of(join_view(table))
 
 
 def state_fields(game: Game | None, name: str, text: str = "") -> dict:

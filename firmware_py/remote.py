@@ -235,15 +235,20 @@ class RemoteSeats:
         name = self.seat_of(device)
         table = self.table
         if name is None:
-            refusal = table.why_not_join()
-            if refusal is None:
-                return idle_view("press any button to join", may_join=True)
-            return idle_view(refusal.reason, may_join=True)
+            return join_view(table)
         if table.draft is not None and name in table.draft.chosen:
             return lucky_view(table.draft, name)
         if table.game is None:
             return idle_view("the game starts with a press of the roll button", player=name)
         return game_view(table.game, name)
+
+
+def join_view(table: Table) -> SeatView:
+    """What a device without a seat shows: any button asks to join; the text says whether it
+    can now, in a player's words."""
+    refusal = table.why_not_join()
+    return idle_view("press any button to join" if refusal is None else refusal.reason,
+                     may_join=True)  # fmt: skip
 
 
 def clean_name(typed: str) -> str:
