@@ -29,7 +29,7 @@ from firmware_py.screens import render
 from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
 from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
 from firmware_py.table import computers as computers_module
-from firmware_py.table.core import NEWS_KEPT
+from firmware_py.table.news_feed import NEWS_KEPT
 from firmware_py.table.phase import can_move
 from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names

@@ -1,0 +1,90 @@
+"""The roll button's menu at the table: what a short and a long press mean while it is open.
+
+A long press opens the menu (the table is then in its MENU phase, over whatever was on). In it a
+short press moves to the next line or value, a long press chooses the line or keeps the value;
+the lines are a new game, the variant, the number of players and back. Nobody pressing for a
+while closes it. The pages themselves (`firmware_py.menu`) know nothing of the table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
+from firmware_py.view import MENU, TableView
+from sheets import load_sheet, sheet_names
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+
+class ButtonMenu:
+    """The menu the roll button opens (`open`: its pages, None while it is closed)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.open: Menu | None = None
+
+    def long_press(self) -> None:
+        """Open the menu, or in it choose the line (or keep the value)."""
+        if self.open is None:
+            self.open = Menu(self.table.clock())
+        else:
+            self._choose(self.open)
+
+    def short_press(self) -> None:
+        """The next line, the next value, or yes to a new game."""
+        table, menu = self.table, self.open
+        assert menu is not None  # the table routes here only while the menu is open
+        menu.touch(table.clock())
+        if menu.page == LIST:
+            menu.next_item()
+        elif menu.page == VARIANT:
+            names = sheet_names()
+            table.variant = names[(names.index(table.variant) + 1) % len(names)]
+        elif menu.page == PLAYERS:
+            table.seating.one_more()
+        else:  # CONFIRM: yes
+            table.new_game()
+            return
+        table.publish()
+
+    def _choose(self, menu: Menu) -> None:
+        """Choose the line, keep the value, or no to a new game."""
+        table = self.table
+        menu.touch(table.clock())
+        if menu.page != LIST:
+            menu.back_to_list()
+        elif menu.item == NEW_GAME:
+            if table.playing():
+                menu.open_page(CONFIRM)
+            else:
+                table.new_game()
+        elif menu.item in (VARIANT, PLAYERS):
+            menu.open_page(menu.item)
+        elif menu.item == BACK:
+            self.open = None
+
+    def close(self) -> None:
+        self.open = None
+
+    def close_if_idle(self) -> bool:
+        """Close the menu when nobody has pressed for a while; True when it closed."""
+        if self.open is not None and self.open.idle(self.table.clock()):
+            self.open = None
+            return True
+        return False
+
+    def view(self) -> TableView:
+        """The menu's page as the main display shows it."""
+        table, menu = self.table, self.open
+        assert menu is not None
+        names = sheet_names()
+        page = menu_view(
+            menu,
+            titles=[load_sheet(name).title for name in names],
+            chosen=names.index(table.variant),
+            seats=table.seating.names(),
+            playing=table.playing(),
+        )
+        return TableView(MENU, menu=page)

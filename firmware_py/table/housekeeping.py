@@ -1,0 +1,64 @@
+"""The table's chores, once a second: watchdog, displays, the end of notices, idle menus.
+
+The watchdog is pinged from this loop only, so a hung loop stops the pings and systemd
+restarts the tower. A failing chore is logged and tried again the next second; failing three
+seconds in a row, the tower exits non-zero at once for systemd to restart it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from firmware_py import systemd
+from firmware_py.table import phase as phases
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+log = logging.getLogger(__name__)
+
+FAILURES_TO_EXIT = 3  # seconds in a row a chore may fail before the tower exits
+
+
+async def housekeeping(table: Table) -> None:
+    """Run the chores every second (or more often, for a short watchdog) until cancelled."""
+    watchdog = systemd.watchdog_interval()  # None: no watchdog to ping
+    tick = min(1.0, watchdog) if watchdog else 1.0
+    chores, failures = Chores(table), 0
+    while True:
+        await asyncio.sleep(tick)
+        if watchdog:
+            systemd.ping_watchdog()
+        try:
+            chores.run()
+            failures = 0
+        except Exception:
+            failures += 1
+            log.exception("housekeeping failed (%d time(s) in a row)", failures)
+            if failures >= FAILURES_TO_EXIT:
+                log.critical("housekeeping keeps failing: exiting for systemd to restart")
+                raise SystemExit(70) from None  # EX_SOFTWARE
+
+
+class Chores:
+    """One round of chores: display refresh (pixel shift, retries), the end of a lock notice
+    or an alert, burn-in protection when nobody has touched anything for a while."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.alert_shown = False  # an alert was on the displays at the last round
+
+    def run(self) -> None:
+        table = self.table
+        for display in table.hardware.displays.values():
+            display.refresh()
+        if table.phase is phases.LOCK_NOTICE and table.clock() >= table.notice_until:
+            table.publish()  # the notice is over: the game as it is
+        alerting = table.newsfeed.alert_shown() is not None
+        if self.alert_shown and not alerting and table.phase is not phases.ROLLING:
+            table.present(table.view())  # the alert is over: what is on
+        self.alert_shown = alerting
+        table.rest_displays()
+        table.close_idle_menu()

@@ -1,0 +1,64 @@
+"""What the table tells the people at it besides the game: lines of news, alerts, problems.
+
+News is one line per thing that happened (a mark, a lock, a pad that came back), kept for the
+terminal and the pads: the last NEWS_KEPT, since a kiosk runs for years. An alert is a problem
+the players can act on (a pad missing, a die lost): on the displays for ALERT_SECONDS, and in
+the news. A problem is something the tower cannot do (save, read back): on the displays until
+the next change. Saying something changes no game state, so it is shown at once, without a new
+phase or anything planned.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import TYPE_CHECKING
+
+from firmware_py.view import ERROR
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+log = logging.getLogger(__name__)
+
+NEWS_KEPT = 200  # lines of news the table keeps: a kiosk runs for years
+ALERT_SECONDS = 5.0  # a problem players can act on (a pad missing, a die lost) shows this long
+
+
+class NewsFeed:
+    """The table's news (`lines`, newest last) and the alert on its displays."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lines: deque[str] = deque(maxlen=NEWS_KEPT)
+        self.count = 0  # lines told since the start (more than are kept)
+        self._alert: tuple[str, float] = ("", 0.0)  # words on the displays until this time
+
+    def tell(self, words: str) -> None:
+        """One line of news, shown with the next change."""
+        self.lines.append(words)
+        self.count += 1
+
+    def say(self, words: str) -> None:
+        """News that changes no game state (dice found, dice missing, ...), shown at once."""
+        self.tell(words)
+        self.table.message = words
+        self.table.show()
+
+    def alert(self, words: str) -> None:
+        """A problem the players can act on: on the displays for a few seconds, and in the news."""
+        log.warning("%s", words)
+        self._alert = (words, self.table.clock() + ALERT_SECONDS)
+        self.say(words)
+
+    def problem(self, words: str) -> None:
+        """Something the tower cannot do (save, read back): on the displays until the next
+        change, and in the log."""
+        log.error("%s", words)
+        self.table.message = words
+        self.table.show(screen=ERROR, message=words)
+
+    def alert_shown(self) -> str | None:
+        """The words of the alert on the displays now; None when no alert is."""
+        words, until = self._alert
+        return words if self.table.clock() < until else None

@@ -1,0 +1,82 @@
+"""What happens next by itself: the timers the table starts after every change it publishes.
+
+Computer players roll and decide after a pause (so the people at the table can follow), thrown
+electronic dice are read when a roll is due, a person's action-1 time runs out if the table is
+set to, and computer players alone at a table (the simulated tower) start their next game. The
+timers belong to the phase they were started in (`PhaseTimers`) and end with it. Nothing is
+planned while the menu is open, the dice roll, the lucky numbers are chosen, or saving fails.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Pass
+from firmware_py.seating import COMPUTER
+from firmware_py.table import phase as phases
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+WAITING = frozenset({phases.MENU, phases.LUCKY, phases.ROLLING})  # phases that plan nothing
+BETWEEN_GAMES = frozenset({phases.ATTRACT, phases.GAME_OVER})
+
+
+class Planner:
+    """Plans the table's next moves; `games_wanted` games finished end the run (None: never)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.games_wanted: int | None = None
+
+    def plan(self) -> None:
+        """The timers of this moment (a timer already running for it is not started again)."""
+        table = self.table
+        if table.storage.fault:
+            return  # paused: nothing goes on unsaved, until saving works again
+        if table.phase in WAITING:
+            return
+        if table.phase in BETWEEN_GAMES or table.game is None:
+            self._between_games()
+        else:
+            self._in_game()
+
+    def _between_games(self) -> None:
+        table = self.table
+        alone = table.autoplay and table.seating.all_computers() and table.seats
+        if alone and not self.finished_enough():
+            table.timers.once("next game", table.pace * 3, table.go_on)
+        if self.finished_enough():
+            table.timers.once("stop", table.pace * 2, table.stop)
+
+    def _in_game(self) -> None:
+        # The table's phase changes at every roll, so within a phase a player and the game's
+        # own phase name a decision: no timer is started twice for one.
+        table = self.table
+        game = table.game
+        assert game is not None
+        if game.phase is ROLL and table.kind_of(game.active_name) == COMPUTER:
+            table.timers.once("roll", table.pace, table.go_on)
+        elif game.phase is ROLL and table.hardware.pixels is not None:
+            table.dice.read_thrown()
+        if game.phase is not ACTION1 and game.phase is not ACTION2:
+            return
+        for name in game.waiting_for():
+            if table.kind_of(name) == COMPUTER:
+                pause = table.pace * random.uniform(0.3, 1.0)
+                decision = ("decide", name, game.phase)
+                table.timers.once(decision, pause, table.computers.decide, name)
+            elif table.action1_timer and game.phase is ACTION1:
+                time_out = ("time out", name)
+                table.timers.once(time_out, table.action1_timer, self._time_out, name)
+
+    def _time_out(self, name: str) -> None:
+        """A person took too long in action 1: they pass."""
+        table = self.table
+        if table.game is not None and table.game.can_pass(name):
+            table.message = f"{name} took too long and passes"
+            table.submit(Pass(name))
+
+    def finished_enough(self) -> bool:
+        return self.games_wanted is not None and self.table.games_finished >= self.games_wanted

@@ -1,0 +1,106 @@
+"""The dice: the roll button's animated roll, and electronic dice thrown by hand.
+
+A press in a game's ROLL moment animates the dice (ROLL_FRAMES frames, the table in its ROLLING
+phase) and then rolls the tower's own dice. With Pixels electronic dice connected, the table
+reads them instead: the roll is whatever they show once every die in play has landed, and the
+button stays the fallback. The dice's own news (found, low battery, lost) goes to the players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from drivers.pixels import DiceEvent, DiceEventKind
+from firmware_py.rules import ROLL, Roll
+from firmware_py.table import phase as phases
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+ROLL_FRAMES = 4  # rolling-animation frames before the dice show
+THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
+# Dice news the players act on: shown as alerts (the rest is said, as news).
+ALERTS = (DiceEventKind.OUT_OF_RANGE, DiceEventKind.LOW_BATTERY, DiceEventKind.CONNECTION_LOST)
+
+
+class Dice:
+    """Rolls for the table: the animation's frame (ROLLING), and the task reading thrown dice."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.frame = 0  # ROLLING: the animation's frame
+        self._reading: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        """Start the electronic dice, if any; when they cannot be read the button rolls."""
+        table = self.table
+        pixels = table.hardware.pixels
+        if pixels is None:
+            return
+        pixels.on_event = self.dice_event
+        try:
+            await pixels.start()
+        except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
+            table.hardware.pixels = None
+            table.newsfeed.problem(
+                f"the electronic dice cannot be read ({error}); the button rolls"
+            )
+
+    def dice_event(self, event: DiceEvent) -> None:
+        """Electronic dice news: problems (out of range, low battery, lost) are alerts."""
+        if event.kind in ALERTS:
+            self.table.alert(event.message)
+        else:
+            self.table.say(event.message)
+
+    def roll(self) -> None:
+        """The roll button: stop waiting for thrown dice, animate, then roll."""
+        self.stop_reading()  # the button is the fallback to thrown dice
+        self.table.enter(phases.ROLLING)
+        self.animate(0)
+
+    def animate(self, frame: int) -> None:
+        """One frame of the rolling dice; after the last, the roll itself."""
+        table = self.table
+        game = table.game
+        assert game is not None
+        if frame < ROLL_FRAMES:
+            self.frame = frame
+            table.present(table.view())
+            table.timers.once(("frame", frame), table.pace / 8, self.animate, frame + 1)
+            return
+        white, colours = table.hardware.dice.roll(game.dice_in_play())
+        if table.submit(Roll(white, colours)) is not None:
+            table.enter(phases.ROLL)  # not saved: press again
+            table.publish()
+
+    def read_thrown(self) -> None:
+        """Wait for thrown electronic dice (once: asking again while waiting changes nothing)."""
+        if self._reading is None or self._reading.done():
+            self._reading = asyncio.get_running_loop().create_task(self._thrown())
+
+    async def _thrown(self) -> None:
+        """The roll is whatever the dice show once every die in play has landed."""
+        table = self.table
+        pixels = table.hardware.pixels
+        while pixels is not None and table.game is not None and table.game.phase is ROLL:
+            in_play = table.game.dice_in_play()
+            try:
+                white, colours = await pixels.wait_for_roll(in_play, timeout=THROW_WAIT)
+            except TimeoutError as waiting:  # the dice say which of them are still missing
+                table.say(str(waiting))
+                continue
+            table.submit(Roll(white, colours))
+            return
+
+    def stop_reading(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+            self._reading = None
+
+    async def close(self) -> None:
+        """The table stops: no more reading, and the electronic dice let go."""
+        self.stop_reading()
+        if self.table.hardware.pixels is not None:
+            await self.table.hardware.pixels.close()

@@ -1,0 +1,78 @@
+"""What the table shows: the `TableView` of the moment, built from the table's phase.
+
+One view per change goes to every presenter. Its screen follows the phase (the menu over
+anything, the lucky numbers, between games, the game itself, the rolling dice, a lock notice),
+except that an alert, and then a storage fault, cover what is on. The view also carries what
+presenters other than screens read: the phase, the game, the lucky numbers, the news.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from firmware_py.lucky import LuckyDraft
+from firmware_py.table import phase as phases
+from firmware_py.view import ERROR, LOCK, LUCKY, ROLLING, SETUP, Seat, TableView, table_view
+from sheets import load_sheet
+
+if TYPE_CHECKING:
+    from firmware_py.table.core import Table
+
+
+def view_of(table: Table) -> TableView:
+    """What the table shows now, with what presenters other than screens read."""
+    return replace(
+        screen_view(table),
+        phase=table.phase,
+        version=table.version,
+        game=table.game,
+        draft=table.draft,
+        news=tuple(table.news),
+        news_count=table.news_count,
+    )
+
+
+def screen_view(table: Table) -> TableView:
+    """What the displays show in the table's phase."""
+    alert = table.newsfeed.alert_shown()
+    if alert is not None:
+        return TableView(ERROR, message=alert)
+    if table.phase is phases.MENU:
+        return table.button_menu.view()
+    if table.storage.fault:
+        return TableView(ERROR, message=table.storage.fault)
+    if table.phase is phases.LUCKY:
+        assert table.draft is not None  # the LUCKY phase is the draft's
+        return lucky_view(table.draft)
+    game = table.game
+    if table.phase is phases.ATTRACT or game is None:
+        return between_games_view(table)
+    if table.phase is phases.ROLLING:
+        frame = table.dice.frame
+        return replace(table_view(game, screen=ROLLING), frame=frame)  # the scores stay
+    notice = table.lock_notice_on()
+    return table_view(game, screen=LOCK if notice else None, message=table.message)
+
+
+def lucky_view(draft: LuckyDraft) -> TableView:
+    """Longo's lucky numbers chosen so far, and whose are missing."""
+    seats = tuple(Seat(name, lucky=tuple(numbers)) for name, numbers in draft.chosen.items())
+    missing = tuple(draft.missing())
+    return TableView(LUCKY, title=draft.sheet.title, seats=seats, waiting_for=missing)
+
+
+def between_games_view(table: Table) -> TableView:
+    """The variant, the seats, and how to start (or join from a phone)."""
+    sheet = load_sheet(table.variant)
+    seats = tuple(Seat(name) for name in table.seating.names())
+    message = table.message or how_to_start(table)
+    url, code = table.join_address
+    return TableView(table.screen, title=sheet.title, seats=seats, message=message,
+                     join_url=url, join_code=code)  # fmt: skip
+
+
+def how_to_start(table: Table) -> str:
+    if table.screen != SETUP:
+        return ""
+    return "press to start" if table.seats else "press a button on a pad to join"
