@@ -25,6 +25,7 @@ from PIL import Image
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import Table
+from firmware_py.table.seats import SeatDoor
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
@@ -150,6 +151,7 @@ class Console:
         size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
     ) -> None:
         self.table = table
+        self.door = SeatDoor(table, KEYBOARD)  # keyboard seats decide through it
         self.out = out
         self.full_screen = full_screen
         self.size = size
@@ -370,7 +372,7 @@ class Console:
         if event is None:
             self.table.say("type the number of a mark, p to pass or u to undo")
             return
-        refusal = self.table.decide(event)
+        refusal = self.door.decide(event)
         if refusal is not None:
             self.table.say(f"refused: {refusal.reason}")
 

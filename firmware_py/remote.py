@@ -24,10 +24,11 @@ from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import SeatKind
 from firmware_py.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
+from firmware_py.table.seats import Decision, SeatDoor
 from sheets import COLOURS
 
 if TYPE_CHECKING:
-    from firmware_py.table.core import Decision, Table
+    from firmware_py.table.core import Table
 
 NAME_LENGTH = 24  # characters of a typed name that are kept
 
@@ -104,6 +105,7 @@ class RemoteSeats:
     ) -> None:
         self.table = table
         self.kind = kind
+        self.door = SeatDoor(table, kind)  # the table's way in for this kind's seats
         self.names = names or {}  # device -> the player's name, from the configuration
         self.identities = Identities()
         self.alive = alive  # whether a connection is still up (a pad link heard lately)
@@ -170,7 +172,7 @@ class RemoteSeats:
         if held is not None:  # the same connection, another identity: one seat is enough
             return Refusal(f"this {self.kind} holds {held}'s seat already", RULE)
         player = self._new_name(device, name)
-        refusal = self.table.join(player, self.kind, pad=device)
+        refusal = self.door.join(player, pad=device)
         if refusal is None:
             self.seated[device] = player
             self._joined[connection] = device
@@ -228,7 +230,7 @@ class RemoteSeats:
         event = decision_event(name, asked)
         if isinstance(event, Refusal):
             return event
-        return self.table.decide(event, answered)
+        return self.door.decide(event, answered)
 
     def view(self, device: str | None) -> SeatView:
         """What the device shows now: its player's sheet, or how to join."""

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from firmware_py.lookahead import look_ahead
 from firmware_py.players import choose
 from firmware_py.rules import Mark, Pass, Roll
+from firmware_py.seating import COMPUTER
+from firmware_py.table.seats import SeatDoor
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
@@ -30,6 +32,7 @@ class ComputerPlayers:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.door = SeatDoor(table, COMPUTER)  # computer players decide as every seat does
         self.thinking: set[str] = set()  # players whose look-ahead is running
         self._rng = random.Random()  # for look-ahead playouts (the dice have their own source)
 
@@ -40,7 +43,7 @@ class ComputerPlayers:
             return
         playouts = self.table.look_ahead
         if not playouts:
-            self.table.submit(choose(game, name))
+            self.door.decide(choose(game, name))
             return
         self.thinking.add(name)
         loop = asyncio.get_running_loop()
@@ -57,11 +60,11 @@ class ComputerPlayers:
         failure = thought.exception()
         if failure is not None:
             log.error("a computer player's look-ahead failed: %r", failure)
-            self.table.submit(choose(game, name))
+            self.door.decide(choose(game, name))
         elif self.moment() != moment:
             self.table.timers.once(object(), 0, self.decide, name)  # think again
         else:
-            self.table.submit(thought.result())
+            self.door.decide(thought.result())
 
     def moment(self) -> Moment:
         """The game, turn and action the table is at: a decision made for it stays legal

@@ -29,7 +29,6 @@ from firmware_py.hardware import Hardware
 from firmware_py.journal import GameLog, Journal, JournalError
 from firmware_py.lucky import LuckyDraft
 from firmware_py.menu import Menu
-from firmware_py.news import describe, final_words
 from firmware_py.rules import (
     ROLL,
     ChoiceNeeded,
@@ -44,11 +43,11 @@ from firmware_py.rules import (
     Undo,
 )
 from firmware_py.seating import Seating, SeatKind, SeatSpec
-from firmware_py.table import games, showing, startup
+from firmware_py.table import games, seats, showing, startup
 from firmware_py.table import phase as phases
 from firmware_py.table.button_menu import ButtonMenu
 from firmware_py.table.computers import ComputerPlayers
-from firmware_py.table.decisions import CHOICE, NOT_NOW, RULE, STALE, STORAGE, LuckyNumber, Refusal
+from firmware_py.table.decisions import CHOICE, NOT_NOW, RULE, STORAGE, Refusal
 from firmware_py.table.housekeeping import housekeeping
 from firmware_py.table.lucky_step import LuckyStep
 from firmware_py.table.news_feed import NewsFeed
@@ -57,6 +56,7 @@ from firmware_py.table.planner import Planner
 from firmware_py.table.presenters import DisplayPower, DisplayPresenter, LightPresenter, Presenter
 from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.rolling import Dice
+from firmware_py.table.seats import Decision
 from firmware_py.table.storage import StorageGuard
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import ATTRACT, SETUP, TableView
@@ -66,7 +66,6 @@ log = logging.getLogger(__name__)
 
 LOCK_NOTICE_SECONDS = 3.0  # the main display announces a lock this long
 
-Decision = Mark | Pass | Undo | LuckyNumber
 GAME_PHASES = {
     Phase.ROLL: phases.ROLL,
     Phase.ACTION1: phases.ACTION1,
@@ -227,39 +226,12 @@ class Table:
             self.publish()
 
     def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
-        """A player's decision; None when accepted, else the referee's refusal. `request` is
-        the id a device sent it under (see `requests`): a request applied before, also before
-        a restart, is accepted again without being applied twice; a replayed old one is
-        refused."""
+        """A person's decision, whatever their seat; None when accepted, else the referee's
+        refusal. `request` is the id a device sent it under (see `requests`): a request
+        applied before, also before a restart, is accepted again without being applied twice;
+        a replayed old one is refused. Seats of one kind decide through their `SeatDoor`."""
         self.power.touched()
-        if request is not None and self.applied.applied(request):
-            return None
-        if request is not None and self.applied.stale(request):
-            return Refusal("an old request, answered long ago: nothing was changed", STALE)
-        if self.draft is not None:
-            return self.lucky.decide(event, request)
-        if isinstance(event, LuckyNumber):
-            return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
-        if self.game is None:
-            return Refusal("no game is being played; press the roll button to start one", NOT_NOW)
-        if self.game.over:
-            return Refusal("this game is over; press the roll button for a new one", NOT_NOW)
-        return self.submit(event, request)
-
-    def join(self, name: str, kind: SeatKind, pad: str = "") -> Refusal | None:
-        """A new seat (held by the pad of ident `pad`, if any), between games only; None when
-        seated, else why not. The main display shows the seats and who joined."""
-        refusal = self.why_not_join()
-        if refusal is None and self.seating.taken(name):
-            refusal = Refusal(f"{name} is already at the table", RULE)
-        if refusal is not None:
-            return refusal
-        self.seating.add(SeatSpec(name, kind, pad))
-        self.screen = SETUP
-        self.message = f"{name} joins the table"
-        self.tell(self.message)
-        self.publish()
-        return None
+        return seats.route(self, event, request)
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
@@ -306,19 +278,14 @@ class Table:
         return None
 
     def _after(self, event: Event, before: Game, game: Game) -> None:
-        """Tell the table what the event changed: news, locks, penalties, the end."""
-        self.tell(describe(event, before))
-        for old, new in zip(before.players, game.players, strict=True):
-            if new.penalties > old.penalties:
-                self.tell(f"{new.name} crossed nothing and takes penalty {new.penalties}")
+        """What the event changed, told and announced: a lock's notice, the end."""
+        self.newsfeed.tell_event(event, before, game)
         new_locks = tuple(COLOURS[row] for row in game.locked[len(before.locked) :])
-        for colour in new_locks:
+        if new_locks:
             self.notice_until = self.clock() + LOCK_NOTICE_SECONDS
-            self.tell(f"{colour} is locked: the {colour} die leaves the game")
         self.announce(new_locks=new_locks)
         if game.over:
             self.games_finished += 1
-            self.tell(final_words(game))
             self.announce(ended=True)
         self.publish()
 

@@ -14,7 +14,10 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING
 
+from firmware_py.news import describe, final_words
+from firmware_py.rules import Event, Game
 from firmware_py.view import ERROR
+from sheets import COLOURS
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
@@ -38,6 +41,18 @@ class NewsFeed:
         """One line of news, shown with the next change."""
         self.lines.append(words)
         self.count += 1
+
+    def tell_event(self, event: Event, before: Game, game: Game) -> None:
+        """The news of one event: what was done, penalties, locks, and the end of the game."""
+        self.tell(describe(event, before))
+        for old, new in zip(before.players, game.players, strict=True):
+            if new.penalties > old.penalties:
+                self.tell(f"{new.name} crossed nothing and takes penalty {new.penalties}")
+        for row in game.locked[len(before.locked) :]:
+            colour = COLOURS[row]
+            self.tell(f"{colour} is locked: the {colour} die leaves the game")
+        if game.over:
+            self.tell(final_words(game))
 
     def say(self, words: str) -> None:
         """News that changes no game state (dice found, dice missing, ...), shown at once."""
