@@ -1,17 +1,19 @@
 """The table: one evening of games as a small state machine around the referee.
 
 Everything happens on one asyncio loop. Inputs arrive as calls: the roll button (`press`,
-`long_press_menu`, from gpiozero's threads through `loop.call_soon_threadsafe`), and seats'
-decisions (`decide`, `join`: pads, phones, keyboards, computer players). The table is in one
-phase at a time (`phase.TablePhase`): `_next_phase` says which one its state calls for, and
-`enter` is the only place it changes, ending the old phase's timers. Every rules event is
-checked by the engine on a copy of the game, written to the journal (fsynced), and only then
-becomes the game. Each change is published as one `TableView` to the presenters attached
-(displays, lights, pads, terminal), which the table knows only as callables.
+`long_press_menu`, from gpiozero's threads through `loop.call_soon_threadsafe`), and the
+decisions of seats of every kind (pads, phones, keyboards, computer players), each kind through
+its `seats.SeatDoor`. The table is in one phase at a time (`phase.TablePhase`): `_next_phase`
+says which one its state calls for, and `enter` is the only place it changes, ending the old
+phase's timers. Every rules event is checked by the engine on a copy of the game, written to
+the journal (fsynced), and only then becomes the game. Each change is published as one
+`TableView` to the presenters attached (displays, lights, pads, terminal), which the table
+knows only as callables.
 
-The table's parts live beside it, each with one job: the roll button's menu (`button_menu`),
-the dice (`rolling`), what is shown (`showing`), news and alerts (`news_feed`), what happens
-next by itself (`planner`), start-up (`startup`), the chores (`housekeeping`).
+The table's parts live beside it, each with one job: the seats' doors (`seats`), the roll
+button's menu (`button_menu`), the dice (`rolling`), a game's start and end (`games`), what is
+shown (`showing`), news and alerts (`news_feed`), what happens next by itself (`planner`),
+start-up (`startup`), the chores (`housekeeping`).
 """
 
 from __future__ import annotations
