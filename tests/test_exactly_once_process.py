@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_padlink import PtyPad, pad_hello
+from test_state_faults import FULL, fill, tmpfs
 
 from firmware_py.gamelog import event_to_line
 from firmware_py.journal import Journal, read_game, seat_records
@@ -294,3 +295,36 @@ def test_a_second_pty_saying_hello_with_a_seated_pads_ident_is_refused_taken(tmp
     assert [(line["event"], line["request"]) for line in mine] == [
         ("mark", {"Ann": [f"pad-1/300/{marked}"]})
     ]
+
+
+def test_a_decision_on_a_full_disk_is_refused_unsaved_and_applied_once_there_is_room(tmp_path):
+    """The state directory is a tmpfs that fills up while Ann's game is on, its log a few bytes
+    short of the end of its last page: her mark cannot be saved, her pad hears why, and nothing
+    is applied. Once there is room, her next press (a new request) is saved and applied once."""
+    with tmpfs(tmp_path / "state", size="64k") as state:
+        pad = PtyPad(tmp_path / "pad")
+        roll = Roll((4, 1), {c: 3 for c in ("red", "yellow", "green", "blue")})
+        log = saved_game(state, roll)
+        with log.open("a") as file:  # Ann crossed red 5 and took it back, time after time
+            while file.tell() < 4000:
+                file.write(event_to_line(Mark("Ann", "red", 5)) + event_to_line(Undo("Ann")))
+        assert 4000 <= log.stat().st_size < 4096
+        before = lines_of(log)
+        tower = start_tower(tmp_path, pad)
+        try:
+            greet(pad)
+            filler = fill(state)
+            refused = pad.send("request", MARK_RED_5)
+            answer = pad.expect("answer", req=refused)
+            assert (answer["status"], answer["text"]) == (protocol.STORAGE, FULL)
+            assert lines_of(log) == before
+            filler.unlink()
+            pressed_again = pad.send("request", MARK_RED_5)
+            assert pad.expect("answer", req=pressed_again)["status"] == protocol.OK
+        finally:
+            tower.kill()
+            tower.wait()
+            pad.unplug()
+        assert lines_of(log)[:-1] == before
+        assert lines_of(log)[-1]["request"] == {"Ann": [f"pad-1/300/{pressed_again}"]}
+        assert read_game(log).game.player("Ann").crosses(0) == 1
