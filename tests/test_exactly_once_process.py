@@ -3,7 +3,8 @@ it journals a pad's decision (before or after its answer went out, whichever the
 started again, it resumes the game, and the pad's retry of the same request is answered ok and
 is not applied a second time: for a pass, a mark, an undo, longo's lucky numbers and a
 game-ending pass. Also through the process: an old request replayed after a restart is refused,
-and a second device saying hello with a seated pad's ident on another port is refused `taken`.
+a second device saying hello with a seated pad's ident on another port is refused `taken`, and
+a decision on a full tmpfs is refused unsaved, and applied once when there is room again.
 
 The pad is a pseudo-terminal speaking the pad protocol; the tower finds it through `[pads]
 ports` in its configuration. The game is one the journal already holds (Ann on her pad, Bot a

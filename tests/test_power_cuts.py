@@ -77,6 +77,7 @@ def is_in_order_within(printed: list[str], journalled: list[str]) -> bool:
 
 
 BOOT = 300  # Ann's pad never restarts: its request ids go on across the tower's restarts
+WAIT_FOR_A_DECISION = 20.0  # seconds at most, after its time is up, before a kill mid-request
 
 
 class PadPlayer:
@@ -174,7 +175,7 @@ def play_until_killed(
     milliseconds: before its fsync, between the fsync and the answer, or after it)."""
     lines, deadline = [], time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0 or (
-        mid_request is not None and not ann.deciding()
+        mid_request is not None and not ann.deciding() and left > -WAIT_FOR_A_DECISION
     ):
         ready, _, _ = select.select([tower.stdout, ann.pad.master], [], [], max(left, 0.05))
         if tower.stdout in ready:
