@@ -20,6 +20,7 @@ import glob
 import logging
 from collections.abc import Hashable
 from dataclasses import replace
+from math import ceil
 
 from drivers.padlink import PadLink
 from firmware_py.lucky import LuckyDraft
@@ -45,6 +46,7 @@ from sheets import COLOURS
 log = logging.getLogger(__name__)
 
 RESCAN_SECONDS = 3.0  # how often to look for newly plugged pads
+JOIN_INTERVAL = 60.0  # seconds between two new seats joined through one port
 PHASE_CODES = {name: code for code, name in enumerate(protocol.PHASES)}
 STATUS_OF_REFUSAL = {
     RULE: protocol.RULE,
@@ -187,6 +189,7 @@ class PadHub:
         self._rescan_timer: asyncio.TimerHandle | None = None
         self._answering: PadLink | None = None
         self._seen = -1  # the version of the table last sent to the pads
+        self._joined: dict[str, tuple[float, str]] = {}  # port -> when, who last joined on it
         table.subscribe(self.sync_all)
 
     @property
@@ -261,13 +264,36 @@ class PadHub:
         self._answer(link, message, refusal)
 
     def _on_join(self, link: PadLink, message: protocol.Message) -> None:
-        """A player pressed a button on a pad without a seat: a new seat, between games."""
-        self._answering = link  # its new STATE waits until the answer is out
-        try:
-            refusal = self.seats.join(str(link.pad_ident), link)
-        finally:
-            self._answering = None
+        """A player pressed a button on a pad without a seat: a new seat, between games; at
+        most one per port every JOIN_INTERVAL seconds (see `_too_soon`)."""
+        ident = str(link.pad_ident)
+        seated = self.seats.seat_of(ident) is not None
+        refusal = None if seated else self._too_soon(link.port)
+        if refusal is None:
+            self._answering = link  # its new STATE waits until the answer is out
+            try:
+                refusal = self.seats.join(ident, link)
+            finally:
+                self._answering = None
+            name = self.seats.seat_of(ident)
+            if refusal is None and not seated and name is not None:
+                self._joined[link.port] = (self.table.clock(), name)
         self._answer(link, message, refusal)
+
+    def _too_soon(self, port: str) -> Refusal | None:
+        """Joins are rate-limited per port: a port holds one seat while its pad is up, and a
+        device that goes silent and comes back under a new ident waits JOIN_INTERVAL seconds
+        after the last seat joined through its port, while that seat is still at the table;
+        so one device cannot fill the table."""
+        if port not in self._joined:
+            return None
+        when, name = self._joined[port]
+        wait = when + JOIN_INTERVAL - self.table.clock()
+        if wait <= 0 or not self.table.seating.taken(name):
+            return None
+        return Refusal(
+            f"a player joined on this cable a moment ago: try again in {ceil(wait)} s", NOT_NOW
+        )
 
     def _answer(self, link: PadLink, message: protocol.Message, refusal: Refusal | None) -> None:
         if refusal is None:

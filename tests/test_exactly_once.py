@@ -13,11 +13,11 @@ import json
 from functools import partial
 
 from test_padlink import PtyPad, pad_hello
-from test_table import make_table, run_table, until
+from test_table import clocked_table, make_table, run_table, until
 
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol
-from firmware_py.padhub import PadHub
+from firmware_py.padhub import JOIN_INTERVAL, PadHub
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
 from firmware_py.table.requests import PLAYERS, WINDOW, AppliedRequests, request_id
@@ -249,6 +249,48 @@ def test_one_device_changing_its_ident_cannot_fill_the_table(tmp_path):
         assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
+
+
+def test_joins_through_one_port_are_rate_limited_so_one_device_cannot_fill_the_table(tmp_path):
+    """A port holds one seat while its pad is up; a device that leaves (unplugged, or silent)
+    and comes back on the same port under a new ident would otherwise join again and again.
+    A second new seat through that port waits JOIN_INTERVAL after the first; another port is
+    not held up."""
+    path = tmp_path / "pad"
+    first, other = PtyPad(path), PtyPad(tmp_path / "other")
+    table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace, table.autoplay = 600, False
+    hub = PadHub(table, [str(path), str(other.path)], retry=(0.05, 0.1))
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(first.expect, "hello")
+        first.send("hello", {**pad_hello(boot=1), "ident": "pad-1"})
+        assert (await asyncio.to_thread(_join, first))["status"] == protocol.OK
+        first.unplug()
+        await until(lambda: not hub.links[0].present)
+        again = PtyPad(path)  # the same device, back on the same port as someone new
+        await asyncio.to_thread(again.expect, "hello")
+        again.send("hello", {**pad_hello(boot=2), "ident": "pad-2"})
+        answer = await asyncio.to_thread(_join, again)
+        assert answer["status"] == protocol.NOT_NOW
+        assert (
+            answer["text"]
+            == f"a player joined on this cable a moment ago: try again in {JOIN_INTERVAL:.0f} s"
+        )
+        await asyncio.to_thread(other.expect, "hello")
+        other.send("hello", {**pad_hello(boot=3), "ident": "pad-3"})
+        assert (await asyncio.to_thread(_join, other))["status"] == protocol.OK  # its own port
+        clock.advance(JOIN_INTERVAL / 2)
+        assert (await asyncio.to_thread(_join, again))["status"] == protocol.NOT_NOW
+        clock.advance(JOIN_INTERVAL / 2)
+        assert (await asyncio.to_thread(_join, again))["status"] == protocol.OK
+        assert (await asyncio.to_thread(_join, again))["status"] == protocol.OK  # seated: no-op
+        assert [seat.name for seat in table.seats] == ["Bot", "Player 2", "Player 3", "Player 4"]
+        again.unplug()
+
+    run_table(table, play, hub)
+    other.unplug()
 
 
 def _join(pad: PtyPad) -> dict:

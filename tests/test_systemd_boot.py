@@ -8,7 +8,9 @@ the package goes into that overlay the README's way: a venv made by `/usr/bin/py
 configuration (every part simulated: no GPIO here) and the unchanged unit. Then systemd boots
 it and the test checks, through systemd's own view (`systemctl`, `journalctl`, /proc): READY=1
 and the unit's status; the hardening and the groups in force on the running tower; a tower
-frozen by SIGSTOP killed by the watchdog and restarted; the unfinished game resumed.
+frozen by SIGSTOP killed by the watchdog and restarted; the unfinished game resumed; and the
+device nodes a Pi gives the tower (made in the namespace's /dev, with a Pi's device groups added
+to the /proc/devices that systemd reads) reachable from inside the unit under its device policy.
 
 Needs root, util-linux's unshare and nsenter, overlayfs, systemd and a python3 that makes
 venvs; it skips with the reason where any is missing. It takes about a minute and a half.
@@ -41,8 +43,19 @@ MASKED = (
     "systemd-udevd.service", "systemd-udevd-control.socket", "systemd-udevd-kernel.socket",
     "systemd-udev-trigger.service", "systemd-udev-settle.service", "systemd-sysctl.service",
     "systemd-modules-load.service", "systemd-binfmt.service", "kmod-static-nodes.service",
-    "systemd-tmpfiles-setup-dev.service", "systemd-firstboot.service",
+    "systemd-tmpfiles-setup-dev.service", "systemd-firstboot.service", "modprobe@.service",
 )  # fmt: skip
+
+# The device groups of a Raspberry Pi that this machine's kernel may lack, and for each a node
+# as udev makes it there: (name in /proc/devices, its usual major, node, the node's group).
+PI_DEVICES = (
+    ("gpiochip", 254, "gpiochip0", "gpio"),
+    ("i2c", 89, "i2c-1", "i2c"),
+    ("spi", 153, "spidev0.0", "spi"),
+    ("ttyACM", 166, "ttyACM0", "dialout"),
+    ("ttyUSB", 188, "ttyUSB0", "dialout"),
+    ("alsa", 116, "snd/controlC0", "audio"),
+)
 
 # Every part simulated (there is no GPIO here) but a main display on an I2C bus that does not
 # exist: the tower warns about it, which shows the warning's priority reaching the journal.
@@ -83,6 +96,7 @@ L=$1
 R=$L/root
 mount -t overlay overlay -o "lowerdir=/,upperdir=$L/upper,workdir=$L/work" "$R"
 mount -t proc proc "$R/proc"
+mount --bind "$L/devices" "$R/proc/devices"  # this kernel's device groups and a Pi's
 mount --bind "$R/proc/sys" "$R/proc/sys" && mount -o remount,bind,ro "$R/proc/sys"
 mount -t sysfs -o ro sysfs "$R/sys"
 mount -t cgroup2 cgroup2 "$R/sys/fs/cgroup"
@@ -127,6 +141,31 @@ def _why_not_here() -> str | None:
     if probe.returncode != 0:
         return f"namespaces cannot be made here: {probe.stderr.strip()}"
     return None
+
+
+def with_pi_devices(devices: str) -> str:
+    """/proc/devices as this kernel has it, plus a Pi's character device groups it lacks (a
+    free major each): what systemd reads to turn `DeviceAllow=char-NAME` into majors. The
+    kernel itself has no driver behind those majors, so a node of one opens with ENXIO when
+    the device cgroup lets it through, and fails with EPERM when it does not."""
+    head, _, block = devices.partition("Block devices:")
+    used = {int(line.split()[0]) for line in head.splitlines() if line.strip()[:1].isdigit()}
+    names = {line.split()[1] for line in head.splitlines() if line.strip()[:1].isdigit()}
+    added = []
+    for name, major in pi_majors(used).items():
+        if name not in names:
+            added.append(f"{major:3d} {name}\n")
+    return head.rstrip("\n") + "\n" + "".join(added) + "\nBlock devices:" + block
+
+
+def pi_majors(used: set[int]) -> dict[str, int]:
+    """Each of PI_DEVICES' groups with its usual major, or a free one where that is taken."""
+    free = (major for major in range(254, 0, -1) if major not in used)
+    majors = {}
+    for name, usual, _, _ in PI_DEVICES:
+        majors[name] = usual if usual not in used else next(free)
+        used.add(majors[name])
+    return majors
 
 
 class BootedTower:
@@ -207,6 +246,7 @@ def tower(tmp_path_factory) -> Iterator[BootedTower]:
             (layers / name).mkdir()
         shutil.copy(UNIT, layers / "unit")
         (layers / "config.toml").write_text(CONFIG)
+        (layers / "devices").write_text(with_pi_devices(Path("/proc/devices").read_text()))
         # A kiosk never starts a game by itself: the game under way is one the journal holds
         # (computer players, who play it on), as after a power cut.
         (layers / "game-000001.jsonl").write_text(
@@ -286,3 +326,55 @@ def test_the_towers_warnings_are_warnings_in_the_journal(tower):
     assert "the main display does not answer" in warnings
     assert "<4>" not in warnings  # journald read the prefix as the priority
     assert "Ann" not in warnings  # the news is no warning
+
+
+PROBE = """
+import errno, os, sys
+for path in sys.argv[1:]:
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY))
+        print(path, "opened")
+    except OSError as error:
+        print(path, errno.errorcode[error.errno])
+"""
+# As the tower: in its unit's cgroup (the device policy), its mount namespace, its user.
+AS_THE_TOWER = """
+echo $$ > /sys/fs/cgroup/system.slice/qwixx-tower.service/cgroup.procs
+pid=$1; shift
+exec nsenter -t "$pid" -m -r -w setpriv --reuid="$(id -u qwixx)" --regid="$(id -g qwixx)" \\
+    --init-groups "$@"
+"""
+AS_ITS_USER = """
+pid=$1; shift
+exec nsenter -t "$pid" -m -r -w setpriv --reuid="$(id -u qwixx)" --regid="$(id -g qwixx)" \\
+    --init-groups "$@"
+"""
+
+
+def test_the_devices_a_pi_gives_the_tower_are_reachable_under_its_device_policy(tower):
+    """DevicePolicy=closed lets through only what DeviceAllow= names: the GPIO chip, I2C, SPI,
+    the pads' serial ports and sound, made as a Pi's udev makes them (root, the device's group,
+    0660), open for the tower's user in the tower's cgroup (ENXIO: allowed, but no driver here).
+    The control: a device the unit does not allow (major 60, for local use, 0666) is refused
+    there, and gets as far as its missing driver for the same user outside the unit."""
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    known = tower.run("cat", "/proc/devices").stdout.partition("Block")[0]  # as systemd reads
+    nodes = []
+    for name, _, node, group in PI_DEVICES:
+        major = next(line.split()[0] for line in known.splitlines() if line.split()[1:] == [name])
+        path = f"/dev/{node}"
+        made = tower.run("sh", "-c", f"mkdir -p $(dirname {path}) && mknod -m 660 {path} c "
+                         f"{major} 0 && chgrp {group} {path}")  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        nodes.append(path)
+    made = tower.run("mknod", "-m", "666", "/dev/not-allowed", "c", "60", "0")  # for local use
+    assert made.returncode == 0, made.stderr
+    pid = tower.unit()["MainPID"]
+    python = ("/usr/bin/python3", "-c", PROBE)
+    inside = tower.run("sh", "-c", AS_THE_TOWER, "probe", pid, *python, *nodes, "/dev/not-allowed")
+    assert inside.returncode == 0, inside.stderr
+    opened = dict(line.split() for line in inside.stdout.splitlines())
+    assert {path: opened[path] for path in nodes} == dict.fromkeys(nodes, "ENXIO")
+    assert opened["/dev/not-allowed"] == "EPERM"
+    outside = tower.run("sh", "-c", AS_ITS_USER, "probe", pid, *python, "/dev/not-allowed")
+    assert outside.stdout.split() == ["/dev/not-allowed", "ENXIO"], outside.stderr

@@ -80,6 +80,17 @@ def test_the_devices_stay_reachable_and_nothing_hides_them():
     assert "ProcSubset" not in settings  # gpiozero reads the Pi's model in /proc
 
 
+def test_the_modules_behind_the_allowed_devices_load_before_the_tower_starts():
+    """systemd turns `DeviceAllow=char-NAME` into majors from /proc/devices when the unit
+    starts; a group whose module loads later (cdc_acm, when the first pad is plugged in after
+    boot) would stay refused until a restart."""
+    settings = unit_settings()
+    wanted = {unit for value in settings["Wants"] for unit in value.split()}
+    after = {unit for value in settings["After"] for unit in value.split()}
+    modules = {"cdc_acm", "usbserial", "i2c_dev", "spidev"}
+    assert {f"modprobe@{module}.service" for module in modules} <= wanted & after
+
+
 def test_the_phones_web_page_and_bluez_can_still_be_reached():
     settings = unit_settings()
     families = set(settings["RestrictAddressFamilies"][0].split())
