@@ -166,12 +166,18 @@ def test_sounds_far_behind_the_table_skip_to_the_newest():
     """A table that runs ahead of its sounds (a tune still playing while many more are asked
     for) is heard catching up with the newest, not hours late: only WAITING_KEPT wait."""
     worker = Worker("test sounds")
-    playing = threading.Event()
+    playing, finish = threading.Event(), threading.Event()
     heard = []
-    worker.submit(playing.wait)
+
+    def long_tune():
+        playing.set()
+        finish.wait()
+
+    worker.submit(long_tune)
+    assert playing.wait(WAIT)
     for sign in range(1000):
         worker.submit(lambda sign=sign: heard.append(sign))
-    playing.set()
+    finish.set()
     assert worker.wait_until_idle(WAIT)
     worker.close()
     assert heard == list(range(1000 - WAITING_KEPT, 1000))
