@@ -5,6 +5,7 @@ test_drivers_gpio, waiting sounds in test_drivers_buzzer; bench/soak.py measures
 """
 
 from firmware_py.config import SIMULATED
+from firmware_py.font import GLYPHS_KEPT, _glyph, drawable
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.remote import RemoteSeats
@@ -47,3 +48,13 @@ def test_phones_that_joined_once_and_never_came_back_are_forgotten(tmp_path):
         assert len(seats.seated) <= MAX_SEATS
     finally:
         table.hardware.close()
+
+
+def test_names_in_every_script_leave_the_display_s_glyph_memory_bounded():
+    """Phones may type names in any script: each character is looked up in the display's font
+    once, and no more than GLYPHS_KEPT lookups are kept however many different ones come."""
+    ideographs = [chr(0x4E00 + n) for n in range(4 * GLYPHS_KEPT)]  # CJK: none is composed
+    names = ["".join(ideographs[n : n + 4]) for n in range(0, len(ideographs), 4)]
+    for name in names:
+        assert len(drawable(name)) == 4
+    assert _glyph.cache_info().currsize <= GLYPHS_KEPT
