@@ -14,10 +14,11 @@ and need not fall). A leak of the size issue 12 found (13 kB a game) adds 1.3 MB
 
 With `--trace` it also names what grew: Python's own allocations (tracemalloc) compared
 between game 100 and the last game, by source line, and the objects alive by type. Tracing
-makes the games about three times slower.
+makes the games about twice as slow.
 
 Part 2 has one pad on a pseudo-terminal say hello `--hellos` times, each time with a new ident
-(a device changing its id, as a fault or on purpose), and prints the RSS before and after.
+(a device changing its id, as a fault or on purpose), to a table waiting between games, and
+prints the RSS before and after (and with `--trace` what grew meanwhile).
 
     nice .venv/bin/python bench/soak.py [--games 1000] [--hellos 60000] [--trace]
 """
@@ -31,6 +32,7 @@ import os
 import select
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 import tty
@@ -61,11 +63,12 @@ def resident_mb() -> float:
     return float("nan")
 
 
-def new_table(state_dir: str) -> Table:
+def new_table(state_dir: str, *, autoplay: bool = True) -> Table:
+    """Ann, Ben and Cleo, computer players, at pace 0: game after game by themselves."""
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
     return Table(seats=seats, variant="classic", journal=Journal(state_dir), hardware=hardware,
-                 pace=0.0, autoplay=True)  # fmt: skip
+                 pace=0.0, autoplay=autoplay)  # fmt: skip
 
 
 def attach_like_run(table: Table, out) -> PadHub:
@@ -100,7 +103,7 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
 
         table.subscribe(every_hundred)
         if trace:
-            tracemalloc.start(8)
+            tracemalloc.start(1)
 
         async def play() -> None:
             hub.open(asyncio.get_running_loop())
@@ -132,15 +135,27 @@ def report_growth(before, types_before, after, types_after) -> None:
             print(f"  {more:+7d} {name}")
 
 
-def soak_hellos(hellos: int) -> None:
-    """RSS before and after a pad says hello `hellos` times, each with a new ident."""
+def soak_hellos(hellos: int, trace: bool = False) -> None:
+    """RSS before and after a pad says hello `hellos` times, each with a new ident; the pad's
+    side of the cable is read all the while, as a pad would, so no answer is held up."""
     with tempfile.TemporaryDirectory() as state_dir:
-        table = new_table(state_dir)
+        table = new_table(state_dir, autoplay=False)  # between games: only the hellos
         master, slave = os.openpty()
         tty.setraw(slave)
         port = Path(state_dir) / "pad"
         port.symlink_to(os.ttyname(slave))
         hub = PadHub(table, [str(port)])
+        heard = Counter[str]()
+        on_message = hub._on_message
+
+        def counting(link, message) -> None:  # on the table's loop, as the hub hears it
+            heard[message.name] += 1
+            on_message(link, message)
+
+        hub._on_message = counting  # type: ignore[method-assign]
+        reading = threading.Event()
+        reader = threading.Thread(target=_read_until, args=(master, reading), daemon=True)
+        reader.start()
 
         async def storm() -> None:
             task = asyncio.create_task(table.run())
@@ -148,6 +163,9 @@ def soak_hellos(hellos: int) -> None:
             await asyncio.sleep(0.5)
             gc.collect()
             before = resident_mb()
+            if trace:
+                tracemalloc.start(1)
+                first = tracemalloc.take_snapshot(), objects_by_type()
             started = time.perf_counter()
             for number in range(1, hellos + 1):
                 fields = {
@@ -158,26 +176,31 @@ def soak_hellos(hellos: int) -> None:
                     "firmware": "x",
                 }
                 os.write(master, protocol.encode("hello", protocol.next_seq(number), fields))
-                if number % 200 == 0:
-                    await asyncio.sleep(0.05)
-                    _drain(master)
+                if number % 100 == 0:
+                    await asyncio.sleep(0.01)  # the table's loop hears them meanwhile
             await asyncio.sleep(1.0)
-            _drain(master)
             gc.collect()
             seconds = time.perf_counter() - started
-            print(f"{hellos} hellos with new idents in {seconds:.1f} s: "
-                  f"RSS {before:.1f} MB before, {resident_mb():.1f} MB after")  # fmt: skip
+            print(f"{hellos} hellos with new idents in {seconds:.1f} s, {heard['hello']} heard "
+                  f"by the table: RSS {before:.1f} MB before, {resident_mb():.1f} MB after; "
+                  f"{len(hub.seated)} pads seated, {len(hub.links)} link")  # fmt: skip
+            if trace:
+                report_growth(*first, tracemalloc.take_snapshot(), objects_by_type())
+                tracemalloc.stop()
             table.stop()
             await task
 
         asyncio.run(storm())
+        reading.set()
         hub.close()
         table.hardware.close()
 
 
-def _drain(master: int) -> None:
-    while select.select([master], [], [], 0)[0]:
-        os.read(master, 65536)
+def _read_until(master: int, done: threading.Event) -> None:
+    """The pad's side: read whatever the tower writes until `done`."""
+    while not done.is_set():
+        if select.select([master], [], [], 0.1)[0]:
+            os.read(master, 65536)
 
 
 def main() -> None:
@@ -190,7 +213,7 @@ def main() -> None:
     if args.games:
         soak_games(args.games, args.trace, args.every)
     if args.hellos:
-        soak_hellos(args.hellos)
+        soak_hellos(args.hellos, args.trace)
 
 
 if __name__ == "__main__":
