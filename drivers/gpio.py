@@ -25,7 +25,7 @@ from drivers.errors import GpioUnavailableError, PinBackendError
 log = logging.getLogger(__name__)
 
 PIN_BACKENDS = ("simulated", "hardware")
-STATES_KEPT = 1000  # changes a simulated pin remembers: a kiosk without a buzzer runs for years
+STATES_KEPT = 100  # changes a simulated pin remembers: a kiosk without a buzzer runs for years
 GPIO_CHIPS = "/dev/gpiochip*"  # the Linux GPIO character devices lgpio opens
 
 NO_CHIP = (
