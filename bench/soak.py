@@ -6,11 +6,13 @@ pad hub and the phones' hub with nobody connected, the plain console writing to 
 journal fsyncing on disk) at pace 0, and prints the resident memory (RSS, after a full garbage
 collection) after every 100 games, with the seconds those games took.
 
-"Flat within noise" means: the RSS stops rising once the caches that fill once are full (the
-font's glyph and width caches, the rules' tables, Python's small-object arenas: the first few
-hundred games), and from then on each further 100 games add less than 0.5 MB in total over the
-run (allocator noise: pymalloc keeps arenas it may reuse, so RSS wobbles by a few hundred kB
-and need not fall). A leak of the size issue 12 found (13 kB a game) adds 1.3 MB per 100 games.
+"Flat within noise" means: the RSS stops rising once what fills once is full (the font's
+glyph and width caches, the drawn words' cache, the simulated pins' last changes, Python's
+interned strings and small-object arenas: the first WARMUP games), and from there to the last
+game it rises by less than FLAT_MB in all, however many games follow: allocator noise, since
+pymalloc keeps arenas it may reuse, so RSS wobbles by a few hundred kB and need not fall. The
+last line says whether that held. A leak of the size issue 12 found (13 kB a game) adds 1.3 MB
+per 100 games; the simulated lights' and buzzer's unbounded pin history, 0.15 MB or more.
 
 With `--trace` it also names what grew: Python's own allocations (tracemalloc) compared
 between game 100 and the last game, by source line, and the objects alive by type. Tracing
@@ -55,6 +57,9 @@ from firmware_py.view import TableView
 from firmware_py.web.hub import WebHub
 from sheets import load_sheet
 
+WARMUP = 300  # games after which nothing more should grow
+FLAT_MB = 0.5  # growth after WARMUP games, over the whole run, still counted as noise
+
 
 def resident_mb() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -88,6 +93,7 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
         table = new_table(state_dir)
         hub = attach_like_run(table, devnull)
         started = [time.perf_counter()]
+        figures: dict[int, float] = {}
         first: list[tuple[tracemalloc.Snapshot | None, Counter[str]]] = []
 
         def every_hundred(view: TableView) -> None:
@@ -95,8 +101,9 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
                 return
             gc.collect()
             now = time.perf_counter()
-            print(f"{table.games_finished:>6} {resident_mb():>8.1f} {now - started[0]:>8.1f}",
-                  flush=True)  # fmt: skip
+            figures[table.games_finished] = resident_mb()
+            games = table.games_finished
+            print(f"{games:>6} {figures[games]:>8.1f} {now - started[0]:>8.1f}", flush=True)
             started[0] = now
             if trace and not first:
                 first.append((tracemalloc.take_snapshot(), objects_by_type()))
@@ -110,12 +117,24 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
             await table.run(games=games)
 
         asyncio.run(play())
+        say_whether_flat(figures)
         if trace and first:
             gc.collect()
             report_growth(*first[0], tracemalloc.take_snapshot(), objects_by_type())
             tracemalloc.stop()
         hub.close()
         table.hardware.close()
+
+
+def say_whether_flat(figures: dict[int, float]) -> None:
+    """One line: the growth from game WARMUP to the last, and whether it is within noise."""
+    last = max(figures, default=0)
+    if WARMUP not in figures or last <= WARMUP:
+        print(f"(flat or not needs figures beyond game {WARMUP})")
+        return
+    grown = figures[last] - figures[WARMUP]
+    verdict = "flat within noise" if grown < FLAT_MB else "GROWING"
+    print(f"games {WARMUP} to {last}: {grown:+.1f} MB ({verdict}: less than {FLAT_MB} MB is noise)")
 
 
 def objects_by_type() -> Counter[str]:
