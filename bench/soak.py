@@ -1,12 +1,28 @@
 """Years of uptime in a few minutes: the tower's resident memory over many games and hellos.
 
-Part 1 plays `--games` games of computer players on the real table (simulated hardware, the
-journal on disk) and prints the resident memory (RSS) after every 100 games: flat within noise
-means nothing grows per game. Part 2 has one pad on a pseudo-terminal say hello `--hellos` times,
-each time with a new ident (a device changing its id, as a fault or on purpose), and prints the
-RSS before and after.
+Part 1 plays `--games` games of computer players on the real table with what `qwixx-tower run`
+attaches to it (simulated displays and lights, the sound presenter on the simulated buzzer, the
+pad hub and the phones' hub with nobody connected, the plain console writing to /dev/null, the
+journal fsyncing on disk) at pace 0, and prints the resident memory (RSS, after a full garbage
+collection) after every 100 games, with the seconds those games took.
 
-    .venv/bin/python bench/soak.py [--games 1000] [--hellos 20000]
+"Flat within noise" means: the RSS stops rising once what fills once is full (the font's
+glyph and width caches, the drawn words' cache, the simulated pins' last changes, Python's
+interned strings and small-object arenas: the first WARMUP games), and from there to the last
+game it rises by less than FLAT_MB in all, however many games follow: allocator noise, since
+pymalloc keeps arenas it may reuse, so RSS wobbles by a few hundred kB and need not fall. The
+last line says whether that held. A leak of the size issue 12 found (13 kB a game) adds 1.3 MB
+per 100 games; the simulated lights' and buzzer's unbounded pin history, 0.15 MB or more.
+
+With `--trace` it also names what grew: Python's own allocations (tracemalloc) compared
+between game 100 and the last game, by source line, and the objects alive by type. Tracing
+makes the games about twice as slow.
+
+Part 2 has one pad on a pseudo-terminal say hello `--hellos` times, each time with a new ident
+(a device changing its id, as a fault or on purpose), to a table waiting between games, and
+prints the RSS before and after (and with `--trace` what grew meanwhile).
+
+    nice .venv/bin/python bench/soak.py [--games 1000] [--hellos 60000] [--trace]
 """
 
 from __future__ import annotations
@@ -15,23 +31,34 @@ import argparse
 import asyncio
 import gc
 import os
+import select
 import sys
 import tempfile
+import threading
 import time
+import tracemalloc
 import tty
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware_py.config import SIMULATED
+from firmware_py.console import Console
 from firmware_py.hardware import build_hardware
 from firmware_py.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.padhub import PadHub
-from firmware_py.seating import COMPUTER, SeatSpec
+from firmware_py.remote import RemoteSeats
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
 from firmware_py.table import Table
+from firmware_py.table.sound import SoundPresenter
 from firmware_py.view import TableView
+from firmware_py.web.hub import WebHub
 from sheets import load_sheet
+
+WARMUP = 300  # games after which nothing more should grow
+FLAT_MB = 0.5  # growth after WARMUP games, over the whole run, still counted as noise
 
 
 def resident_mb() -> float:
@@ -41,38 +68,113 @@ def resident_mb() -> float:
     return float("nan")
 
 
-def new_table(state_dir: str) -> Table:
+def new_table(state_dir: str, *, autoplay: bool = True) -> Table:
+    """Ann, Ben and Cleo, computer players, at pace 0: game after game by themselves."""
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
     return Table(seats=seats, variant="classic", journal=Journal(state_dir), hardware=hardware,
-                 pace=0.0, autoplay=True)  # fmt: skip
+                 pace=0.0, autoplay=autoplay)  # fmt: skip
 
 
-def soak_games(games: int) -> None:
-    """RSS after every 100 finished games."""
-    print(f"{'games':>6} {'RSS MB':>8}")
-    with tempfile.TemporaryDirectory() as state_dir:
+def attach_like_run(table: Table, out) -> PadHub:
+    """What `qwixx-tower run` subscribes to the table besides the displays and lights."""
+    hardware = table.hardware
+    if hardware.buzzer is not None or hardware.speech is not None:
+        table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
+    Console(table, out=out, full_screen=False)
+    WebHub(table, RemoteSeats(table, PHONE))
+    return PadHub(table, [])
+
+
+def soak_games(games: int, trace: bool, every: int = 100) -> None:
+    """RSS after every `every` finished games (and with `trace`, what grew since the first)."""
+    print(f"{'games':>6} {'RSS MB':>8} {'seconds':>8}", flush=True)
+    with tempfile.TemporaryDirectory() as state_dir, open(os.devnull, "w") as devnull:
         table = new_table(state_dir)
+        hub = attach_like_run(table, devnull)
+        started = [time.perf_counter()]
+        figures: dict[int, float] = {}
+        first: list[tuple[tracemalloc.Snapshot | None, Counter[str]]] = []
 
         def every_hundred(view: TableView) -> None:
-            if view.ended and table.games_finished % 100 == 0:
-                gc.collect()
-                print(f"{table.games_finished:>6} {resident_mb():>8.1f}", flush=True)
+            if not view.ended or table.games_finished % every:
+                return
+            gc.collect()
+            now = time.perf_counter()
+            figures[table.games_finished] = resident_mb()
+            games = table.games_finished
+            print(f"{games:>6} {figures[games]:>8.1f} {now - started[0]:>8.1f}", flush=True)
+            started[0] = now
+            if trace and not first:
+                first.append((tracemalloc.take_snapshot(), objects_by_type()))
 
         table.subscribe(every_hundred)
-        asyncio.run(table.run(games=games))
+        if trace:
+            tracemalloc.start(1)
+
+        async def play() -> None:
+            hub.open(asyncio.get_running_loop())
+            await table.run(games=games)
+
+        asyncio.run(play())
+        say_whether_flat(figures)
+        if trace and first:
+            gc.collect()
+            report_growth(*first[0], tracemalloc.take_snapshot(), objects_by_type())
+            tracemalloc.stop()
+        hub.close()
         table.hardware.close()
 
 
-def soak_hellos(hellos: int) -> None:
-    """RSS before and after a pad says hello `hellos` times, each with a new ident."""
+def say_whether_flat(figures: dict[int, float]) -> None:
+    """One line: the growth from game WARMUP to the last, and whether it is within noise."""
+    last = max(figures, default=0)
+    if WARMUP not in figures or last <= WARMUP:
+        print(f"(flat or not needs figures beyond game {WARMUP})")
+        return
+    grown = figures[last] - figures[WARMUP]
+    verdict = "flat within noise" if grown < FLAT_MB else "GROWING"
+    print(f"games {WARMUP} to {last}: {grown:+.1f} MB ({verdict}: less than {FLAT_MB} MB is noise)")
+
+
+def objects_by_type() -> Counter[str]:
+    return Counter(type(thing).__name__ for thing in gc.get_objects())
+
+
+def report_growth(before, types_before, after, types_after) -> None:
+    """The source lines whose live allocations grew most, and the types with more objects."""
+    print("\nallocations grown since the first figure (tracemalloc, by line):")
+    for stat in after.compare_to(before, "lineno")[:15]:
+        print(f"  {stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {stat.traceback}")
+    print("objects alive, more than at the first figure (by type):")
+    grown = Counter(types_after)
+    grown.subtract(types_before)
+    for name, more in grown.most_common(10):
+        if more > 0:
+            print(f"  {more:+7d} {name}")
+
+
+def soak_hellos(hellos: int, trace: bool = False) -> None:
+    """RSS before and after a pad says hello `hellos` times, each with a new ident; the pad's
+    side of the cable is read all the while, as a pad would, so no answer is held up."""
     with tempfile.TemporaryDirectory() as state_dir:
-        table = new_table(state_dir)
+        table = new_table(state_dir, autoplay=False)  # between games: only the hellos
         master, slave = os.openpty()
         tty.setraw(slave)
         port = Path(state_dir) / "pad"
         port.symlink_to(os.ttyname(slave))
         hub = PadHub(table, [str(port)])
+        heard = Counter[str]()
+        on_message = hub._on_message
+
+        def counting(link, message) -> None:  # on the table's loop, as the hub hears it
+            heard[message.name] += 1
+            on_message(link, message)
+
+        hub._on_message = counting  # type: ignore[method-assign]
+        reading = threading.Event()
+        reader = threading.Thread(target=_read_until, args=(master, reading), daemon=True)
+        reader.start()
 
         async def storm() -> None:
             task = asyncio.create_task(table.run())
@@ -80,6 +182,9 @@ def soak_hellos(hellos: int) -> None:
             await asyncio.sleep(0.5)
             gc.collect()
             before = resident_mb()
+            if trace:
+                tracemalloc.start(1)
+                first = tracemalloc.take_snapshot(), objects_by_type()
             started = time.perf_counter()
             for number in range(1, hellos + 1):
                 fields = {
@@ -90,37 +195,44 @@ def soak_hellos(hellos: int) -> None:
                     "firmware": "x",
                 }
                 os.write(master, protocol.encode("hello", protocol.next_seq(number), fields))
-                if number % 200 == 0:
-                    await asyncio.sleep(0.05)
-                    _drain(master)
+                if number % 100 == 0:
+                    await asyncio.sleep(0.01)  # the table's loop hears them meanwhile
             await asyncio.sleep(1.0)
-            _drain(master)
             gc.collect()
             seconds = time.perf_counter() - started
-            print(f"{hellos} hellos with new idents in {seconds:.1f} s: "
-                  f"RSS {before:.1f} MB before, {resident_mb():.1f} MB after")  # fmt: skip
+            print(f"{hellos} hellos with new idents in {seconds:.1f} s, {heard['hello']} heard "
+                  f"by the table: RSS {before:.1f} MB before, {resident_mb():.1f} MB after; "
+                  f"{len(hub.seated)} pads seated, {len(hub.links)} link")  # fmt: skip
+            if trace:
+                report_growth(*first, tracemalloc.take_snapshot(), objects_by_type())
+                tracemalloc.stop()
             table.stop()
             await task
 
         asyncio.run(storm())
+        reading.set()
         hub.close()
         table.hardware.close()
 
 
-def _drain(master: int) -> None:
-    import select
-
-    while select.select([master], [], [], 0)[0]:
-        os.read(master, 65536)
+def _read_until(master: int, done: threading.Event) -> None:
+    """The pad's side: read whatever the tower writes until `done`."""
+    while not done.is_set():
+        if select.select([master], [], [], 0.1)[0]:
+            os.read(master, 65536)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--hellos", type=int, default=20000)
+    parser.add_argument("--hellos", type=int, default=60000)
+    parser.add_argument("--every", type=int, default=100, help="games between two figures")
+    parser.add_argument("--trace", action="store_true", help="name what grew (slower)")
     args = parser.parse_args()
-    soak_games(args.games)
-    soak_hellos(args.hellos)
+    if args.games:
+        soak_games(args.games, args.trace, args.every)
+    if args.hellos:
+        soak_hellos(args.hellos, args.trace)
 
 
 if __name__ == "__main__":

@@ -18,13 +18,14 @@ import warnings
 from gpiozero import Device
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from drivers.errors import GpioUnavailableError, PinBackendError
 
 log = logging.getLogger(__name__)
 
 PIN_BACKENDS = ("simulated", "hardware")
+STATES_KEPT = 100  # changes a simulated pin remembers: a kiosk without a buzzer runs for years
 GPIO_CHIPS = "/dev/gpiochip*"  # the Linux GPIO character devices lgpio opens
 
 NO_CHIP = (
@@ -51,13 +52,35 @@ NO_FACTORY = (
 def make_pin_factory(backend: str) -> Factory:
     """A pin factory for `backend`; raises `GpioUnavailableError` when the hardware has none."""
     if backend == "simulated":
-        return MockFactory()
+        return simulated_pin_factory()
     if backend == "hardware":
         return hardware_pin_factory()
     raise PinBackendError(
         f"the GPIO backend {backend!r} is unknown; use one of {', '.join(PIN_BACKENDS)} (the "
         "configuration chooses real pins with a [button] or [lights] section)"
     )
+
+
+class RecentStatesPin(MockPin):
+    """gpiozero's mock pin, remembering only its last STATES_KEPT changes: a mock pin keeps
+    every change in `states` for tests to check, which over years of simulated lights or a
+    simulated buzzer (a kiosk configured without one) would fill the memory."""
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if len(self.states) > 2 * STATES_KEPT:  # trimmed now and then, not at every change
+            del self.states[:-STATES_KEPT]
+        return changed
+
+
+class RecentStatesPWMPin(RecentStatesPin, MockPWMPin):
+    """A PWM mock pin (a simulated buzzer's) that remembers only its recent changes."""
+
+
+def simulated_pin_factory(*, pwm: bool = False) -> MockFactory:
+    """gpiozero's MockFactory with pins that forget all but their recent changes (PWM-capable
+    pins with `pwm`, for a buzzer)."""
+    return MockFactory(pin_class=RecentStatesPWMPin if pwm else RecentStatesPin)
 
 
 def hardware_pin_factory() -> Factory:

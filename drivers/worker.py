@@ -3,7 +3,9 @@
 The table runs on an asyncio loop that must never wait for a sound to finish. Callers hand a
 job to a `Worker` and return at once; the worker's daemon thread runs the jobs in order. A job
 marked `replaceable` (the sign of a roll, say) that is still waiting when a newer job arrives is
-dropped: at a fast pace the sounds keep up with the table instead of trailing behind it.
+dropped: at a fast pace the sounds keep up with the table instead of trailing behind it. At
+most WAITING_KEPT jobs wait; beyond that the oldest waiting one is dropped, so a table that
+runs ahead of its sounds for hours neither fills the memory nor is heard hours late.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from drivers.errors import DriverClosedError
 log = logging.getLogger(__name__)
 
 Job = Callable[[], None]
+WAITING_KEPT = 16  # jobs that may wait: a game over with every sentence fits many times
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ class Worker:
             if self._closed:
                 raise DriverClosedError(f"the {self._name} is closed")
             kept = [waiting for waiting in self._waiting if not waiting.replaceable]
-            self._waiting = deque([*kept, _Waiting(job, replaceable)])
+            self._waiting = deque([*kept, _Waiting(job, replaceable)], maxlen=WAITING_KEPT)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()

@@ -23,6 +23,7 @@ HEIGHT = 10  # pixels of a line of text
 FALLBACK = "\u25a1"  # □, drawn for a character the font does not have
 _PCF_ENCODINGS = 1 << 5  # the PCF table that maps character codes to glyphs
 _NO_GLYPH = 0xFFFF
+GLYPHS_KEPT = 4096  # characters whose drawable form is kept: names typed on phones bring any
 
 
 @cache
@@ -71,7 +72,7 @@ def drawable(words: str) -> str:
     return "".join(_glyph(char) for char in unicodedata.normalize("NFC", words))
 
 
-@cache
+@lru_cache(maxsize=GLYPHS_KEPT)
 def _glyph(char: str) -> str:
     if char.isspace() or unicodedata.category(char) in ("Cc", "Cs"):
         return " " if char.isspace() else FALLBACK

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from gpiozero import Device
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from drivers.button import RollButton
 from drivers.buzzer import Buzzer
@@ -21,7 +20,7 @@ from drivers.dice import SoftwareDice
 from drivers.display import Display, open_display
 from drivers.display_device import DisplayConfig
 from drivers.errors import DriverError
-from drivers.gpio import hardware_pin_factory, make_pin_factory
+from drivers.gpio import hardware_pin_factory, make_pin_factory, simulated_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsReader
 from drivers.speech import Speech
@@ -142,7 +141,7 @@ def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
 
 def simulated_buzzer() -> Buzzer:
     """A buzzer on its own MockFactory, whose pins (unlike the shared one's) can do PWM."""
-    return Buzzer(SIMULATED_BUZZER_PIN, pin_factory=MockFactory(pin_class=MockPWMPin))
+    return Buzzer(SIMULATED_BUZZER_PIN, pin_factory=simulated_pin_factory(pwm=True))
 
 
 def _speech(sound: SoundConfig | None) -> Speech | None:

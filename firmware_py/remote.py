@@ -171,12 +171,20 @@ class RemoteSeats:
         held = self.seat_of(self._joined.get(connection))
         if held is not None:  # the same connection, another identity: one seat is enough
             return Refusal(f"this {self.kind} holds {held}'s seat already", RULE)
+        self._forget_seats_gone()
         player = self._new_name(device, name)
         refusal = self.door.join(player, pad=device)
         if refusal is None:
             self.seated[device] = player
             self._joined[connection] = device
         return refusal
+
+    def _forget_seats_gone(self) -> None:
+        """Devices whose seat is gone (set aside by the menu, no game left to play out) are
+        forgotten, as `seat_of` forgets each when asked: years of phones that joined once and
+        never came back leave no trace here."""
+        for device in list(self.seated):
+            self.seat_of(device)
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""

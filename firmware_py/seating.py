@@ -27,6 +27,7 @@ COMPUTER, KEYBOARD, PAD = SeatKind.COMPUTER, SeatKind.KEYBOARD, SeatKind.PAD
 PHONE = SeatKind.PHONE
 DEVICES = (PAD, PHONE)  # seats held by a device in a player's hand
 MAX_SEATS = 5
+BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,8 @@ class Seating:
         seats back in order, so any computer player (or a pad's seat taken by mistake) can be
         left out."""
         seats, benched = self.seats, self.benched
-        if len(seats) >= MAX_SEATS:
-            self.seats, self.benched = [], seats + benched
+        if len(seats) >= MAX_SEATS:  # the oldest seats set aside are forgotten: years of joins
+            self.seats, self.benched = [], (seats + benched)[:BENCHED_KEPT]
         elif benched:
             self.seats, self.benched = [*seats, benched[0]], benched[1:]
         else:

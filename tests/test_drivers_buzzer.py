@@ -5,6 +5,8 @@ pins here are MockPWMPins that also note every frequency they are given: the not
 None for silence.
 """
 
+import threading
+
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -12,7 +14,7 @@ from gpiozero.tones import Tone
 
 from drivers.buzzer import GAME_OVER, LOCK, PENALTY, ROLL, TEST, TUNES, Buzzer
 from drivers.errors import BuzzerConfigError, DriverClosedError, UnknownTuneError
-from drivers.worker import Worker
+from drivers.worker import WAITING_KEPT, Worker
 
 PIN = 12
 QUICK = 200.0  # tunes played this many times faster than written
@@ -158,3 +160,24 @@ def test_a_failing_sound_is_logged_and_the_next_still_plays(caplog):
     worker.close()
     assert done == ["next"]
     assert "the test sounds failed: division by zero" in caplog.text
+
+
+def test_sounds_far_behind_the_table_skip_to_the_newest():
+    """A table that runs ahead of its sounds (a tune still playing while many more are asked
+    for) is heard catching up with the newest, not hours late: only WAITING_KEPT wait."""
+    worker = Worker("test sounds")
+    playing, finish = threading.Event(), threading.Event()
+    heard = []
+
+    def long_tune():
+        playing.set()
+        finish.wait()
+
+    worker.submit(long_tune)
+    assert playing.wait(WAIT)
+    for sign in range(1000):
+        worker.submit(lambda sign=sign: heard.append(sign))
+    finish.set()
+    assert worker.wait_until_idle(WAIT)
+    worker.close()
+    assert heard == list(range(1000 - WAITING_KEPT, 1000))

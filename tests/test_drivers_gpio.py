@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 from drivers import gpio
 from drivers.button import RollButton
 from drivers.errors import GpioUnavailableError, PinBackendError
-from drivers.gpio import make_pin_factory
+from drivers.gpio import STATES_KEPT, make_pin_factory, simulated_pin_factory
 from drivers.lights import LockLights
 
 
@@ -32,6 +32,33 @@ def test_simulated_button_and_lights_share_one_pretend_header():
         lights.show_locked({"red"})
         assert presses == [1]
         assert factory.pin(5).state is True
+
+
+def test_simulated_lights_lit_for_years_remember_only_their_recent_changes():
+    """gpiozero's mock pins keep every change for tests; the simulated tower's forget the old
+    ones, so years of games cannot fill the memory, and the lights still show the locks."""
+    factory = make_pin_factory("simulated")
+    with LockLights({"red": 5}, pin_factory=factory) as lights:
+        for game in range(3 * STATES_KEPT):
+            lights.show_locked({"red"} if game % 2 else set())
+        lights.show_locked({"red"})
+        pin = factory.pin(5)
+        assert pin.state is True
+        assert STATES_KEPT <= len(pin.states) <= 2 * STATES_KEPT
+        assert [change.state for change in pin.states[-3:]] == [True, False, True]
+
+
+def test_a_simulated_buzzer_pin_does_pwm_and_remembers_only_its_recent_changes():
+    factory = simulated_pin_factory(pwm=True)
+    pin = factory.pin(18)
+    pin.function = "output"
+    pin.frequency = 440
+    for note in range(3 * STATES_KEPT):
+        pin.state = 0.5 if note % 2 else 0.0
+    pin.frequency = None  # silent
+    assert pin.state == 0.0
+    assert len(pin.states) <= 2 * STATES_KEPT
+    assert [change.state for change in pin.states[-2:]] == [0.5, 0.0]
 
 
 @pytest.fixture

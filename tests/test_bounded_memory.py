@@ -1,0 +1,60 @@
+"""A kiosk runs for years: what the table remembers about seats and devices stays bounded.
+
+(The news is bounded in test_table, request ids in test_exactly_once, simulated pins in
+test_drivers_gpio, waiting sounds in test_drivers_buzzer; bench/soak.py measures the whole.)
+"""
+
+from firmware_py.config import SIMULATED
+from firmware_py.font import GLYPHS_KEPT, _glyph, drawable
+from firmware_py.hardware import build_hardware
+from firmware_py.journal import Journal
+from firmware_py.remote import RemoteSeats
+from firmware_py.seating import BENCHED_KEPT, MAX_SEATS, PHONE, Seating, SeatSpec
+from firmware_py.table import Table
+
+
+def test_evenings_of_new_players_set_aside_by_the_menu_leave_only_the_latest_to_come_back():
+    """Every evening five new phones join and the menu later sets them all aside: the taps
+    that add seats bring back the latest evening's players first, and no more than
+    BENCHED_KEPT seats set aside are remembered however many evenings pass."""
+    seating = Seating([])
+    for evening in range(500):
+        for seat in range(MAX_SEATS):
+            seating.add(SeatSpec(f"guest {evening}-{seat}", PHONE, f"phone-{evening}-{seat}"))
+        seating.one_more()  # five seats: the next tap sets every seat aside
+        assert seating.seats == []
+    assert len(seating.benched) == BENCHED_KEPT
+    for _ in range(MAX_SEATS):
+        seating.one_more()
+    assert seating.names() == [f"guest 499-{seat}" for seat in range(MAX_SEATS)]
+
+
+def test_phones_that_joined_once_and_never_came_back_are_forgotten(tmp_path):
+    """Every evening five new phones join and the menu later sets their seats aside; the
+    devices the table remembers are the ones seated, however many evenings pass, and a name
+    of a player who left can be taken again."""
+    table = Table(seats=[], variant="classic", journal=Journal(tmp_path),
+                  hardware=build_hardware(SIMULATED, 6))  # fmt: skip
+    seats = RemoteSeats(table, PHONE)
+    try:
+        for evening in range(300):
+            for seat in range(MAX_SEATS):
+                phone, device = object(), f"phone-{evening}-{seat}"
+                assert seats.connect(device, phone) is None
+                assert seats.join(device, phone, f"guest {seat}") is None
+                seats.disconnect(phone)
+            assert table.seating.names() == [f"guest {seat}" for seat in range(MAX_SEATS)]
+            table.seating.one_more()  # five seats: the menu sets them all aside
+        assert len(seats.seated) <= MAX_SEATS
+    finally:
+        table.hardware.close()
+
+
+def test_names_in_every_script_leave_the_display_s_glyph_memory_bounded():
+    """Phones may type names in any script: each character is looked up in the display's font
+    once, and no more than GLYPHS_KEPT lookups are kept however many different ones come."""
+    ideographs = [chr(0x4E00 + n) for n in range(4 * GLYPHS_KEPT)]  # CJK: none is composed
+    names = ["".join(ideographs[n : n + 4]) for n in range(0, len(ideographs), 4)]
+    for name in names:
+        assert len(drawable(name)) == 4
+    assert _glyph.cache_info().currsize <= GLYPHS_KEPT
