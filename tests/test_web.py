@@ -206,6 +206,36 @@ def test_a_phone_back_while_its_old_connection_seems_open_takes_its_seat_over(tm
     play_with_phones(table, server, steps)
 
 
+def test_a_ping_is_answered_with_the_newest_view_or_the_lobby(tmp_path):
+    """A phone that wakes up asks whether its connection still carries: any answer says yes."""
+    table, _, server = tower(tmp_path)
+
+    async def steps(session) -> None:
+        watcher = await open_page(session, server)
+        await watcher.send(type="ping")
+        assert (await watcher.expect("lobby"))["may_join"] is True
+        page, _ = await join(session, server, "Dora")
+        await page.expect("view")
+        await page.send(type="ping")
+        assert (await page.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_phone_player_whose_roll_it_is_is_told_to_press_the_towers_button(tmp_path):
+    table, _, server = tower(tmp_path)
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        table.new_game()
+        view = await page.expect("view")
+        while view["view"]["phase"] != "roll":
+            view = await page.expect("view")
+        assert view["view"]["text"] == "your roll: press the roll button on the tower"
+
+    play_with_phones(table, server, steps)
+
+
 def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
     table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
 
@@ -388,7 +418,7 @@ KEYS = ("type", "token", "code", "name", "request", "action", "row", "number", "
 )
 @given(
     fields=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6),
-    kind=st.sampled_from(["hello", "join", "decide", "other"]),
+    kind=st.sampled_from(["hello", "join", "decide", "ping", "other"]),
 )
 def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
     """Whatever a page sends, the hub answers with words (or a view), never an exception."""

@@ -260,6 +260,42 @@ def test_a_mark_whose_answer_is_lost_with_the_connection_is_applied_once(tmp_pat
     with_browser(table, server, steps)
 
 
+def test_a_phone_that_slept_on_a_silent_connection_reconnects_and_its_tap_counts_once(tmp_path):
+    """The phone slept and its Wi-Fi dropped the connection without a word: the socket still
+    looks open to the page, but nothing crosses it either way. On waking the page asks the
+    tower (a ping), Dora taps a cell; no answer comes, so after the page's silence limit it
+    opens a new connection, gets its seat back and sends the tap again: crossed once."""
+    table, hub, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+    receive = hub.receive
+    silent: set = set()
+    hub.receive = lambda phone_, text: phone_ in silent or receive(phone_, text)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        for connection in hub.phones:  # from now on this connection carries nothing
+            silent.add(connection)
+            connection.send = lambda message: None
+        table.new_game()
+        table.submit(ROLL)
+        await asyncio.sleep(0.5)
+        assert await page.is_hidden("#sheet .cell.legal"), "the silent connection carried a view"
+        await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # awake
+        await page.evaluate("tap({row: 'green', number: 5, lucky: false, choices: []})")
+        await page.wait_for_selector(
+            "#sheet .cell.crossed[data-row='green'][data-number='5']", timeout=15_000
+        )
+        await page.wait_for_function("() => !document.body.classList.contains('busy')")
+        assert await page.inner_text("#status") == "connected"
+        assert await page.is_hidden("#refusal"), "the tap sent again was answered yes"
+        assert table.game.player("Dora").crosses(2) == 1
+        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert [phone_ for phone_ in hub.phones if phone_.device] != list(silent)  # a new one
+
+    with_browser(table, server, steps)
+
+
 def test_a_wrong_table_code_is_refused_in_words_and_takes_no_seat(tmp_path):
     table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
 

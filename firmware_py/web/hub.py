@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.remote import RemoteDecision, RemoteSeats
+from firmware_py.seatview import SeatView
 from firmware_py.table import Table
 from firmware_py.view import TableView
 
@@ -38,6 +39,7 @@ CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
 FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
+ROLL_WORDS = "your roll: press the roll button on the tower"
 
 
 def new_table_code() -> str:
@@ -138,7 +140,8 @@ class WebHub:
         try:
             message = parse(text)
             kind = message.get("type")
-            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide}
+            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide,
+                        "ping": self._ping}  # fmt: skip
             handler = handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
                 raise Refused("the tower does not know that message; reload the page")
@@ -148,6 +151,11 @@ class WebHub:
                         "final": refusal.close})  # fmt: skip
             if refusal.close:
                 phone.end()
+
+    def _ping(self, phone: Phone, message: dict[str, Any]) -> None:
+        """A phone that woke up asks whether its connection still carries: the newest view is
+        the answer (a dead connection gets none, and the page opens a new one)."""
+        self.sync(phone)
 
     def _hello(self, phone: Phone, message: dict[str, Any]) -> None:
         """A page with a token comes back: into its seat, if it holds one here."""
@@ -266,12 +274,20 @@ class WebHub:
         """The phone's player's view, or (without a seat) whether it may join now."""
         device = phone.device
         if device is not None and self.seats.seat_of(device) is not None:
-            view = dataclasses.asdict(self.seats.view(device))
-            phone.send({"type": "view", "view": view})
+            phone.send({"type": "view", "view": phone_view(self.seats.view(device))})
             return
         refusal = self.table.why_not_join()
         text = "type the table code and your name" if refusal is None else refusal.reason
         phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
+
+
+def phone_view(view: SeatView) -> dict[str, Any]:
+    """A player's view as the page gets it. A phone has no button of its own to press for a
+    roll, so its player is told which one: the tower's."""
+    fields = dataclasses.asdict(view)
+    if view.phase == "roll" and view.active:
+        fields["text"] = ROLL_WORDS
+    return fields
 
 
 def parse(text: str) -> dict[str, Any]:
