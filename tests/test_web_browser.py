@@ -545,3 +545,37 @@ def test_a_second_tab_of_the_same_phone_takes_the_seat_and_the_first_stops(tmp_p
         assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
 
     with_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_the_sheet_fits_a_small_phone_without_sideways_scrolling(tmp_path, variant):
+    """A 360 px wide phone (many Android phones): the widest sheet (longo, 15 cells a row)
+    fits, and every cell is big enough to tap."""
+    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)], variant=variant)
+    table.pace = 60
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    server = WebServer(hub, "127.0.0.1", 0)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.set_viewport_size({"width": 360, "height": 740})
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((6, 6), {colour: 6 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#sheet .cell.legal")
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+        widths = await page.eval_on_selector_all(
+            "#sheet .cell", "cells => cells.map(c => c.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 4 * len(table.game.sheet.rows[0].numbers) + 4
+        assert min(widths) >= 18, "cells too small to tap"
+        spilled = await page.eval_on_selector_all(
+            "#sheet .cell", "cells => cells.filter(c => c.scrollWidth > c.clientWidth).length"
+        )
+        assert spilled == 0, "numbers spill out of their cells"
+
+    with_browser(table, server, steps)
