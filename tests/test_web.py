@@ -86,6 +86,9 @@ def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_pat
         assert hub.seats.seat_of(device_of(joined["token"])) == "Dora"
         view = await page.expect("view")
         assert view["view"]["player"] == "Dora"
+        assert view["view"]["text"] == (
+            "at the table: Dora. A press of the tower's roll button starts the game."
+        )
 
     play_with_phones(table, server, steps)
 

@@ -40,6 +40,7 @@ ACTIONS = ("mark", "pass", "undo", "lucky")
 FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
+START_WORDS = "A press of the tower's roll button starts the game."
 
 
 def new_table_code() -> str:
@@ -274,19 +275,22 @@ class WebHub:
         """The phone's player's view, or (without a seat) whether it may join now."""
         device = phone.device
         if device is not None and self.seats.seat_of(device) is not None:
-            phone.send({"type": "view", "view": phone_view(self.seats.view(device))})
+            seated = [seat.name for seat in self.table.seats]
+            phone.send({"type": "view", "view": phone_view(self.seats.view(device), seated)})
             return
         refusal = self.table.why_not_join()
         text = "type the table code and your name" if refusal is None else refusal.reason
         phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
 
 
-def phone_view(view: SeatView) -> dict[str, Any]:
-    """A player's view as the page gets it. A phone has no button of its own to press for a
-    roll, so its player is told which one: the tower's."""
+def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
+    """A player's view as the page gets it. A phone has no button of its own to press, so its
+    player is told which one: the tower's; and before a game, who is at the table so far."""
     fields = dataclasses.asdict(view)
     if view.phase == "roll" and view.active:
         fields["text"] = ROLL_WORDS
+    elif view.phase == "idle" and view.player in seated:
+        fields["text"] = f"at the table: {', '.join(seated)}. {START_WORDS}"
     return fields
 
 
