@@ -4,8 +4,10 @@ A phone proves who it is with a seat token: issued when it joins (with the table
 the tower), kept by the page, and sent again in a hello after every reconnect. The device id
 the seats know is derived from the token, so a reload gets the seat back, a made-up token gets
 nothing, and a second phone cannot take a seat while its phone is connected (`connect` refuses).
-Every page message is answered in words; after every table change each phone gets its player's
-`SeatView` (or, without a seat, whether it may join). Everything here runs on the table's loop.
+Every page message is answered (in words, or with a view: a `ping` from a phone that woke up
+gets its newest view, so the page can tell a live connection from one that died silently);
+after every table change each phone gets its player's `SeatView` (or, without a seat, whether
+it may join). Everything here runs on the table's loop.
 """
 
 from __future__ import annotations
