@@ -363,7 +363,7 @@ def menu_page(title: str, lines: tuple[str, ...], selected: int, hint: str) -> T
     return TableView("menu", menu=MenuView(title, lines, selected, (hint,)))
 
 
-def run_table(table: Table, steps, hub=None) -> None:
+def run_table(table: Table, steps, hub=None, timeout: float = 60) -> None:
     """Run the table while `await steps()` plays (pressing its button, opening its pad `hub`
     if it has one); then stop it and close the hub and the hardware."""
 
@@ -377,7 +377,7 @@ def run_table(table: Table, steps, hub=None) -> None:
             await task
 
     try:
-        asyncio.run(asyncio.wait_for(play(), timeout=60))
+        asyncio.run(asyncio.wait_for(play(), timeout=timeout))
     finally:
         if hub is not None:
             hub.close()

@@ -12,17 +12,12 @@ import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_table import make_table, run_table, until
+from test_table import until
+from web_helpers import BOT, CODE, ROLL, bot_rolls_five, run_with_server, web_tower
 
-from firmware_py.remote import RemoteSeats
-from firmware_py.rules import Roll
-from firmware_py.seating import COMPUTER, PHONE, SeatSpec
 from firmware_py.web import hub as web_hub
-from firmware_py.web.hub import WebHub, device_of
+from firmware_py.web.hub import device_of
 from firmware_py.web.server import MAX_FRAME, WebServer
-
-ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
-CODE = "4821"
 
 
 class Page:
@@ -46,25 +41,14 @@ class Page:
                 return data
 
 
-def tower(tmp_path, seats=None):
-    table = make_table(tmp_path / "games", seats if seats is not None else [])
-    table.pace = 60  # computer players wait: the test decides the order
-    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
-    return table, hub, WebServer(hub, "127.0.0.1", 0)
-
-
 def play_with_phones(table, server, steps) -> None:
     """Run the table and its web server while `await steps(session)` plays."""
 
-    async def play() -> None:
-        assert await server.start() is None
-        try:
-            async with aiohttp.ClientSession() as session:
-                await steps(session)
-        finally:
-            await server.stop()
+    async def with_session() -> None:
+        async with aiohttp.ClientSession() as session:
+            await steps(session)
 
-    run_table(table, play)
+    run_with_server(table, server, with_session)
 
 
 async def open_page(session, server) -> Page:
@@ -80,8 +64,16 @@ async def join(session, server, name: str) -> tuple[Page, str]:
     return page, joined["token"]
 
 
+async def until_phase(page: Page, phase: str) -> dict:
+    """The first view the phone is pushed in this phase of the game."""
+    view = await page.expect("view")
+    while view["view"]["phase"] != phase:
+        view = await page.expect("view")
+    return view
+
+
 def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_path):
-    table, hub, server = tower(tmp_path)
+    table, hub, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page = await open_page(session, server)
@@ -94,12 +86,15 @@ def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_pat
         assert hub.seats.seat_of(device_of(joined["token"])) == "Dora"
         view = await page.expect("view")
         assert view["view"]["player"] == "Dora"
+        assert view["view"]["text"] == (
+            "at the table: Dora. A press of the tower's roll button starts the game."
+        )
 
     play_with_phones(table, server, steps)
 
 
 def test_the_page_and_its_files_are_served_with_the_code_in_the_address(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         assert server.url == f"http://127.0.0.1:{server.port}/?code={CODE}"
@@ -115,7 +110,7 @@ def test_the_page_and_its_files_are_served_with_the_code_in_the_address(tmp_path
 
 
 def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page = await open_page(session, server)
@@ -138,7 +133,7 @@ def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_p
 
 
 def test_many_wrong_codes_from_many_connections_pause_joining_for_a_minute(tmp_path):
-    table, hub, server = tower(tmp_path)
+    table, hub, server = web_tower(tmp_path)
     now = [1000.0]
     hub.clock = lambda: now[0]
 
@@ -162,7 +157,7 @@ def test_many_wrong_codes_from_many_connections_pause_joining_for_a_minute(tmp_p
 
 
 def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         first, token = await join(session, server, "Dora")
@@ -186,7 +181,7 @@ def test_a_phone_back_while_its_old_connection_seems_open_takes_its_seat_over(tm
     """Wi-Fi lost: the tower has not noticed the old connection is dead when the phone comes
     back with its token. The token proves it is the same phone: the seat moves to the new
     connection, and the old one is told and closed."""
-    table, hub, server = tower(tmp_path)
+    table, hub, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         old, token = await join(session, server, "Dora")
@@ -206,16 +201,41 @@ def test_a_phone_back_while_its_old_connection_seems_open_takes_its_seat_over(tm
     play_with_phones(table, server, steps)
 
 
-def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
-    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+def test_a_ping_is_answered_with_the_newest_view_or_the_lobby(tmp_path):
+    """A phone that wakes up asks whether its connection still carries: any answer says yes."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        watcher = await open_page(session, server)
+        await watcher.send(type="ping")
+        assert (await watcher.expect("lobby"))["may_join"] is True
+        page, _ = await join(session, server, "Dora")
+        await page.expect("view")
+        await page.send(type="ping")
+        assert (await page.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_phone_player_whose_roll_it_is_is_told_to_press_the_towers_button(tmp_path):
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page, _ = await join(session, server, "Dora")
         table.new_game()
-        table.submit(ROLL)  # Bot's roll: white 4 + 1
-        view = await page.expect("view", type="view")
-        while view["view"]["phase"] != "action1":
-            view = await page.expect("view")
+        view = await until_phase(page, "roll")
+        assert view["view"]["text"] == "your roll: press the roll button on the tower"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        bot_rolls_five(table)
+        view = await until_phase(page, "action1")
         move = view["view"]["moves"][0]
         mark = {"type": "decide", "request": "n1/1", "action": "mark", **move}
         await page.send(**mark)
@@ -232,12 +252,11 @@ def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
 
 
 def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
-    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+    table, _, server = web_tower(tmp_path, [BOT])
 
     async def steps(session) -> None:
         page, _ = await join(session, server, "Dora")
-        table.new_game()
-        table.submit(ROLL)
+        bot_rolls_five(table)
         await page.send(type="decide", request="n/1", action="mark", row="red", number=9)
         refused = await page.expect("answer", request="n/1")
         assert refused["ok"] is False and refused["kind"] == "rule"
@@ -265,7 +284,7 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
     ],
 )
 def test_bad_messages_are_refused_in_words_and_the_phone_stays_connected(tmp_path, sent, reason):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page = await open_page(session, server)
@@ -278,7 +297,7 @@ def test_bad_messages_are_refused_in_words_and_the_phone_stays_connected(tmp_pat
 
 
 def test_a_malformed_decision_is_answered_with_what_is_wrong(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page, _ = await join(session, server, "Dora")
@@ -296,7 +315,7 @@ def test_a_malformed_decision_is_answered_with_what_is_wrong(tmp_path):
 
 
 def test_a_huge_frame_closes_only_that_socket_and_the_tower_serves_on(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         page = await open_page(session, server)
@@ -311,7 +330,7 @@ def test_a_huge_frame_closes_only_that_socket_and_the_tower_serves_on(tmp_path):
 
 
 def test_every_change_is_pushed_to_the_phones_without_asking(tmp_path):
-    table, _, server = tower(tmp_path, [SeatSpec("Bot", COMPUTER)])
+    table, _, server = web_tower(tmp_path, [BOT])
 
     async def steps(session) -> None:
         dora, _ = await join(session, server, "Dora")
@@ -320,9 +339,7 @@ def test_every_change_is_pushed_to_the_phones_without_asking(tmp_path):
         lobby = await watcher.expect("lobby", may_join=False)
         assert lobby["text"] == "a game is being played: you can join when it ends"
         table.submit(ROLL)
-        view = await dora.expect("view")
-        while view["view"]["phase"] != "action1":
-            view = await dora.expect("view")
+        view = await until_phase(dora, "action1")
         assert view["view"]["colours"] == {"red": 6, "yellow": 2, "green": 3, "blue": 6}
 
     play_with_phones(table, server, steps)
@@ -330,7 +347,7 @@ def test_every_change_is_pushed_to_the_phones_without_asking(tmp_path):
 
 def test_more_phones_than_the_tower_serves_are_told_so(tmp_path, monkeypatch):
     monkeypatch.setattr(web_hub, "MAX_PHONES", 2)
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         pages = [await open_page(session, server) for _ in range(2)]
@@ -345,7 +362,7 @@ def test_more_phones_than_the_tower_serves_are_told_so(tmp_path, monkeypatch):
 
 
 def test_a_taken_port_is_one_sentence_and_no_server(tmp_path):
-    table, hub, _ = tower(tmp_path)
+    table, hub, _ = web_tower(tmp_path)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -360,7 +377,7 @@ def test_a_taken_port_is_one_sentence_and_no_server(tmp_path):
 
 
 def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
-    table, _, server = tower(tmp_path)
+    table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
         url = f"http://127.0.0.1:{server.port}/ws"
@@ -388,12 +405,11 @@ KEYS = ("type", "token", "code", "name", "request", "action", "row", "number", "
 )
 @given(
     fields=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6),
-    kind=st.sampled_from(["hello", "join", "decide", "other"]),
+    kind=st.sampled_from(["hello", "join", "decide", "ping", "other"]),
 )
 def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
     """Whatever a page sends, the hub answers with words (or a view), never an exception."""
-    table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    table, hub, _ = web_tower(tmp_path, [BOT])
     try:
         phone = hub.open()
         hub.receive(phone, json.dumps({"type": kind, **fields}))

@@ -4,8 +4,10 @@ A phone proves who it is with a seat token: issued when it joins (with the table
 the tower), kept by the page, and sent again in a hello after every reconnect. The device id
 the seats know is derived from the token, so a reload gets the seat back, a made-up token gets
 nothing, and a second phone cannot take a seat while its phone is connected (`connect` refuses).
-Every page message is answered in words; after every table change each phone gets its player's
-`SeatView` (or, without a seat, whether it may join). Everything here runs on the table's loop.
+Every page message is answered (in words, or with a view: a `ping` from a phone that woke up
+gets its newest view, so the page can tell a live connection from one that died silently);
+after every table change each phone gets its player's `SeatView` (or, without a seat, whether
+it may join). Everything here runs on the table's loop.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.remote import RemoteDecision, RemoteSeats
+from firmware_py.seatview import SeatView
 from firmware_py.table import Table
 from firmware_py.view import TableView
 
@@ -38,6 +41,8 @@ CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
 FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
+ROLL_WORDS = "your roll: press the roll button on the tower"
+START_WORDS = "A press of the tower's roll button starts the game."
 
 
 def new_table_code() -> str:
@@ -138,7 +143,8 @@ class WebHub:
         try:
             message = parse(text)
             kind = message.get("type")
-            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide}
+            handlers = {"hello": self._hello, "join": self._join, "decide": self._decide,
+                        "ping": self._ping}  # fmt: skip
             handler = handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
                 raise Refused("the tower does not know that message; reload the page")
@@ -148,6 +154,11 @@ class WebHub:
                         "final": refusal.close})  # fmt: skip
             if refusal.close:
                 phone.end()
+
+    def _ping(self, phone: Phone, message: dict[str, Any]) -> None:
+        """A phone that woke up asks whether its connection still carries: the newest view is
+        the answer (a dead connection gets none, and the page opens a new one)."""
+        self.sync(phone)
 
     def _hello(self, phone: Phone, message: dict[str, Any]) -> None:
         """A page with a token comes back: into its seat, if it holds one here."""
@@ -266,12 +277,23 @@ class WebHub:
         """The phone's player's view, or (without a seat) whether it may join now."""
         device = phone.device
         if device is not None and self.seats.seat_of(device) is not None:
-            view = dataclasses.asdict(self.seats.view(device))
-            phone.send({"type": "view", "view": view})
+            seated = [seat.name for seat in self.table.seats]
+            phone.send({"type": "view", "view": phone_view(self.seats.view(device), seated)})
             return
         refusal = self.table.why_not_join()
         text = "type the table code and your name" if refusal is None else refusal.reason
         phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
+
+
+def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
+    """A player's view as the page gets it. A phone has no button of its own to press, so its
+    player is told which one: the tower's; and before a game, who is at the table so far."""
+    fields = dataclasses.asdict(view)
+    if view.phase == "roll" and view.active:
+        fields["text"] = ROLL_WORDS
+    elif view.phase == "idle" and view.player in seated:
+        fields["text"] = f"at the table: {', '.join(seated)}. {START_WORDS}"
+    return fields
 
 
 def parse(text: str) -> dict[str, Any]:

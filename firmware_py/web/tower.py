@@ -36,10 +36,8 @@ async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> boo
     """Listen; on success the displays and the terminal show where phones join."""
     problem = await server.start()
     if problem is not None:
-        log.warning("%s", problem)
-        table.tell(problem)  # in the news, under the drawn tower
-        if not console.full_screen:
-            print(problem, file=out, flush=True)
+        log.warning("%s", problem)  # the journal, with its priority
+        table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
     table.join_address = (server.url, server.hub.code)
     if console.full_screen:

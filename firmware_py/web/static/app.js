@@ -6,11 +6,15 @@ const TOKEN_KEY = "qwixx-seat-token";
 const NONCE = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) =>
   b.toString(16).padStart(2, "0")).join("");  // this page load's part of every request id
 const MAX_BACKOFF = 8000;
+// Milliseconds the tower may take to answer before the connection counts as dead: a phone that
+// slept, or lost its Wi-Fi, may hold a socket that still looks open but carries nothing.
+const SILENCE_LIMIT = 5000;
 const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue" };
 
 let socket = null;
 let stopped = false;  // the tower ended this connection for good (a newer one plays the seat)
 let retry = null;
+let silence = null;  // timer: a message went out and nothing came back yet
 let backoff = 500;
 let counter = 0;
 let view = null;
@@ -30,6 +34,7 @@ function connect() {
     for (const decision of pending.values()) send(decision);  // answers lost on the way
   };
   socket.onmessage = (event) => {
+    heard();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -39,6 +44,7 @@ function connect() {
     handle(message);
   };
   socket.onclose = () => {
+    heard();
     if (stopped) {
       setStatus("disconnected: reload the page to play here", "lost");
       return;
@@ -51,17 +57,34 @@ function connect() {
 }
 
 function reconnectNow() {  // the phone woke up or found its network again: no waiting
-  if (socket && socket.readyState === WebSocket.CLOSED && !stopped) {
+  if (!socket || stopped) return;
+  if (socket.readyState === WebSocket.CLOSED) {
     clearTimeout(retry);
     backoff = 500;
-    document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
-window.addEventListener("online", reconnectNow);
-connect();
+    connect();
+  } else if (socket.readyState === WebSocket.OPEN) {
+    send({ type: "ping" });  // still alive? the tower answers with the newest view
   }
 }
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+function heard() {
+  clearTimeout(silence);
+  silence = null;
+}
+
+function abandon() {  // the socket looks open but the tower has not answered: start afresh
+  silence = null;
+  const dead = socket;
+  dead.onopen = dead.onmessage = dead.onclose = null;
+  dead.close();
+  setStatus("connection lost: reconnecting", "lost");
+  connect();  // the hello and the decisions still unanswered go out again on the new one
+}
+
+function send(message) {  // every message is answered: silence means a dead connection
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;  // sent again on reconnecting
+  socket.send(JSON.stringify(message));
+  if (silence === null) silence = setTimeout(abandon, SILENCE_LIMIT);
 }
 
 function decide(fields) {
