@@ -22,6 +22,7 @@ from typing import TextIO
 
 from PIL import Image
 
+from firmware_py.news import mark_words
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import Table
@@ -92,12 +93,6 @@ def wrapped(words: str, columns: int) -> list[str]:
         else:
             line = f"{line} {word}" if line else word
     return [*lines, line.rstrip()] if line.strip() else lines
-
-
-def label(mark: Mark) -> str:
-    """A mark as a player reads it: 'red 7', 'green 9 lucky', 'green 9, both in yellow'."""
-    words = f"{mark.row} {mark.number}" + (" lucky" if mark.lucky else "")
-    return words + (f", both in {mark.choice}" if mark.choice else "")
 
 
 def status_lines(view: TableView) -> list[str]:
@@ -325,10 +320,14 @@ class Console:
         game = self.table.game
         action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
         if self.decided is not None:
-            done = "passed" if isinstance(self.decided, Pass) else f"crossed {label(self.decided)}"
+            done = (
+                "passed"
+                if isinstance(self.decided, Pass)
+                else f"crossed {mark_words(self.decided)}"
+            )
             head = f"{self.asking}, {action}: you {done}; the others decide"
             return [*wrapped(head, columns), "[u] undo  > "]
-        choices = [f"[{i}] {label(mark)}" for i, mark in enumerate(self.options, 1)]
+        choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
         return [*wrapped(head, columns), "[p] pass  [u] undo  > "]
 
