@@ -757,6 +757,9 @@ class Table:
                     self.publish()  # the notice is over: the game as it is
                 alerting = self.clock() < self._alert[1]
                 if alert_shown and not alerting and self.phase is not phases.ROLLING:
+                    if self.message == self._alert[0]:
+                        self.message = ""  # the problem's words go with it
+                    self.version += 1  # a change: the terminal redraws too
                     self._present(self.view())
                 alert_shown = alerting
                 self.rest_displays()
