@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from gpiozero.pins.mock import MockPin
 from PIL import Image
 
 from firmware_py.news import mark_words
@@ -67,6 +68,7 @@ HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
 LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
 COLUMNS_PLAIN = 100  # --plain: options wrap at this width
 NAME_WIDTH = 10
+REAL_BUTTON = "the roll button is a real one here: press it on the tower"
 KEYBOARD_GONE = "the keyboard is closed: Ctrl-C stops the tower"
 
 
@@ -390,6 +392,9 @@ class Console:
         if hardware.button_factory is None:
             return  # a real button: press it
         pin = hardware.button_factory.pin(hardware.button_pin)
+        if not isinstance(pin, MockPin):  # --config with a real button: Enter cannot press it
+            self.table.say(REAL_BUTTON)
+            return
         pin.drive_low()
         await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
         pin.drive_high()

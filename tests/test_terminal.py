@@ -3,14 +3,16 @@ on a pseudo-terminal, its screen read through a terminal emulator (pyte)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import time
 
+from gpiozero.pins import Pin
 from test_table import make_table
 from tower_terminal import TowerTerminal
 
-from firmware_py.console import Console
+from firmware_py.console import REAL_BUTTON, Console
 from firmware_py.journal import Journal
 from firmware_py.news import mark_words
 from firmware_py.rules import Mark, Pass, Roll
@@ -124,3 +126,21 @@ def test_the_two_bonus_b_choices_of_one_cell_read_differently_at_the_keyboard(tm
     console.answer(str(choices.index("green 9 → 2 in blue") + 1))
     assert table.news[-1] == "Ann crosses green 9 and earns 2 bonus crosses in blue"
     table.hardware.close()
+
+
+def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp_path):
+    """`run --config` on a Pi from a terminal: the button's pins are the Pi's (gpiozero's
+    base Pin here: no drive_low), so Enter cannot press it; it says so instead of a traceback."""
+
+    class PiPins:
+        def pin(self, number: int) -> Pin:
+            return Pin()
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    simulated, table.hardware.button_factory = table.hardware.button_factory, PiPins()
+    try:
+        asyncio.run(Console(table, full_screen=False, out=io.StringIO()).press_button())
+        assert table.news[-1] == REAL_BUTTON
+    finally:
+        table.hardware.button_factory = simulated
+        table.hardware.close()
