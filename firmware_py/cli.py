@@ -12,6 +12,7 @@ from firmware_py.arguments import (
     OneLineParser,
     names_list,
     number_from,
+    say_and_fail,
     screens_folder,
     variant_name,
     version_words,
@@ -202,6 +203,8 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _history(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or default_state_dir()
+    if state_dir.exists() and not state_dir.is_dir():
+        return say_and_fail(f"{state_dir} is a file: the games are kept in a folder")
     lines = list(history_lines(state_dir))
     if not lines:
         print(f"no games yet in {state_dir}")

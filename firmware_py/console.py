@@ -20,8 +20,10 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from gpiozero.pins.mock import MockPin
 from PIL import Image
 
+from firmware_py.news import mark_words
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import Table
@@ -67,6 +69,7 @@ HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
 LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
 COLUMNS_PLAIN = 100  # --plain: options wrap at this width
 NAME_WIDTH = 10
+REAL_BUTTON = "the roll button is a real one here: press it on the tower"
 KEYBOARD_GONE = "the keyboard is closed: Ctrl-C stops the tower"
 
 
@@ -93,12 +96,6 @@ def wrapped(words: str, columns: int) -> list[str]:
         else:
             line = f"{line} {word}" if line else word
     return [*lines, line.rstrip()] if line.strip() else lines
-
-
-def label(mark: Mark) -> str:
-    """A mark as a player reads it: 'red 7', 'green 9 lucky', 'green 9, both in yellow'."""
-    words = f"{mark.row} {mark.number}" + (" lucky" if mark.lucky else "")
-    return words + (f", both in {mark.choice}" if mark.choice else "")
 
 
 def status_lines(view: TableView) -> list[str]:
@@ -327,10 +324,14 @@ class Console:
         game = self.table.game
         action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
         if self.decided is not None:
-            done = "passed" if isinstance(self.decided, Pass) else f"crossed {label(self.decided)}"
+            done = (
+                "passed"
+                if isinstance(self.decided, Pass)
+                else f"crossed {mark_words(self.decided)}"
+            )
             head = f"{self.asking}, {action}: you {done}; the others decide"
             return [*wrapped(head, columns), "[u] undo  > "]
-        choices = [f"[{i}] {label(mark)}" for i, mark in enumerate(self.options, 1)]
+        choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
         return [*wrapped(head, columns), "[p] pass  [u] undo  > "]
 
@@ -393,6 +394,9 @@ class Console:
         if hardware.button_factory is None:
             return  # a real button: press it
         pin = hardware.button_factory.pin(hardware.button_pin)
+        if not isinstance(pin, MockPin):  # --config with a real button: Enter cannot press it
+            self.table.say(REAL_BUTTON)
+            return
         pin.drive_low()
         await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
         pin.drive_high()

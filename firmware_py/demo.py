@@ -40,6 +40,7 @@ from sheets import load_sheet
 
 PAD_DIR = Path(__file__).resolve().parent / "pad"
 PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
+BUTTON_REST = 0.1  # and lets go of it this long between presses, past its debounce time
 JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
 JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 GAME_OVER = "game over"  # a pad's screen line once the game has ended
@@ -133,6 +134,7 @@ class RobotFingers:
         self.joined = False
         self._scheduled: set[tuple[int, str]] = set()
         self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
+        self._let_go = -BUTTON_REST  # the loop's time the roll button was last let go of
         table.subscribe(self.look)
 
     async def join_all(self) -> None:
@@ -203,9 +205,14 @@ class RobotFingers:
     async def _press_roll_button(self) -> None:
         hardware = self.table.hardware
         pin = hardware.button_factory.pin(hardware.button_pin)
+        loop = asyncio.get_running_loop()
+        # With --pace 0 the next press came within the debounce time of the last release and
+        # was taken for contact bounce: the demo waited for ever.
+        await asyncio.sleep(max(0.0, self._let_go + BUTTON_REST - loop.time()))
         pin.drive_low()
         await asyncio.sleep(PRESS_SECONDS)
         pin.drive_high()
+        self._let_go = loop.time()
 
     def _decide(self, version: int, name: str) -> None:
         game = self.table.game

@@ -1,10 +1,17 @@
 """The displays' font: /efont/'s 10-pixel Unicode bitmap font, so any name a player types is
 drawn, in Latin, Greek, Cyrillic, Hebrew, Chinese, Japanese or Korean.
 
+Scripts the font lacks (Arabic, Thai, Devanagari and the other Indic scripts, Georgian,
+Armenian ...) would need shaping that a 10-pixel bitmap cannot give, and a row of boxes names
+nobody: their letters are drawn transliterated into Latin letters by anyascii (ISC licence),
+a word's first one capitalised, so محمد is drawn "Mhmd", สมชาย "Smchay" and राहुल "Rahul". The
+name itself (journal, news, pads, phones) stays as it was typed.
+
 The font (`fonts/efont-b10.pcf.gz`, BSD-3-Clause, see `fonts/LICENSE-efont.txt`) ships inside
 the package and Pillow draws it through FreeType: 5 px wide for most letters, 10 px for wide
 ones (CJK), 10 px tall. A character the font lacks is drawn as its plain letter when it has one
-(Vietnamese ễ as e), else as `FALLBACK`, a box: text never raises and never shifts the layout.
+(Vietnamese ễ as e), else transliterated when it is a letter or a mark, else as `FALLBACK`, a
+box (an emoji): text never raises and never shifts the layout.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 
+from anyascii import anyascii
 from PIL import ImageFont
 
 FONT_FILE = "efont-b10.pcf.gz"
@@ -63,13 +71,22 @@ def _encodings(data: bytes, offset: int) -> frozenset[int]:
     )
 
 
+@lru_cache(maxsize=4096)
 def drawable(words: str) -> str:
     """`words` as the font can draw them: composed (Zoe + combining diaeresis as Zoë), white
-    space and control characters as a space, a letter the font lacks as its plain letter, and
-    anything else as FALLBACK."""
+    space and control characters as a space, a letter the font lacks as its plain letter or
+    else in Latin letters (a word's first capitalised), and anything else as FALLBACK."""
     if words.isascii() and words.isprintable():
         return words
-    return "".join(_glyph(char) for char in unicodedata.normalize("NFC", words))
+    shown: list[str] = []
+    word_start = True  # the next character begins a word
+    for char in unicodedata.normalize("NFC", words):
+        glyph = _glyph(char)
+        if glyph != char and word_start and unicodedata.category(char)[0] == "L":
+            glyph = glyph[:1].upper() + glyph[1:]
+        shown.append(glyph)
+        word_start = (word_start and not glyph) or glyph.isspace()
+    return "".join(shown)
 
 
 @lru_cache(maxsize=GLYPHS_KEPT)
@@ -80,7 +97,13 @@ def _glyph(char: str) -> str:
     if ord(char) in have:
         return char
     base = unicodedata.normalize("NFKD", char)[:1]
-    return base if base and ord(base) in have and base.isprintable() else FALLBACK
+    if base and ord(base) in have and base.isprintable():
+        return base
+    if unicodedata.category(char)[0] in "LM":  # a letter or a vowel sign: in Latin letters
+        latin = anyascii(char)
+        if latin.isalpha() or (not latin and unicodedata.category(char)[0] == "M"):
+            return latin  # a mark with no sound of its own (a virama) is left out
+    return FALLBACK
 
 
 @lru_cache(maxsize=4096)  # the same names and words, frame after frame

@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpiozero import Device
+from gpiozero import Device, PinPWMError
 from gpiozero.pins import Factory
 
 from drivers.button import RollButton
@@ -135,8 +135,15 @@ def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
             factory = Device.pin_factory or hardware_pin_factory()
             return Buzzer(sound.buzzer, pin_factory=factory)
         except Exception as error:  # no GPIO here, pin busy, no PWM: the game goes on
-            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {error}")
+            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {_why(error)}")
     return simulated_buzzer()
+
+
+def _why(error: Exception) -> str:
+    """An error in words: gpiozero's PWM errors often carry none."""
+    if isinstance(error, PinPWMError) and not str(error):
+        return "its pin cannot play tones (no PWM on it here)"
+    return str(error) or type(error).__name__
 
 
 def simulated_buzzer() -> Buzzer:

@@ -301,15 +301,29 @@ def join_screen(draw: Draw, view: TableView) -> None:
     qr_code(draw, view.join_url, HEIGHT)
     x = HEIGHT + 3
     if view.screen == SETUP:
-        text(draw, (x, 0), "New game")
-        text(draw, (x, 10), f"code {view.join_code}")
-        for row, seat in enumerate(view.seats[:4]):
-            text(draw, (x, 22 + row * LINE), fit(seat.name, WIDTH - x))
+        _join_setup(draw, view, x)
         return
     text(draw, (x, 0), "Phones:")
     text(draw, (x, 10), "scan, code")
     _big_at(draw, (x, 24), view.join_code, scale=2)
     text(draw, (x, 52), "or tap: go")
+
+
+def _join_setup(draw: Draw, view: TableView, x: int) -> None:
+    """Beside the QR code: the variant, the table code, the seats and "press: start"; with
+    nobody seated, how to join instead (the kiosk at power-on)."""
+    room = WIDTH - x
+    text(draw, (x, 0), variant_name(view.title) if view.title else "New game")
+    text(draw, (x, 10), f"code {view.join_code}")
+    seated = tuple(seat.name for seat in view.seats)
+    if not seated:
+        for row, line in enumerate(wrap("no players yet: join on a pad or a phone", room)[:4]):
+            text(draw, (x, 22 + row * LINE), line)
+        return
+    lines = [fit(name, room) for name in seated] if len(seated) <= 3 else people(seated, room, 3)
+    for row, line in enumerate(lines):
+        text(draw, (x, 22 + row * LINE), line)
+    text(draw, (x, 54), "press: start")
 
 
 def qr_code(draw: Draw, data: str, side: int) -> None:

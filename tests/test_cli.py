@@ -146,6 +146,13 @@ def test_history_of_an_empty_state_directory_says_so(tmp_path):
     assert "no games yet" in result.stdout
 
 
+def test_history_of_a_file_given_as_the_state_directory_is_a_mistake_in_one_sentence(tmp_path):
+    (tmp_path / "notes.txt").write_text("shopping list\n")
+    result = qwixx("history", "--state-dir", str(tmp_path / "notes.txt"))
+    assert result.returncode == 2
+    assert result.stderr == f"{tmp_path / 'notes.txt'} is a file: the games are kept in a folder\n"
+
+
 # ---- every command-line mistake: one sentence, exit status 2 ----------------------------------
 
 

@@ -3,12 +3,20 @@ on a pseudo-terminal, its screen read through a terminal emulator (pyte)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import time
 
+from gpiozero.pins import Pin
+from test_table import make_table
 from tower_terminal import TowerTerminal
 
+from firmware_py.console import REAL_BUTTON, Console
 from firmware_py.journal import Journal
+from firmware_py.news import mark_words
+from firmware_py.rules import Mark, Pass, Roll
+from firmware_py.seating import KEYBOARD, SeatSpec
 
 
 def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):
@@ -99,3 +107,40 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         assert "Ann, action 1: [1] red" in text
     finally:
         tower.stop()
+
+
+def test_the_two_bonus_b_choices_of_one_cell_read_differently_at_the_keyboard(tmp_path):
+    """Bonus B (seeds 000, 002), circle: with red and blue tied for the fewest crosses, green 9
+    is offered twice. The keyboard player reads where each one's bonus crosses go, in the
+    news's words, and the number typed picks that one."""
+    table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD)], "bonus-b")
+    console = Console(table, full_screen=False, out=io.StringIO())
+    table.new_game()
+    table.submit(Roll((5, 6), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+    assert table.decide(Mark("Ann", "yellow", 11)) is None
+    assert table.decide(Pass("Ann")) is None  # action 2
+    table.submit(Roll((5, 4), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+    prompt = " ".join(console._question_lines(200))
+    assert "green 9 → 2 in red" in prompt and "green 9 → 2 in blue" in prompt
+    choices = [mark_words(mark) for mark in console.options]
+    console.answer(str(choices.index("green 9 → 2 in blue") + 1))
+    assert table.news[-1] == "Ann crosses green 9 and earns 2 bonus crosses in blue"
+    table.hardware.close()
+
+
+def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp_path):
+    """`run --config` on a Pi from a terminal: the button's pins are the Pi's (gpiozero's
+    base Pin here: no drive_low), so Enter cannot press it; it says so instead of a traceback."""
+
+    class PiPins:
+        def pin(self, number: int) -> Pin:
+            return Pin()
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    simulated, table.hardware.button_factory = table.hardware.button_factory, PiPins()
+    try:
+        asyncio.run(Console(table, full_screen=False, out=io.StringIO()).press_button())
+        assert table.news[-1] == REAL_BUTTON
+    finally:
+        table.hardware.button_factory = simulated
+        table.hardware.close()

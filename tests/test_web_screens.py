@@ -98,3 +98,16 @@ def test_the_terminal_qr_code_reads_back_as_the_join_address():
 def test_plain_output_is_the_address_line_only():
     assert join_lines(URL, with_code=False) == [f"Phones join at {URL}"]
     assert join_lines(URL, with_code=True)[-1] == f"Phones join at {URL}"
+
+
+def test_the_kiosk_at_power_on_with_phones_says_the_variant_and_how_to_join():
+    """Nobody seated yet (the kiosk at power-on): beside the QR code the variant, the code and
+    how to join; once seated, the names and how to start."""
+    empty = TableView("setup", title="Qwixx Longo", join_url=URL, join_code="4821")
+    picture = on_luma(empty)
+    golden = GOLDEN / "web-join-setup-empty-main.png"
+    if os.environ.get("QWIXX_UPDATE_GOLDEN"):
+        picture.save(golden)
+    reference = Image.open(golden).convert("1")
+    assert ImageChops.logical_xor(picture.convert("1"), reference).getbbox() is None
+    assert read_qr(picture) == [URL]

@@ -73,6 +73,12 @@ class NewsFeed:
         self.table.message = words
         self.table.show(screen=ERROR, message=words)
 
+    def alert_over(self) -> None:
+        """The alert's time is up: its words leave the screens (the terminal redraws too)."""
+        if self.table.message == self._alert[0]:
+            self.table.message = ""
+        self.table.version += 1
+
     def alert_shown(self) -> str | None:
         """The words of the alert on the displays now; None when no alert is."""
         words, until = self._alert
