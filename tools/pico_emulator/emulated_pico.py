@@ -69,7 +69,9 @@ class EmulatedPico:
         self.pages = [""] * 8
         self.screens: list = []
         self.lines: list[str] = []
-        self.clock_ms = 0  # the Pico's own time, as last reported
+        self.clock_ms = 0  # the Pico's own time, as last reported (once a host second)
+        self.fed = 0  # bytes handed to the Pico's USB receive buffer by then
+        self.clocks: list[tuple[float, int, int]] = []  # (host time, clock_ms, fed) reports
         self._led: bool | None = None
         self._changed = threading.Condition()
         fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
@@ -176,8 +178,9 @@ class EmulatedPico:
             if hasattr(screen, "at"):
                 screen.at = time.monotonic()
             self.screens.append(screen)
-        elif len(words) == 2 and words[0] == "clock" and words[1].isdigit():
-            self.clock_ms = int(words[1])
+        elif len(words) == 3 and words[0] == "clock" and (words[1] + words[2]).isdigit():
+            self.clock_ms, self.fed = int(words[1]), int(words[2])
+            self.clocks.append((time.monotonic(), self.clock_ms, self.fed))
         elif len(words) == 2 and words[0] == "led":
             self._led = words[1] == "1"
         else:

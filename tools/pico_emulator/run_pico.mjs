@@ -12,7 +12,8 @@
 // so a press lasts as long for the firmware however slowly the emulator runs.
 // On standard error: "usb up" when the host has configured the device, "oled PAGE HEX" for
 // each page drawn on the SSD1306 at 0x3C on I2C0, "led 1" / "led 0" for the LED on GPIO 25,
-// and "clock MS" (the Pico's time since reset) once a second of the host's time.
+// and "clock MS BYTES" (the Pico's time since reset, the bytes handed to its USB so far) once
+// a second of the host's time.
 // A maintainer's tool (README.md), driven by tools/pico_emulator/emulated_pico.py.
 import { createReadStream, fstatSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -144,6 +145,7 @@ i2c.onStop = () => {
 const cdc = new USBCDC(mcu.usbCtrl);
 const toPico = []; // chunks from the host not yet in the Pico's receive buffer
 let connected = false;
+let fed = 0; // bytes handed to the Pico's USB receive buffer so far
 const WAITING_MAX = 64 * 1024; // more than this waiting: stop reading the host (it blocks)
 
 function feedPico() {
@@ -152,6 +154,7 @@ function feedPico() {
     const chunk = toPico[0];
     let used = 0;
     while (used < chunk.length && !cdc.txFIFO.full) cdc.sendSerialByte(chunk[used++]);
+    fed += used;
     if (used === chunk.length) toPico.shift();
     else toPico[0] = chunk.subarray(used);
   }
@@ -184,7 +187,7 @@ process.stdin.on('end', () => {
 });
 setInterval(() => {
   feedPico();
-  process.stderr.write(`clock ${Math.round(simulator.clock.nanos / 1e6)}\n`);
+  process.stderr.write(`clock ${Math.round(simulator.clock.nanos / 1e6)} ${fed}\n`);
 }, 1000);
 
 simulator.execute();
