@@ -9,6 +9,7 @@ screens are `Screen` lists like the unix board's, so the rig's waits work unchan
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -156,10 +157,8 @@ class EmulatedPico:
         self.process.wait()
         self._reader.join(timeout=5)
         for fd in (self._buttons, self._buttons_read):
-            try:
+            with contextlib.suppress(OSError):  # stopped before
                 os.close(fd)
-            except OSError:  # stopped before
-                pass
 
     kill = stop
 
