@@ -55,9 +55,9 @@ UNIQUE_ID = IDENT.removeprefix("pad-")  # the emulated flash's unique ID: the pa
 CTRL_C_BURST = b"\x03" * 40 + b"\x03\x01\x04\x02\x03" * 20  # Ctrl-C, raw REPL, Ctrl-D, ...
 
 
-def start_pico(cable):
+def start_pico(cable, oled: bool = True):
     return emulated.EmulatedPico(
-        cable.pad_path, IMAGES, rig.micropython_binary(), rig.Screen, unique_id=UNIQUE_ID
+        cable.pad_path, IMAGES, rig.micropython_binary(), rig.Screen, UNIQUE_ID, oled
     )
 
 
@@ -197,3 +197,24 @@ def test_the_game_over_screen_on_the_pico(table):
     screen = t.pad.wait_screen(lambda s: s[1] == "game over", what="the game over")
     assert screen[0] == "Ann       -20 P4", screen
     assert t.tower.call(lambda: t.tower.table.game.phase) == "over"
+
+
+def test_a_pico_whose_display_does_not_answer_still_plays(tmp_path):
+    """No display answers on the I2C bus (miswired, or none fitted): the firmware runs on, says
+    hello, lights its LED, and a press of a button still seats the pad."""
+    cable = rig.Cable(tmp_path)
+    tower = rig.Tower(tmp_path, str(cable.tower_path), seats=[SeatSpec("Bot")], beat=TOWER_BEAT)
+    pico = start_pico(cable, oled=False)
+    try:
+        pico.wait_led(True)  # connected: the tower answered its hello
+        assert tower.link().pad["ident"] == IDENT
+        pico.press("tap red")
+        deadline = time.monotonic() + WAIT
+        while tower.seat_names() != [("Bot", "computer"), ("Player 2", "pad")]:
+            assert time.monotonic() < deadline, f"never seated: {tower.seat_names()}"
+            time.sleep(0.1)
+        assert pico.screens == [] and pico.process.poll() is None
+    finally:
+        pico.stop()
+        tower.close()
+        cable.close()

@@ -63,7 +63,13 @@ class EmulatedPico:
     test's steps run unchanged on either."""
 
     def __init__(
-        self, port: str, image_dir: Path, micropython: str, screen_type=list, unique_id: str = ""
+        self,
+        port: str,
+        image_dir: Path,
+        micropython: str,
+        screen_type=list,
+        unique_id: str = "",
+        oled: bool = True,
     ):
         self.glyphs = font(micropython)
         self.screen_type = screen_type
@@ -82,7 +88,8 @@ class EmulatedPico:
             ["node", str(HERE / "run_pico.mjs"), *files],
             stdin=fd, stdout=fd, stderr=subprocess.PIPE, pass_fds=(self._buttons_read,),
             cwd=HERE, env={**os.environ, "PICO_BUTTONS_FD": str(self._buttons_read),
-                          **({"PICO_UNIQUE_ID": unique_id} if unique_id else {})},
+                          **({"PICO_UNIQUE_ID": unique_id} if unique_id else {}),
+                          **({} if oled else {"PICO_OLED": "none"})},
         )  # fmt: skip
         os.close(fd)
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -11,7 +11,8 @@
 // down, HELD ms of the Pico's own (emulated) time later up, then GAP ms before the next line,
 // so a press lasts as long for the firmware however slowly the emulator runs.
 // On standard error: "usb up" when the host has configured the device, "oled PAGE HEX" for
-// each page drawn on the SSD1306 at 0x3C on I2C0, "led 1" / "led 0" for the LED on GPIO 25,
+// each page drawn on the SSD1306 at 0x3C on I2C0 (PICO_OLED=none: no display answers),
+// "led 1" / "led 0" for the LED on GPIO 25,
 // and "clock MS BYTES" (the Pico's time since reset, the bytes handed to its USB so far) once
 // a second of the host's time.
 // A maintainer's tool (README.md), driven by tools/pico_emulator/emulated_pico.py.
@@ -21,7 +22,7 @@ import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
 
 const [romPath, extPath, flashPath] = process.argv.slice(2);
 const EXT_OFFSET = 0xf00000;
-const OLED = 0x3c;
+const OLED = process.env.PICO_OLED === 'none' ? -1 : 0x3c; // 'none': no display wired
 
 const simulator = new Simulator();
 const mcu = simulator.rp2040;
