@@ -37,6 +37,7 @@ IMAGE_FILES = ("rom.bin", "rom-ext.bin", "flash.bin")
 # Host seconds a wait gives the Pico by default: the emulator runs it several times slower than
 # real time (about a fifth of it on a busy 2-core machine).
 WAIT = 120.0
+SAID_KEPT = 4096  # bytes of the Pico's USB output kept for failure messages
 
 
 def font(micropython: str) -> dict[bytes, str]:
@@ -79,6 +80,7 @@ class EmulatedPico:
         self.clock_ms = 0  # the Pico's own time, as last reported (once a host second)
         self.fed = 0  # bytes handed to the Pico's USB receive buffer by then
         self.clocks: list[tuple[float, int, int]] = []  # (host time, clock_ms, fed) reports
+        self.said = b""  # the last bytes the Pico wrote on its USB (frames, or a REPL's words)
         self._led: bool | None = None
         self._changed = threading.Condition()
         fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
@@ -140,8 +142,16 @@ class EmulatedPico:
                 if left <= 0 or self.process.poll() is not None:
                     raise AssertionError(
                         f"the emulated pad never showed {what or check}; it shows {self.pages}"
+                        f"; its last words on USB: {self.words_said()!r}"
                     )
                 self._changed.wait(min(left, 0.5))
+
+    def words_said(self) -> str:
+        """The printable text among the last bytes the Pico wrote on USB: empty while it speaks
+        only frames, "Traceback ... KeyboardInterrupt" and ">>>" if it fell into the REPL."""
+        with self._changed:
+            text = self.said.decode("ascii", "replace")
+        return "".join(c if c.isprintable() or c == "\n" else " " for c in text)[-600:].strip()
 
     def led(self) -> bool | None:
         with self._changed:
@@ -187,6 +197,8 @@ class EmulatedPico:
         elif len(words) == 3 and words[0] == "clock" and (words[1] + words[2]).isdigit():
             self.clock_ms, self.fed = int(words[1]), int(words[2])
             self.clocks.append((time.monotonic(), self.clock_ms, self.fed))
+        elif len(words) == 2 and words[0] == "said":
+            self.said = (self.said + bytes.fromhex(words[1]))[-SAID_KEPT:]
         elif len(words) == 2 and words[0] == "led":
             self._led = words[1] == "1"
         else:

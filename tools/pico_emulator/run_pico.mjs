@@ -12,7 +12,7 @@
 // so a press lasts as long for the firmware however slowly the emulator runs.
 // On standard error: "usb up" when the host has configured the device, "oled PAGE HEX" for
 // each page drawn on the SSD1306 at 0x3C on I2C0 (PICO_OLED=none: no display answers),
-// "led 1" / "led 0" for the LED on GPIO 25,
+// "led 1" / "led 0" for the LED on GPIO 25, "said HEX" for what the Pico wrote on its USB,
 // and "clock MS BYTES" (the Pico's time since reset, the bytes handed to its USB so far) once
 // a second of the host's time.
 // A maintainer's tool (README.md), driven by tools/pico_emulator/emulated_pico.py.
@@ -176,7 +176,10 @@ cdc.onDeviceConnected = () => {
   process.stderr.write('usb up\n');
   feedPico();
 };
-cdc.onSerialData = (data) => process.stdout.write(Buffer.from(data));
+cdc.onSerialData = (data) => {
+  process.stdout.write(Buffer.from(data));
+  process.stderr.write(`said ${Buffer.from(data).toString('hex')}\n`); // for a failing test to show
+};
 process.stdin.on('data', (data) => {
   toPico.push(data);
   feedPico();
