@@ -1,6 +1,6 @@
 """The emulated Pico's flash (tools/pico_emulator/make_flash_image.py): the littlefs that
 littlefs-python writes is what MicroPython's own VfsLfs2 reads, with the firmware as
-`pad install` would copy it. Needs littlefs-python, a maintainer's tool, not a dependency."""
+`pad install` would copy it. Needs littlefs-python (the test extra)."""
 
 import importlib.util
 import subprocess
