@@ -56,5 +56,5 @@ def test_names_in_every_script_leave_the_display_s_glyph_memory_bounded():
     ideographs = [chr(0x4E00 + n) for n in range(4 * GLYPHS_KEPT)]  # CJK: none is composed
     names = ["".join(ideographs[n : n + 4]) for n in range(0, len(ideographs), 4)]
     for name in names:
-        assert len(drawable(name)) == 4
+        assert drawable(name).strip()  # drawn (as such or transliterated), never left out
     assert _glyph.cache_info().currsize <= GLYPHS_KEPT
