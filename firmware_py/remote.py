@@ -188,14 +188,19 @@ class RemoteSeats:
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
-        taken = set(self.table.seating.names()) | set(self.seated.values())
+        names = [*self.table.seating.names(), *self.seated.values()]
+        taken = {
+            name.casefold() for name in names
+        }  # "bot" beside "Bot" would be told apart by no one
         wanted = clean_name(typed or "") or self.names.get(device, "")
-        if wanted and wanted not in taken:
+        if wanted and wanted.casefold() not in taken:
             return wanted
         if wanted:
-            return next(f"{wanted} {n}" for n in range(2, 99) if f"{wanted} {n}" not in taken)
+            return next(
+                f"{wanted} {n}" for n in range(2, 99) if f"{wanted} {n}".casefold() not in taken
+            )
         number = len(self.table.seats) + 1
-        while f"Player {number}" in taken:
+        while f"player {number}" in taken:
             number += 1
         return f"Player {number}"
 

@@ -72,3 +72,15 @@ def test_computer_players_moves_leave_resting_displays_alone_and_a_person_s_wake
     assert SeatDoor(table, KEYBOARD).decide(Pass("Kim")) is None
     assert powers[-2:] == ["wake", "wake"]
     table.hardware.close()
+
+
+def test_a_phone_typing_a_seated_name_in_other_capitals_gets_a_name_people_can_tell_apart(tmp_path):
+    """Two players called "Bot" and "bot" would read the same on the displays and the news."""
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(seats=[SeatSpec("Bot", COMPUTER)], variant="classic", journal=Journal(tmp_path),
+                  hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: 0.0)  # fmt: skip
+    phones = RemoteSeats(table, PHONE)
+    assert phones.connect("phone-1", "socket 1") is None
+    assert phones.join("phone-1", "socket 1", name="bot") is None
+    assert table.seating.names() == ["Bot", "bot 2"]
+    hardware.close()
