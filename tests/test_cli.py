@@ -5,6 +5,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -245,20 +247,35 @@ def test_version_says_the_installed_version():
 # ---- people first: the kiosk never plays against itself ----------------------------------------
 
 
-def run_for(seconds: float, *args: str) -> str:
-    """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, then
-    stopped as systemd stops it; what it printed."""
+def run_for(seconds: float, *args: str, until: str | None = None) -> str:
+    """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, or with
+    `until` up to a minute until a line matching that pattern is printed (a busy machine starts
+    the tower slowly), then stopped as systemd stops it; what it printed."""
     command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", *args]
     with subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
     ) as tower:  # fmt: skip
-        try:
-            tower.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
+        lines: list[str] = []
+        seen = threading.Event()
+
+        def read() -> None:
+            for line in tower.stdout:
+                lines.append(line)
+                if until is not None and re.search(until, line):
+                    seen.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        if until is None:
+            time.sleep(seconds)
+        else:
+            seen.wait(timeout=60)
+        if tower.poll() is None:
             tower.terminate()
-        output, _ = tower.communicate(timeout=10)
-    return output
+        tower.wait(timeout=10)
+        reader.join(timeout=10)
+    return "".join(lines)
 
 
 @pytest.mark.parametrize(
@@ -334,7 +351,8 @@ def test_the_same_seats_on_the_command_line_carry_the_saved_game_on(tmp_path):
 def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_path, args, why):
     """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats."""
     saved_game(tmp_path)
-    output = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+    started = "^(New game of|carrying on)"
+    output = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args, until=started)
     words = f"set aside unfinished game 1: Ann, Ben, Cleo, classic ({why}"
     told = [line for line in output.splitlines() if line.startswith(words)]
     assert told and told[0].endswith("; qwixx-tower history lists it"), output
@@ -344,5 +362,5 @@ def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_
     if "--human" not in args:  # computer players alone: they play a new game
         assert "New game of" in output and len(history) == 2
     if "--new" not in args:
-        again = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args)
+        again = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args, until=started)
         assert "set aside" not in again  # the game of these seats carries on, or is over
