@@ -31,6 +31,7 @@ from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
 from firmware_py.table import computers as computers_module
 from firmware_py.table.news_feed import NEWS_KEPT
 from firmware_py.table.phase import can_move
+from firmware_py.table.planner import JOIN_WINDOW
 from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
@@ -539,6 +540,19 @@ def test_computer_players_alone_at_a_kiosk_never_start_a_game_by_themselves(tmp_
         assert len(Journal(tmp_path).games()) == 1
 
     run_table(table, steps)
+
+
+def test_computer_players_alone_leave_time_to_join_from_a_phone_between_their_games(tmp_path):
+    """`./dev run` seats computer players who play game after game; a newcomer's phone gets a
+    moment between their games to scan the code and take a seat (a seated person stops the next
+    computer game). A run that counts its games (`--games`) does not wait."""
+    table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+    assert table.planner.pause_between_games() == 3 * PACE  # no web server: no one can join
+    table.join_address = ("http://127.0.0.1:8080/?code=1234", "1234")
+    assert table.planner.pause_between_games() == JOIN_WINDOW
+    table.planner.games_wanted = 2
+    assert table.planner.pause_between_games() == 3 * PACE
+    table.hardware.close()
 
 
 def test_computer_players_wait_while_the_menu_is_open(tmp_path):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 WAITING = frozenset({phases.MENU, phases.LUCKY, phases.ROLLING})  # phases that plan nothing
 BETWEEN_GAMES = frozenset({phases.ATTRACT, phases.GAME_OVER})
+JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
 class Planner:
@@ -46,9 +47,18 @@ class Planner:
         table = self.table
         alone = table.autoplay and table.seating.all_computers() and table.seats
         if alone and not self.finished_enough():
-            table.timers.once("next game", table.pace * 3, table.go_on)
+            table.timers.once("next game", self.pause_between_games(), table.go_on)
         if self.finished_enough():
             table.timers.once("stop", table.pace * 2, table.stop)
+
+    def pause_between_games(self) -> float:
+        """Computer players alone start their next game after a short pause; while phones can
+        join (the web server is on) and the run is not counting games, long enough for someone
+        to scan the code and take a seat, which stops the computer players' next game."""
+        pause = self.table.pace * 3
+        if self.table.join_address[0] and self.games_wanted is None:
+            return max(pause, JOIN_WINDOW)
+        return pause
 
     def _in_game(self) -> None:
         # The table's phase changes at every roll, so within a phase a player and the game's
