@@ -129,6 +129,8 @@ def _why_not_here() -> str | None:
             return f"{tool} is not installed"
     if "overlay" not in Path("/proc/filesystems").read_text():
         return "the kernel has no overlayfs"
+    if " - cgroup2 " not in Path("/proc/self/mountinfo").read_text():
+        return "no cgroup2 hierarchy is mounted here for systemd's cgroups"
     if not os.path.isdir("/dev/shm"):
         return "no /dev/shm to hold the overlay's upper layer"
     venv = subprocess.run([PYTHON, "-c", "import ensurepip, venv"], capture_output=True)
