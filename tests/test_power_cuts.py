@@ -77,7 +77,7 @@ def is_in_order_within(printed: list[str], journalled: list[str]) -> bool:
 
 
 BOOT = 300  # Ann's pad never restarts: its request ids go on across the tower's restarts
-WAIT_FOR_A_DECISION = 20.0  # seconds at most, after its time is up, before a kill mid-request
+WAIT_FOR_A_DECISION = 20.0  # seconds at most for a start-up, and for a decision to kill after
 
 
 class PadPlayer:
@@ -170,10 +170,12 @@ def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> subprocess.Popen:
 def play_until_killed(
     tower: subprocess.Popen, ann: PadPlayer, seconds: float, *, mid_request: float | None = None
 ) -> list[str]:
-    """Read what the tower announces and play Ann's pad for `seconds`, then pull the plug; with
+    """Read what the tower announces and play Ann's pad for `seconds` from the moment the tower
+    opens her pad's port (start-up done, however slow the machine), then pull the plug; with
     `mid_request`, that many seconds after the pad's next decision went out (a few
     milliseconds: before its fsync, between the fsync and the answer, or after it)."""
-    lines, deadline = [], time.monotonic() + seconds
+    lines, deadline = [], time.monotonic() + WAIT_FOR_A_DECISION + seconds
+    started = False
     while (left := deadline - time.monotonic()) > 0 or (
         mid_request is not None and not ann.deciding() and left > -WAIT_FOR_A_DECISION
     ):
@@ -182,6 +184,8 @@ def play_until_killed(
             lines.append(tower.stdout.readline().rstrip("\n"))
         if ann.pad.master in ready:
             ann.hear()
+            if not started:  # the tower's hello: it is up
+                started, deadline = True, time.monotonic() + seconds
     if mid_request is not None:
         time.sleep(mid_request)
     os.kill(tower.pid, signal.SIGKILL)

@@ -1,6 +1,7 @@
 """The kiosk under real systemd: installed as the README says, started by systemd as PID 1.
 
-systemd boots in new PID, mount, UTS, IPC, network and cgroup namespaces (`unshare`), on an
+systemd boots in new PID, mount, UTS, IPC, network and cgroup namespaces (`unshare`; the cgroup
+namespace rooted in a cgroup of its own, so boots from two checkouts at once never meet), on an
 overlay of this machine's `/` (so nothing here is changed) with a fresh `/proc`, a read-only
 `/sys`, its own cgroup2 hierarchy, tmpfs `/run`, `/tmp` and `/dev`. First, with the network,
 the package goes into that overlay the README's way: a venv made by `/usr/bin/python3` with
@@ -128,6 +129,8 @@ def _why_not_here() -> str | None:
             return f"{tool} is not installed"
     if "overlay" not in Path("/proc/filesystems").read_text():
         return "the kernel has no overlayfs"
+    if " - cgroup2 " not in Path("/proc/self/mountinfo").read_text():
+        return "no cgroup2 hierarchy is mounted here for systemd's cgroups"
     if not os.path.isdir("/dev/shm"):
         return "no /dev/shm to hold the overlay's upper layer"
     venv = subprocess.run([PYTHON, "-c", "import ensurepip, venv"], capture_output=True)
@@ -173,10 +176,12 @@ class BootedTower:
 
     def __init__(self, layers: Path) -> None:
         self.layers = layers
+        self.cgroup = own_cgroup(layers.name)
         self.unshare = subprocess.Popen(
             ["unshare", "-m", "-p", "-f", "-u", "-i", "-n", "--cgroup",
              "--propagation", "private", "sh", "-c", BOOT, "boot", str(layers)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            preexec_fn=lambda: (self.cgroup / "cgroup.procs").write_text(str(os.getpid())),
         )  # fmt: skip
         self.pid = self._systemd_pid()
 
@@ -231,6 +236,25 @@ class BootedTower:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)  # PID 1 of its namespace: all in it go too
         self.unshare.wait(timeout=WAIT)
+        for cgroup in sorted(self.cgroup.rglob("*/"), key=lambda p: -len(p.parts)):
+            with contextlib.suppress(OSError):
+                cgroup.rmdir()  # systemd's cgroups, deepest first, once their processes are gone
+        with contextlib.suppress(OSError):
+            self.cgroup.rmdir()
+
+
+def own_cgroup(name: str) -> Path:
+    """A cgroup of this machine's cgroup2 hierarchy for one boot: systemd's cgroup namespace is
+    rooted there, so its system.slice/qwixx-tower.service is its own. (Rooted at the hierarchy's
+    root instead, two boots at once, from two checkouts, would share that cgroup, and each
+    systemd's device policy and kills would reach the other's tower.)"""
+    mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    root = next(
+        Path(line.split()[4]) for line in mounts if line.split(" - ")[1].startswith("cgroup2 ")
+    )
+    cgroup = root / f"qwixx-test-{name}"
+    cgroup.mkdir()
+    return cgroup
 
 
 @pytest.fixture(scope="module")
