@@ -19,8 +19,8 @@ from firmware_py.table import phase as phases
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
 
-WAITING = frozenset({phases.MENU, phases.LUCKY, phases.ROLLING})  # phases that plan nothing
-BETWEEN_GAMES = frozenset({phases.ATTRACT, phases.GAME_OVER})
+WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
+BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
