@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from anyascii import anyascii
-
 
 def latin_letters(char: str, word_start: bool) -> str | None:
     """`char` (a letter or a vowel sign) in Latin letters ("" for a mark with no sound of its
@@ -16,6 +14,8 @@ def latin_letters(char: str, word_start: bool) -> str | None:
     kind = unicodedata.category(char)[0]
     if kind not in "LM":
         return None
+    from anyascii import anyascii  # only when such a name comes: start-up stays quick
+
     latin = anyascii(char)
     if not latin:
         return "" if kind == "M" else None
