@@ -23,8 +23,9 @@ import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 
-from anyascii import anyascii
 from PIL import ImageFont
+
+from firmware_py.latin import latin_letters
 
 FONT_FILE = "efont-b10.pcf.gz"
 HEIGHT = 10  # pixels of a line of text
@@ -82,7 +83,7 @@ def drawable(words: str) -> str:
     word_start = True  # the next character begins a word
     for char in unicodedata.normalize("NFC", words):
         glyph = _glyph(char)
-        if glyph != char and word_start and unicodedata.category(char)[0] == "L":
+        if glyph != char and word_start and unicodedata.category(char)[0] == "L":  # latin.py
             glyph = glyph[:1].upper() + glyph[1:]
         shown.append(glyph)
         word_start = (word_start and not glyph) or glyph.isspace()
@@ -99,11 +100,8 @@ def _glyph(char: str) -> str:
     base = unicodedata.normalize("NFKD", char)[:1]
     if base and ord(base) in have and base.isprintable():
         return base
-    if unicodedata.category(char)[0] in "LM":  # a letter or a vowel sign: in Latin letters
-        latin = anyascii(char)
-        if latin.isalpha() or (not latin and unicodedata.category(char)[0] == "M"):
-            return latin  # a mark with no sound of its own (a virama) is left out
-    return FALLBACK
+    latin = latin_letters(char, word_start=False)  # a letter or a vowel sign: Latin letters
+    return FALLBACK if latin is None else latin
 
 
 @lru_cache(maxsize=4096)  # the same names and words, frame after frame

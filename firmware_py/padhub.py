@@ -23,6 +23,7 @@ from dataclasses import replace
 from math import ceil
 
 from drivers.padlink import PadLink
+from firmware_py.latin import ascii_words
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
 from firmware_py.remote import RemoteDecision, RemoteSeats, decision_event, join_view
@@ -88,7 +89,7 @@ def state_fields(game: Game | None, name: str, text: str = "") -> dict:
 def state_of(view: SeatView) -> dict:
     """A player's `SeatView` as the wire's STATE fields (docs/pad-protocol.md)."""
     return {
-        "player": view.player,
+        "player": ascii_words(view.player),  # the pad's font is ASCII: Łukasz as Lukasz
         "phase": PHASE_CODES[view.phase],
         "flags": _flags(view),
         "penalties": view.penalties,
@@ -96,7 +97,7 @@ def state_of(view: SeatView) -> dict:
         "locked": sum(1 << COLOURS.index(colour) for colour in view.locked),
         "dice": _dice_bytes(view),
         "lucky": bytes(view.lucky),
-        "text": protocol.clip(view.text, 60),
+        "text": protocol.clip(ascii_words(view.text), 60),
         "rows": [_row_record(row) for row in view.rows],
         "moves": _move_records(view),
     }

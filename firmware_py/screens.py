@@ -375,13 +375,26 @@ def _lock_options(draw: Draw, view: TableView) -> None:
 
 
 def _scoreboard(draw: Draw, view: TableView) -> None:
-    """Every seat's score and penalties (x each); in Longo, their lucky numbers."""
+    """Every seat's score and penalties (x each); in Longo, their lucky numbers. With nobody
+    seated (the kiosk at power-on), how to join and start instead of an empty list."""
+    if not view.seats and view.screen in (ATTRACT, SETUP):
+        _how_to_join(draw, view)
+        return
     longo = any(seat.lucky for seat in view.seats)
     text(draw, (0, 0), "Scores")
     if longo:
         text(draw, (97, 0), "lucky")
     for row, seat in enumerate(view.seats[:5]):
         _score_line(draw, seat, 11 + row * LINE)
+
+
+def _how_to_join(draw: Draw, view: TableView) -> None:
+    """Between games with nobody seated: how people join, and how they start."""
+    phone = ", or scan the code with a phone" if view.join_url else ""
+    words = (f"Nobody is seated yet. To join, press a button on a pad{phone}. "
+             "Then press the roll button to start.")  # fmt: skip
+    for row, line in enumerate(wrap(words)[:6]):
+        text(draw, (0, row * LINE), line)
 
 
 def _score_line(draw: Draw, seat: Seat, y: int) -> None:

@@ -365,3 +365,15 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
         assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
+
+
+def test_a_pad_gets_every_name_in_letters_its_ascii_font_can_draw():
+    """The Pico draws with framebuf's 8x8 ASCII font, where Ł or محمد would be a row of
+    blocks: the tower sends names and words transliterated (the journal keeps them as typed)."""
+    game = Game.start(Start("classic", ("محمد", "Łukasz")))
+    game.apply(ROLL)
+    mohammed, lukasz = state_fields(game, "محمد"), state_fields(game, "Łukasz")
+    assert (mohammed["player"], lukasz["player"]) == ("Mhmd", "Lukasz")
+    idle = state_fields(None, "राहुल", text="waiting for राहुल, สมชาย")
+    assert (idle["player"], idle["text"]) == ("Rahul", "waiting for Rahul, Smchay")
+    assert all(state["text"].isascii() for state in (mohammed, lukasz, idle))

@@ -59,6 +59,8 @@ VIEWS = {
         "attract", title="Qwixx", message="nobody is seated: hold the button, then choose players"
     ),
     "setup": TableView("setup", title="Qwixx", seats=SEATS, message="press: start"),
+    # the kiosk at power-on: the options display says how to join, not an empty score list
+    "setup-nobody": TableView("setup", title="Qwixx", message="press a button on a pad to join"),
     "roll": TableView("roll", active="Ben", locked=("green",)),
     "rolling": TableView("rolling", active="Ben", seats=SEATS, frame=2),
     "action1": TableView(
