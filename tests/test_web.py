@@ -361,16 +361,32 @@ def test_more_phones_than_the_tower_serves_are_told_so(tmp_path, monkeypatch):
     play_with_phones(table, server, steps)
 
 
-def test_a_taken_port_is_one_sentence_and_no_server(tmp_path):
+def test_a_port_another_program_holds_gives_way_to_a_free_one(tmp_path):
+    """A second program on port 8080 (another tower, a web server) must not keep phones out."""
     table, hub, _ = web_tower(tmp_path)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         server = WebServer(hub, "127.0.0.1", port)
-        said = asyncio.run(server.start())
+
+        async def listen() -> str | None:
+            said = await server.start()
+            await server.stop()
+            return said
+
+        assert asyncio.run(listen()) is None
+    assert server.moved_from == port and server.port not in (port, 0)
+    assert server.url == f"http://127.0.0.1:{server.port}/?code={hub.code}"
+    table.hardware.close()
+
+
+def test_a_host_the_tower_cannot_listen_on_is_one_sentence_and_no_server(tmp_path):
+    table, hub, _ = web_tower(tmp_path)
+    server = WebServer(hub, "192.0.2.1", 8080)  # TEST-NET-1: not an address of this machine
+    said = asyncio.run(server.start())
     assert said is not None and said.startswith(
-        f"phones cannot join: the tower cannot listen on 127.0.0.1 port {port} ("
+        "phones cannot join: the tower cannot listen on 192.0.2.1 port 8080 ("
     )
     assert said.endswith("); it plays on without phones")
     table.hardware.close()

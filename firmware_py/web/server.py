@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import socket
 from pathlib import Path
@@ -104,24 +105,43 @@ class WebServer:
         self.hub = hub
         self.host = host
         self.port = port
+        self.moved_from: int | None = None  # the configured port, when another program held it
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> str | None:
+        """Listen on the configured port; when another program holds it, on a free port the
+        system picks (the QR code and the address say which). None, or why phones cannot join."""
+        try:
+            self._runner = await self._listen(self.port)
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE or self.port == 0:
+                return self._cannot_listen(error)
+            taken = self.port
+            try:
+                self._runner = await self._listen(0)
+            except OSError as again:
+                return self._cannot_listen(again)
+            self.moved_from = taken
+        self.port = self._runner.addresses[0][1]  # the port chosen, when asked for port 0
+        log.debug("phones join at %s", self.url)
+        return None
+
+    async def _listen(self, port: int) -> web.AppRunner:
         runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False)
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
-        except OSError as error:
+            await web.TCPSite(runner, self.host, port).start()
+        except OSError:
             await runner.cleanup()
-            why = error.strerror or str(error)
-            return (
-                f"phones cannot join: the tower cannot listen on {self.host} port {self.port} "
-                f"({why}); it plays on without phones"
-            )
-        self._runner = runner
-        self.port = runner.addresses[0][1]  # the port chosen, when asked for port 0
-        log.debug("phones join at %s", self.url)
-        return None
+            raise
+        return runner
+
+    def _cannot_listen(self, error: OSError) -> str:
+        why = error.strerror or str(error)
+        return (
+            f"phones cannot join: the tower cannot listen on {self.host} port {self.port} "
+            f"({why}); it plays on without phones"
+        )
 
     async def stop(self) -> None:
         if self._runner is not None:
