@@ -15,7 +15,7 @@ last line says whether that held. A leak of the size issue 12 found (13 kB a gam
 per 100 games; the simulated lights' and buzzer's unbounded pin history, 0.15 MB or more.
 
 With `--trace` it also names what grew: Python's own allocations (tracemalloc) compared
-between game 100 and the last game, by source line, and the objects alive by type. Tracing
+between game WARMUP and the last game, by source line, and the objects alive by type. Tracing
 makes the games about twice as slow.
 
 Part 2 has one pad on a pseudo-terminal say hello `--hellos` times, each time with a new ident
@@ -86,7 +86,7 @@ def attach_like_run(table: Table, out) -> PadHub:
     return PadHub(table, [])
 
 
-def soak_games(games: int, trace: bool, every: int = 100) -> None:
+def soak_games(total: int, trace: bool, every: int = 100) -> None:
     """RSS after every `every` finished games (and with `trace`, what grew since the first)."""
     print(f"{'games':>6} {'RSS MB':>8} {'seconds':>8}", flush=True)
     with tempfile.TemporaryDirectory() as state_dir, open(os.devnull, "w") as devnull:
@@ -105,7 +105,7 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
             games = table.games_finished
             print(f"{games:>6} {figures[games]:>8.1f} {now - started[0]:>8.1f}", flush=True)
             started[0] = now
-            if trace and not first:
+            if trace and not first and (games >= WARMUP or games + every > total):
                 first.append((tracemalloc.take_snapshot(), objects_by_type()))
 
         table.subscribe(every_hundred)
@@ -114,7 +114,7 @@ def soak_games(games: int, trace: bool, every: int = 100) -> None:
 
         async def play() -> None:
             hub.open(asyncio.get_running_loop())
-            await table.run(games=games)
+            await table.run(games=total)
 
         asyncio.run(play())
         say_whether_flat(figures)
@@ -143,10 +143,10 @@ def objects_by_type() -> Counter[str]:
 
 def report_growth(before, types_before, after, types_after) -> None:
     """The source lines whose live allocations grew most, and the types with more objects."""
-    print("\nallocations grown since the first figure (tracemalloc, by line):")
+    print("\nallocations grown since the first snapshot (tracemalloc, by line):")
     for stat in after.compare_to(before, "lineno")[:15]:
         print(f"  {stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {stat.traceback}")
-    print("objects alive, more than at the first figure (by type):")
+    print("objects alive, more than at the first snapshot (by type):")
     grown = Counter(types_after)
     grown.subtract(types_before)
     for name, more in grown.most_common(10):

@@ -1,16 +1,19 @@
-"""A kiosk runs for years: what the table remembers about seats and devices stays bounded.
+"""A kiosk runs for years: what the table keeps in memory stays bounded; the journal keeps all.
 
-(The news is bounded in test_table, request ids in test_exactly_once, simulated pins in
-test_drivers_gpio, waiting sounds in test_drivers_buzzer; bench/soak.py measures the whole.)
+(Request ids are bounded in test_exactly_once, simulated pins in test_drivers_gpio, waiting
+sounds in test_drivers_buzzer; bench/soak.py measures the whole over 1,000 games.)
 """
+
+import asyncio
 
 from firmware_py.config import SIMULATED
 from firmware_py.font import GLYPHS_KEPT, _glyph, drawable
 from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.journal import Journal, read_game
 from firmware_py.remote import RemoteSeats
-from firmware_py.seating import BENCHED_KEPT, MAX_SEATS, PHONE, Seating, SeatSpec
+from firmware_py.seating import BENCHED_KEPT, COMPUTER, MAX_SEATS, PHONE, Seating, SeatSpec
 from firmware_py.table import Table
+from firmware_py.table.core import NEWS_KEPT
 
 
 def test_evenings_of_new_players_set_aside_by_the_menu_leave_only_the_latest_to_come_back():
@@ -58,3 +61,23 @@ def test_names_in_every_script_leave_the_display_s_glyph_memory_bounded():
     for name in names:
         assert drawable(name).strip()  # drawn (as such or transliterated), never left out
     assert _glyph.cache_info().currsize <= GLYPHS_KEPT
+
+
+def test_game_after_game_the_news_in_memory_stays_at_its_bound_and_the_journal_keeps_all(
+    tmp_path,
+):
+    """Computer players play game after game: the table keeps the last NEWS_KEPT lines of news
+    (the newest is the last game's end), while every game stays whole in the journal."""
+    seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
+    table = Table(seats=seats, variant="classic", journal=Journal(tmp_path),
+                  hardware=build_hardware(SIMULATED, 6), pace=0.0, autoplay=True)  # fmt: skip
+    try:
+        asyncio.run(asyncio.wait_for(table.run(games=4), timeout=120))
+    finally:
+        table.hardware.close()
+    games = [read_game(path) for path in Journal(tmp_path).games()]
+    assert len(games) == 4 and all(game.game.over for game in games)
+    events = sum(game.events for game in games)
+    assert table.news_count >= events > NEWS_KEPT  # a line of news for every event, at least
+    assert len(table.news) == NEWS_KEPT
+    assert table.news[-1].startswith("Game over")
