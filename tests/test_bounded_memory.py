@@ -13,7 +13,7 @@ from firmware_py.journal import Journal, read_game
 from firmware_py.remote import RemoteSeats
 from firmware_py.seating import BENCHED_KEPT, COMPUTER, MAX_SEATS, PHONE, Seating, SeatSpec
 from firmware_py.table import Table
-from firmware_py.table.core import NEWS_KEPT
+from firmware_py.table.news_feed import NEWS_KEPT
 
 
 def test_evenings_of_new_players_set_aside_by_the_menu_leave_only_the_latest_to_come_back():
