@@ -549,6 +549,8 @@ def test_computer_players_alone_leave_time_to_join_from_a_phone_between_their_ga
     table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
     assert table.planner.pause_between_games() == 3 * PACE  # no web server: no one can join
     table.join_address = ("http://127.0.0.1:8080/?code=1234", "1234")
+    assert table.planner.pause_between_games() == 3 * PACE  # the first game starts at once
+    table.phase = TablePhase.GAME_OVER
     assert table.planner.pause_between_games() == JOIN_WINDOW
     table.planner.games_wanted = 2
     assert table.planner.pause_between_games() == 3 * PACE

@@ -56,7 +56,8 @@ class Planner:
         join (the web server is on) and the run is not counting games, long enough for someone
         to scan the code and take a seat, which stops the computer players' next game."""
         pause = self.table.pace * 3
-        if self.table.join_address[0] and self.games_wanted is None:
+        after_a_game = self.table.phase is phases.GAME_OVER  # the first game starts at once
+        if after_a_game and self.table.join_address[0] and self.games_wanted is None:
             return max(pause, JOIN_WINDOW)
         return pause
 
