@@ -188,19 +188,17 @@ class RemoteSeats:
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
-        names = [*self.table.seating.names(), *self.seated.values()]
-        taken = {
-            name.casefold() for name in names
-        }  # "bot" beside "Bot" would be told apart by no one
+        # Names differing only in capitals ("bot" beside "Bot") would be told apart by no one.
+        seated = [*self.table.seating.names(), *self.seated.values()]
+        taken = {name.casefold() for name in seated}
         wanted = clean_name(typed or "") or self.names.get(device, "")
         if wanted and wanted.casefold() not in taken:
             return wanted
         if wanted:
-            return next(
-                f"{wanted} {n}" for n in range(2, 99) if f"{wanted} {n}".casefold() not in taken
-            )
+            numbered = (f"{wanted} {n}" for n in range(2, 99))
+            return next(name for name in numbered if name.casefold() not in taken)
         number = len(self.table.seats) + 1
-        while f"player {number}" in taken:
+        while f"Player {number}".casefold() in taken:
             number += 1
         return f"Player {number}"
 

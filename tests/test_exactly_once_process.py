@@ -35,6 +35,7 @@ WAIT = 20.0
 PASS = {"action": protocol.PASS}
 MARK_RED_5 = {"action": protocol.MARK, "row": 1, "number": 5, "flags": 0, "choice": 0}
 UNDO = {"action": protocol.UNDO}
+ROLLED = Roll((4, 1), dict.fromkeys(("red", "yellow", "green", "blue"), 3))
 
 
 def saved_game(state: Path, *events) -> Path:
@@ -59,10 +60,44 @@ def start_tower(tmp_path: Path, *pads: PtyPad) -> subprocess.Popen:
     )
 
 
-def greet(pad: PtyPad) -> None:
+class Tower:
+    """`qwixx-tower run` for the test's pads, started again after every kill; killed, and its
+    pads unplugged, when the test is done."""
+
+    def __init__(self, tmp_path: Path, *pads: PtyPad) -> None:
+        self.tmp_path, self.pads = tmp_path, pads
+        self.process = start_tower(tmp_path, *pads)
+
+    def restart(self) -> None:
+        self.process = start_tower(self.tmp_path, *self.pads)
+
+    def __enter__(self) -> Tower:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.process.kill()
+        self.process.wait()
+        for pad in self.pads:
+            pad.unplug()
+
+
+def greet(pad: PtyPad, seated: bool = True) -> None:
+    """Ann's pad says hello; `seated`: and waits for her sheet (none comes after the game)."""
     pad.expect("hello")
     pad.send("hello", {**pad_hello(boot=300), "ident": "pad-1"})
-    pad.expect("state", player="Ann")
+    if seated:
+        pad.expect("state", player="Ann")
+
+
+def retry_after_restart(tower: Tower, pad: PtyPad, fields: dict, seq: int, seated: bool = True):
+    """The pad missed whatever the killed tower said; the tower starts again, the pad says
+    hello and asks again under the same seq, as it does: the answer is ok."""
+    pad.drain()
+    tower.restart()
+    greet(pad, seated)
+    pad.send("request", fields, seq=seq)
+    answer = pad.expect("answer", req=seq)
+    assert (answer["status"], answer["text"]) == (protocol.OK, "")
 
 
 def lines_of(log: Path) -> list[dict]:
@@ -88,23 +123,12 @@ def test_a_decision_killed_after_its_fsync_is_applied_once_and_answered_ok(
     tmp_path, request_fields, event
 ):
     pad = PtyPad(tmp_path / "pad")
-    log = saved_game(tmp_path / "state", Roll((4, 1), {c: 3 for c in ("red", "yellow", "green",
-                                                                      "blue")}))  # fmt: skip
-    tower = start_tower(tmp_path, pad)
-    try:
+    log = saved_game(tmp_path / "state", ROLLED)
+    with Tower(tmp_path, pad) as tower:
         greet(pad)
         seq = pad.send("request", request_fields)
-        kill_once_journalled(tower, log, 3)
-        pad.drain()  # whatever the tower said before dying, the pad missed it
-        tower = start_tower(tmp_path, pad)
-        greet(pad)
-        pad.send("request", request_fields, seq=seq)  # the pad asks again, as it does
-        answer = pad.expect("answer", req=seq)
-        assert (answer["status"], answer["text"]) == (protocol.OK, "")
-    finally:
-        tower.kill()
-        tower.wait()
-        pad.unplug()
+        kill_once_journalled(tower.process, log, 3)
+        retry_after_restart(tower, pad, request_fields, seq)
     mine = [line for line in lines_of(log) if line.get("player") == "Ann"]
     assert [line["event"] for line in mine] == [event], "applied exactly once"
     assert mine[0]["request"] == {"Ann": [f"pad-1/300/{seq}"]}
@@ -115,29 +139,17 @@ def test_the_retry_of_the_game_ending_pass_after_a_kill_is_answered_ok(tmp_path)
     """Ann's fourth penalty ends the game; the tower is killed once it is journalled; the
     retry after the restart hears ok, not "this pad has no seat"."""
     pad = PtyPad(tmp_path / "pad")
-    roll = Roll((4, 1), {c: 3 for c in ("red", "yellow", "green", "blue")})
     turns = []
     for turn in range(7):  # Ann passes through turns 0, 2, 4 (three penalties) and Bot likewise
-        turns += [roll, Pass("Bot"), Pass("Ann"), Pass("Ann" if turn % 2 == 0 else "Bot")]
+        turns += [ROLLED, Pass("Bot"), Pass("Ann"), Pass("Ann" if turn % 2 == 0 else "Bot")]
     log = saved_game(tmp_path / "state", *turns[:-2], Pass("Ann"))  # turn 6: action 2 is Ann's
     assert read_game(log).game.phase == "action2"
     count = len(log.read_text().splitlines())
-    tower = start_tower(tmp_path, pad)
-    try:
+    with Tower(tmp_path, pad) as tower:
         greet(pad)
         seq = pad.send("request", PASS)
-        kill_once_journalled(tower, log, count + 1)
-        pad.drain()
-        tower = start_tower(tmp_path, pad)
-        pad.expect("hello")
-        pad.send("hello", {**pad_hello(boot=300), "ident": "pad-1"})
-        pad.send("request", PASS, seq=seq)
-        answer = pad.expect("answer", req=seq)
-        assert (answer["status"], answer["text"]) == (protocol.OK, "")
-    finally:
-        tower.kill()
-        tower.wait()
-        pad.unplug()
+        kill_once_journalled(tower.process, log, count + 1)
+        retry_after_restart(tower, pad, PASS, seq, seated=False)
     assert read_game(log).game.over
     assert Journal(tmp_path / "state").games() == [log]
 
@@ -147,25 +159,14 @@ def test_an_undo_killed_after_its_fsync_is_applied_once_and_answered_ok(tmp_path
     After the restart her retry of the undo hears ok, and the mark stays taken back once (a
     second undo would be refused: nothing left to take back)."""
     pad = PtyPad(tmp_path / "pad")
-    log = saved_game(tmp_path / "state", Roll((4, 1), {c: 3 for c in ("red", "yellow", "green",
-                                                                      "blue")}))  # fmt: skip
-    tower = start_tower(tmp_path, pad)
-    try:
+    log = saved_game(tmp_path / "state", ROLLED)
+    with Tower(tmp_path, pad) as tower:
         greet(pad)
         marked = pad.send("request", MARK_RED_5)
         assert pad.expect("answer", req=marked)["status"] == protocol.OK
         seq = pad.send("request", UNDO)
-        kill_once_journalled(tower, log, 4)
-        pad.drain()
-        tower = start_tower(tmp_path, pad)
-        greet(pad)
-        pad.send("request", UNDO, seq=seq)
-        answer = pad.expect("answer", req=seq)
-        assert (answer["status"], answer["text"]) == (protocol.OK, "")
-    finally:
-        tower.kill()
-        tower.wait()
-        pad.unplug()
+        kill_once_journalled(tower.process, log, 4)
+        retry_after_restart(tower, pad, UNDO, seq)
     mine = [line for line in lines_of(log) if line.get("player") == "Ann"]
     assert [line["event"] for line in mine] == ["mark", "undo"], "applied exactly once"
     assert mine[1]["request"] == {"Ann": [f"pad-1/300/{seq}"]}
@@ -199,29 +200,14 @@ def test_lucky_numbers_killed_after_their_fsync_are_chosen_once_and_answered_ok(
     pad = PtyPad(tmp_path / "pad")
     state = tmp_path / "state"
     note = lucky_draft(state)
-    tower = start_tower(tmp_path, pad)
-    try:
+    with Tower(tmp_path, pad) as tower:
         greet(pad)
         first = pad.send("request", lucky(5))
-        kill_once_noted(tower, note, [5])
-        pad.drain()
-        tower = start_tower(tmp_path, pad)
-        greet(pad)
-        pad.send("request", lucky(5), seq=first)
-        answer = pad.expect("answer", req=first)
-        assert (answer["status"], answer["text"]) == (protocol.OK, "")
+        kill_once_noted(tower.process, note, [5])
+        retry_after_restart(tower, pad, lucky(5), first)
         second = pad.send("request", lucky(10))
-        kill_once_journalled(tower, state / "game-000001.jsonl", 1)
-        pad.drain()
-        tower = start_tower(tmp_path, pad)
-        greet(pad)
-        pad.send("request", lucky(10), seq=second)
-        answer = pad.expect("answer", req=second)
-        assert (answer["status"], answer["text"]) == (protocol.OK, "")
-    finally:
-        tower.kill()
-        tower.wait()
-        pad.unplug()
+        kill_once_journalled(tower.process, state / "game-000001.jsonl", 1)
+        retry_after_restart(tower, pad, lucky(10), second)
     [log] = Journal(state).games()
     start = lines_of(log)[0]
     assert start["lucky"] == {"Ann": [5, 10], "Bot": [3, 9]}
@@ -242,13 +228,11 @@ def test_an_old_request_replayed_after_a_restart_is_refused_and_not_applied(tmp_
     for seq in range(1, 71):
         events.append(Mark("Ann", "red", 5) if seq % 2 else Undo("Ann"))
         requests.append([("Ann", f"pad-1/300/{seq}")])
-    log = saved_game(tmp_path / "state", Roll((4, 1), {c: 3 for c in ("red", "yellow", "green",
-                                                                      "blue")}))  # fmt: skip
+    log = saved_game(tmp_path / "state", ROLLED)
     with log.open("a") as file:
         file.writelines(map(event_to_line, events, requests))
     before = lines_of(log)
-    tower = start_tower(tmp_path, pad)
-    try:
+    with Tower(tmp_path, pad):
         greet(pad)
         pad.send("request", MARK_RED_5, seq=1)
         answer = pad.expect("answer", req=1)
@@ -259,10 +243,6 @@ def test_an_old_request_replayed_after_a_restart_is_refused_and_not_applied(tmp_
         pad.seq = 70
         fresh = pad.send("request", MARK_RED_5)
         assert pad.expect("answer", req=fresh)["status"] == protocol.OK
-    finally:
-        tower.kill()
-        tower.wait()
-        pad.unplug()
     assert lines_of(log)[:-1] == before
     assert lines_of(log)[-1]["request"] == {"Ann": ["pad-1/300/71"]}
     assert read_game(log).game.player("Ann").crosses(0) == 1
@@ -273,10 +253,8 @@ def test_a_second_pty_saying_hello_with_a_seated_pads_ident_is_refused_taken(tmp
     hears `taken`, gets no state, and its pass is refused with no session; Ann's pad keeps her
     seat and marks."""
     ann, spoof = PtyPad(tmp_path / "ann"), PtyPad(tmp_path / "spoof")
-    log = saved_game(tmp_path / "state", Roll((4, 1), {c: 3 for c in ("red", "yellow", "green",
-                                                                      "blue")}))  # fmt: skip
-    tower = start_tower(tmp_path, ann, spoof)
-    try:
+    log = saved_game(tmp_path / "state", ROLLED)
+    with Tower(tmp_path, ann, spoof):
         greet(ann)
         spoof.expect("hello")
         spoof.send("hello", {**pad_hello(boot=301), "ident": "pad-1"})
@@ -287,11 +265,6 @@ def test_a_second_pty_saying_hello_with_a_seated_pads_ident_is_refused_taken(tmp
         marked = ann.send("request", MARK_RED_5)
         assert ann.expect("answer", req=marked)["status"] == protocol.OK
         assert "state" not in spoof.names(), "the other device never saw Ann's sheet"
-    finally:
-        tower.kill()
-        tower.wait()
-        ann.unplug()
-        spoof.unplug()
     mine = [line for line in lines_of(log) if line.get("player") == "Ann"]
     assert [(line["event"], line["request"]) for line in mine] == [
         ("mark", {"Ann": [f"pad-1/300/{marked}"]})
@@ -304,15 +277,13 @@ def test_a_decision_on_a_full_disk_is_refused_unsaved_and_applied_once_there_is_
     is applied. Once there is room, her next press (a new request) is saved and applied once."""
     with tmpfs(tmp_path / "state", size="64k") as state:
         pad = PtyPad(tmp_path / "pad")
-        roll = Roll((4, 1), {c: 3 for c in ("red", "yellow", "green", "blue")})
-        log = saved_game(state, roll)
+        log = saved_game(state, ROLLED)
         with log.open("a") as file:  # Ann crossed red 5 and took it back, time after time
             while file.tell() < 4000:
                 file.write(event_to_line(Mark("Ann", "red", 5)) + event_to_line(Undo("Ann")))
         assert 4000 <= log.stat().st_size < 4096
         before = lines_of(log)
-        tower = start_tower(tmp_path, pad)
-        try:
+        with Tower(tmp_path, pad):
             greet(pad)
             filler = fill(state)
             refused = pad.send("request", MARK_RED_5)
@@ -322,10 +293,6 @@ def test_a_decision_on_a_full_disk_is_refused_unsaved_and_applied_once_there_is_
             filler.unlink()
             pressed_again = pad.send("request", MARK_RED_5)
             assert pad.expect("answer", req=pressed_again)["status"] == protocol.OK
-        finally:
-            tower.kill()
-            tower.wait()
-            pad.unplug()
         assert lines_of(log)[:-1] == before
         assert lines_of(log)[-1]["request"] == {"Ann": [f"pad-1/300/{pressed_again}"]}
         assert read_game(log).game.player("Ann").crosses(0) == 1
