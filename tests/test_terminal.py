@@ -104,7 +104,8 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         tower.type("\n")
         tower.wait_for("Ann rolls white", timeout=30)
         text = tower.wait_for("[p] pass  [u] undo  >")
-        assert "Ann, action 1: [1] red" in text
+        question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
+        assert question and question[0].startswith("Ann, action 1: [1] red "), text
     finally:
         tower.stop()
 
