@@ -462,8 +462,9 @@ def mid_game(tower: Tower, events: int = 10) -> None:
 
 def paused_then_carries_on(tower: Tower, fault: str, repair: Callable[[], None]) -> None:
     """The fault is announced; no event is announced while it lasts; after `repair` the tower
-    says so and plays its game to the end."""
-    tower.wait_for(lambda lines: any(fault in line for line in lines))
+    says so and plays its game to the end. (A slow machine may let the log cross into a new
+    page before the disk is full: the fault then comes a page of events later.)"""
+    tower.wait_for(lambda lines: any(fault in line for line in lines), 90)
     tower.read_for(1.0)  # computer players at this pace would make dozens of events
     repair()
     tower.wait_for(lambda lines: any("Saving works again" in line for line in lines))
