@@ -67,10 +67,11 @@ def framed(lines: list[str], title: str) -> list[str]:
 ALTERNATE_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
 HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
 LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
+RECENT_NEWS = 3  # --plain: a status message among the last news lines was printed already
 COLUMNS_PLAIN = 100  # --plain: options wrap at this width
 NAME_WIDTH = 10
 REAL_BUTTON = "the roll button is a real one here: press it on the tower"
-KEYBOARD_GONE = "the keyboard is closed: Ctrl-C stops the tower"
+KEYBOARD_GONE = "the keyboard is closed (end of input): Ctrl-C stops the tower"
 
 
 def cut(line: str, columns: int) -> str:
@@ -211,8 +212,9 @@ class Console:
         self._printed_news = view.news_count
         if self.keyboard_attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
-            if status != self._status:
-                self.out.write("".join(line + "\n" for line in status))
+            if status != self._status:  # (a message lately told as news is not told again)
+                told = view.news[-RECENT_NEWS:]
+                self.out.write("".join(line + "\n" for line in status if line not in told))
             self._status = status
         question = self._question_key()
         if question != self._asked:
@@ -228,7 +230,7 @@ class Console:
         if columns is None or rows is None:
             columns, rows = self.size()
         status = self._status_lines()
-        prompt = self._question_lines(columns)
+        prompt = [line for line in self._question_lines(columns) if line not in status]
         seats = self._seat_lines(columns)
         room = rows - len(status) - len(prompt)
         seats = seats if len(seats) <= room else []
@@ -240,7 +242,8 @@ class Console:
         footer = [line for lines in self.footers for line in lines()]
         footer = footer if len(footer) <= room else []
         room -= len(footer)
-        news = list(self.table.news)[-room:] if room > 0 else []
+        news = [line for line in self.table.news if line not in status]  # (not said twice)
+        news = news[-room:] if room > 0 else []
         return [*panels, *lights, *status, *seats, *news, *footer, *prompt][:rows]
 
     def _panels(self, columns: int) -> list[str]:
@@ -352,7 +355,7 @@ class Console:
         if not data:
             loop.remove_reader(fd)
             self.keyboard_closed = True
-            self.table.say("the keyboard is closed (end of input); Ctrl-C stops the tower")
+            self.table.say(KEYBOARD_GONE)
             return
         self._typed += data
         typed = self._typed.replace(b"\r\n", b"\n").replace(b"\r", b"\n")

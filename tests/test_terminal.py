@@ -28,6 +28,7 @@ def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_
         tower.wait_for("the keyboard is closed")
         time.sleep(0.5)
         tower.read()
+        assert tower.text().count("the keyboard is closed") == 1  # said once, not in 3 places
         assert Journal(tmp_path).games() == []  # no game was started by it
         assert tower.process.poll() is None  # the tower goes on
     finally:
