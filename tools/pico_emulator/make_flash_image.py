@@ -5,8 +5,8 @@ tool (README.md beside this file); nothing it makes is committed.
 
 OUT is the 2 MB flash of a Raspberry Pi Pico: MicroPython's rp2 port (firmware.bin from
 tools/build_rp2_firmware.py; the first 640 KB) and its filesystem, littlefs version 2, in the
-last 1408 KB, as MicroPython v1.28's RPI_PICO board lays it out (mpconfigboard.h:
-MICROPY_HW_FLASH_STORAGE_BYTES; _boot.py mounts vfs.VfsLfs2(rp2.Flash(), progsize=256)).
+last 1408 KB, as MicroPython's RPI_PICO board lays it out in v1.28 and the 1.29 preview
+(MICROPY_HW_FLASH_STORAGE_BYTES; _boot.py mounts vfs.VfsLfs2(rp2.Flash(), progsize=256)).
 The filesystem holds what `qwixx-tower pad install` would copy: the firmware compiled with
 mpy-cross and the three-line main.py (or, with --source, the .py sources). Without
 --micropython, OUT is the filesystem alone. Needs littlefs-python (pip install littlefs-python).
