@@ -187,6 +187,7 @@ class Journal:
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self._skipped: set[str] = set()  # unreadable files that could not be moved aside
+        self._newest: int | None = None  # the highest game number used, once it is known
 
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> GameLog:
         """Create the next game's log and write its start event durably (with the requests of
@@ -194,8 +195,8 @@ class Journal:
         again: no empty game file is left behind."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            path = self.directory / f"game-{self._next_number():06d}.jsonl"
-            game_log = GameLog(path, new=True)
+            number, game_log = self._create_next()
+            path = game_log.path
             disk.fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
             raise JournalError(f"cannot create a game log in {self.directory}: {error}") from error
@@ -205,6 +206,7 @@ class Journal:
             game_log.close()
             disk.remove_quietly(path)
             raise
+        self._newest = number
         return game_log
 
     def games(self) -> list[Path]:
@@ -249,6 +251,7 @@ class Journal:
         what cannot be read: entries that are not files where files belong, and the newest
         game (the one a restart resumes) when it does not replay. Older logs are read only by
         `history`. Returns what was set aside."""
+        self._newest = None  # the directory is looked at afresh: so are the game numbers
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:  # a first start: nothing to tidy
@@ -381,9 +384,30 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot remove {DRAFT}: {error}") from error
 
+    def _create_next(self) -> tuple[int, GameLog]:
+        """The next game's number and its new, empty log. A file already there under that
+        number (put there by someone else) is left alone: the numbers are counted again."""
+        try:
+            return self._new_log(self._next_number())
+        except FileExistsError:
+            self._newest = None
+            return self._new_log(self._next_number())
+
+    def _new_log(self, number: int) -> tuple[int, GameLog]:
+        return number, GameLog(self.directory / f"game-{number:06d}.jsonl", new=True)
+
     def _next_number(self) -> int:
-        """One more than any game number used, in the directory or in quarantine/."""
-        return self._newest_number(self.games() + self.quarantined()) + 1
+        """One more than any game number used, in the directory or in quarantine/. The
+        directory is read once, then the journal counts on: listing thousands of logs at every
+        new game costs time, and memory (pathlib interns every name it parses) that a kiosk
+        running for years never gets back."""
+        if self._newest is None:
+            try:
+                set_aside = _newest_log_number(self.directory / QUARANTINE)
+            except OSError:  # an unreadable quarantine/ keeps no game from starting
+                set_aside = 0
+            self._newest = max(_newest_log_number(self.directory), set_aside)
+        return self._newest + 1
 
     @staticmethod
     def _newest_number(paths: list[Path]) -> int:
@@ -472,6 +496,16 @@ def _game_paths(directory: Path) -> list[Path]:
         return []
     logs = [name for name in names if name.endswith(".jsonl") and number_of(name) is not None]
     return sorted(directory / name for name in logs)
+
+
+def _newest_log_number(directory: Path) -> int:
+    """The highest number of a game log in `directory` (0 if none, or if it does not exist)."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return 0
+    numbers = (number_of(name) for name in names if name.endswith(".jsonl"))
+    return max((number for number in numbers if number), default=0)
 
 
 def _ours(name: str) -> bool:

@@ -348,3 +348,31 @@ def test_a_log_that_cannot_be_written_again_is_a_journal_error_and_keeps_nothing
     game_log.append(TURN[0])  # space again: the whole game is written again
     game_log.close()
     assert read_game(game_log.path).events == 2
+
+
+def test_a_new_game_does_not_read_the_whole_state_directory_again(tmp_path, monkeypatch):
+    """A kiosk keeps every game it played: after years, thousands of logs. The next game's
+    number is counted on, not found by listing them all (which cost time and memory that
+    grew with every game kept: pathlib interns each name, issue 12's soak)."""
+    journal = Journal(tmp_path)
+    for _ in range(30):
+        journal.begin(START).close()
+    listed: list[str] = []
+    listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path=".": listed.append(str(path)) or listdir(path))
+    with journal.begin(START) as game_log:
+        assert game_log.path.name == "game-000031.jsonl"
+    assert listed == []
+
+
+def test_a_game_file_put_in_the_way_is_left_alone_and_the_game_takes_the_next_number(tmp_path):
+    """Someone copies a game log into the state directory, under the number the journal
+    counted on for the next game: the file is left as it is, and the game takes the next
+    free number."""
+    journal = Journal(tmp_path)
+    journal.begin(START).close()
+    stranger = tmp_path / "game-000002.jsonl"
+    stranger.write_bytes(b"someone else's\n")
+    with journal.begin(START) as game_log:
+        assert game_log.path.name == "game-000003.jsonl"
+    assert stranger.read_bytes() == b"someone else's\n"
