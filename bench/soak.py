@@ -61,9 +61,11 @@ WARMUP = 300  # games after which nothing more should grow
 FLAT_MB = 0.5  # growth after WARMUP games, over the whole run, still counted as noise
 
 
-def resident_mb() -> float:
+def resident_mb(kind: str = "VmRSS") -> float:
+    """Resident memory in MB: all of it (VmRSS), or its anonymous part (RssAnon: the heap,
+    without the pages of program and library files mapped in as their code is first run)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{kind}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -88,7 +90,7 @@ def attach_like_run(table: Table, out) -> PadHub:
 
 def soak_games(total: int, trace: bool, every: int = 100) -> None:
     """RSS after every `every` finished games (and with `trace`, what grew since the first)."""
-    print(f"{'games':>6} {'RSS MB':>8} {'seconds':>8}", flush=True)
+    print(f"{'games':>6} {'RSS MB':>8} {'anon MB':>8} {'seconds':>8}", flush=True)
     with tempfile.TemporaryDirectory() as state_dir, open(os.devnull, "w") as devnull:
         table = new_table(state_dir)
         hub = attach_like_run(table, devnull)
@@ -103,7 +105,9 @@ def soak_games(total: int, trace: bool, every: int = 100) -> None:
             now = time.perf_counter()
             figures[table.games_finished] = resident_mb()
             games = table.games_finished
-            print(f"{games:>6} {figures[games]:>8.1f} {now - started[0]:>8.1f}", flush=True)
+            anonymous = resident_mb("RssAnon")
+            print(f"{games:>6} {figures[games]:>8.1f} {anonymous:>8.2f} {now - started[0]:>8.1f}",
+                  flush=True)  # fmt: skip
             started[0] = now
             if trace and not first and (games >= WARMUP or games + every > total):
                 first.append((tracemalloc.take_snapshot(), objects_by_type()))
