@@ -33,6 +33,10 @@ FALLBACK = "\u25a1"  # □, drawn for a character the font does not have
 _PCF_ENCODINGS = 1 << 5  # the PCF table that maps character codes to glyphs
 _NO_GLYPH = 0xFFFF
 GLYPHS_KEPT = 4096  # characters whose drawable form is kept: names typed on phones bring any
+# Words (names, news, numbers) whose drawable form, width and cut are kept. The words of a
+# screen recur frame after frame; dice and marks bring a few new ones each game, so a store of
+# 4096 was still filling after 500 games (bench/soak.py: 0.36 MB more at game 300 than now).
+WORDS_KEPT = 1024
 
 
 @cache
@@ -72,7 +76,7 @@ def _encodings(data: bytes, offset: int) -> frozenset[int]:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def drawable(words: str) -> str:
     """`words` as the font can draw them: composed (Zoe + combining diaeresis as Zoë), white
     space and control characters as a space, a letter the font lacks as its plain letter or
@@ -104,13 +108,13 @@ def _glyph(char: str) -> str:
     return FALLBACK if latin is None else latin
 
 
-@lru_cache(maxsize=4096)  # the same names and words, frame after frame
+@lru_cache(maxsize=WORDS_KEPT)  # the same names and words, frame after frame
 def width(words: str) -> int:
     """Pixels `words` take across, as drawn."""
     return int(font().getlength(drawable(words)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def fit(words: str, pixels: int, mark: str = "~") -> str:
     """`words` as drawable, cut to `pixels` across; a cut ends in `mark`."""
     shown = drawable(words)
