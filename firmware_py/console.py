@@ -67,7 +67,6 @@ def framed(lines: list[str], title: str) -> list[str]:
 ALTERNATE_SCREEN, MAIN_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
 HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
 LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
-RECENT_NEWS = 3  # --plain: a status message among the last news lines was printed already
 COLUMNS_PLAIN = 100  # --plain: options wrap at this width
 NAME_WIDTH = 10
 REAL_BUTTON = "the roll button is a real one here: press it on the tower"
@@ -212,9 +211,8 @@ class Console:
         self._printed_news = view.news_count
         if self.keyboard_attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
-            if status != self._status:  # (a message lately told as news is not told again)
-                told = view.news[-RECENT_NEWS:]
-                self.out.write("".join(line + "\n" for line in status if line not in told))
+            if status != self._status:  # (a message printed as news is not printed again)
+                self.out.write("".join(line + "\n" for line in status if line not in view.news))
             self._status = status
         question = self._question_key()
         if question != self._asked:

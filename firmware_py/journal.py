@@ -195,7 +195,7 @@ class Journal:
         again: no empty game file is left behind."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            number, game_log = self._create_next()
+            game_log = self._create_next()
             path = game_log.path
             disk.fsync_directory(self.directory)  # the new file's name survives a power cut too
         except OSError as error:
@@ -206,7 +206,7 @@ class Journal:
             game_log.close()
             disk.remove_quietly(path)
             raise
-        self._newest = number
+        self._newest = number_of(path.name)
         return game_log
 
     def games(self) -> list[Path]:
@@ -384,17 +384,17 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot remove {DRAFT}: {error}") from error
 
-    def _create_next(self) -> tuple[int, GameLog]:
-        """The next game's number and its new, empty log. A file already there under that
-        number (put there by someone else) is left alone: the numbers are counted again."""
+    def _create_next(self) -> GameLog:
+        """The next game's new, empty log. A file already there under its number (put there
+        by someone else) is left alone: the numbers are counted again."""
         try:
-            return self._new_log(self._next_number())
+            return GameLog(self._next_path(), new=True)
         except FileExistsError:
             self._newest = None
-            return self._new_log(self._next_number())
+            return GameLog(self._next_path(), new=True)
 
-    def _new_log(self, number: int) -> tuple[int, GameLog]:
-        return number, GameLog(self.directory / f"game-{number:06d}.jsonl", new=True)
+    def _next_path(self) -> Path:
+        return self.directory / f"game-{self._next_number():06d}.jsonl"
 
     def _next_number(self) -> int:
         """One more than any game number used, in the directory or in quarantine/. The
@@ -402,10 +402,7 @@ class Journal:
         new game costs time, and memory (pathlib interns every name it parses) that a kiosk
         running for years never gets back."""
         if self._newest is None:
-            try:
-                set_aside = _newest_log_number(self.directory / QUARANTINE)
-            except OSError:  # an unreadable quarantine/ keeps no game from starting
-                set_aside = 0
+            set_aside = self._newest_number(self.quarantined())  # (unreadable: none)
             self._newest = max(_newest_log_number(self.directory), set_aside)
         return self._newest + 1
 
@@ -490,22 +487,22 @@ def _without_torn_tail(data: bytes) -> tuple[bytes, bool]:
 
 def _game_paths(directory: Path) -> list[Path]:
     """The game logs in `directory` by name, oldest first (none if it does not exist)."""
+    return sorted(directory / name for name in _log_names(directory))
+
+
+def _newest_log_number(directory: Path) -> int:
+    """The highest number of a game log in `directory` (0 if none, or if it does not exist),
+    read from the names alone."""
+    return max((number_of(name) or 0 for name in _log_names(directory)), default=0)
+
+
+def _log_names(directory: Path) -> list[str]:
+    """The names of the game logs in `directory` (none if it does not exist)."""
     try:
         names = os.listdir(directory)
     except FileNotFoundError:
         return []
-    logs = [name for name in names if name.endswith(".jsonl") and number_of(name) is not None]
-    return sorted(directory / name for name in logs)
-
-
-def _newest_log_number(directory: Path) -> int:
-    """The highest number of a game log in `directory` (0 if none, or if it does not exist)."""
-    try:
-        names = os.listdir(directory)
-    except FileNotFoundError:
-        return 0
-    numbers = (number_of(name) for name in names if name.endswith(".jsonl"))
-    return max((number for number in numbers if number), default=0)
+    return [name for name in names if name.endswith(".jsonl") and number_of(name) is not None]
 
 
 def _ours(name: str) -> bool:
