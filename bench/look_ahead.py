@@ -1,4 +1,4 @@
-"""How the look-ahead computer player (firmware_py/lookahead.py) does against the rule of thumb.
+"""How the look-ahead player (firmware_py/players/lookahead.py) does against the rules of thumb.
 
 2-player games, the look-ahead player against `players.choose`, and what a decision costs.
 `--win-bonus` sets what a won playout is worth on top of its margin. Measured over 120 classic
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import new_game, play_to_the_end
 
-from firmware_py.lookahead import WIN_BONUS, look_ahead
-from firmware_py.players import choose
+from firmware_py.players.lookahead import WIN_BONUS, look_ahead
+from firmware_py.players.thumb import choose
 
 
 def match(variant: str, seed: int, args, timings: list[float]) -> tuple[int, int]:

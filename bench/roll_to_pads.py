@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.config import SIMULATED
-from firmware_py.demo import Cable, SimulatedPad, micropython
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
-from firmware_py.padhub import PadHub
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.demo import Cable, SimulatedPad, micropython
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.rules import ROLL, Pass
 from firmware_py.seating import PAD, SeatSpec
+from firmware_py.seats.pads import PadHub
 from firmware_py.table import Table
 
 NAMES = ("Ann", "Ben", "Cleo")

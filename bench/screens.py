@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.screens import render
+from firmware_py.show.screens import render
 from firmware_py.view import Seat, TableView
 
 NAMES = ("Ann", "Łukasz", "Дмитрий", "李雷", "Alexandra")

@@ -43,18 +43,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.config import SIMULATED
-from firmware_py.console import Console
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
-from firmware_py.padhub import PadHub
-from firmware_py.remote import RemoteSeats
 from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.show.sound import SoundPresenter
+from firmware_py.show.terminal import Console
 from firmware_py.table import Table
-from firmware_py.table.sound import SoundPresenter
 from firmware_py.view import TableView
-from firmware_py.web.hub import WebHub
 from sheets import load_sheet
 
 WARMUP = 300  # games after which nothing more should grow

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import new_game, play_to_the_end, random_decision
 
-from firmware_py.players import choose
+from firmware_py.players.thumb import choose
 from sheets import sheet_names
 
 

@@ -23,7 +23,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def start_tower(state_dir: str, notify_path: str) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain"]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain"]
     command += ["--players", "Kim", "--human", "Kim", "--state-dir", state_dir]
     env = {**os.environ, "NOTIFY_SOCKET": notify_path}
     return subprocess.Popen(

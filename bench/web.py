@@ -46,7 +46,7 @@ from firmware_py.pad import protocol  # noqa: E402  (bench/drivers.py would hide
 if TYPE_CHECKING:  # the tower process imports neither: its baseline memory is without them
     import aiohttp
 
-    from firmware_py.demo import Cable
+    from firmware_py.app.demo import Cable
 
 PHONES, PADS = 5, 5
 PLAYING_PHONES, PLAYING_PADS = 3, 2  # the five seats; the other devices watch
@@ -59,10 +59,10 @@ def serve(state_dir: str, ports: list[str], games: int, web: bool = True) -> Non
     """The tower (run in a child process): table, pad hub on `ports`, web server (unless `web`
     is false: the baseline memory); the roll button pressed by a robot finger to start each of
     `games` games once five players sit, and at every roll."""
-    from firmware_py.config import SIMULATED, WebConfig
-    from firmware_py.hardware import build_hardware
-    from firmware_py.journal import Journal
-    from firmware_py.padhub import PadHub
+    from firmware_py.app.config import SIMULATED, WebConfig
+    from firmware_py.app.hardware import build_hardware
+    from firmware_py.journal.journal import Journal
+    from firmware_py.seats.pads import PadHub
     from firmware_py.table import Table
     from firmware_py.view import TableView
     from sheets import load_sheet
@@ -90,7 +90,7 @@ def serve(state_dir: str, ports: list[str], games: int, web: bool = True) -> Non
         table.subscribe(finger)
         server = None
         if web:
-            from firmware_py.web.tower import build  # aiohttp and segno: only with the server
+            from firmware_py.app.web import build  # aiohttp and segno: only with the server
 
             server = build(table, WebConfig(enabled=True, host="127.0.0.1", port=0))
             assert server is not None
@@ -374,7 +374,7 @@ def stop_tower(tower: subprocess.Popen) -> None:
 def baseline_mb(folder: Path) -> float:
     """The same tower's resident memory without the web server (nor aiohttp imported), its
     pads' ports open, a second after it is ready."""
-    from firmware_py.demo import Cable
+    from firmware_py.app.demo import Cable
 
     cables = [Cable(folder, f"base-{n}") for n in range(1, PADS + 1)]
     tower, _ = start_tower(str(folder / "base"), [str(c.tower_path) for c in cables], 0, web=False)
@@ -414,7 +414,7 @@ def main() -> None:
         with contextlib.suppress(KeyboardInterrupt):
             serve(args.serve, ports, args.games, web=not args.no_web)
         return
-    from firmware_py.demo import Cable
+    from firmware_py.app.demo import Cable
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.demo import micropython
+from firmware_py.app.demo import micropython
 
 PAD_DIR = Path(__file__).resolve().parent.parent / "firmware_py" / "pad"
 

@@ -6,12 +6,12 @@ sounds in test_drivers_buzzer; bench/soak.py measures the whole over 1,000 games
 
 import asyncio
 
-from firmware_py.config import SIMULATED
-from firmware_py.font import GLYPHS_KEPT, _glyph, drawable
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal, read_game
-from firmware_py.remote import RemoteSeats
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal, read_game
 from firmware_py.seating import BENCHED_KEPT, COMPUTER, MAX_SEATS, PHONE, Seating, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.show.font import GLYPHS_KEPT, _glyph, drawable
 from firmware_py.table import Table
 from firmware_py.table.news_feed import NEWS_KEPT
 

@@ -13,9 +13,9 @@ import pytest
 from fakes import FakeClock
 from gpiozero import Device
 
-from firmware_py.config import ConfigError, parse_config
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app.config import ConfigError, parse_config
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.table import Table, TablePhase
 

@@ -15,7 +15,7 @@ from sheets import sheet_names
 
 def qwixx(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", *args],
+        [sys.executable, "-m", "firmware_py.app.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -38,7 +38,7 @@ def test_sheets_show_prints_the_rows_as_printed():
 
 def test_output_piped_into_a_reader_that_stops_early_ends_quietly():
     """`qwixx-tower replay game.jsonl | head` must not answer with a Python traceback."""
-    command = [sys.executable, "-m", "firmware_py.cli", "sheets", "show", "longo"]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "sheets", "show", "longo"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
         child.stdout.close()  # the reader is gone before the tower writes a line
         errors = child.stderr.read().decode()
@@ -101,7 +101,7 @@ def test_replay_of_a_missing_file_exits_2_with_a_reason():
 
 
 def test_history_lists_each_journalled_game_with_scores(tmp_path):
-    from firmware_py.journal import Journal
+    from firmware_py.journal.journal import Journal
     from firmware_py.rules import Pass, Roll, Start
 
     journal = Journal(tmp_path)
@@ -134,7 +134,7 @@ def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
     for path in sorted(tmp_path.iterdir()):
         assert qwixx("replay", str(path)).returncode == 0
     history = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "history", "--state-dir", str(tmp_path)],
+        [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, check=True, env={**os.environ, "TZ": "Europe/Berlin"},
     ).stdout.splitlines()  # fmt: skip
     assert history[0].split()[:5] == ["game-000001", "classic", "won", "by", "Solo"]
@@ -251,7 +251,7 @@ def run_for(seconds: float, *args: str, until: str | None = None) -> str:
     """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, or with
     `until` up to a minute until a line matching that pattern is printed (a busy machine starts
     the tower slowly), then stopped as systemd stops it; what it printed."""
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", *args]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args]
     with subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
@@ -307,7 +307,7 @@ def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_p
 
 def saved_game(state_dir, players=("Ann", "Ben", "Cleo")) -> None:
     """An unfinished game in the journal, as a Ctrl-C leaves it, with the note of its seats."""
-    from firmware_py.journal import Journal
+    from firmware_py.journal.journal import Journal
     from firmware_py.rules import Pass, Roll, Start
     from firmware_py.seating import SeatSpec
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.config import ConfigError, load_config, parse_config
-from firmware_py.hardware import build_hardware
+from firmware_py.app.config import ConfigError, load_config, parse_config
+from firmware_py.app.hardware import build_hardware
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
 

@@ -10,8 +10,8 @@ import sys
 
 from tower_terminal import TowerTerminal
 
-from firmware_py.gamelog import parse_line
-from firmware_py.journal import Journal
+from firmware_py.journal.journal import Journal
+from firmware_py.journal.lines import parse_line
 from firmware_py.rules import Mark, Pass
 
 
@@ -19,7 +19,7 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
     """At --pace 0, the quickest a person may ask for: its presses of the roll button once came
     within the button's debounce time of each other, and the demo waited for ever."""
     result = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "demo", "--plain", "--pace", "0",
+        [sys.executable, "-m", "firmware_py.app.cli", "demo", "--plain", "--pace", "0",
          "--players", "Ann,Ben", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
@@ -31,7 +31,7 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
     assert len(final) == 1
     log = Journal(tmp_path).games()[0]
     replayed = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "replay", str(log)],
+        [sys.executable, "-m", "firmware_py.app.cli", "replay", str(log)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     state = json.loads(replayed.stdout)
@@ -46,7 +46,7 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
 
 def test_the_longo_demo_enters_the_lucky_numbers_on_the_pad_and_plays_to_the_end(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "demo", "--plain", "--pace", "0.05",
+        [sys.executable, "-m", "firmware_py.app.cli", "demo", "--plain", "--pace", "0.05",
          "--variant", "longo", "--players", "Ann", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from firmware_py.config import SIMULATED, parse_config
-from firmware_py.doctor import report, run_checks
+from firmware_py.app.config import SIMULATED, parse_config
+from firmware_py.app.doctor import report, run_checks
 
 
 def doctor(config, tmp_path) -> tuple[int, list[str]]:

@@ -16,9 +16,9 @@ import os
 import pytest
 from test_drivers_pixels import ROLLED, FakeScanner
 
-from firmware_py import doctor
-from firmware_py.config import parse_config
-from firmware_py.doctor import report, run_checks
+from firmware_py.app import doctor
+from firmware_py.app.config import parse_config
+from firmware_py.app.doctor import report, run_checks
 
 SERIAL = "e6614c311b7a2f2e"  # a Pico's 8-byte unique id, as MicroPython's USB serial number
 

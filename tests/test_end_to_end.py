@@ -29,15 +29,15 @@ from test_padlink import PtyPad, pad_hello
 from test_table import until
 
 from drivers.dice import SoftwareDice
-from firmware_py import cli
-from firmware_py.config import SIMULATED
-from firmware_py.gamelog import parse_line
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app import cli
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
+from firmware_py.journal.lines import parse_line
 from firmware_py.pad import protocol
-from firmware_py.padhub import PadHub, pad_state
 from firmware_py.rules import Mark, Pass, game_report
-from firmware_py.screens import render
+from firmware_py.seats.pads import PadHub, pad_state
+from firmware_py.show.screens import render
 from firmware_py.table import ALERT_SECONDS, LOCK_NOTICE_SECONDS, Table
 from firmware_py.view import ERROR, Seat, TableView
 from sheets import COLOURS, load_sheet, sheet_names

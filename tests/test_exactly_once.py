@@ -15,11 +15,11 @@ from functools import partial
 from test_padlink import PtyPad, pad_hello
 from test_table import clocked_table, make_table, run_table, until
 
-from firmware_py.journal import Journal
+from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
-from firmware_py.padhub import JOIN_INTERVAL, PadHub
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
+from firmware_py.seats.pads import JOIN_INTERVAL, PadHub
 from firmware_py.table.requests import PLAYERS, WINDOW, AppliedRequests, request_id
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})  # white sum 5

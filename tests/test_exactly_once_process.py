@@ -25,8 +25,8 @@ import pytest
 from test_padlink import PtyPad, pad_hello
 from test_state_faults import FULL, fill, tmpfs
 
-from firmware_py.gamelog import event_to_line
-from firmware_py.journal import Journal, read_game, seat_records
+from firmware_py.journal.journal import Journal, read_game, seat_records
+from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
@@ -53,7 +53,7 @@ def start_tower(tmp_path: Path, *pads: PtyPad) -> subprocess.Popen:
     config = tmp_path / "config.toml"
     ports = ", ".join(f'"{pad.path}"' for pad in pads)
     config.write_text(f"[pads]\nports = [{ports}]\n")
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", "--pace", "30"]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "30"]
     command += ["--config", str(config), "--state-dir", str(tmp_path / "state")]
     return subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE

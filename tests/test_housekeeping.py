@@ -17,10 +17,10 @@ import pytest
 from fakes import FakeClock
 from test_table import run_table
 
-from firmware_py import systemd
-from firmware_py.config import SIMULATED
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app import systemd
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.menu import IDLE_SECONDS
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.table import Table, TablePhase
@@ -87,7 +87,7 @@ async def menu_closes_when_idle(table: Table, clock: FakeClock) -> None:
 
 
 def test_an_unreachable_notify_socket_is_logged_once_and_never_raised(unreachable_systemd, caplog):
-    with caplog.at_level(logging.WARNING, logger="firmware_py.systemd"):
+    with caplog.at_level(logging.WARNING, logger="firmware_py.app.systemd"):
         assert systemd.ready("up") is False
         assert systemd.ping_watchdog() is False
         assert systemd.ping_watchdog() is False

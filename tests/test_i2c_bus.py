@@ -22,9 +22,9 @@ from smbus2 import SMBus
 from test_screens import VIEWS
 
 from drivers.display import SHIFT_OFFSETS, open_display
-from firmware_py.config import ConfigError, parse_config
-from firmware_py.doctor import _test_pattern, report, run_checks
-from firmware_py.screens import draw_screen
+from firmware_py.app.config import ConfigError, parse_config
+from firmware_py.app.doctor import _test_pattern, report, run_checks
+from firmware_py.show.screens import draw_screen
 from firmware_py.view import TableView
 
 GOLDEN = Path(__file__).parent / "golden"

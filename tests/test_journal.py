@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import disk
-from firmware_py import journal as journal_module
-from firmware_py.disk import plain_reason
-from firmware_py.gamelog import replay
-from firmware_py.history import history_lines
-from firmware_py.journal import GameLog, Journal, JournalError, read_game
+from firmware_py.journal import journal as journal_module
+from firmware_py.journal.disk import plain_reason
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.journal import GameLog, Journal, JournalError, disk, read_game
+from firmware_py.journal.lines import replay
 from firmware_py.rules import Mark, Pass, Roll, Start, game_report
 from firmware_py.seating import PAD, SeatSpec
 

@@ -14,7 +14,7 @@ from test_padhub import join
 from test_padlink import PtyPad, pad_hello
 from tower_terminal import TowerTerminal
 
-from firmware_py.journal import Journal
+from firmware_py.journal.journal import Journal
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
 

@@ -6,8 +6,8 @@ import random
 
 from rules_helpers import build, new_game, roll_sum
 
-from firmware_py.lookahead import look_ahead
-from firmware_py.players import choose
+from firmware_py.players.lookahead import look_ahead
+from firmware_py.players.thumb import choose
 from firmware_py.rules import Mark, Pass, game_report
 
 

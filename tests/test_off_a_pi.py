@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 def qwixx(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", *args],
+        [sys.executable, "-m", "firmware_py.app.cli", *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

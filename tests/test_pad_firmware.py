@@ -20,8 +20,8 @@ import pytest
 
 from firmware_py.pad import padapp, padscreen, protocol, robot
 from firmware_py.rules import Mark, Pass, Roll, Undo
-from firmware_py.screens import render
 from firmware_py.seating import SeatSpec
+from firmware_py.show.screens import render
 from firmware_py.view import SETUP, Seat, TableView
 
 RIG_SCRIPT = Path(__file__).parent / "micropython" / "firmware_rig.py"

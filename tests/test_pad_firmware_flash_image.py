@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import padinstall
+from firmware_py.app import pad_install as padinstall
 
 littlefs = pytest.importorskip(
     "littlefs", reason="littlefs-python is not installed (pip install littlefs-python)"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import padinstall
+from firmware_py.app import pad_install as padinstall
 
 _spec = importlib.util.spec_from_file_location(
     "firmware_rig", Path(__file__).parent / "micropython" / "firmware_rig.py"

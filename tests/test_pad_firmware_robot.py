@@ -11,9 +11,9 @@ from test_table import make_table
 from drivers.dice import SoftwareDice
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import padapp, padscreen, protocol, robot
-from firmware_py.padhub import join_state, lucky_state_fields, state_fields
-from firmware_py.players import choose
+from firmware_py.players.thumb import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark, Pass, Roll, Start
+from firmware_py.seats.pads import join_state, lucky_state_fields, state_fields
 from sheets import load_sheet, sheet_names
 
 

@@ -11,11 +11,11 @@ import pytest
 from test_padlink import PtyPad, pad_hello
 from test_table import clocked_table, hold, make_table, run_table, tap, until
 
-from firmware_py.journal import Journal
+from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
-from firmware_py.padhub import PadHub, request_event, state_fields
 from firmware_py.rules import Game, Mark, Pass, Roll, Start, Undo
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
+from firmware_py.seats.pads import PadHub, request_event, state_fields
 from sheets import load_sheet, sheet_names
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
@@ -105,7 +105,7 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
 
 
 def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch):
-    import firmware_py.padhub as padhub
+    import firmware_py.seats.pads as padhub
 
     monkeypatch.setattr(padhub, "RESCAN_SECONDS", 0.05)
     table = make_table(tmp_path / "games", [])

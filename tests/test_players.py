@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.players import choose
+from firmware_py.players.thumb import choose
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Roll, Start
 from sheets import sheet_names
 

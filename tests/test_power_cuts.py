@@ -25,19 +25,19 @@ from pathlib import Path
 
 from test_padlink import PtyPad, pad_hello
 
-from firmware_py.gamelog import parse_line
-from firmware_py.history import history_lines
-from firmware_py.journal import Journal, is_empty, read_game
-from firmware_py.news import describe
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.journal import Journal, is_empty, read_game
+from firmware_py.journal.lines import parse_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Start
+from firmware_py.show.news import describe
 
 EVENT_NEWS = re.compile(r"^\S+ (rolls|crosses|passes|takes it back)")
 KILLS = 6
 
 
 def start_tower(state_dir) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", "--pace", "0.01"]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
     command += ["--players", "Ann,Ben,Cleo", "--state-dir", str(state_dir)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
@@ -159,7 +159,7 @@ class PadPlayer:
 
 
 def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", "--pace", "0.01"]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
     command += ["--config", str(ann.config(tmp_path)), "--state-dir", str(tmp_path / "state")]
     return subprocess.Popen(
         command, stdin=ann.keyboard_end, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

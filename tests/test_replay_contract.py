@@ -22,7 +22,7 @@ from rules_helpers import (
     recording_game,
 )
 
-from firmware_py.gamelog import LogError, event_to_line, replay
+from firmware_py.journal.lines import LogError, event_to_line, replay
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 
 START = '{"event": "start", "variant": "classic", "players": ["Ann", "Ben"]}'
@@ -35,7 +35,7 @@ ROW_KEYS = {"marks", "crosses", "locked", "points"}
 def qwixx_tower(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """The installed command (`.venv/bin/qwixx-tower`), as a user runs it."""
     script = Path(sys.executable).with_name("qwixx-tower")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "firmware_py.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "firmware_py.app.cli"]
     return subprocess.run(
         [*command, *args],
         input=stdin,

@@ -21,7 +21,7 @@ from rules_helpers import (
     sheet_data,
 )
 
-from firmware_py.gamelog import event_to_line, replay
+from firmware_py.journal.lines import event_to_line, replay
 from firmware_py.rules import Mark, Pass, Roll, game_report
 
 VARIANTS = ["classic", "longo", "mixx-a", "mixx-b"]

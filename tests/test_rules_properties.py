@@ -14,7 +14,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_py.gamelog import event_to_line, replay
+from firmware_py.journal.lines import event_to_line, replay
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Refused, Roll, Start, Undo
 from firmware_py.rules import game_report as report
 from sheets import COLOURS, load_sheet, sheet_names

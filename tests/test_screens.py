@@ -17,14 +17,14 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageChops
 
-from firmware_py import font
-from firmware_py.config import SIMULATED
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.menu import CONFIRM, PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
-from firmware_py.screens import FALLBACK, WIDTH, draw_screen, people, render
 from firmware_py.seating import SeatSpec
+from firmware_py.show import font
+from firmware_py.show.screens import FALLBACK, WIDTH, draw_screen, people, render
 from firmware_py.table import Table
 from firmware_py.view import Seat, TableView, table_view
 from sheets import load_sheet
@@ -217,11 +217,11 @@ def test_a_name_in_a_script_the_font_lacks_is_drawn_in_latin_letters_not_boxes(n
 
 def test_the_font_ships_inside_the_package_with_its_licence():
     """Not a file of this machine: the kiosk installs the package and finds the font in it."""
-    fonts = files("firmware_py") / "fonts"
+    fonts = files("firmware_py.show") / "fonts"
     assert (fonts / font.FONT_FILE).is_file()
     assert "BSD-3-Clause" in (fonts / "LICENSE-efont.txt").read_text()
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
-    shipped = pyproject["tool"]["setuptools"]["package-data"]["firmware_py"]
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["firmware_py.show"]
     assert any(fnmatch(f"fonts/{font.FONT_FILE}", pattern) for pattern in shipped)
     assert len(font.covered()) > 20000  # Latin, Greek, Cyrillic, Hebrew, CJK, Hangul
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from firmware_py.config import SIMULATED
-from firmware_py.console import Console
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
-from firmware_py.remote import RemoteDecision, RemoteSeats
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
 from firmware_py.rules import Pass, Roll
 from firmware_py.seating import COMPUTER, KEYBOARD, PAD, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteDecision, RemoteSeats
+from firmware_py.show.terminal import Console
 from firmware_py.table import RULE, Table
 from firmware_py.table.seats import SeatDoor
 

@@ -13,8 +13,8 @@ import pytest
 
 from drivers.display import open_display
 from drivers.errors import DisplayOpenError
-from firmware_py.config import SIMULATED, parse_config
-from firmware_py.hardware import build_hardware
+from firmware_py.app.config import SIMULATED, parse_config
+from firmware_py.app.hardware import build_hardware
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def without_luma_emulator(monkeypatch):
 
 def test_the_tower_and_doctor_import_no_emulator_and_no_pygame():
     code = (
-        "import sys, firmware_py.service, firmware_py.doctor, firmware_py.cli;"
+        "import sys, firmware_py.app.service, firmware_py.app.doctor, firmware_py.app.cli;"
         "loaded = sorted(m for m in sys.modules if m.startswith(('luma.emulator', 'pygame')));"
         "print(loaded)"
     )

@@ -11,11 +11,11 @@ import pytest
 
 import drivers.speech
 from drivers.buzzer import GAME_OVER, ROLL
-from firmware_py import service
-from firmware_py.cli import main
-from firmware_py.config import SIMULATED, ConfigError, SoundConfig, load_config, parse_config
-from firmware_py.hardware import SIMULATED_BUZZER_PIN, build_hardware
-from firmware_py.table.sound import SoundPresenter
+from firmware_py.app import service
+from firmware_py.app.cli import main
+from firmware_py.app.config import SIMULATED, ConfigError, SoundConfig, load_config, parse_config
+from firmware_py.app.hardware import SIMULATED_BUZZER_PIN, build_hardware
+from firmware_py.show.sound import SoundPresenter
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "systemd" / "config.example.toml"
 LIGHTS = {"red": 5, "yellow": 6, "green": 13, "blue": 19}

@@ -11,8 +11,8 @@ import pytest
 import drivers.speech
 from drivers.errors import SpeechError
 from drivers.speech import Speech, audio_device
-from firmware_py.config import SIMULATED, parse_config
-from firmware_py.doctor import report, run_checks
+from firmware_py.app.config import SIMULATED, parse_config
+from firmware_py.app.doctor import report, run_checks
 
 
 def doctor(config, tmp_path) -> tuple[int, list[str]]:

@@ -15,13 +15,13 @@ from test_sound_speech import measure
 
 from drivers.buzzer import GAME_OVER, LOCK, PENALTY, ROLL, Buzzer
 from drivers.speech import Speech
-from firmware_py.config import SIMULATED
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal, read_game
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal, read_game
 from firmware_py.rules import Game, Pass, Roll, Start
 from firmware_py.seating import SeatSpec
+from firmware_py.show.sound import SoundPresenter
 from firmware_py.table import Table
-from firmware_py.table.sound import SoundPresenter
 from firmware_py.view import TableView, table_view
 from sheets import COLOURS, load_sheet
 

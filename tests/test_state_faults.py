@@ -29,12 +29,11 @@ from test_power_cuts import EVENT_NEWS, is_in_order_within, journal_news
 from test_table import make_table, shifted, until
 
 from drivers.display import SHIFT_OFFSETS
-from firmware_py import disk
-from firmware_py.journal import REPLACED, REWRITTEN, Journal, read_game
-from firmware_py.players import choose
+from firmware_py.journal.journal import REPLACED, REWRITTEN, Journal, disk, read_game
+from firmware_py.players.thumb import choose
 from firmware_py.rules import Event, Game, Roll, game_report
-from firmware_py.screens import render
 from firmware_py.seating import KEYBOARD, PAD, SeatSpec
+from firmware_py.show.screens import render
 from firmware_py.table import STORAGE, LuckyNumber, Table
 from firmware_py.table.storage import FIRST_RETRY
 from firmware_py.view import TableView
@@ -206,7 +205,7 @@ ROOT = os.geteuid() == 0
 
 
 def tower_command(state: Path, games: int = 1) -> list[str]:
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--plain", "--pace", PACE]
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", PACE]
     return [*command, "--games", str(games), "--state-dir", str(state)]
 
 
@@ -591,7 +590,7 @@ def test_history_never_crashes_on_any_of_it(tmp_path, good_game):
     (tmp_path / "game-000007.jsonl").write_bytes(b"")  # stopped before its start: no game
     (tmp_path / "lucky-draft.json").mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "history", "--state-dir", str(tmp_path)],
+        [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,

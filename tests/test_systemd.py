@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import socket
 
-from firmware_py import systemd
+from firmware_py.app import systemd
 
 
 def listening_socket(tmp_path):

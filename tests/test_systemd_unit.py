@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import systemd
+from firmware_py.app import systemd
 
 UNIT = Path(__file__).resolve().parent.parent / "systemd" / "qwixx-tower.service"
 ANALYZE = shutil.which("systemd-analyze")
@@ -126,7 +126,7 @@ def test_the_tower_prefixes_priorities_only_when_its_stderr_is_the_journal(tmp_p
         env = dict(os.environ, JOURNAL_STREAM=f"{stat.st_dev}:{stat.st_ino}" if journal else "")
         with os.fdopen(read_end) as reader:
             subprocess.run(
-                [sys.executable, "-m", "firmware_py.cli", "run", "--config", str(config),
+                [sys.executable, "-m", "firmware_py.app.cli", "run", "--config", str(config),
                  "--plain", "--games", "1", "--pace", "0", "--players", "Ann,Ben",
                  "--state-dir", str(tmp_path)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write_end,

@@ -16,17 +16,17 @@ from PIL import Image
 from rules_helpers import build, recording_game
 
 from drivers.display import SHIFT_OFFSETS
-from firmware_py.config import SIMULATED
-from firmware_py.console import Console
-from firmware_py.gamelog import parse_line
-from firmware_py.hardware import SIMULATED_LIGHT_PINS, build_hardware
-from firmware_py.history import history_lines
-from firmware_py.journal import GameLog, Journal, read_game
-from firmware_py.lookahead import look_ahead
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import SIMULATED_LIGHT_PINS, build_hardware
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.journal import GameLog, Journal, read_game
+from firmware_py.journal.lines import parse_line
 from firmware_py.menu import IDLE_SECONDS, short_title
+from firmware_py.players.lookahead import look_ahead
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
-from firmware_py.screens import render
 from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
+from firmware_py.show.screens import render
+from firmware_py.show.terminal import Console
 from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
 from firmware_py.table import computers as computers_module
 from firmware_py.table.news_feed import NEWS_KEPT
@@ -300,7 +300,7 @@ def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_
 
 
 def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_path):
-    from firmware_py.config import parse_config
+    from firmware_py.app.config import parse_config
 
     config = parse_config({"displays": [{"role": "main", "bus": 29}]})
     hardware = build_hardware(config, 6)
@@ -696,7 +696,7 @@ def test_an_unreadable_note_of_lucky_numbers_is_reported_and_the_tower_starts_af
 
 def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_path):
     """The terminal view draws the displays' frames, so the menu shows there as on the OLED."""
-    from firmware_py.console import braille, framed
+    from firmware_py.show.terminal import braille, framed
 
     hardware = build_hardware(SIMULATED, 6)
     table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),

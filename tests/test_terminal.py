@@ -12,11 +12,11 @@ from gpiozero.pins import Pin
 from test_table import make_table
 from tower_terminal import TowerTerminal
 
-from firmware_py.console import REAL_BUTTON, Console
-from firmware_py.journal import Journal
-from firmware_py.news import mark_words
+from firmware_py.journal.journal import Journal
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import KEYBOARD, SeatSpec
+from firmware_py.show.news import mark_words
+from firmware_py.show.terminal import REAL_BUTTON, Console
 
 
 def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from test_table import until
 from web_helpers import BOT, CODE, ROLL, bot_rolls_five, run_with_server, web_tower
 
-from firmware_py.web import hub as web_hub
-from firmware_py.web.hub import device_of
-from firmware_py.web.server import MAX_FRAME, WebServer
+from firmware_py.seats.phones import hub as web_hub
+from firmware_py.seats.phones.hub import device_of
+from firmware_py.seats.phones.server import MAX_FRAME, WebServer
 
 
 class Page:

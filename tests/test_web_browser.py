@@ -20,9 +20,9 @@ from PIL import Image, ImageChops
 from test_table import PACE
 from web_helpers import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 
-from firmware_py.demo import Cable, RobotFingers, SimulatedPad
-from firmware_py.padhub import PadHub
+from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
 from firmware_py.rules import Mark, Pass, Roll
+from firmware_py.seats.pads import PadHub
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -13,9 +13,9 @@ from luma.core.render import canvas
 from PIL import Image, ImageChops
 from test_screens import VIEWS as GOLDEN_VIEWS
 
-from firmware_py.screens import draw_screen
+from firmware_py.show.qr import join_lines, terminal_lines
+from firmware_py.show.screens import draw_screen
 from firmware_py.view import Seat, TableView
-from firmware_py.web.qr import join_lines, terminal_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 URL = "http://192.168.178.23:8080/?code=4821"

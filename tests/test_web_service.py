@@ -12,15 +12,15 @@ import aiohttp
 import zxingcpp
 from test_table import make_table, until
 
-from firmware_py import service
-from firmware_py.console import Console
-from firmware_py.padhub import PadHub
-from firmware_py.remote import RemoteSeats
+from firmware_py.app import service
+from firmware_py.app import web as web_tower
+from firmware_py.app.web import join_footer
 from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.web import tower as web_tower
-from firmware_py.web.hub import WebHub
-from firmware_py.web.server import WebServer
-from firmware_py.web.tower import join_footer
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
+from firmware_py.show.terminal import Console
 
 CODE = "0815"
 

@@ -33,7 +33,7 @@ class TowerTerminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "firmware_py.cli", command, *args],
+            [sys.executable, "-m", "firmware_py.app.cli", command, *args],
             stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
         )  # fmt: skip
         os.close(slave)

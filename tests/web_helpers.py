@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from test_table import make_table, run_table
 
-from firmware_py.remote import RemoteSeats
 from firmware_py.rules import Roll
 from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.web.hub import WebHub
-from firmware_py.web.server import WebServer
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
 
 CODE = "4821"
 BOT = SeatSpec("Bot", COMPUTER)

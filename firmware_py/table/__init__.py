@@ -5,6 +5,7 @@ Inputs (the roll button, thrown dice, seats: pads, keyboard, computer players) c
 `TableView` per change to its presenters (displays, lock lights, pads, terminal).
 """
 
+from firmware_py.show.presenters import PowerState, Presenter
 from firmware_py.table.core import LOCK_NOTICE_SECONDS, Table
 from firmware_py.table.decisions import (
     CHOICE,
@@ -19,7 +20,6 @@ from firmware_py.table.decisions import (
 )
 from firmware_py.table.news_feed import ALERT_SECONDS
 from firmware_py.table.phase import TablePhase
-from firmware_py.table.presenters import PowerState, Presenter
 from firmware_py.table.rolling import ROLL_FRAMES, THROW_WAIT
 
 __all__ = [

@@ -13,8 +13,8 @@ import random
 from functools import partial
 from typing import TYPE_CHECKING
 
-from firmware_py.lookahead import look_ahead
-from firmware_py.players import choose
+from firmware_py.players.lookahead import look_ahead
+from firmware_py.players.thumb import choose
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER
 from firmware_py.table.seats import SeatDoor

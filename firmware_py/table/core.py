@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from firmware_py import systemd
-from firmware_py.hardware import Hardware
-from firmware_py.journal import GameLog, Journal, JournalError
+from firmware_py.app import systemd
+from firmware_py.app.hardware import Hardware
+from firmware_py.journal.journal import GameLog, Journal, JournalError
 from firmware_py.lucky import LuckyDraft
 from firmware_py.menu import Menu
 from firmware_py.rules import (
@@ -45,6 +45,7 @@ from firmware_py.rules import (
     Undo,
 )
 from firmware_py.seating import Seating, SeatKind, SeatSpec
+from firmware_py.show.presenters import DisplayPower, DisplayPresenter, LightPresenter, Presenter
 from firmware_py.table import games, seats, showing, startup
 from firmware_py.table import phase as phases
 from firmware_py.table.button_menu import ButtonMenu
@@ -55,7 +56,6 @@ from firmware_py.table.lucky_step import LuckyStep
 from firmware_py.table.news_feed import NewsFeed
 from firmware_py.table.phase import TablePhase
 from firmware_py.table.planner import Planner
-from firmware_py.table.presenters import DisplayPower, DisplayPresenter, LightPresenter, Presenter
 from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.rolling import Dice
 from firmware_py.table.seats import Decision

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from firmware_py.journal import GameLog, JournalError
+from firmware_py.journal.journal import GameLog, JournalError
 from firmware_py.lucky import draw_all
 from firmware_py.rules import Game, Start
 from firmware_py.view import ATTRACT

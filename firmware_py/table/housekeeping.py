@@ -11,7 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from firmware_py import systemd
+from firmware_py.app import systemd
 from firmware_py.table import phase as phases
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from firmware_py.journal import JournalError
+from firmware_py.journal.journal import JournalError
 from firmware_py.lucky import LuckyDraft, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
 from firmware_py.seating import DEVICES, seats_for

@@ -14,8 +14,8 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING
 
-from firmware_py.news import describe, final_words
 from firmware_py.rules import Event, Game
+from firmware_py.show.news import describe, final_words
 from firmware_py.view import ERROR
 from sheets import COLOURS
 

@@ -12,8 +12,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from drivers.button import RollButton
-from firmware_py.history import game_title
-from firmware_py.journal import GameLog, JournalError, noted_seats
+from firmware_py.journal.history import game_title
+from firmware_py.journal.journal import GameLog, JournalError, noted_seats
 from firmware_py.seating import SeatSpec, seats_for
 from firmware_py.table.storage import set_aside_words
 from firmware_py.view import SETUP

@@ -15,8 +15,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from firmware_py.disk import SetAside, plain_reason
-from firmware_py.journal import JournalError, number_of
+from firmware_py.journal.disk import SetAside, plain_reason
+from firmware_py.journal.journal import JournalError, number_of
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table

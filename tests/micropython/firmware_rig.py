@@ -29,14 +29,14 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from firmware_py.config import SIMULATED  # noqa: E402
-from firmware_py.demo import micropython  # noqa: E402
-from firmware_py.gamelog import parse_line  # noqa: E402
-from firmware_py.hardware import build_hardware  # noqa: E402
-from firmware_py.journal import Journal  # noqa: E402
+from firmware_py.app.config import SIMULATED  # noqa: E402
+from firmware_py.app.demo import micropython  # noqa: E402
+from firmware_py.app.hardware import build_hardware  # noqa: E402
+from firmware_py.journal.journal import Journal  # noqa: E402
+from firmware_py.journal.lines import parse_line  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402
-from firmware_py.padhub import PadHub, join_state, pad_state, state_fields  # noqa: E402
 from firmware_py.seating import PAD, SeatSpec  # noqa: E402
+from firmware_py.seats.pads import PadHub, join_state, pad_state, state_fields  # noqa: E402
 from firmware_py.table import Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 

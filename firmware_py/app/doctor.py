@@ -24,14 +24,14 @@ from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsScanner, parse_advertisement
 from drivers.speech import Speech
-from firmware_py.config import TowerConfig
-from firmware_py.hardware import (
+from firmware_py.app.config import TowerConfig
+from firmware_py.app.hardware import (
     SIMULATED_BUTTON_PIN,
     SIMULATED_BUZZER_PIN,
     SIMULATED_LIGHT_PINS,
     simulated_buzzer,
 )
-from firmware_py.paths import default_state_dir
+from firmware_py.app.paths import default_state_dir
 
 Check = tuple[bool, str]
 PIXELS_LISTEN = 6.0  # seconds doctor listens for Pixels dice advertising

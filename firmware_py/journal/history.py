@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from firmware_py.disk import QUARANTINE
-from firmware_py.gamelog import recorded_at
-from firmware_py.journal import Journal, JournalError, is_abandoned, is_empty, read_game
+from firmware_py.journal.disk import QUARANTINE
+from firmware_py.journal.journal import Journal, JournalError, is_abandoned, is_empty, read_game
+from firmware_py.journal.lines import recorded_at
 
 
 def history_lines(state_dir: Path) -> Iterator[str]:

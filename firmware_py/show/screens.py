@@ -3,7 +3,7 @@
 Two displays: the main one (the white sum large, whose turn, the dice, locks) and the options
 one (the active player's action-2 sums per colour, locked colours shown as gone). The white sum
 is drawn as seven-segment digits 44 px tall, readable across a table; words use the shipped
-10-pixel Unicode bitmap font (`firmware_py.font`), so any name is drawn, pictures are the same
+10-pixel Unicode bitmap font (`firmware_py.show.font`), so any name is drawn, pictures are the same
 on every machine and can be tested as PNGs. Words are cut by the pixels they take, never by
 their count of characters: a Chinese name takes twice the room of a Latin one.
 """
@@ -15,10 +15,10 @@ from collections.abc import Callable
 import segno
 from PIL import Image, ImageDraw
 
-from firmware_py.font import FALLBACK, drawable, fit, font, width
-from firmware_py.font import HEIGHT as FONT_HEIGHT
 from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.seating import MAX_SEATS
+from firmware_py.show.font import FALLBACK, drawable, fit, font, width
+from firmware_py.show.font import HEIGHT as FONT_HEIGHT
 from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, Seat, TableView
 from sheets import COLOURS
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import SeatKind
-from firmware_py.seatview import SeatView, game_view, idle_view, lucky_view
+from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
 from sheets import COLOURS

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-PAD_DIR = Path(__file__).resolve().parent / "pad"
+PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
 FILES = ("protocol.py", "towerlink.py", "padapp.py", "padscreen.py", "board_pico.py", "main.py")
 TIMEOUT = 120.0  # seconds for the whole copy; a Pico takes a few
 # mpremote's own `reset` shortcut, spelt out so that older mpremote releases do the same

@@ -11,13 +11,13 @@ import shutil
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from firmware_py.config import WebConfig
-from firmware_py.remote import RemoteSeats
+from firmware_py.app.config import WebConfig
 from firmware_py.seating import PHONE
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
+from firmware_py.show.qr import join_lines
 from firmware_py.table import Table
-from firmware_py.web.hub import WebHub
-from firmware_py.web.qr import join_lines
-from firmware_py.web.server import WebServer
 
 log = logging.getLogger(__name__)
 

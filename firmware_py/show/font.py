@@ -25,7 +25,7 @@ from importlib.resources import files
 
 from PIL import ImageFont
 
-from firmware_py.latin import latin_letters
+from firmware_py.transliterate import latin_letters
 
 FONT_FILE = "efont-b10.pcf.gz"
 HEIGHT = 10  # pixels of a line of text
@@ -41,7 +41,7 @@ WORDS_KEPT = 1024
 
 @cache
 def _pcf_bytes() -> bytes:
-    return gzip.decompress((files("firmware_py") / "fonts" / FONT_FILE).read_bytes())
+    return gzip.decompress((files("firmware_py.show") / "fonts" / FONT_FILE).read_bytes())
 
 
 @cache

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from drivers.display import Display
 from drivers.lights import LockLights
-from firmware_py.screens import render
+from firmware_py.show.screens import render
 from firmware_py.view import ERROR, TableView
 from sheets import COLOURS
 

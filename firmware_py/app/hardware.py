@@ -24,7 +24,7 @@ from drivers.gpio import hardware_pin_factory, make_pin_factory, simulated_pin_f
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsReader
 from drivers.speech import Speech
-from firmware_py.config import SoundConfig, TowerConfig
+from firmware_py.app.config import SoundConfig, TowerConfig
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)

@@ -9,20 +9,20 @@ import signal
 import sys
 
 from drivers.errors import GpioUnavailableError
-from firmware_py import systemd
-from firmware_py.arguments import say_and_fail
-from firmware_py.config import ConfigError, TowerConfig, load_config
-from firmware_py.console import Console
-from firmware_py.hardware import build_hardware
-from firmware_py.history import game_title
-from firmware_py.journal import Journal, JournalError, ResumedGame, noted_seats
-from firmware_py.padhub import PadHub
-from firmware_py.paths import default_state_dir
+from firmware_py.app import systemd
+from firmware_py.app import web as web_tower
+from firmware_py.app.arguments import say_and_fail
+from firmware_py.app.config import ConfigError, TowerConfig, load_config
+from firmware_py.app.hardware import build_hardware
+from firmware_py.app.paths import default_state_dir
+from firmware_py.journal.history import game_title
+from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
 from firmware_py.seating import COMPUTER, KEYBOARD, MAX_SEATS, SeatSpec, seats_for
+from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.server import WebServer
+from firmware_py.show.sound import SoundPresenter
+from firmware_py.show.terminal import Console
 from firmware_py.table import Table
-from firmware_py.table.sound import SoundPresenter
-from firmware_py.web import tower as web_tower
-from firmware_py.web.server import WebServer
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")

@@ -24,8 +24,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.remote import RemoteDecision, RemoteSeats
-from firmware_py.seatview import SeatView
+from firmware_py.seats.devices import RemoteDecision, RemoteSeats
+from firmware_py.seats.seatview import SeatView
 from firmware_py.table import Table
 from firmware_py.view import TableView
 

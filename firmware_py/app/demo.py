@@ -25,20 +25,20 @@ import threading
 import tty
 from pathlib import Path
 
-from firmware_py.config import SIMULATED
-from firmware_py.console import Console
-from firmware_py.hardware import build_hardware
-from firmware_py.journal import Journal
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.app.service import setup_logging
+from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
-from firmware_py.padhub import PadHub, join_state, pad_state
-from firmware_py.players import choose
+from firmware_py.players.thumb import choose
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
-from firmware_py.service import setup_logging
+from firmware_py.seats.pads import PadHub, join_state, pad_state
+from firmware_py.show.terminal import Console
 from firmware_py.table import Table
 from firmware_py.view import TableView
 from sheets import load_sheet
 
-PAD_DIR = Path(__file__).resolve().parent / "pad"
+PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
 PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
 BUTTON_REST = 0.1  # and lets go of it this long between presses, past its debounce time
 JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined

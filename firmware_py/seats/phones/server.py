@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from firmware_py.web.hub import MAX_MESSAGE, Phone, WebHub
+from firmware_py.seats.phones.hub import MAX_MESSAGE, Phone, WebHub
 
 log = logging.getLogger(__name__)
 

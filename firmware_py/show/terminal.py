@@ -23,9 +23,9 @@ from typing import TextIO
 from gpiozero.pins.mock import MockPin
 from PIL import Image
 
-from firmware_py.news import mark_words
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
 from firmware_py.seating import KEYBOARD
+from firmware_py.show.news import mark_words
 from firmware_py.table import Table
 from firmware_py.table.seats import SeatDoor
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView

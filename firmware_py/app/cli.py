@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from firmware_py.arguments import (
+from firmware_py.app.arguments import (
     OneLineParser,
     names_list,
     number_from,
@@ -18,9 +18,9 @@ from firmware_py.arguments import (
     version_words,
     whole_number_from,
 )
-from firmware_py.gamelog import LogError, replay
-from firmware_py.history import history_lines
-from firmware_py.paths import default_state_dir
+from firmware_py.app.paths import default_state_dir
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.lines import LogError, replay
 from firmware_py.rules import game_report
 from sheets import SheetError, load_sheet, sheet_names
 from sheets.text import sheet_text
@@ -154,19 +154,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from firmware_py.service import run_tower  # imports the hardware libraries: only for run
+    from firmware_py.app.service import run_tower  # imports the hardware libraries: only for run
 
     return run_tower(args)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from firmware_py.demo import run_demo  # imports the hardware libraries: only for demo
+    from firmware_py.app.demo import run_demo  # imports the hardware libraries: only for demo
 
     return run_demo(args)
 
 
 def _pad_install(args: argparse.Namespace) -> int:
-    from firmware_py.padinstall import install
+    from firmware_py.app.pad_install import install
 
     return install(args.port)
 
@@ -190,8 +190,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from firmware_py.config import ConfigError, load_config
-    from firmware_py.doctor import report, run_checks
+    from firmware_py.app.config import ConfigError, load_config
+    from firmware_py.app.doctor import report, run_checks
 
     try:
         config = load_config(args.config)

@@ -32,9 +32,9 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py import disk
-from firmware_py.disk import QUARANTINE, SetAside, set_aside
-from firmware_py.gamelog import LogError, event_to_line, now, replay
+from firmware_py.journal import disk
+from firmware_py.journal.disk import QUARANTINE, SetAside, set_aside
+from firmware_py.journal.lines import LogError, event_to_line, now, replay
 from firmware_py.rules import Game, Start
 
 log = logging.getLogger(__name__)

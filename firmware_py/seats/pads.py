@@ -23,13 +23,12 @@ from dataclasses import replace
 from math import ceil
 
 from drivers.padlink import PadLink
-from firmware_py.latin import ascii_words
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
-from firmware_py.remote import RemoteDecision, RemoteSeats, decision_event, join_view
 from firmware_py.rules import Game, Mark, Pass, Undo
 from firmware_py.seating import PAD
-from firmware_py.seatview import RowView, SeatView, game_view, idle_view, lucky_view
+from firmware_py.seats.devices import RemoteDecision, RemoteSeats, decision_event, join_view
+from firmware_py.seats.seatview import RowView, SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import (
     CHOICE,
     NO_SEAT,
@@ -41,6 +40,7 @@ from firmware_py.table import (
     Refusal,
     Table,
 )
+from firmware_py.transliterate import ascii_words
 from firmware_py.view import TableView
 from sheets import COLOURS
 

@@ -1,0 +1,1 @@
+"""The journal: game logs on disk (fsync before any answer), their lines, and the history."""

@@ -1,0 +1,1 @@
+"""Phones as pads: the web server, its page, and one WebSocket per phone."""

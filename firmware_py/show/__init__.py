@@ -1,0 +1,1 @@
+"""What people see and hear: screens, the display font, news in words, sound, the terminal."""
