@@ -5,8 +5,9 @@ each with equal chance. Two ways to play them, both measured:
 - "checked": every event is built and goes through `Game.apply`, which checks it as it would an
   event from a pad (the table's path);
 - "playout": `rules.rollout.play_out`, the path computer players simulate games with: the same
-  choices and the same rules, without building and re-checking events (tests/test_rules_rollout.py
-  replays playouts through `Game.apply` to show they are the same games).
+  choices and the same rules, without building and re-checking events
+  (tests/rules/test_rules_rollout.py replays playouts through `Game.apply` to show they are the same
+  games).
 One process, one core. Run:
 
     .venv/bin/python bench/engine.py            # every variant, 2 and 4 players

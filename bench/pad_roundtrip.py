@@ -1,11 +1,11 @@
 """Pad round trip: from a button press on the real pad firmware to its screen showing the answer.
 
-The firmware runs under the MicroPython unix port (as in tests/test_pad_firmware.py), its cable a
-pair of pseudo-terminals with a relay between them, the tower its real PadLink + PadHub + Table
-on simulated hardware, with the journal (fsynced) in a temporary folder. Ann plays action 1
-alone at the table while a computer seat waits: each cycle selects yellow 5 (not timed), then
-times two presses, from the moment the press is written to the firmware's standard input to the
-moment the firmware prints the screen that shows the tower's answer:
+The firmware runs under the MicroPython unix port (as in tests/pad/test_pad_firmware.py), its cable
+a pair of pseudo-terminals with a relay between them, the tower its real PadLink + PadHub + Table on
+simulated hardware, with the journal (fsynced) in a temporary folder. Ann plays action 1 alone at
+the table while a computer seat waits: each cycle selects yellow 5 (not timed), then times two
+presses, from the moment the press is written to the firmware's standard input to the moment the
+firmware prints the screen that shows the tower's answer:
 
 - confirm: pass/confirm pressed; timed until the screen shows yellow 5 crossed and the request
   answered (it went out, was checked, journalled and answered, and the new STATE drawn);
@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location(
-    "firmware_rig", ROOT / "tests" / "micropython" / "firmware_rig.py"
+    "firmware_rig", ROOT / "tests" / "support" / "micropython" / "firmware_rig.py"
 )
 rig = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rig)

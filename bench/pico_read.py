@@ -45,7 +45,7 @@ def _load(name: str, path: Path):
     return module
 
 
-rig = _load("firmware_rig", ROOT / "tests" / "micropython" / "firmware_rig.py")
+rig = _load("firmware_rig", ROOT / "tests" / "support" / "micropython" / "firmware_rig.py")
 emulated = _load("emulated_pico", ROOT / "tools" / "pico_emulator" / "emulated_pico.py")
 
 

@@ -1,8 +1,12 @@
-"""Shared fixtures: gpiozero's own mock pin factory, restored afterwards as gpiozero's tests do."""
+"""Shared fixtures: gpiozero's own mock pin factory, restored afterwards as gpiozero's tests do.
+The shared builders are in tests/support (on the path: pyproject.toml's pythonpath); their
+asserts are rewritten as a test's are, so a failing helper says what it saw."""
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+
+pytest.register_assert_rewrite("support")
 
 
 @pytest.fixture

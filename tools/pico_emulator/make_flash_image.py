@@ -24,7 +24,7 @@ from littlefs import LittleFS
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from firmware_py import padinstall  # noqa: E402
+from firmware_py.app import pad_install as padinstall  # noqa: E402
 
 FLASH_BYTES = 2 * 1024 * 1024  # a Pico's W25Q16JV
 STORAGE_BYTES = 1408 * 1024

@@ -1,0 +1,435 @@
+"""Phones at the table over the web server: a phone joins with the table code and a name, gets
+its seat back with its token, marks only its own sheet, hears every refusal in words, and is
+pushed a new view after every change. Real aiohttp server and WebSocket clients, real table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+import aiohttp
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.table import until
+from support.web import BOT, CODE, ROLL, bot_rolls_five, run_with_server, web_tower
+
+from firmware_py.seats.phones import hub as web_hub
+from firmware_py.seats.phones.hub import device_of
+from firmware_py.seats.phones.server import MAX_FRAME, WebServer
+
+
+class Page:
+    """What the phone's script does on the socket: send messages, read what the tower says."""
+
+    def __init__(self, socket_: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket_
+        self.heard: list[dict] = []
+
+    async def send(self, **message) -> None:
+        await self.socket.send_str(json.dumps(message))
+
+    async def expect(self, kind: str, **fields) -> dict:
+        """The next message of this type (with these fields), skipping others."""
+        while True:
+            message = await asyncio.wait_for(self.socket.receive(), 5)
+            assert message.type is aiohttp.WSMsgType.TEXT, f"the socket closed: {message}"
+            data = json.loads(message.data)
+            self.heard.append(data)
+            if data["type"] == kind and all(data.get(k) == v for k, v in fields.items()):
+                return data
+
+
+def play_with_phones(table, server, steps) -> None:
+    """Run the table and its web server while `await steps(session)` plays."""
+
+    async def with_session() -> None:
+        async with aiohttp.ClientSession() as session:
+            await steps(session)
+
+    run_with_server(table, server, with_session)
+
+
+async def open_page(session, server) -> Page:
+    page = Page(await session.ws_connect(f"http://127.0.0.1:{server.port}/ws"))
+    await page.expect("lobby")
+    return page
+
+
+async def join(session, server, name: str) -> tuple[Page, str]:
+    page = await open_page(session, server)
+    await page.send(type="join", code=CODE, name=name)
+    joined = await page.expect("joined")
+    return page, joined["token"]
+
+
+async def until_phase(page: Page, phase: str) -> dict:
+    """The first view the phone is pushed in this phase of the game."""
+    view = await page.expect("view")
+    while view["view"]["phase"] != phase:
+        view = await page.expect("view")
+    return view
+
+
+def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_path):
+    table, hub, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page = await open_page(session, server)
+        assert page.heard[-1] == {"type": "lobby", "may_join": True,
+                                  "text": "type the table code and your name"}  # fmt: skip
+        await page.send(type="join", code=CODE, name="  Dora  ")
+        joined = await page.expect("joined")
+        assert joined["player"] == "Dora"
+        assert [seat.name for seat in table.seats] == ["Dora"]
+        assert hub.seats.seat_of(device_of(joined["token"])) == "Dora"
+        view = await page.expect("view")
+        assert view["view"]["player"] == "Dora"
+        assert view["view"]["text"] == (
+            "at the table: Dora. A press of the tower's roll button starts the game."
+        )
+
+    play_with_phones(table, server, steps)
+
+
+def test_the_page_and_its_files_are_served_with_the_code_in_the_address(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        assert server.url == f"http://127.0.0.1:{server.port}/?code={CODE}"
+        async with session.get(server.url) as response:
+            assert response.status == 200
+            assert "<script" in await response.text()
+            assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        for name in ("app.js", "app.css"):
+            async with session.get(f"http://127.0.0.1:{server.port}/static/{name}") as response:
+                assert response.status == 200
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page = await open_page(session, server)
+        await page.send(type="join", code="1111", name="Eve")
+        refused = await page.expect("refused")
+        assert refused["reason"] == (
+            "1111 is not this table's code: the tower's display shows it between games"
+        )
+        assert table.seats == []
+        for guess in range(2, web_hub.MAX_WRONG_CODES + 1):
+            await page.send(type="join", code=f"{guess:04d}", name="Eve")
+        last = await page.expect("refused", reason=(
+            "too many wrong table codes: reload the page to try again"))  # fmt: skip
+        assert last["forget"] is False and last["final"] is True  # the page stops retrying
+        closed = await asyncio.wait_for(page.socket.receive(), 5)
+        assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert table.seats == []
+
+    play_with_phones(table, server, steps)
+
+
+def test_many_wrong_codes_from_many_connections_pause_joining_for_a_minute(tmp_path):
+    table, hub, server = web_tower(tmp_path)
+    now = [1000.0]
+    hub.clock = lambda: now[0]
+
+    async def steps(session) -> None:
+        for _ in range(web_hub.WRONG_CODES_A_MINUTE // 2):
+            page = await open_page(session, server)  # a new connection for every two guesses
+            for guess in ("0000", "1111"):
+                await page.send(type="join", code=guess, name="Eve")
+                await page.expect("refused")
+        page = await open_page(session, server)
+        await page.send(type="join", code=CODE, name="Dora")  # even the right code waits
+        paused = await page.expect("refused")
+        assert (
+            paused["reason"] == "too many wrong table codes at this table: wait a minute, then join"
+        )
+        now[0] += 61
+        await page.send(type="join", code=CODE, name="Dora")
+        await page.expect("joined")
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        first, token = await join(session, server, "Dora")
+        thief = await open_page(session, server)
+        await thief.send(type="hello", token="made-up-token-123")
+        unknown = await thief.expect("refused")
+        assert unknown["forget"] is True and "holds no seat at this table" in unknown["reason"]
+        await thief.send(type="decide", request="x/1", action="pass")
+        assert "holds no seat" in (await thief.expect("refused"))["reason"]
+        await first.socket.close()  # Dora reloads the page
+        again = await open_page(session, server)
+        await again.send(type="hello", token=token)
+        view = await again.expect("view")
+        assert view["view"]["player"] == "Dora"
+        assert [seat.name for seat in table.seats] == ["Dora"]
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_phone_back_while_its_old_connection_seems_open_takes_its_seat_over(tmp_path):
+    """Wi-Fi lost: the tower has not noticed the old connection is dead when the phone comes
+    back with its token. The token proves it is the same phone: the seat moves to the new
+    connection, and the old one is told and closed."""
+    table, hub, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        old, token = await join(session, server, "Dora")
+        new = await open_page(session, server)
+        await new.send(type="hello", token=token)
+        assert (await new.expect("view"))["view"]["player"] == "Dora"
+        told = await old.expect("refused")
+        assert told["reason"] == "this seat is played from a newer connection now"
+        closed = await asyncio.wait_for(old.socket.receive(), 5)
+        assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        await until(lambda: len(hub.phones) == 1)
+        await new.send(type="decide", request="n/1", action="pass")
+        answer = await new.expect("answer")  # the seat's decision reached the referee
+        assert answer["reason"] == "no game is being played; press the roll button to start one"
+        assert [seat.name for seat in table.seats] == ["Dora"]
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_ping_is_answered_with_the_newest_view_or_the_lobby(tmp_path):
+    """A phone that wakes up asks whether its connection still carries: any answer says yes."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        watcher = await open_page(session, server)
+        await watcher.send(type="ping")
+        assert (await watcher.expect("lobby"))["may_join"] is True
+        page, _ = await join(session, server, "Dora")
+        await page.expect("view")
+        await page.send(type="ping")
+        assert (await page.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_phone_player_whose_roll_it_is_is_told_to_press_the_towers_button(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        table.new_game()
+        view = await until_phase(page, "roll")
+        assert view["view"]["text"] == "your roll: press the roll button on the tower"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        bot_rolls_five(table)
+        view = await until_phase(page, "action1")
+        move = view["view"]["moves"][0]
+        mark = {"type": "decide", "request": "n1/1", "action": "mark", **move}
+        await page.send(**mark)
+        answer = await page.expect("answer")
+        assert answer == {"type": "answer", "request": "n1/1", "ok": True}
+        await page.send(**mark)  # the answer was lost: the page asks again
+        assert await page.expect("answer") == answer
+        assert sum(table.game.player("Dora").crosses(r) for r in range(4)) == 1
+        await page.send(**{**mark, "request": "n1/2"})
+        refused = await page.expect("answer", request="n1/2")
+        assert refused["ok"] is False and "already marked in action 1" in refused["reason"]
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        bot_rolls_five(table)
+        await page.send(type="decide", request="n/1", action="mark", row="red", number=9)
+        refused = await page.expect("answer", request="n/1")
+        assert refused["ok"] is False and refused["kind"] == "rule"
+        assert "9" in refused["reason"]  # the referee's words name the number
+        assert table.game.player("Dora").crosses(0) == 0
+
+    play_with_phones(table, server, steps)
+
+
+@pytest.mark.parametrize(
+    ("sent", "reason"),
+    [
+        ("{not json", "the tower could not read that message (not JSON); reload the page"),
+        ("[1, 2]", "the tower could not read that message (not an object); reload the page"),
+        ('{"type": "shout"}', "the tower does not know that message; reload the page"),
+        ('{"type": ["hello"]}', "the tower does not know that message; reload the page"),
+        ('{"type": "decide", "request": ["x"]}', "the page sent a decision without a request"),
+        ('{"type": "join", "code": {"a": 1}, "name": "Eve"}', "nothing is not this table"),
+        ('{"type": "hello", "token": 5}', "this phone's seat token is malformed"),
+        ('{"type": "join", "code": "4821", "name": ""}', "type your name to join"),
+        ('{"type": "join", "code": "4821", "name": "a\\u0000b"}', "a name has letters"),
+        ('{"type": "join", "code": "4821", "name": "' + "x" * 40 + '"}', "that name is too long"),
+        ('{"type": "decide", "action": "mark"}', "the page sent a decision without a request"),
+        ("x" * 3000, "that message is too long (3000 characters; at most 2000)"),
+    ],
+)
+def test_bad_messages_are_refused_in_words_and_the_phone_stays_connected(tmp_path, sent, reason):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page = await open_page(session, server)
+        await page.socket.send_str(sent)
+        assert (await page.expect("refused"))["reason"].startswith(reason)
+        await page.send(type="join", code=CODE, name="Dora")  # still connected, still works
+        await page.expect("joined")
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_malformed_decision_is_answered_with_what_is_wrong(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        await page.send(type="decide", request="n/1", action="mark", row="red", number="5")
+        answer = await page.expect("answer")
+        assert (
+            answer["reason"]
+            == "the page sent a malformed decision: number must be a whole number, not '5'"
+        )
+        await page.send(type="decide", request="n/2", action="jump")
+        answer = await page.expect("answer", request="n/2")
+        assert "the action must be one of mark, pass, undo, lucky" in answer["reason"]
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_huge_frame_closes_only_that_socket_and_the_tower_serves_on(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page = await open_page(session, server)
+        await page.socket.send_str("x" * (MAX_FRAME + 1))
+        closed = await asyncio.wait_for(page.socket.receive(), 5)
+        assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert page.socket.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+        await join(session, server, "Dora")
+        assert [seat.name for seat in table.seats] == ["Dora"]
+
+    play_with_phones(table, server, steps)
+
+
+def test_every_change_is_pushed_to_the_phones_without_asking(tmp_path):
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        dora, _ = await join(session, server, "Dora")
+        watcher = await open_page(session, server)  # a phone without a seat
+        table.new_game()
+        lobby = await watcher.expect("lobby", may_join=False)
+        assert lobby["text"] == "a game is being played: you can join when it ends"
+        table.submit(ROLL)
+        view = await until_phase(dora, "action1")
+        assert view["view"]["colours"] == {"red": 6, "yellow": 2, "green": 3, "blue": 6}
+
+    play_with_phones(table, server, steps)
+
+
+def test_more_phones_than_the_tower_serves_are_told_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(web_hub, "MAX_PHONES", 2)
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        pages = [await open_page(session, server) for _ in range(2)]
+        extra = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws")
+        said = json.loads((await extra.receive()).data)
+        assert said["reason"] == "too many phones are connected to the tower right now"
+        await pages[0].socket.close()
+        await until(lambda: len(server.hub.phones) == 1)
+        await open_page(session, server)  # room again
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_port_another_program_holds_gives_way_to_a_free_one(tmp_path):
+    """A second program on port 8080 (another tower, a web server) must not keep phones out."""
+    table, hub, _ = web_tower(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = WebServer(hub, "127.0.0.1", port)
+
+        async def listen() -> str | None:
+            said = await server.start()
+            await server.stop()
+            return said
+
+        assert asyncio.run(listen()) is None
+    assert server.moved_from == port and server.port not in (port, 0)
+    assert server.url == f"http://127.0.0.1:{server.port}/?code={hub.code}"
+    table.hardware.close()
+
+
+def test_a_host_the_tower_cannot_listen_on_is_one_sentence_and_no_server(tmp_path):
+    table, hub, _ = web_tower(tmp_path)
+    server = WebServer(hub, "192.0.2.1", 8080)  # TEST-NET-1: not an address of this machine
+    said = asyncio.run(server.start())
+    assert said is not None and said.startswith(
+        "phones cannot join: the tower cannot listen on 192.0.2.1 port 8080 ("
+    )
+    assert said.endswith("); it plays on without phones")
+    table.hardware.close()
+
+
+def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        url = f"http://127.0.0.1:{server.port}/ws"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(url, headers={"Origin": "http://games.example"})
+        assert refused.value.status == 403
+        own = await session.ws_connect(url, headers={"Origin": f"http://127.0.0.1:{server.port}"})
+        await Page(own).expect("lobby")
+
+    play_with_phones(table, server, steps)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+KEYS = ("type", "token", "code", "name", "request", "action", "row", "number", "lucky", "choice")
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    fields=st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6),
+    kind=st.sampled_from(["hello", "join", "decide", "ping", "other"]),
+)
+def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
+    """Whatever a page sends, the hub answers with words (or a view), never an exception."""
+    table, hub, _ = web_tower(tmp_path, [BOT])
+    try:
+        phone = hub.open()
+        hub.receive(phone, json.dumps({"type": kind, **fields}))
+        sent = [json.loads(text) for _, text in phone._outbox]
+        assert sent[-1]["type"] in ("refused", "answer", "view", "lobby", "joined")
+    finally:
+        table.hardware.close()

@@ -1,0 +1,103 @@
+"""The web server in `qwixx-tower run`: started in the tower's loop before the table runs, its
+address printed (with the code in it), its QR code on the main display and under the drawn
+tower between games; a port that is taken is one sentence and the tower plays on."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import socket
+
+import aiohttp
+import zxingcpp
+from support.table import make_table, until
+
+from firmware_py.app import service
+from firmware_py.app import web as web_tower
+from firmware_py.app.web import join_footer
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
+from firmware_py.show.terminal import Console
+
+CODE = "0815"
+
+
+def tower(tmp_path, port: int = 0, full_screen: bool = False):
+    table = make_table(tmp_path / "games", [SeatSpec("Ann", COMPUTER), SeatSpec("Ben", COMPUTER)])
+    console = Console(table, out=io.StringIO(), full_screen=full_screen)
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    return table, console, WebServer(hub, "127.0.0.1", port)
+
+
+def serve(table, console, web, steps=None, games=None) -> None:
+    """`run`'s loop (table, pads, console, web server) while `await steps()` plays."""
+
+    async def play() -> None:
+        task = asyncio.create_task(
+            service._serve(table, console, PadHub(table, []), keyboard=False, games=games, web=web)
+        )
+        if steps is not None:
+            await until(lambda: table.hardware.button is not None)
+            try:
+                await steps()
+            finally:
+                table.stop()
+        await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=60))
+    finally:
+        table.hardware.close()
+
+
+def test_run_prints_the_join_address_and_the_display_shows_its_qr_code(tmp_path, capsys):
+    table, console, web = tower(tmp_path)
+    table.pace = 60  # the computer players wait: the table stays between games
+
+    async def steps() -> None:
+        url = f"http://127.0.0.1:{web.port}/?code={CODE}"
+        await until(lambda: table.version > 0)  # the first screens are out
+        assert capsys.readouterr().out.splitlines()[0] == f"Phones join at {url}"
+        frame = table.hardware.displays["main"].frame
+        assert [found.text for found in zxingcpp.read_barcodes(frame.convert("L"))] == [url]
+        async with aiohttp.ClientSession() as session, session.get(url) as page:
+            assert page.status == 200  # served while the tower runs
+
+    serve(table, console, web, steps)
+    with socket.socket() as probe:  # stopped with the tower: the port is free again
+        probe.bind(("127.0.0.1", web.port))
+
+
+def test_a_taken_port_is_one_sentence_and_phones_join_on_another(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        table, console, web = tower(tmp_path, port)
+        serve(table, console, web, games=1)
+    printed = capsys.readouterr().out.splitlines() + console.out.getvalue().splitlines()
+    said = [line for line in printed if "is in use by another program" in line]
+    assert said == [f"port {port} is in use by another program: phones join on port {web.port}"]
+    assert f"Phones join at http://127.0.0.1:{web.port}/?code={CODE}" in printed
+    assert table.games_finished == 1
+    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={CODE}", CODE)
+
+
+def test_the_drawn_tower_shows_the_qr_code_between_games_and_the_address_always(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(web_tower, "QR_ROOM", 0)  # as on a tall terminal
+    table, _, _ = tower(tmp_path)
+    url = f"http://127.0.0.1:8080/?code={CODE}"
+    lines = join_footer(url, table)
+    try:
+        between = lines()
+        table.new_game()
+        playing = lines()
+    finally:
+        table.hardware.close()
+    assert len(between) > 10 and between[-1] == f"Phones join at {url}"
+    assert playing == [f"Phones join at {url}"]

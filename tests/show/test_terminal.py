@@ -1,0 +1,148 @@
+"""The simulated tower in a terminal, as a person meets it: `qwixx-tower run` as a real process
+on a pseudo-terminal, its screen read through a terminal emulator (pyte)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+
+from gpiozero.pins import Pin
+from support.table import make_table
+from support.terminal import TowerTerminal
+
+from firmware_py.journal.journal import Journal
+from firmware_py.rules import Mark, Pass, Roll
+from firmware_py.seating import KEYBOARD, SeatSpec
+from firmware_py.show.news import mark_words
+from firmware_py.show.terminal import REAL_BUTTON, Console
+
+
+def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):
+    """Ctrl-D used to press the roll button (an empty line); now the keyboard is closed."""
+    tower = TowerTerminal(["--human", "Ann", "--pace", "0.05", "--state-dir", str(tmp_path)])
+    try:
+        tower.wait_for("press to start")
+        tower.type("\x04")  # Ctrl-D: end of input
+        tower.wait_for("the keyboard is closed")
+        time.sleep(0.5)
+        tower.read()
+        assert tower.text().count("the keyboard is closed") == 1  # said once, not in 3 places
+        assert Journal(tmp_path).games() == []  # no game was started by it
+        assert tower.process.poll() is None  # the tower goes on
+    finally:
+        assert tower.stop() == 0
+
+
+def prompt_line(tower: TowerTerminal) -> str:
+    """The last line on screen that is not blank: the keyboard seat's prompt."""
+    return [line for line in tower.screen.display if line.strip()][-1].rstrip()
+
+
+def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_undo(tmp_path):
+    """Ben at the keyboard, Ann and Cleo computer players: after Ben passes in action 1 his
+    prompt stays and offers undo while the others decide, and undo works there as on a pad."""
+    tower = TowerTerminal(["--human", "Ben", "--pace", "4", "--state-dir", str(tmp_path)],
+                          columns=80, lines=24)  # fmt: skip
+    try:
+        tower.wait_for("press to start")
+        tower.type("\n")  # the roll button: a new game; Ann rolls by herself
+        screen = tower.wait_for("[p] pass  [u] undo", timeout=30)
+        game = Journal(tmp_path).games()[0].read_text().splitlines()
+        white = json.loads(game[1])["dice"]["white"]
+        assert f"white {white[0]}+{white[1]} = {sum(white)}" in screen
+        assert "Ann's roll" in screen
+        assert f"Ben, action 1: [1] red {sum(white)}" in screen
+        tower.type("p\n")
+        tower.wait_for("Ben, action 1: you passed; the others decide")
+        assert prompt_line(tower) == "[u] undo  >"
+        tower.type("u\n")
+        tower.wait_for("Ben takes it back")
+        tower.wait_for(f"Ben, action 1: [1] red {sum(white)}")
+        assert tower.scrolled_lines() == 0
+        assert b"\x1b[2J" not in tower.raw  # redrawn in place, never cleared
+    finally:
+        tower.stop()
+
+
+def test_a_whole_game_in_80x24_never_floods_the_scrollback(tmp_path):
+    tower = TowerTerminal(["--pace", "0.01", "--games", "1", "--state-dir", str(tmp_path)])
+    tower.wait_for("Game over", timeout=60)
+    assert tower.wait_for_end(timeout=30) == 0
+    tower.stop()
+    assert tower.scrolled_lines() == 0
+    assert b"Game over" in tower.raw.rpartition(b"\x1b[?1049l")[2]  # left in the terminal
+
+
+def test_a_larger_terminal_shows_both_displays_and_the_sheets(tmp_path):
+    tower = TowerTerminal(["--human", "Ann", "--pace", "4", "--state-dir", str(tmp_path)],
+                          columns=140, lines=50)  # fmt: skip
+    try:
+        tower.wait_for("press to start")
+        tower.type("\n")
+        tower.wait_for("Ann rolls next")
+        time.sleep(0.3)  # the button is let go of first
+        tower.type("\n")
+        screen = tower.wait_for("[p] pass", timeout=30)
+        assert "main display" in screen and "options display" in screen
+        assert "lock lights:" in screen
+        assert ">Ann          0  R:- Y:- G:- B:-  penalties 0" in screen
+    finally:
+        tower.stop()
+
+
+def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
+    tower = TowerTerminal(["--plain", "--human", "Ann", "--pace", "4",
+                           "--state-dir", str(tmp_path)])  # fmt: skip
+    try:
+        shown = [line for line in tower.wait_for("press to start").splitlines()
+                 if not line.startswith("Phones join at ")]  # fmt: skip
+        assert shown[:2] == ["Qwixx: Ann, Ben, Cleo".ljust(80), "press to start".ljust(80)]
+        tower.type("\n")
+        tower.wait_for("New game of Qwixx")
+        time.sleep(0.3)  # the button is let go of first
+        tower.type("\n")
+        tower.wait_for("Ann rolls white", timeout=30)
+        text = tower.wait_for("[p] pass  [u] undo  >")
+        question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
+        assert question and question[0].startswith("Ann, action 1: [1] red "), text
+    finally:
+        tower.stop()
+
+
+def test_the_two_bonus_b_choices_of_one_cell_read_differently_at_the_keyboard(tmp_path):
+    """Bonus B (seeds 000, 002), circle: with red and blue tied for the fewest crosses, green 9
+    is offered twice. The keyboard player reads where each one's bonus crosses go, in the
+    news's words, and the number typed picks that one."""
+    table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD)], "bonus-b")
+    console = Console(table, full_screen=False, out=io.StringIO())
+    table.new_game()
+    table.submit(Roll((5, 6), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+    assert table.decide(Mark("Ann", "yellow", 11)) is None
+    assert table.decide(Pass("Ann")) is None  # action 2
+    table.submit(Roll((5, 4), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+    prompt = " ".join(console._question_lines(200))
+    assert "green 9 → 2 in red" in prompt and "green 9 → 2 in blue" in prompt
+    choices = [mark_words(mark) for mark in console.options]
+    console.answer(str(choices.index("green 9 → 2 in blue") + 1))
+    assert table.news[-1] == "Ann crosses green 9 and earns 2 bonus crosses in blue"
+    table.hardware.close()
+
+
+def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp_path):
+    """`run --config` on a Pi from a terminal: the button's pins are the Pi's (gpiozero's
+    base Pin here: no drive_low), so Enter cannot press it; it says so instead of a traceback."""
+
+    class PiPins:
+        def pin(self, number: int) -> Pin:
+            return Pin()
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    simulated, table.hardware.button_factory = table.hardware.button_factory, PiPins()
+    try:
+        asyncio.run(Console(table, full_screen=False, out=io.StringIO()).press_button())
+        assert table.news[-1] == REAL_BUTTON
+    finally:
+        table.hardware.button_factory = simulated
+        table.hardware.close()

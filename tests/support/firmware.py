@@ -1,0 +1,113 @@
+"""The pad firmware under MicroPython at a real tower, through the firmware rig
+(tests/support/micropython/firmware_rig.py), joined as Ann by a press: shared by the firmware
+tests and the emulated Pico's."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+
+from firmware_py.pad import padapp, padscreen, robot
+from firmware_py.rules import Roll
+from firmware_py.seating import SeatSpec
+
+RIG_SCRIPT = Path(__file__).resolve().parent / "micropython" / "firmware_rig.py"
+_spec = importlib.util.spec_from_file_location("firmware_rig", RIG_SCRIPT)
+rig = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rig)
+
+
+IDENT = "pad-e6614c3185a61f2b"  # a Pico's: "pad-" and machine.unique_id(), 8 bytes in hex
+COLOURS = {"red": 1, "yellow": 1, "green": 1, "blue": 1}
+PROMPT = ["press any button", "to join"]  # lines 3 and 4 of a pad without a seat
+
+
+class PadTable:
+    """A tower, a cable and the firmware at its end, joined as Ann by a press (unless `join`
+    is false)."""
+
+    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap, join=True):
+        self.folder = folder
+        self.beat_ms = beat_ms
+        self.heap = heap
+        self.cable = rig.Cable(folder)
+        self.tower = rig.Tower(
+            folder,
+            str(self.cable.tower_path),
+            seats=[SeatSpec(name) for name in bots],
+            names={IDENT: "Ann"},
+            variant=variant,
+            beat=(beat_ms or padapp.BEAT_MS) / 1000,
+        )
+        self.pad = self.start_pad()
+        if join:
+            self.join()
+
+    def join(self) -> None:
+        """Once the pad asks, press a button on it: Ann joins the table."""
+        self.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
+        self.pad.press(*robot.presses(self.tower.join_state(), robot.join()))
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+
+    def start_pad(self):
+        return rig.Firmware(self.cable.pad_path, IDENT, beat_ms=self.beat_ms, heap=self.heap)
+
+    def start_game(self) -> None:
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+        self.tower.call(self.tower.table.new_game)
+        self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="a new game")
+
+    def start_longo_game(self, *lucky: int) -> None:
+        """A longo game, Ann's lucky numbers chosen with the pad's buttons."""
+        assert self.tower.seated() == "Ann"
+        self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
+        self.tower.call(self.tower.table.new_game)
+        self.pad.wait_screen(lambda s: s[1] == "choose 2 numbers", what="the question")
+        for count, number in enumerate(lucky, 1):
+            self.play(robot.lucky(number))
+            if count < len(lucky):
+                words = "yours: " + " ".join(str(n) for n in lucky[:count])
+                self.pad.wait_screen(lambda s, words=words: s[2] == words, what=words)
+        self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
+
+    def roll(self, white, colours=None) -> rig.Screen:
+        """Roll, and wait for the pad to show the dice."""
+        in_play = self.tower.call(self.tower.table.game.dice_in_play)
+        faces = {c: (colours or COLOURS).get(c, 1) for c in in_play}
+        self.tower.submit(Roll(white, faces))
+        total = f"={white[0] + white[1]} "
+        return self.pad.wait_screen(lambda s: total in s[1], what=f"the roll {white}")
+
+    def play(self, request: dict) -> None:
+        """Press the buttons the robot finger says make the pad send `request`."""
+        self.pad.press(*robot.presses(self.tower.pad_state("Ann"), request))
+
+    def wait_for_tower(self, check, what: str) -> None:
+        deadline = time.monotonic() + rig.WAIT
+        while not self.tower.call(check):
+            refusals = [s.words() for s in self.pad.screens if s[2].startswith("NO:")]
+            assert time.monotonic() < deadline, (
+                f"the tower never got {what}; the pad shows\n{self.pad.screen_text()}\n"
+                f"refusals: {refusals}"
+            )
+            time.sleep(0.01)
+
+    def decisions(self) -> list:
+        """Ann's decisions in the journal, in order (marks, passes, undos)."""
+        return [e for e in self.tower.journal_events() if getattr(e, "player", None) == "Ann"]
+
+    def sheet_lines(self) -> list[str]:
+        """Ann's sheet as the pad should draw it, from the tower's own state."""
+        return [padscreen.row_line(row) for row in self.tower.pad_state("Ann")["rows"]]
+
+    def close(self) -> None:
+        try:
+            status = self.pad.stop()
+            assert status == 0, self.pad.errors
+            assert not [e for e in self.pad.errors if e.startswith("error")], self.pad.errors
+        finally:
+            self.tower.close()
+            self.cable.close()

@@ -1,0 +1,157 @@
+"""A pad played by the test on the master side of a pseudo-terminal, and a pad link rig around
+it: shared by the pad link, pad hub, end-to-end and whole-process tests."""
+
+from __future__ import annotations
+
+import os
+import queue
+import select
+import time
+import tty
+from pathlib import Path
+
+from drivers.padlink import PadLink
+from firmware_py.pad import protocol
+from support.fakes import FakeClock
+
+WAIT = 10.0  # seconds before a test gives up waiting for something that should happen
+
+
+def pad_hello(boot=7, version=protocol.PROTOCOL_VERSION):
+    return {
+        "protocol": version,
+        "role": protocol.ROLE_PAD,
+        "boot": boot,
+        "ident": "pad-e6614c31",
+        "firmware": "0.1.0",
+    }
+
+
+class PtyPad:
+    """A pad on the master side of a pseudo-terminal whose slave the tower opens through `path`."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # no echo, no line editing, before the tower's open
+        path.symlink_to(os.ttyname(self.slave))
+        self.decoder = protocol.FrameDecoder()
+        self.inbox: list[protocol.Message] = []
+        self.seq = 0
+        self.plugged = True
+
+    def send(self, name, fields=None, *, seq=None):
+        """Send a message (a new number, or `seq` to send a request again); its number."""
+        if seq is None:
+            self.seq = seq = protocol.next_seq(self.seq)
+        os.write(self.master, protocol.encode(name, seq, fields))
+        return seq
+
+    def write(self, data: bytes):
+        os.write(self.master, data)
+
+    def expect(self, name, **fields):
+        """The first message called `name` whose fields include `fields`; waits for it."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            for index, message in enumerate(self.inbox):
+                if message.name == name and all(message[k] == v for k, v in fields.items()):
+                    return self.inbox.pop(index)
+            left = deadline - time.monotonic()
+            assert left > 0, f"the pad got no {name} {fields}; it got {self.inbox}"
+            self._receive(left)
+
+    def drain(self):
+        """Read and forget everything the tower has sent so far."""
+        self._receive(0)
+        self.inbox.clear()
+
+    def names(self):
+        self._receive(0)
+        return [message.name for message in self.inbox]
+
+    def _receive(self, timeout):
+        while select.select([self.master], [], [], timeout)[0]:
+            self.inbox += self.decoder.feed(os.read(self.master, 4096))
+            timeout = 0
+
+    def unplug(self):
+        if self.plugged:
+            self.plugged = False
+            os.close(self.master)
+            os.close(self.slave)
+            self.path.unlink()
+
+
+class Events:
+    """What the link reported, in order: ('back',), ('gone',) or ('message', Message)."""
+
+    def __init__(self):
+        self.queue = queue.Queue()
+
+    def message(self, link, message):
+        self.queue.put(("message", message))
+
+    def gone(self, link):
+        self.queue.put(("gone",))
+
+    def back(self, link):
+        self.queue.put(("back",))
+
+    def next(self):
+        try:
+            return self.queue.get(timeout=WAIT)
+        except queue.Empty:
+            raise AssertionError("the link reported nothing") from None
+
+    def next_message(self, name):
+        event = self.next()
+        assert event[0] == "message" and event[1].name == name, event
+        return event[1]
+
+    def none_pending(self):
+        return self.queue.empty()
+
+
+class Rig:
+    """A link, the pad at the other end, the link's clock and what the link reported."""
+
+    def __init__(self, tmp_path: Path, *, plugged=True, **options):
+        self.path = tmp_path / "pad0"
+        self.pad = PtyPad(self.path) if plugged else None
+        self.clock = FakeClock()
+        self.events = Events()
+        self.link = PadLink(
+            str(self.path),
+            when_message=self.events.message,
+            when_gone=self.events.gone,
+            when_back=self.events.back,
+            clock=self.clock,
+            retry=(0.01, 0.05),
+            **options,
+        )
+
+    def greet(self, boot=7, *, first=True):
+        """The pad answers the tower's hello with its own; the session opens."""
+        self.pad.expect("hello", role=protocol.ROLE_TOWER)
+        self.pad.send("hello", pad_hello(boot))
+        ack = self.pad.expect("hello_ack")
+        assert ack["status"] == protocol.OK, ack
+        if first:
+            assert self.events.next() == ("back",)
+        assert self.events.next_message("hello")["ident"] == "pad-e6614c31"
+
+    def replug(self):
+        self.pad.unplug()
+        self.pad = PtyPad(self.path)
+
+    def close(self):
+        self.link.close()
+        if self.pad is not None:
+            self.pad.unplug()
+
+
+def join(pad: PtyPad) -> dict:
+    """What a pad does when a player presses a button on it without a seat: the answer."""
+    seq = pad.send("request", {"action": protocol.JOIN})
+    return pad.expect("answer", req=seq).fields

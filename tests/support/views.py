@@ -1,0 +1,74 @@
+"""The table views of the screen tests' golden pictures, also drawn by the bus and phone tests."""
+
+from __future__ import annotations
+
+from firmware_py.menu import CONFIRM, PLAYERS, VARIANT, Menu, menu_view
+from firmware_py.view import Seat, TableView
+
+SEATS = (Seat("Ann", 70, 2, True), Seat("Ben", 59, 0, False), Seat("Cleo", 26, 4, True))
+DICE = {"red": 6, "yellow": 2, "blue": 6}
+TITLES = ["Qwixx Bonus, version A", "Qwixx Bonus, version B", "Qwixx", "Qwixx Longo",
+          "Qwixx gemixxt, version A", "Qwixx gemixxt, version B"]  # fmt: skip
+NAMES = ["Ann", "Ben", "Computer 1", "Computer 2", "Bartholomew"]
+
+
+def menu_at(page: str, index: int = 0, *, playing: bool = False) -> TableView:
+    """The menu screen on `page`, with line `index` picked, for the sheets above."""
+    menu = Menu(0.0)
+    menu.page, menu.index = page, index
+    view = menu_view(menu, titles=TITLES, chosen=5, seats=NAMES, playing=playing)
+    return TableView("menu", menu=view)
+
+
+LONGO = (
+    Seat("Ann", 12, 0, False, (5, 10)),
+    Seat("Ben", 8, 1, True, (7, 12)),
+    Seat("Cleo", 3, 0, False, (4, 11)),
+)
+CROWD = ("Alexandra", "Ben", "Cleo", "Dmitri")
+UNICODE = ("Łukasz", "Zoë", "Ørjan", "Дмитрий", "李雷")
+VIEWS = {
+    "attract": TableView("attract", title="Qwixx Longo", seats=SEATS),
+    "attract-nobody": TableView(
+        "attract", title="Qwixx", message="nobody is seated: hold the button, then choose players"
+    ),
+    "setup": TableView("setup", title="Qwixx", seats=SEATS, message="press: start"),
+    # the kiosk at power-on: the options display says how to join, not an empty score list
+    "setup-nobody": TableView("setup", title="Qwixx", message="press a button on a pad to join"),
+    "roll": TableView("roll", active="Ben", locked=("green",)),
+    "rolling": TableView("rolling", active="Ben", seats=SEATS, frame=2),
+    "action1": TableView(
+        "action1", active="Ann", white=(4, 1), colours=DICE, locked=("green",),
+        waiting_for=("Ben", "Cleo"),
+    ),
+    "action1-crowd": TableView(
+        "action1", active="Alexandra", white=(4, 1), colours=DICE, waiting_for=CROWD,
+    ),
+    "action1-lucky": TableView(
+        "action1", active="Ann", seats=LONGO, white=(3, 4), colours=DICE,
+        waiting_for=("Ann", "Ben", "Cleo"),
+    ),
+    "action2": TableView("action2", active="Ann", white=(6, 6), colours={**DICE, "green": 3}),
+    "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),
+                      waiting_for=("Ben",)),
+    # a lock in action 2 ends the turn: no dice on the table, so the options show the scores
+    "lock-turn-over": TableView("lock", active="Ben", seats=SEATS, locked=("green", "red")),
+    "over": TableView("over", seats=(SEATS[2], SEATS[1], SEATS[0]), locked=("green", "red"),
+                      winners=("Ann",)),
+    "over-tie": TableView("over", seats=(Seat("Alexandra", 40), Seat("Ben", 40), SEATS[2]),
+                          winners=("Alexandra", "Ben")),
+    "longo-scores": TableView("roll", active="Ben", seats=LONGO),
+    "unicode": TableView("setup", title="Qwixx", seats=tuple(Seat(n) for n in UNICODE)),
+    "unicode-over": TableView("over", seats=tuple(Seat(n, 5 + i) for i, n in enumerate(UNICODE)),
+                              winners=("李雷",)),
+    "error": TableView("error", message="Ben's pad is not answering: check its USB cable"),
+    "menu": menu_at("list", 1, playing=True),
+    "menu-variant": menu_at(VARIANT),
+    "menu-players": menu_at(PLAYERS),
+    "menu-confirm": menu_at(CONFIRM),
+    "lucky": TableView(
+        "lucky", title="Qwixx Longo", waiting_for=("Ben", "Cleo"),
+        seats=(Seat("Ann", lucky=(5, 10)), Seat("Ben", lucky=(7,)), Seat("Cleo"),
+               Seat("Computer 1", lucky=(3, 14))),
+    ),
+}  # fmt: skip

@@ -1,0 +1,46 @@
+"""Shared set-up for the phone tests (tests/seats/test_web.py, tests/system/test_web_browser.py): a
+tower with its web server for phones, run while a test's steps play, and the roll most tests start a
+game with."""
+
+from __future__ import annotations
+
+from firmware_py.rules import Roll
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
+from support.table import make_table, run_table
+
+CODE = "4821"
+BOT = SeatSpec("Bot", COMPUTER)
+# Bot's roll in most tests: white 4 + 1, so every player may cross a 5 (or pass) in action 1.
+ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+
+
+def web_tower(tmp_path, seats=(), variant: str = "classic"):
+    """A table with `seats`, its phones' hub (table code CODE) and web server on a free port of
+    127.0.0.1 (not started). Computer players wait (pace 60) unless a test speeds them up."""
+    table = make_table(tmp_path / "games", list(seats), variant=variant)
+    table.pace = 60
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    return table, hub, WebServer(hub, "127.0.0.1", 0)
+
+
+def run_with_server(table, server, steps, *, hub=None, timeout: float = 60) -> None:
+    """Run the table and its web server while `await steps()` plays; then stop both and close
+    the pad `hub` (if any) and the hardware."""
+
+    async def play() -> None:
+        assert await server.start() is None
+        try:
+            await steps()
+        finally:
+            await server.stop()
+
+    run_table(table, play, hub=hub, timeout=timeout)
+
+
+def bot_rolls_five(table) -> None:
+    """A new game, and its first roll (Bot's): action 1 with white 4 + 1."""
+    table.new_game()
+    table.submit(ROLL)

@@ -1,0 +1,57 @@
+"""The qwixx-tower wheel built offline from this checkout (the kiosk install and boot tests)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.paths import ROOT
+
+NOT_SOURCE = shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"
+)
+UNREACHABLE = ("Could not find a version", "No matching distribution", "NewConnectionError")
+
+
+def _run(*command: str | Path, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(
+        [str(part) for part in command],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _setuptools_builds_wheels() -> bool:
+    try:
+        major, minor = importlib.metadata.version("setuptools").split(".")[:2]
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return (int(major), int(minor)) >= (77, 0)  # bdist_wheel alone; the SPDX license string
+
+
+def build_wheel(work: Path) -> Path:
+    """The qwixx-tower wheel built from this checkout, offline, in `work`; skips without the
+    setuptools that can."""
+    if not _setuptools_builds_wheels():
+        pytest.skip("setuptools>=77 (the [test] extra, ./dev installs it) builds the wheel")
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    built = _run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+        "-w", work / "dist", source, cwd=work,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = (work / "dist").glob("qwixx_tower-*.whl")
+    return wheel

@@ -1,0 +1,756 @@
+"""The table service end to end, on simulated hardware: gpiozero's MockFactory pins for the roll
+button and lock lights, luma's dummy device for the displays, the journal on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections import Counter
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from support.rules import build, recording_game
+from support.table import PACE, clocked_table, hold, make_table, run_table, shifted, tap, until
+
+from drivers.display import SHIFT_OFFSETS
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import SIMULATED_LIGHT_PINS, build_hardware
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.journal import GameLog, Journal, read_game
+from firmware_py.journal.lines import parse_line
+from firmware_py.menu import IDLE_SECONDS, short_title
+from firmware_py.players.lookahead import look_ahead
+from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
+from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
+from firmware_py.show.screens import render
+from firmware_py.show.terminal import Console
+from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
+from firmware_py.table import computers as computers_module
+from firmware_py.table.news_feed import NEWS_KEPT
+from firmware_py.table.phase import can_move
+from firmware_py.table.planner import JOIN_WINDOW
+from firmware_py.view import MenuView, TableView
+from sheets import COLOURS, load_sheet, sheet_names
+
+
+async def press_roll_button(table: Table) -> None:
+    """Press the simulated button the way a finger does: low, held, high."""
+    pin = table.hardware.button_factory.pin(table.hardware.button_pin)
+    await asyncio.sleep(0.06)  # a finger is not faster than the debounce time
+    pin.drive_low()
+    await asyncio.sleep(0.06)
+    pin.drive_high()
+
+
+def lit_lights(table: Table) -> set[str]:
+    factory = table.hardware.button_factory
+    return {c for c, pin in SIMULATED_LIGHT_PINS.items() if factory.pin(pin).state}
+
+
+@pytest.mark.parametrize("variant", sheet_names())
+def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, variant):
+    seats = [SeatSpec(name) for name in ("Ann", "Ben", "Cleo")]
+    table = make_table(tmp_path, seats, variant)
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    game = table.game
+    assert game.over
+    replayed = read_game(Journal(tmp_path).games()[-1]).game
+    assert game_report(replayed) == game_report(game)
+    table.hardware.lights.wait_until_steady(timeout=10)
+    assert lit_lights(table) == {COLOURS[row] for row in game.locked}
+    main = table.hardware.displays["main"]
+    assert main.frame.tobytes() == render(table.view(), "main").tobytes()
+    assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
+    assert table.news[-1].startswith("Game over")
+    table.hardware.close()
+
+
+def test_look_ahead_computer_players_think_off_the_loop_and_play_a_whole_game(
+    tmp_path, monkeypatch
+):
+    """With `look_ahead`, computer players play each option out before deciding (in a worker
+    thread); every decision they make is one the look-ahead chose, and the game replays."""
+    chosen = []
+
+    def recorded_look_ahead(*args):
+        decision = look_ahead(*args)
+        chosen.append(decision)
+        return decision
+
+    monkeypatch.setattr(computers_module, "look_ahead", recorded_look_ahead)
+    seats = [SeatSpec(name) for name in ("Ann", "Ben")]
+    table = make_table(tmp_path, seats)
+    table.look_ahead = 6
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    assert table.game.over
+    journal = Journal(tmp_path).games()[-1].read_text().splitlines()[1:]
+    decisions = [parse_line(line) for line in journal if '"event": "roll"' not in line]
+    # Two players think at once in action 1, so their thoughts may end in either order.
+    assert Counter(decisions) == Counter(chosen) and len(chosen) > 10
+    replayed = read_game(Journal(tmp_path).games()[-1]).game
+    assert game_report(replayed) == game_report(table.game)
+    table.hardware.close()
+
+
+def test_a_look_ahead_for_a_moment_that_has_passed_is_not_played(tmp_path):
+    """A new game began while a computer player was thinking about the old one: its decision
+    is dropped, and it thinks again about the new game."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
+    table.look_ahead = 4
+
+    async def steps() -> None:
+        await tap(table, clock)
+        table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        moment = table.computers.moment()
+        table.new_game()  # (from the menu) while Bot was thinking about the roll above
+        table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        stale = asyncio.get_running_loop().create_future()
+        stale.set_result(Mark("Bot", "red", 7))
+        table.computers.thought("Bot", moment, stale)
+        assert table.game.waiting_for() == ["Kim", "Bot"]  # not played in the new game
+        await until(lambda: table.game.waiting_for() == ["Kim"])  # Bot thought again
+
+    run_table(table, steps)
+
+
+def test_a_keyboard_player_rolls_with_the_button_and_marks_from_the_keyboard(tmp_path):
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot", COMPUTER)])
+    console = Console(table, full_screen=False, out=open("/dev/null", "w"))  # noqa: SIM115
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.screen == "setup" and table.hardware.button is not None)
+        await press_roll_button(table)  # attract: a new game
+        await until(lambda: table.game is not None)
+        await press_roll_button(table)  # Kim is active: roll
+        await until(lambda: table.game.phase == "action1" and "Kim" in table.game.waiting_for())
+        assert console.asking == "Kim"
+        first = console.options[0] if console.options else None
+        console.answer("1" if first else "p")
+        await until(lambda: "Kim" not in table.game.waiting_for() or table.game.phase != "action1")
+        if first:
+            assert table.news.count(f"Kim crosses {first.row} {first.number}") == 1
+        console.answer("u")  # undo is refused or accepted, never a crash
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
+
+
+def test_an_unfinished_game_is_resumed_where_the_journal_left_it(tmp_path):
+    journal = Journal(tmp_path)
+    with journal.begin(Start("classic", ("Ann", "Ben"))) as game_log:
+        game_log.append(Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6}))
+        game_log.append(Mark("Ann", "red", 5))
+    with open(journal.games()[-1], "a") as file:
+        file.write('{"event": "pass", "pl')  # the plug was pulled mid-write
+    table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    lines = journal.games()[-1].read_text().splitlines()
+    roll = '{"white": [4, 1], "red": 6, "yellow": 2, "green": 3, "blue": 6}'
+    assert lines[1:3] == [
+        '{"event": "roll", "dice": ' + roll + "}",
+        '{"event": "mark", "player": "Ann", "row": "red", "number": 5}',
+    ]
+    assert all(json.loads(line) for line in lines)  # the torn line is gone
+    assert read_game(journal.games()[-1]).game.over
+    assert len(journal.games()) == 1  # carried on, not started anew
+    table.hardware.close()
+
+
+def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_changes(tmp_path):
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        table.new_game()
+        table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        before = game_report(table.game)
+        table.game_log = GameLog(Path("/dev/full"))  # the disk is full
+        refusal = table.decide(Mark("Kim", "red", 6))
+        assert refusal.kind == "storage" and "cannot save the game" in refusal.reason
+        assert game_report(table.game) == before
+        assert table.view().message == "cannot save the game: the disk is full"
+        assert table.decide(Pass("Nobody")).reason.startswith("there is no player named 'Nobody'")
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
+
+
+def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
+    now = [0.0]
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(
+        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
+    )  # fmt: skip
+    powers = []
+    for display in hardware.displays.values():
+        for name in ("dim", "blank", "wake"):
+            setattr(display, name, lambda name=name: powers.append(name))
+    now[0] = 299.0
+    table.rest_displays()
+    assert powers == []
+    now[0] = 301.0
+    table.rest_displays()
+    assert powers == ["dim", "dim"]  # both displays
+    now[0] = 1801.0
+    table.rest_displays()
+    assert powers[-2:] == ["blank", "blank"]
+    table.long_press_menu()  # any input wakes them
+    assert powers[-2:] == ["wake", "wake"]
+    hardware.close()
+
+
+def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path):
+    """Pixels dice: the active player throws; the roll is what the landed dice show."""
+    from support.pixels import DICE, FakeScanner
+
+    from drivers.pixels import PixelsReader
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    radio = FakeScanner()
+    table.hardware.pixels = PixelsReader(DICE, scanner=radio, poll_interval=3600)
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: radio.listener is not None)
+        table.new_game()
+        await until(lambda: table.hardware.pixels.waiting_for)  # listening for a throw
+        faces = {"white 1": 4, "white 2": 1, "red": 6, "yellow": 2, "green": 3}
+        for role, face in faces.items():
+            radio.roll(role, face)
+        await asyncio.sleep(0.05)
+        assert table.game.phase == "roll"  # the blue die has not landed yet
+        radio.roll("blue", 6)
+        await until(lambda: table.game.phase == "action1")
+        assert table.game.dice == Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
+
+
+def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_on(tmp_path):
+    """A loose I2C wire on the options display: the main display says so; nothing stops."""
+    from luma.core.interface.serial import i2c
+    from luma.oled.device import ssd1306
+    from support.display import LooseBus
+
+    from drivers.display import Display
+    from drivers.display_device import CountingSerial
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    bus = LooseBus()
+    link = CountingSerial(i2c(bus=bus, address=0x3D))
+    table.hardware.displays["options"] = Display(ssd1306(link), link=link, shift_every=None)
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        table.new_game()
+        bus.plugged = False  # the wire comes loose
+        table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        main = table.hardware.displays["main"]
+        warning = TableView("error", message="the options display does not answer: check its wires")
+        expected = {shifted(render(warning, "main"), xy) for xy in SHIFT_OFFSETS}
+        assert main.device.image.tobytes() in expected
+        assert table.decide(Mark("Kim", "red", 6)) is None  # the game goes on
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    table.hardware.close()
+
+
+def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_path):
+    from firmware_py.app.config import parse_config
+
+    config = parse_config({"displays": [{"role": "main", "bus": 29}]})
+    hardware = build_hardware(config, 6)
+    assert any("the main display does not answer" in p for p in hardware.problems)
+    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic",
+                  journal=Journal(tmp_path), hardware=hardware)  # fmt: skip
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        assert any("the main display does not answer" in line for line in table.news)
+        table.new_game()
+        assert table.game is not None
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    hardware.close()
+
+
+# ---- the roll button's menu, pressed on gpiozero's mock pin with a fake clock ----------------
+
+
+def main_display_shows(table: Table, view: TableView) -> bool:
+    main = table.hardware.displays["main"]
+    expected = Image.new("1", main.size)
+    expected.paste(render(view, "main"), main.pixel_shift)
+    return main.device.image.tobytes() == expected.tobytes()
+
+
+def menu_page(title: str, lines: tuple[str, ...], selected: int, hint: str) -> TableView:
+    return TableView("menu", menu=MenuView(title, lines, selected, (hint,)))
+
+
+def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_variant(
+    tmp_path,
+):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
+    names = sheet_names()
+    classic = names.index("classic")
+    second = load_sheet(names[(classic + 1) % len(names)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        pick = "tap: next hold: pick"
+        lines = ("new game", "variant: Qwixx", "players: 2", "back")
+        assert main_display_shows(table, menu_page("Menu", lines, 0, pick))
+        await tap(table, clock)
+        assert main_display_shows(table, menu_page("Menu", lines, 1, pick))
+        await hold(table, clock)  # the variant page: every sheet, the chosen one lit
+        assert table.view().menu.title == "Variant"
+        assert table.view().menu.selected == classic
+        await tap(table, clock)
+        assert table.view().menu.selected == names.index(second.name)
+        await hold(table, clock)  # keep it: back on the list
+        assert table.view().menu.lines[1] == f"variant: {short_title(second.title)}"
+        await tap(table, clock)
+        await tap(table, clock)
+        await hold(table, clock)  # back
+        assert table.menu is None and table.game is None
+        await tap(table, clock)  # a tap outside the menu starts the game
+        await until(lambda: table.game is not None)
+        assert table.game.sheet.name == second.name
+
+    run_table(table, steps)
+
+
+def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        await tap(table, clock)
+        await tap(table, clock)
+        await hold(table, clock)  # the players page
+        assert table.view().menu.title == "Players: 1 (0-5)"
+        for _ in range(4):
+            await tap(table, clock)
+        menu = table.view().menu
+        assert menu.title == "Players: 5 (0-5)"
+        assert menu.lines == ("Kim        Computer 1", "Computer 2 Computer 3", "Computer 4")
+        await tap(table, clock)  # from five to none
+        assert table.seats == [] and table.view().menu.title == "Players: 0 (0-5)"
+        await tap(table, clock)  # the seats come back in order: Kim first
+        assert [s.name for s in table.seats] == ["Kim"]
+        await tap(table, clock)
+        await hold(table, clock)  # keep two
+        await tap(table, clock)
+        await tap(table, clock)  # round to "new game"
+        await hold(table, clock)
+        await until(lambda: table.game is not None)
+        assert [p.name for p in table.game.players] == ["Kim", "Computer 1"]
+        assert table.kind_of("Computer 1") == COMPUTER
+
+    run_table(table, steps)
+
+
+def test_a_new_game_started_while_the_last_lock_is_announced_shows_the_new_game(tmp_path):
+    """A game that ends with its second lock, and a new game at once (a computer table starts
+    one within the lock notice): the new game's roll screen shows, not a lock it never had.
+    Before the fix the main display crashed drawing a lock of no colour and the table stalled."""
+    played = recording_game("classic", ("Kim", "Lee"))
+    build(played, {"Kim": [("red", n) for n in (2, 3, 4, 5, 6, 12)],
+                   "Lee": [("green", n) for n in (12, 11, 10, 9, 8, 2)]})  # fmt: skip
+    assert played.over and played.reason == "locks"
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lee", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)  # a new game of Kim and Lee
+        for event in played.log[1:]:
+            assert table.submit(event) is None
+        assert table.game.over
+        await tap(table, clock)  # the next game, within the lock notice
+        assert table.game is not None and table.game.phase == "roll"
+        assert table.view().screen == "roll"
+        assert main_display_shows(table, table.view())
+
+    run_table(table, steps)
+
+
+def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)  # a game starts
+        await until(lambda: table.game is not None)
+        await tap(table, clock)  # Kim rolls
+        await until(lambda: table.game.phase == "action1")
+        first = table.game_log.path
+        await hold(table, clock)
+        assert table.view().menu.lines[0] == "new game (ends this)"
+        await hold(table, clock)  # "new game": asks
+        confirm = TableView("menu", menu=MenuView(
+            "New game?", ("The game on now ends", "unfinished; it stays", "in the history."),
+            -1, ("tap: yes, start anew", "hold: no, go back"),
+        ))  # fmt: skip
+        assert main_display_shows(table, confirm)
+        await hold(table, clock)  # no: back to the list, the game untouched
+        assert table.menu.page == "list" and table.game_log.path == first
+        await hold(table, clock)
+        await tap(table, clock)  # yes
+        assert table.menu is None and table.game_log.path != first
+        assert table.game.phase == "roll" and len(Journal(tmp_path).games()) == 2
+
+    run_table(table, steps)
+    history = list(history_lines(tmp_path))
+    assert "abandoned" in history[0] and "unfinished" in history[1]
+    again, _ = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def restart() -> None:
+        assert again.game is not None and again.game_log.path.name == "game-000002.jsonl"
+
+    run_table(again, restart)
+
+
+def test_the_menu_closes_by_itself_when_nobody_presses(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+
+    async def steps() -> None:
+        await hold(table, clock)
+        assert table.view().screen == "menu"
+        clock.advance(IDLE_SECONDS - 1)
+        await asyncio.sleep(1.2)  # the table looks once a second
+        assert table.menu is not None
+        clock.advance(2)
+        await until(lambda: table.menu is None)
+        assert main_display_shows(table, table.view()) and table.view().screen == "setup"
+
+    run_table(table, steps)
+
+
+def test_computer_players_alone_at_a_kiosk_never_start_a_game_by_themselves(tmp_path):
+    """At a kiosk (no autoplay) the table shows the variant, the seats and how to start, and
+    waits: a press starts a game, the computer players play it, and no next one follows."""
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(seats=[SeatSpec("Robo")], variant="classic", journal=Journal(tmp_path),
+                  hardware=hardware, pace=PACE)  # fmt: skip
+
+    async def steps() -> None:
+        await asyncio.sleep(30 * PACE)
+        view = table.view()
+        assert (view.screen, view.title, view.message) == ("setup", "Qwixx", "press to start")
+        assert [seat.name for seat in view.seats] == ["Robo"] and table.game is None
+        await press_roll_button(table)
+        await until(lambda: table.game is not None and table.game.over)
+        await asyncio.sleep(30 * PACE)
+        assert len(Journal(tmp_path).games()) == 1
+
+    run_table(table, steps)
+
+
+def test_computer_players_alone_leave_time_to_join_from_a_phone_between_their_games(tmp_path):
+    """`./dev run` seats computer players who play game after game; a newcomer's phone gets a
+    moment between their games to scan the code and take a seat (a seated person stops the next
+    computer game). A run that counts its games (`--games`) does not wait."""
+    table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+    assert table.planner.pause_between_games() == 3 * PACE  # no web server: no one can join
+    table.join_address = ("http://127.0.0.1:8080/?code=1234", "1234")
+    assert table.planner.pause_between_games() == 3 * PACE  # the first game starts at once
+    table.phase = TablePhase.GAME_OVER
+    assert table.planner.pause_between_games() == JOIN_WINDOW
+    table.planner.games_wanted = 2
+    assert table.planner.pause_between_games() == 3 * PACE
+    table.hardware.close()
+
+
+def test_computer_players_wait_while_the_menu_is_open(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+
+    async def steps() -> None:
+        await until(lambda: table.game is not None and len(table.news) > 3)  # they play
+        await hold(table, clock)
+        played = table.game_log.path.read_text()
+        await asyncio.sleep(20 * PACE)
+        assert table.game_log.path.read_text() == played
+        for _ in range(3):
+            await tap(table, clock)
+        await hold(table, clock)  # back
+        await until(lambda: table.game_log.path.read_text() != played)
+
+    run_table(table, steps)
+
+
+# ---- longo: lucky numbers before the game ----------------------------------------------------
+
+
+def test_longo_with_a_pad_asks_for_lucky_numbers_and_starts_once_all_have_theirs(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD), SeatSpec("Bot")], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        assert table.game is None and table.view().screen == "lucky"
+        view = table.view()
+        assert view.waiting_for == ("Ann",) and len(view.seats[1].lucky) == 2  # Bot's drawn
+        assert table.decide(LuckyNumber("Ann", 17)).reason == (
+            "lucky numbers go from 2 to 16; 17 is not one"
+        )
+        assert table.decide(LuckyNumber("Ann", 5)) is None
+        assert table.view().seats[0].lucky == (5,)
+        assert table.decide(LuckyNumber("Ann", 5)).reason == (
+            "5 is already your lucky number: choose a different one"
+        )
+        assert table.decide(Mark("Ann", "red", 5)).kind == "not now"
+        assert table.decide(Undo("Ann")) is None
+        assert table.view().seats[0].lucky == ()
+        assert table.decide(LuckyNumber("Ann", 9)) is None
+        assert Journal(tmp_path).games() == []  # nothing journalled before all have numbers
+        assert table.decide(LuckyNumber("Ann", 14)) is None
+        assert table.game is not None and table.game.phase == "roll"
+        start = json.loads(table.game_log.path.read_text().splitlines()[0])
+        assert start["lucky"]["Ann"] == [9, 14]
+        bot = start["lucky"]["Bot"]
+        assert len(set(bot)) == 2 and all(2 <= n <= 16 for n in bot)
+
+    run_table(table, steps)
+
+
+def test_a_tap_of_the_roll_button_draws_the_missing_lucky_numbers_and_starts(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD), SeatSpec("Ben", PAD)], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        assert table.decide(LuckyNumber("Ann", 3)) is None
+        assert main_display_shows(table, table.view())
+        await tap(table, clock)  # nobody is kept waiting
+        assert table.game is not None
+        assert table.game.player("Ann").lucky[0] == 3 and len(table.game.player("Ben").lucky) == 2
+
+    run_table(table, steps)
+
+
+def test_a_restart_while_lucky_numbers_are_entered_does_not_resume_the_abandoned_game(tmp_path):
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def steps() -> None:
+        await tap(table, clock)
+        await tap(table, clock)  # drawn: a game on
+        await until(lambda: table.game is not None)
+        await hold(table, clock)
+        await hold(table, clock)
+        await tap(table, clock)  # a new game: its lucky numbers are being entered
+        assert table.draft is not None
+
+    run_table(table, steps)
+    again, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def restart() -> None:
+        assert again.game is None and again.view().screen == "lucky"  # the new game's step
+
+    run_table(again, restart)
+
+
+def test_lucky_numbers_chosen_before_a_pulled_plug_are_still_chosen_after_it(tmp_path):
+    seats = [SeatSpec("Ann", PAD), SeatSpec("Ben", PAD), SeatSpec("Bot")]
+    table, clock = clocked_table(tmp_path, seats, "longo")
+
+    async def choose_some() -> None:
+        await tap(table, clock)
+        table.give_pad("Ann", "pad-A")  # Ann's pad said hello
+        assert table.decide(LuckyNumber("Ann", 4)) is None
+        assert table.decide(LuckyNumber("Ann", 11)) is None
+        assert table.decide(LuckyNumber("Ben", 7)) is None
+
+    run_table(table, choose_some)
+    bot = table.draft.chosen["Bot"]
+    again, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "classic")  # the configuration
+
+    async def go_on() -> None:
+        view = again.view()
+        assert view.screen == "lucky" and view.waiting_for == ("Ben",)
+        assert [seat.lucky for seat in view.seats] == [(4, 11), (7,), tuple(bot)]
+        assert again.seats == [SeatSpec("Ann", PAD, "pad-A"), SeatSpec("Ben", PAD), seats[2]]
+        assert main_display_shows(again, view)
+        assert again.decide(LuckyNumber("Ben", 12)) is None
+        assert again.game is not None
+        start = json.loads(again.game_log.path.read_text().splitlines()[0])
+        assert start["lucky"] == {"Ann": [4, 11], "Ben": [7, 12], "Bot": bot}
+
+    run_table(again, go_on)
+    after_the_start, _ = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "classic")
+
+    async def resumes_the_game() -> None:  # the numbers are in its log now; no lucky step
+        assert after_the_start.draft is None
+        assert after_the_start.game_log.path == again.game_log.path
+
+    run_table(after_the_start, resumes_the_game)
+
+
+def test_an_unreadable_note_of_lucky_numbers_is_reported_and_the_tower_starts_afresh(tmp_path):
+    (tmp_path / "lucky-draft.json").write_text('{"variant": "longo", "seats": [{"nam')
+    table, clock = clocked_table(tmp_path, [SeatSpec("Ann", PAD)], "longo")
+
+    async def starts() -> None:
+        assert table.draft is None and table.screen == "setup"
+        words = "The lucky numbers chosen before the restart are lost: choose them again"
+        assert table.view().message == words  # on the displays for a few seconds
+        clock.advance(ALERT_SECONDS)
+        await tap(table, clock)  # a new game asks for the numbers again
+        assert table.draft is not None and table.view().screen == "lucky"
+
+    run_table(table, starts)
+
+
+def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_path):
+    """The terminal view draws the displays' frames, so the menu shows there as on the OLED."""
+    from firmware_py.show.terminal import braille, framed
+
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+                  hardware=hardware, pace=PACE, long_press=0.3)  # fmt: skip
+    console = Console(table, full_screen=False, out=open("/dev/null", "w"))  # noqa: SIM115
+
+    async def steps() -> None:
+        console.answer("h")
+        await until(lambda: table.menu is not None)
+        await asyncio.sleep(0.2)  # the button is let go
+        panel = framed(braille(render(table.view(), "main")), "main display")
+        lines = console.screen_lines(columns=140, rows=60)  # room for both displays
+        assert [line[: len(panel[0])] for line in lines[: len(panel)]] == panel
+        assert table.view().menu.title == "Menu"
+
+    run_table(table, steps)
+
+
+def test_after_a_restart_every_player_decides_as_before_the_plug_was_pulled(tmp_path):
+    """Seats the configuration does not name (a pad that joined, a computer player the menu
+    added) keep their kind: no computer takes over a person's sheet, nobody waits for a pad
+    that a computer player never had."""
+    seats = [SeatSpec("Kim", KEYBOARD), SeatSpec("Pat", PAD), SeatSpec("Computer 1", COMPUTER)]
+    table, clock = clocked_table(tmp_path, seats)
+
+    async def start_a_game() -> None:
+        await tap(table, clock)
+        await until(lambda: table.game is not None)
+
+    run_table(table, start_a_game)
+    configured = [SeatSpec("Kim", KEYBOARD)]  # what the configuration file says
+    again, _ = clocked_table(tmp_path, configured)
+
+    async def resumed() -> None:
+        assert again.game_log.path == table.game_log.path
+        assert again.seats == seats
+
+    run_table(again, resumed)
+    table.game_log.path.with_suffix(".seats.json").unlink()  # a game from before the note
+    unknown, _ = clocked_table(tmp_path, configured)
+
+    async def resumed_without_the_note() -> None:
+        assert [seat.kind for seat in unknown.seats] == [KEYBOARD, PAD, PAD]  # a pad, likeliest
+
+    run_table(unknown, resumed_without_the_note)
+
+
+# ---- the table's phases ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sheet_names())
+def test_a_whole_game_moves_only_along_the_table_s_transitions(tmp_path, variant, caplog):
+    """Every phase a presenter sees follows from the one before (phase.TRANSITIONS), and an
+    evening of computer players goes attract, roll, rolling, actions, ..., game over."""
+    table = make_table(tmp_path, [SeatSpec(name) for name in ("Ann", "Ben")], variant)
+    seen: list[TablePhase] = []
+    table.subscribe(lambda view: seen.append(view.phase) if view.phase not in seen[-1:] else None)
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    table.hardware.close()
+    assert seen[0] == TablePhase.ATTRACT and seen[-1] == TablePhase.GAME_OVER
+    assert {TablePhase.ROLL, TablePhase.ROLLING, TablePhase.ACTION1, TablePhase.ACTION2} <= set(
+        seen
+    )
+    for old, new in pairwise(seen):
+        assert can_move(old, new), f"{old} -> {new}"
+    assert "never should" not in caplog.text
+
+
+def test_a_second_press_while_the_dice_roll_rolls_once(tmp_path):
+    """Pressing again before the dice have landed does not roll a second time."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lea", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)  # a new game
+        table.press()  # roll ...
+        assert table.phase == TablePhase.ROLLING
+        table.press()  # ... and again, while the dice are on their way
+        await until(lambda: table.game.phase == "action1")
+        await asyncio.sleep(table.pace)  # time for a second animation to end, if one began
+        log = Journal(tmp_path).games()[-1].read_text()
+        assert log.count('"event": "roll"') == 1
+
+    run_table(table, steps)
+
+
+def test_news_and_changes_during_a_roll_do_not_stop_the_dice(tmp_path):
+    """A pad joining the news, an alert or any change published while the dice roll leaves
+    the roll's animation running: the dice land (the timers belong to the rolling phase)."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lea", KEYBOARD)])
+
+    async def steps() -> None:
+        await tap(table, clock)
+        table.press()
+        table.say("Kim's pad is here")
+        table.alert("the options display does not answer: check its wires")
+        table.publish()
+        await until(lambda: table.game.phase == "action1")
+        assert table.phase == TablePhase.ACTION1
+
+    run_table(table, steps)
+
+
+def test_opening_the_menu_ends_the_timers_of_the_moment_it_interrupts(tmp_path):
+    """A computer player's decision that was due does not happen behind the open menu; when
+    the menu closes, the table goes on where it was."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
+
+    async def steps() -> None:
+        await tap(table, clock)
+        table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        table.long_press_menu()  # the menu opens before Bot has decided
+        assert table.phase == TablePhase.MENU
+        await asyncio.sleep(table.pace * 3)
+        assert table.game.waiting_for() == ["Kim", "Bot"]  # Bot waits with the table
+        for _ in range(3):
+            table.press()  # new game, variant, players, back
+        table.long_press_menu()  # back: the menu closes
+        assert table.phase == TablePhase.ACTION1
+        await until(lambda: table.game.waiting_for() == ["Kim"])
+
+    run_table(table, steps)
+
+
+def test_the_news_keeps_its_last_lines_and_the_terminal_prints_each_once(tmp_path):
+    """A kiosk runs for years: the table keeps the last NEWS_KEPT lines of news, and the plain
+    terminal still prints every line told, once."""
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
+    out = io.StringIO()
+    Console(table, full_screen=False, out=out)
+    told = [f"news {n}" for n in range(NEWS_KEPT + 50)]
+    for words in told:
+        table.say(words)
+    assert list(table.news) == told[-NEWS_KEPT:]
+    assert out.getvalue().splitlines() == told
+    table.hardware.close()
