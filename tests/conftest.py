@@ -2,6 +2,8 @@
 The shared builders are in tests/support (on the path: pyproject.toml's pythonpath); their
 asserts are rewritten as a test's are, so a failing helper says what it saw."""
 
+import os
+
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
@@ -20,3 +22,44 @@ def mock_factory():
         # reset() clears reservations that gpiozero keeps at class level between factories.
         Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture(autouse=True, scope="session")
+def towers_side_by_side():
+    """Every tower a test starts listens for phones on a free port ($QWIXX_WEB_PORT=0), so tests
+    run side by side (pytest-xdist) and beside a tower on 8080 without one taking the other's
+    port; tests of the configured port set the variable themselves."""
+    saved = os.environ.get("QWIXX_WEB_PORT")
+    os.environ["QWIXX_WEB_PORT"] = "0"
+    yield
+    if saved is None:
+        os.environ.pop("QWIXX_WEB_PORT", None)
+    else:
+        os.environ["QWIXX_WEB_PORT"] = saved
+
+
+# The tests that take longest, started first so that they run beside the rest (pytest-xdist
+# hands out tests in this order): whole systems, then games played by whole processes.
+STARTED_FIRST = (
+    "system/test_systemd_boot.py",
+    "system/test_kiosk_install.py",
+    "app/test_demo.py",
+    "system/test_web_browser.py",
+    "system/test_power_cuts.py",
+    "system/",
+    "journal/test_state_faults.py",
+    "pad/test_pad_firmware.py",
+    "pad/test_pad_firmware_install.py",
+    "app/test_cli.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    def start_order(item) -> int:
+        path = item.nodeid.split("::")[0].removeprefix("tests/")
+        return next(
+            (rank for rank, prefix in enumerate(STARTED_FIRST) if path.startswith(prefix)),
+            len(STARTED_FIRST),
+        )
+
+    items.sort(key=start_order)  # stable: the order within each file is kept

@@ -7,6 +7,7 @@ tower plays on without phones."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -22,6 +23,7 @@ from firmware_py.table import Table
 log = logging.getLogger(__name__)
 
 QR_ROOM = 60  # terminal lines needed to show the QR code under the drawn tower
+PORT_VARIABLE = "QWIXX_WEB_PORT"  # this run's port, over [web] port; 0: any free port
 
 
 def build(table: Table, config: WebConfig) -> WebServer | None:
@@ -30,7 +32,19 @@ def build(table: Table, config: WebConfig) -> WebServer | None:
     if not config.enabled:
         return None
     hub = WebHub(table, RemoteSeats(table, PHONE))
-    return WebServer(hub, config.host, config.port)
+    return WebServer(hub, config.host, chosen_port(config.port, table))
+
+
+def chosen_port(configured: int, table: Any) -> int:
+    """`[web] port`, unless $QWIXX_WEB_PORT names another for this run (two towers on one
+    computer, tests side by side); a value that is not a port is said once and left out."""
+    value = os.environ.get(PORT_VARIABLE, "").strip()
+    if not value:
+        return configured
+    if value.isdigit() and int(value) <= 65535:
+        return int(value)
+    table.tell(f"{PORT_VARIABLE}={value[:20]!r} is not a port: phones join on port {configured}")
+    return configured
 
 
 async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> bool:

@@ -5,10 +5,9 @@ import os
 import re
 import subprocess
 import sys
-import threading
-import time
 
 import pytest
+from support.tower import Tower
 
 from sheets import sheet_names
 
@@ -247,35 +246,7 @@ def test_version_says_the_installed_version():
 # ---- people first: the kiosk never plays against itself ----------------------------------------
 
 
-def run_for(seconds: float, *args: str, until: str | None = None) -> str:
-    """`qwixx-tower run ARGS` with no keyboard (standard input at its end) for `seconds`, or with
-    `until` up to a minute until a line matching that pattern is printed (a busy machine starts
-    the tower slowly), then stopped as systemd stops it; what it printed."""
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args]
-    with subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True,
-    ) as tower:  # fmt: skip
-        lines: list[str] = []
-        seen = threading.Event()
-
-        def read() -> None:
-            for line in tower.stdout:
-                lines.append(line)
-                if until is not None and re.search(until, line):
-                    seen.set()
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        if until is None:
-            time.sleep(seconds)
-        else:
-            seen.wait(timeout=60)
-        if tower.poll() is None:
-            tower.terminate()
-        tower.wait(timeout=10)
-        reader.join(timeout=10)
-    return "".join(lines)
+QUIET = 1.0  # seconds after READY=1 in which a tower at --pace 0.02 would have started a game
 
 
 @pytest.mark.parametrize(
@@ -288,14 +259,19 @@ def test_the_kiosk_configuration_waits_for_people_and_starts_no_game_by_itself(t
     config = tmp_path / "config.toml"
     config.write_text(table)
     state = tmp_path / "state"
-    output = run_for(4, "--config", str(config), "--pace", "0.02", "--state-dir", str(state))
+    with Tower("--config", str(config), "--pace", "0.02", "--state-dir", str(state)) as tower:
+        tower.wait_ready()
+        assert tower.quiet_for(QUIET, "^New game") is None, "a game started by itself"
+        output = tower.stop()
     assert "New game" not in output
     history = qwixx("history", "--state-dir", str(state))
     assert "no games yet" in history.stdout
 
 
 def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_path):
-    output = run_for(20, "--pace", "0", "--games", "1", "--state-dir", str(tmp_path))
+    with Tower("--pace", "0", "--games", "1", "--state-dir", str(tmp_path)) as tower:
+        assert tower.wait_for_exit() == 0, tower.output
+        output = tower.output
     lines = output.splitlines()
     told = "Ann, Ben and Cleo are computer players: run with --human Ann to play"
     assert lines.index(told) < lines.index("New game of Qwixx: Ann, Ben, Cleo")
@@ -351,8 +327,7 @@ def test_the_same_seats_on_the_command_line_carry_the_saved_game_on(tmp_path):
 def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_path, args, why):
     """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats."""
     saved_game(tmp_path)
-    started = "^(New game of|carrying on)"
-    output = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args, until=started)
+    output = run_until_started(tmp_path, args)
     words = f"set aside unfinished game 1: Ann, Ben, Cleo, classic ({why}"
     told = [line for line in output.splitlines() if line.startswith(words)]
     assert told and told[0].endswith("; qwixx-tower history lists it"), output
@@ -362,5 +337,16 @@ def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_
     if "--human" not in args:  # computer players alone: they play a new game
         assert "New game of" in output and len(history) == 2
     if "--new" not in args:
-        again = run_for(3, "--pace", "0.05", "--state-dir", str(tmp_path), *args, until=started)
+        again = run_until_started(tmp_path, args)
         assert "set aside" not in again  # the game of these seats carries on, or is over
+
+
+def run_until_started(state_dir, args: list[str]) -> str:
+    """`run ARGS` until it has said what it does with the saved game: with computer players
+    alone, until their game starts or carries on; with a keyboard seat (no keyboard here), once
+    it is ready and waits for a press; then stopped as systemd stops it; what it printed."""
+    with Tower("--pace", "0.05", "--state-dir", str(state_dir), *args) as tower:
+        tower.wait_ready()
+        if "--human" not in args:
+            tower.wait_for_line("^(New game of|carrying on)")
+        return tower.stop()

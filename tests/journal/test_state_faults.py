@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from support import HANG
 from support.disk import FULL, fill, tmpfs
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
 from support.table import make_table, shifted, until
@@ -100,7 +101,7 @@ def test_a_failing_disk_mid_game_pauses_the_table_until_saving_works_again(
         await task  # the first retry finds it: the game goes on to its end by itself
         assert "Saving works again: play goes on" in table.news
 
-    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     path = table.journal.games()[-1]
     saved = read_game(path).game
     assert saved.over and game_report(saved) == game_report(table.game)
@@ -126,7 +127,7 @@ def test_a_state_directory_that_cannot_be_written_at_start_is_shown_and_retried(
         monkeypatch.setattr(disk, "write_all", writes)
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     assert read_game(Journal(tmp_path).games()[-1]).game.over
     table.hardware.close()
 
@@ -150,7 +151,7 @@ def test_a_person_s_retry_that_saves_ends_the_pause_at_once(tmp_path, monkeypatc
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -176,7 +177,7 @@ def test_lucky_numbers_complete_while_the_disk_is_full_start_the_game_when_it_ha
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -189,7 +190,7 @@ def test_a_log_deleted_mid_game_is_written_again_and_the_game_loses_nothing(tmp_
         table.game_log.path.unlink()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=60))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     assert REWRITTEN in table.news
     resumed = read_game(Journal(tmp_path).games()[-1])
     assert game_report(resumed.game) == game_report(table.game) and resumed.game.over
@@ -230,7 +231,7 @@ class Tower:
             preexec_fn=_without_dac_override if modes_apply and ROOT else None,
         )
 
-    def wait_for(self, wanted: Callable[[list[str]], bool], seconds: float = 20) -> None:
+    def wait_for(self, wanted: Callable[[list[str]], bool], seconds: float = HANG) -> None:
         """Read news until `wanted(lines)`; fail (with what was read) after `seconds`."""
         deadline = time.monotonic() + seconds
         stdout = self.process.stdout
@@ -254,7 +255,7 @@ class Tower:
     def events(self) -> list[str]:
         return [line for line in self.lines if EVENT_NEWS.match(line)]
 
-    def finish(self, seconds: float = 60) -> str:
+    def finish(self, seconds: float = HANG) -> str:
         """Wait for the end (its games played); the rest of its news read; stderr returned."""
         out, err = self.process.communicate(timeout=seconds)
         self.lines += out.splitlines()
@@ -418,7 +419,7 @@ def test_at_start_on_a_read_only_disk_an_unreadable_game_is_skipped_where_it_is(
         tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
         assert tower.said("game 1 could not be read: skipped")
         remount(disk, "rw")
-        tower.process.wait(60)
+        tower.process.wait(HANG)
         assert [p.name for p in Journal(disk).games()] == ["game-000001.jsonl", "game-000002.jsonl"]
         assert (disk / "game-000001.jsonl").read_bytes() == bad  # left as it was
         (disk / "game-000001.jsonl").unlink()  # (so that the journal can be checked)
@@ -433,7 +434,7 @@ def paused_then_carries_on(tower: Tower, fault: str, repair: Callable[[], None])
     """The fault is announced; no event is announced while it lasts; after `repair` the tower
     says so and plays its game to the end. (A slow machine may let the log cross into a new
     page before the disk is full: the fault then comes a page of events later.)"""
-    tower.wait_for(lambda lines: any(fault in line for line in lines), 90)
+    tower.wait_for(lambda lines: any(fault in line for line in lines))
     tower.read_for(1.0)  # computer players at this pace would make dozens of events
     repair()
     tower.wait_for(lambda lines: any("Saving works again" in line for line in lines))
@@ -452,7 +453,7 @@ def near_a_page_boundary(tower: Tower) -> None:
         games = Journal(tower.state).games()
         return bool(games) and 3400 <= games[-1].stat().st_size < 4096
 
-    tower.wait_for(near, 60)
+    tower.wait_for(near)
 
 
 def test_mid_game_a_full_disk_pauses_the_tower_until_there_is_room(tmp_path, towers):

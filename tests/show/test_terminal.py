@@ -9,6 +9,7 @@ import json
 import time
 
 from gpiozero.pins import Pin
+from support import HANG
 from support.table import make_table
 from support.terminal import TowerTerminal
 
@@ -48,7 +49,7 @@ def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_un
     try:
         tower.wait_for("press to start")
         tower.type("\n")  # the roll button: a new game; Ann rolls by herself
-        screen = tower.wait_for("[p] pass  [u] undo", timeout=30)
+        screen = tower.wait_for("[p] pass  [u] undo", timeout=HANG)
         game = Journal(tmp_path).games()[0].read_text().splitlines()
         white = json.loads(game[1])["dice"]["white"]
         assert f"white {white[0]}+{white[1]} = {sum(white)}" in screen
@@ -69,7 +70,7 @@ def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_un
 def test_a_whole_game_in_80x24_never_floods_the_scrollback(tmp_path):
     tower = TowerTerminal(["--pace", "0.01", "--games", "1", "--state-dir", str(tmp_path)])
     tower.wait_for("Game over", timeout=60)
-    assert tower.wait_for_end(timeout=30) == 0
+    assert tower.wait_for_end(timeout=HANG) == 0
     tower.stop()
     assert tower.scrolled_lines() == 0
     assert b"Game over" in tower.raw.rpartition(b"\x1b[?1049l")[2]  # left in the terminal
@@ -84,7 +85,7 @@ def test_a_larger_terminal_shows_both_displays_and_the_sheets(tmp_path):
         tower.wait_for("Ann rolls next")
         time.sleep(0.3)  # the button is let go of first
         tower.type("\n")
-        screen = tower.wait_for("[p] pass", timeout=30)
+        screen = tower.wait_for("[p] pass", timeout=HANG)
         assert "main display" in screen and "options display" in screen
         assert "lock lights:" in screen
         assert ">Ann          0  R:- Y:- G:- B:-  penalties 0" in screen
@@ -103,7 +104,7 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         tower.wait_for("New game of Qwixx")
         time.sleep(0.3)  # the button is let go of first
         tower.type("\n")
-        tower.wait_for("Ann rolls white", timeout=30)
+        tower.wait_for("Ann rolls white", timeout=HANG)
         text = tower.wait_for("[p] pass  [u] undo  >")
         question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
         assert question and question[0].startswith("Ann, action 1: [1] red "), text

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from drivers.padlink import PadLink
 from firmware_py.pad import protocol
+from support import HANG
 from support.fakes import FakeClock
 
-WAIT = 10.0  # seconds before a test gives up waiting for something that should happen
+WAIT = HANG  # seconds before a test gives up waiting for something that should happen
 
 
 def pad_hello(boot=7, version=protocol.PROTOCOL_VERSION):

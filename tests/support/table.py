@@ -14,6 +14,7 @@ from firmware_py.journal.journal import Journal
 from firmware_py.seating import SeatSpec
 from firmware_py.table import Table
 from sheets import load_sheet
+from support import HANG
 from support.fakes import FakeClock
 
 PACE = 0.005
@@ -37,7 +38,7 @@ def shifted(frame: Image.Image, offset: tuple[int, int]) -> bytes:
     return panel.tobytes()
 
 
-async def until(condition, timeout: float = 10.0) -> None:
+async def until(condition, timeout: float = HANG) -> None:
     """Wait (bounded) for the table to reach a state."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not condition():
@@ -74,7 +75,7 @@ async def _press_for(table: Table, clock: FakeClock, seconds: float) -> None:
     await until(lambda: table.version != version)
 
 
-def run_table(table: Table, steps, hub=None, timeout: float = 60) -> None:
+def run_table(table: Table, steps, hub=None, timeout: float = HANG) -> None:
     """Run the table while `await steps()` plays (pressing its button, opening its pad `hub`
     if it has one); then stop it and close the hub and the hardware."""
 

@@ -16,6 +16,8 @@ import time
 
 import pyte
 
+from support import HANG
+
 LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 
 
@@ -60,7 +62,7 @@ class TowerTerminal:
                 self.stream.feed(drawn)
                 self.left = bool(mark)
 
-    def wait_for(self, words: str, timeout: float = 20.0) -> str:
+    def wait_for(self, words: str, timeout: float = HANG) -> str:
         """Read until `words` are on screen; the screen's text then."""
         deadline = time.monotonic() + timeout
         while words not in self.text():
@@ -68,7 +70,7 @@ class TowerTerminal:
             self.read(0.05)
         return self.text()
 
-    def wait_for_end(self, timeout: float = 60.0) -> int:
+    def wait_for_end(self, timeout: float = HANG) -> int:
         """Read (a terminal nobody reads blocks its writer) until the tower ends by itself;
         its exit status."""
         deadline = time.monotonic() + timeout

@@ -9,6 +9,7 @@ from firmware_py.seating import COMPUTER, PHONE, SeatSpec
 from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.seats.phones.server import WebServer
+from support import HANG
 from support.table import make_table, run_table
 
 CODE = "4821"
@@ -26,7 +27,7 @@ def web_tower(tmp_path, seats=(), variant: str = "classic"):
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 
-def run_with_server(table, server, steps, *, hub=None, timeout: float = 60) -> None:
+def run_with_server(table, server, steps, *, hub=None, timeout: float = HANG) -> None:
     """Run the table and its web server while `await steps()` plays; then stop both and close
     the pad `hub` (if any) and the hardware."""
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import HANG
 from support.disk import FULL, fill, tmpfs
 from support.pads import PtyPad, pad_hello
 
@@ -31,7 +32,7 @@ from firmware_py.pad import protocol
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
 
-WAIT = 20.0
+WAIT = HANG
 PASS = {"action": protocol.PASS}
 MARK_RED_5 = {"action": protocol.MARK, "row": 1, "number": 5, "flags": 0, "choice": 0}
 UNDO = {"action": protocol.UNDO}

@@ -21,6 +21,8 @@ from support.wheel import UNREACHABLE, _run, build_wheel
 from firmware_py import __version__
 
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
+# One worker builds the kiosk venv for all of this module's tests (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("kiosk-install")
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,9 @@ def kiosk(tmp_path_factory) -> Path:
     venv = work / "venv"
     made = _run(sys.executable, "-m", "venv", venv, cwd=work)
     assert made.returncode == 0, made.stderr
-    installed = _run(venv / "bin" / "python", "-m", "pip", "install", wheel, cwd=work, timeout=900)
+    # (--no-compile: what is installed is the same, without byte-compiling every dependency)
+    pip = (venv / "bin" / "python", "-m", "pip")
+    installed = _run(*pip, "install", "--no-compile", wheel, cwd=work, timeout=900)
     if installed.returncode != 0 and any(words in installed.stderr for words in UNREACHABLE):
         pytest.skip(f"the package index is unreachable: {installed.stderr.strip()[-300:]}")
     assert installed.returncode == 0, installed.stdout + installed.stderr

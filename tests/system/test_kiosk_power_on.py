@@ -10,6 +10,7 @@ import socket
 import time
 from pathlib import Path
 
+from support import HANG
 from support.pads import PtyPad, join, pad_hello
 from support.paths import ROOT
 from support.terminal import TowerTerminal
@@ -54,7 +55,7 @@ def test_at_power_on_the_kiosk_waits_for_people_and_one_press_starts_their_game(
     tower = TowerTerminal(["--config", str(kiosk_config(tmp_path)), "--state-dir", str(state),
                            "--pace", "0.05"])  # fmt: skip
     try:
-        screen = tower.wait_for("press a button on a pad to join", timeout=40)
+        screen = tower.wait_for("press a button on a pad to join", timeout=HANG)
         assert "Qwixx" in screen
         time.sleep(3)  # a second game used to start 2.4 s after the first one ended
         tower.read()

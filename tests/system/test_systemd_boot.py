@@ -38,6 +38,8 @@ UNIT = ROOT / "systemd" / "qwixx-tower.service"
 SYSTEMD = "/lib/systemd/systemd"
 PYTHON = "/usr/bin/python3"
 GROUPS = ("gpio", "i2c", "spi", "dialout", "bluetooth", "audio")
+# One worker boots systemd for all of this module's tests (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("systemd-boot")
 WAIT = 90.0  # seconds before a step that should happen is called a failure
 # Units that would reach past the namespaces into this machine's kernel or devices.
 MASKED = (
@@ -79,7 +81,7 @@ mount -t proc proc "$L/root/proc"
 cp "$WHEEL" "$L/unit" "$L/config.toml" "$L/root/tmp/"
 chroot "$L/root" /bin/sh -eu -c '
   /usr/bin/python3 -m venv --system-site-packages /opt/qwixx-tower/.venv
-  /opt/qwixx-tower/.venv/bin/pip install -q /tmp/'"$(basename "$WHEEL")"'
+  /opt/qwixx-tower/.venv/bin/pip install -q --no-compile /tmp/'"$(basename "$WHEEL")"'
   for group in gpio i2c spi dialout bluetooth audio; do groupadd -f --system "$group"; done
   useradd --system --no-create-home --groups gpio,i2c,spi,dialout,bluetooth,audio qwixx
   install -D -m 644 /tmp/config.toml /etc/qwixx-tower/config.toml

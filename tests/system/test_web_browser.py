@@ -15,6 +15,8 @@ import shutil
 
 import pytest
 from PIL import Image, ImageChops
+from support import HANG
+from support.browser import endpoint as shared_chromium
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.table import PACE
@@ -30,8 +32,6 @@ pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
     reason="no chromium: ./dev test installs it with apt-get when run as root",
 )
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync"]  # fmt: skip
 VIEWPORT = {"width": 390, "height": 780}
 TIMEOUT = 10_000  # milliseconds a page may take to show what the test waits for
 SCRIPT_ERRORS: list[str] = []  # uncaught errors of the page's script, in any test's browser
@@ -50,12 +50,13 @@ def bot_tower(tmp_path):
     return web_tower(tmp_path, [BOT])
 
 
-def with_browser(table, server, steps, *, hub=None, timeout: float = 60) -> None:
-    """Run the table, its web server and a headless chromium while `await steps(browser)`."""
+def with_browser(table, server, steps, *, hub=None, timeout: float = HANG) -> None:
+    """Run the table and its web server while `await steps(browser)`, the browser being this
+    process's shared headless chromium (each phone in it a context of its own)."""
 
     async def in_browser() -> None:
         async with playwright_api.async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            browser = await playwright.chromium.connect_over_cdp(shared_chromium(CHROMIUM))
             try:
                 await steps(browser)
             finally:

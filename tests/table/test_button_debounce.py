@@ -11,6 +11,7 @@ import asyncio
 
 import pytest
 from gpiozero import Device
+from support import HANG
 from support.fakes import FakeClock
 
 from firmware_py.app.config import ConfigError, parse_config
@@ -62,7 +63,7 @@ def phase_after_a_press_that_bounces(tmp_path, debounce: float) -> TablePhase:
         return phase
 
     try:
-        return asyncio.run(asyncio.wait_for(play(), timeout=30))
+        return asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     finally:
         hardware.close()
 

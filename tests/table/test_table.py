@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from support import HANG
 from support.rules import build, recording_game
 from support.table import PACE, clocked_table, hold, make_table, run_table, shifted, tap, until
 
@@ -137,7 +138,7 @@ def test_a_keyboard_player_rolls_with_the_button_and_marks_from_the_keyboard(tmp
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -180,7 +181,7 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -235,7 +236,7 @@ def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -267,7 +268,7 @@ def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     table.hardware.close()
 
 
@@ -289,7 +290,7 @@ def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_p
         table.stop()
         await task
 
-    asyncio.run(asyncio.wait_for(play(), timeout=30))
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     hardware.close()
 
 

@@ -23,9 +23,11 @@ import pytest
 from PIL import Image
 from smbus2 import SMBus
 
+from support import HANG
+
 TESTS = Path(__file__).resolve().parents[2]
 PR_SET_PTRACER = 0x59616D61  # Yama: let this process's memory be read by the given one
-MOUNT_WAIT = 15.0  # seconds a slow, shared machine may need to start Python and mount
+MOUNT_WAIT = HANG  # seconds a slow, shared machine may need to start Python and mount
 
 
 class MountedBus:

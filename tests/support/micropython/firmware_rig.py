@@ -41,7 +41,7 @@ from firmware_py.table import Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
 PAD_DIR = ROOT / "firmware_py" / "pad"
-WAIT = 20.0  # seconds before a test gives up on something that should happen
+WAIT = 180.0  # seconds before a test gives up on something that should happen
 
 
 def micropython_binary() -> str:
