@@ -29,13 +29,16 @@ import logging
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
 
 from firmware_py.journal import disk
 from firmware_py.journal.disk import QUARANTINE, SetAside, set_aside
 from firmware_py.journal.lines import LogError, event_to_line, now, replay
-from firmware_py.rules import Game, Start
+from firmware_py.rules import Event, Game, Start
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,17 @@ class JournalError(Exception):
     """The journal cannot be written or read (full disk, read-only, corrupt file)."""
 
 
+class SeatLike(Protocol):
+    """A seat as the notes beside a game log write it (the table's SeatSpec is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def pad(self) -> str: ...
+
+
 @dataclass
 class ResumedGame:
     """A game read back from its log: the state, and whether a torn last line was dropped."""
@@ -60,7 +74,7 @@ class ResumedGame:
     game: Game
     events: int
     dropped_torn_line: bool
-    requests: list = field(default_factory=list)  # (player, request id) answered, oldest first
+    requests: list[tuple[str, str]] = field(default_factory=list)  # answered, oldest first
 
 
 class GameLog:
@@ -97,7 +111,11 @@ class GameLog:
         self._cut_torn_tail()
 
     def append(
-        self, event, requests: list[tuple[str, str]] | None = None, *, time: str | None = None
+        self,
+        event: Start | Event,
+        requests: list[tuple[str, str]] | None = None,
+        *,
+        time: str | None = None,
     ) -> str | None:
         """Write one event (with the device requests it answers, and the moment it was
         recorded if `time` is given) and make it durable (fsync) before returning. A write
@@ -177,7 +195,12 @@ class GameLog:
     def __enter__(self) -> GameLog:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()
 
 
@@ -325,7 +348,7 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot mark {path.name} as abandoned: {error}") from error
 
-    def note_seats(self, path: Path, seats) -> None:
+    def note_seats(self, path: Path, seats: Iterable[SeatLike]) -> None:
         """Write down beside the game of `path` who sits where: each player's name, how they
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         _write_durably(path.with_suffix(SEATS), seat_records(seats))
@@ -333,7 +356,7 @@ class Journal:
     def note_draft(
         self,
         variant: str,
-        seats,
+        seats: Iterable[SeatLike],
         lucky: dict[str, list[int]],
         requests: list[tuple[str, str]] | None = None,
     ) -> None:
@@ -352,7 +375,7 @@ class Journal:
         self.directory.mkdir(parents=True, exist_ok=True)
         _write_durably(self.directory / DRAFT, record)
 
-    def noted_draft(self) -> dict | None:
+    def noted_draft(self) -> dict[str, Any] | None:
         """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
         None if there is no such note, or a game has started since it was written."""
         try:
@@ -422,7 +445,7 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
         raise JournalError(f"{path.name}: {error.strerror}") from error
     text, torn = _without_torn_tail(data)
     lines = text.splitlines(keepends=True)
-    events: list = []
+    events: list[Start | Event] = []
     requests: list[tuple[str, str]] = []
     try:
         game = replay(lines, events, requests)
@@ -438,7 +461,7 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     return ResumedGame(path, game, len(events), torn, requests)
 
 
-def noted_seats(path: Path) -> list[dict]:
+def noted_seats(path: Path) -> list[dict[str, str]]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"} ([] if there is no note, or it cannot be read)."""
     try:
@@ -454,12 +477,12 @@ def noted_seats(path: Path) -> list[dict]:
     return record
 
 
-def seat_records(seats) -> list[dict]:
+def seat_records(seats: Iterable[SeatLike]) -> list[dict[str, str]]:
     """Seats (SeatSpec-like) as the notes write them."""
     return [{"name": seat.name, "kind": seat.kind, "pad": seat.pad} for seat in seats]
 
 
-def _write_durably(path: Path, record) -> None:
+def _write_durably(path: Path, record: object) -> None:
     """Replace the JSON file `path` by `record` so that a power cut leaves the old or the new."""
     fresh = path.with_suffix(".tmp")
     try:

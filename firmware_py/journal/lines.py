@@ -7,11 +7,12 @@ shape of each line; the rules engine checks the rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
-from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
+from firmware_py.rules import Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from sheets import COLOURS
 
 
@@ -39,7 +40,7 @@ class LogError(Exception):
 
 def replay(
     lines: Iterable[str | bytes],
-    events: list | None = None,
+    events: list[Start | Event] | None = None,
     requests: list[tuple[str, str]] | None = None,
 ) -> Game:
     """Replay a whole log (lines of text, or of UTF-8 bytes) and return the resulting game;
@@ -74,23 +75,23 @@ def _text(line: str | bytes) -> str:
         raise Refused(f"not UTF-8 text (byte {error.start + 1} of the line)") from error
 
 
-def _apply(game: Game | None, event) -> Game:
+def _apply(game: Game | None, event: Start | Event) -> Game:
     if game is None:
-        if type(event) is not Start:
+        if not isinstance(event, Start):
             raise Refused('a game log must begin with a start event ({"event": "start", ...})')
         return Game.start(event)
-    if type(event) is Start:
+    if isinstance(event, Start):
         raise Refused("a game has only one start event, on its first line")
     game.apply(event)
     return game
 
 
-def parse_line(text: str):
+def parse_line(text: str) -> Start | Event:
     """One log line to an event; Refused with a plain reason when its shape is wrong."""
     return parse_event(_json_object(text))
 
 
-def _json_object(text: str) -> dict:
+def _json_object(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -100,7 +101,7 @@ def _json_object(text: str) -> dict:
     return data
 
 
-def requests_of(event, data: dict) -> list[tuple[str, str]]:
+def requests_of(event: Start | Event, data: dict[str, Any]) -> list[tuple[str, str]]:
     """The device requests a log line says its event answered, as (player, request id), from
     its optional "request": {"Ann": ["pad-e6614c31aabbccdd/4711/17"]} (a decision answers one;
     a start, the lucky numbers chosen on pads before it). Not part of the game: a line without
@@ -117,7 +118,7 @@ def requests_of(event, data: dict) -> list[tuple[str, str]]:
     ]
 
 
-def parse_event(data: dict):
+def parse_event(data: dict[str, Any]) -> Start | Event:
     kind = data.get("event")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
@@ -125,7 +126,7 @@ def parse_event(data: dict):
     return parser(data)
 
 
-def _parse_start(data: dict) -> Start:
+def _parse_start(data: dict[str, Any]) -> Start:
     variant = _field(data, "variant", str, "start")
     players = _field(data, "players", list, "start")
     lucky = data.get("lucky")
@@ -134,7 +135,7 @@ def _parse_start(data: dict) -> Start:
     return Start(variant, tuple(players), lucky)
 
 
-def _parse_roll(data: dict) -> Roll:
+def _parse_roll(data: dict[str, Any]) -> Roll:
     dice = _field(data, "dice", dict, "roll")
     white = dice.get("white")
     if not isinstance(white, list) or len(white) != 2:
@@ -143,7 +144,7 @@ def _parse_roll(data: dict) -> Roll:
     return Roll(tuple(white), colours)
 
 
-def _parse_mark(data: dict) -> Mark:
+def _parse_mark(data: dict[str, Any]) -> Mark:
     player = _field(data, "player", str, "mark")
     row = _field(data, "row", str, "mark")
     number = _field(data, "number", int, "mark")
@@ -158,21 +159,22 @@ def _parse_choice(choice: object) -> str | None:
         return None
     if not isinstance(choice, dict) or not isinstance(choice.get("row"), str):
         raise Refused('"choice" must look like {"row": "green"}')
-    return choice["row"]
+    row: str = choice["row"]
+    return row
 
 
-def _parse_pass(data: dict) -> Pass:
+def _parse_pass(data: dict[str, Any]) -> Pass:
     return Pass(_field(data, "player", str, "pass"))
 
 
-def _parse_undo(data: dict) -> Undo:
+def _parse_undo(data: dict[str, Any]) -> Undo:
     return Undo(_field(data, "player", str, "undo"))
 
 
 _TYPE_WORDS = {str: "text", list: "a list", dict: "an object", int: "a whole number"}
 
 
-def _field(data: dict, key: str, kind: type, event: str):
+def _field(data: dict[str, Any], key: str, kind: type, event: str) -> Any:
     value = data.get(key)
     if value is None:
         raise Refused(f'a {event} event needs "{key}"')
@@ -181,7 +183,7 @@ def _field(data: dict, key: str, kind: type, event: str):
     return value
 
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[dict[str, Any]], Start | Event]] = {
     EventKind.START: _parse_start,
     EventKind.ROLL: _parse_roll,
     EventKind.MARK: _parse_mark,
@@ -190,19 +192,19 @@ _PARSERS = {
 }
 
 
-def event_to_json(event) -> dict:
+def event_to_json(event: Start | Event) -> dict[str, Any]:
     """The log line for an event, as a JSON-ready dict (the journal's writing side)."""
-    kind = type(event)
-    if kind is Start:
+    data: dict[str, Any]
+    if isinstance(event, Start):
         data = {"event": EventKind.START, "variant": event.variant, "players": list(event.players)}
         if event.lucky:
             data["lucky"] = {name: list(numbers) for name, numbers in event.lucky.items()}
         return data
-    if kind is Roll:
-        dice = {"white": list(event.white)}
+    if isinstance(event, Roll):
+        dice: dict[str, Any] = {"white": list(event.white)}
         dice.update({c: event.colours[c] for c in COLOURS if c in event.colours})
         return {"event": EventKind.ROLL, "dice": dice}
-    if kind is Mark:
+    if isinstance(event, Mark):
         data = {
             "event": EventKind.MARK,
             "player": event.player,
@@ -214,15 +216,15 @@ def event_to_json(event) -> dict:
         if event.choice is not None:
             data["choice"] = {"row": event.choice}
         return data
-    if kind is Pass:
+    if isinstance(event, Pass):
         return {"event": EventKind.PASS, "player": event.player}
-    if kind is Undo:
+    if isinstance(event, Undo):
         return {"event": EventKind.UNDO, "player": event.player}
     raise TypeError(f"not a game event: {event!r}")
 
 
 def event_to_line(
-    event, requests: list[tuple[str, str]] | None = None, *, time: str | None = None
+    event: Start | Event, requests: list[tuple[str, str]] | None = None, *, time: str | None = None
 ) -> str:
     """One compact JSON Lines line, newline included. `requests`: the (player, request id) of
     the device requests the event answers, written as its optional "request" (the spec's key),

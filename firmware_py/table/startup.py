@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from drivers.button import RollButton
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, JournalError, noted_seats
-from firmware_py.seating import SeatSpec, seats_for
+from firmware_py.seating import SeatKind, SeatSpec, seats_for
 from firmware_py.table.storage import set_aside_words
 from firmware_py.view import SETUP
 
@@ -62,13 +62,22 @@ def resume_or_attract(table: Table) -> None:
     table.game = game = resumed.game
     table.game_log = game_log
     table.applied.remember_all(resumed.requests)
-    noted = [SeatSpec(**seat) for seat in noted_seats(resumed.path)]
+    noted = [seat for record in noted_seats(resumed.path) if (seat := noted_seat(record))]
     players = [player.name for player in game.players]
     table.seating.seats = seats_for(players, table.seats, noted)
     log.info("resumed %s after %d events", resumed.path.name, resumed.events)
     table.message = "carrying on " + game_title(resumed.path, players, game.sheet.name)
     table.tell(table.message)
     table.publish()
+
+
+def noted_seat(record: dict[str, str]) -> SeatSpec | None:
+    """A seat as the note beside its game wrote it; None for a kind of seat not known here."""
+    try:
+        kind = SeatKind(record["kind"])
+    except ValueError:
+        return None
+    return SeatSpec(record["name"], kind, record["pad"])
 
 
 def set_aside_unreadable(table: Table) -> None:
