@@ -45,6 +45,7 @@ JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
 JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 GAME_OVER = "game over"  # a pad's screen line once the game has ended
 END_WAIT = 10.0  # seconds the pads may take to show the end after the tower's last game
+NUDGE_AFTER = 5.0  # seconds the table may wait on the fingers before they look and press again
 
 
 def micropython() -> str | None:
@@ -163,6 +164,24 @@ class RobotFingers:
             if asyncio.get_running_loop().time() > deadline:
                 raise DemoError("a pad never asked to join the table: is its firmware running?")
             await asyncio.sleep(0.02)
+
+    async def keep_playing(self) -> None:
+        """Presses can be lost: a pad whose screen still shows the state before (a busy machine
+        delivers the tower's frames late) takes them for that state, and the table goes on
+        waiting. When nothing has changed at the table for a while, the fingers look again and
+        press for whatever it waits for (a pad that was only slow then sees a second press,
+        which the table refuses or takes as a new decision: the demo plays on either way)."""
+        loop = asyncio.get_running_loop()
+        seen, since = self.table.version, loop.time()
+        while True:
+            await asyncio.sleep(0.5)
+            if self.table.version != seen or not self.joined:
+                seen, since = self.table.version, loop.time()
+            elif loop.time() - since > NUDGE_AFTER + 3 * self.pace:
+                self._pressed.clear()
+                self._scheduled = {key for key in self._scheduled if key[0] != seen}
+                since = loop.time()
+                self.look(self.table.view())
 
     def look(self, view: TableView) -> None:
         """After every change: whoever must act now gets a finger after a pause."""
@@ -283,10 +302,12 @@ async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: 
     try:
         hub.open(asyncio.get_running_loop())
         joining = asyncio.create_task(_join_or_stop(fingers, table, failed))
+        nudging = asyncio.create_task(fingers.keep_playing())
         try:
             await table.run(games=1)
         finally:
             joining.cancel()
+            nudging.cancel()
         if not failed:
             await _until_the_pads_show_the_end(pads)
             if full_screen:
