@@ -207,6 +207,37 @@ def describe_waiting(roles: Iterable[str]) -> str:
     return f"waiting for {listed}"
 
 
+# What stops the dice being read, in the players' words, by bleak's reason or BlueZ's D-Bus error.
+_UNAVAILABLE_WORDS = {
+    "NO_BLUETOOTH": "the tower has no Bluetooth adapter",
+    "NO_BLE_CENTRAL_ROLE": "the tower's Bluetooth adapter cannot reach dice (no Bluetooth LE)",
+    "POWERED_OFF": "the tower's Bluetooth is switched off",
+    "DENIED_BY_SYSTEM": "the system does not let the tower use Bluetooth",
+    "DENIED_BY_USER": "the system does not let the tower use Bluetooth",
+    "DENIED_BY_UNKNOWN": "the system does not let the tower use Bluetooth",
+}
+_NO_BLUEZ = "the Bluetooth service (bluetoothd) is not running"
+_DBUS_WORDS = {
+    "org.freedesktop.DBus.Error.ServiceUnknown": _NO_BLUEZ,
+    "org.freedesktop.DBus.Error.NameHasNoOwner": _NO_BLUEZ,
+    "org.freedesktop.DBus.Error.AccessDenied": "the system does not let the tower use Bluetooth",
+    "org.bluez.Error.NotReady": "the tower's Bluetooth is switched off",
+}
+
+
+def bluetooth_trouble(error: BaseException) -> str:
+    """Why the dice cannot be read, in a few plain words, from what bleak or D-Bus raised."""
+    reason = getattr(getattr(error, "reason", None), "name", None)  # BleakBluetoothNotAvailable
+    if reason in _UNAVAILABLE_WORDS:
+        return _UNAVAILABLE_WORDS[reason]
+    dbus_error = getattr(error, "dbus_error", None)  # BleakDBusError
+    if dbus_error in _DBUS_WORDS:
+        return _DBUS_WORDS[dbus_error]
+    if isinstance(error, (FileNotFoundError, ConnectionRefusedError)):
+        return "the system's message bus (D-Bus) is not running"
+    return str(error) or type(error).__name__
+
+
 class DiceEventKind(enum.StrEnum):
     """What happened to a die, in words the display can use."""
 
@@ -620,13 +651,21 @@ def _check_settings(
         )
 
 
+CONNECT_ATTEMPTS = 2  # bleak-retry-connector's tries (with its backoff) each time a die is heard
+
+
 class BleakPixelsScanner:
     """The real radio: bleak's `BleakScanner`, and a `BleakClient` per configured die.
 
-    With `connect=False` it only listens to advertisements (fewer moving parts, but BlueZ may
-    drop advertisements that repeat, so silent dice may be reported out of range). A die whose
-    connection failed is retried after `retry_after` seconds, when it is heard again.
-    bleak is imported here, on start, so this module imports without it.
+    Links are made as Home Assistant's Bluetooth integrations make them, with
+    bleak-retry-connector's `establish_connection`: it retries BlueZ's transient failures with
+    the backoff each calls for, closes a stale link left by an earlier run, and does not trust
+    a services cache that BlueZ has dropped. A die whose link could not be made even so is
+    tried again `retry_after` seconds later, when it is heard again (a die out of range is not
+    heard: nothing is tried in vain meanwhile). With `connect=False` it only listens to
+    advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
+    dice may be reported out of range). bleak is imported on start, so this module imports
+    without it.
     """
 
     def __init__(self, *, connect: bool = True, retry_after: float = 5.0) -> None:
@@ -674,12 +713,19 @@ class BleakPixelsScanner:
 
     async def _hold_link(self, device) -> None:
         """Connect, listen to the die's messages until the link drops, then report the drop."""
-        from bleak import BleakClient
+        from bleak_retry_connector import BleakClientWithServiceCache, establish_connection
 
         dropped = asyncio.Event()
         linked = False
         try:
-            async with BleakClient(device, lambda _client: dropped.set()) as client:
+            client = await establish_connection(
+                BleakClientWithServiceCache,
+                device,
+                f"Pixels die at {device.address}",
+                disconnected_callback=lambda _client: dropped.set(),
+                max_attempts=CONNECT_ATTEMPTS,
+            )
+            try:
                 notify, write = _die_characteristics(client)
                 await client.start_notify(notify, lambda _char, data: self._message(device, data))
                 linked = True
@@ -687,6 +733,8 @@ class BleakPixelsScanner:
                 # The die stops advertising once connected: ask where it stands now.
                 await client.write_gatt_char(write, bytes([MSG_WHO_ARE_YOU]), response=_ack(write))
                 await dropped.wait()
+            finally:
+                await client.disconnect()
         except Exception as error:  # bleak raises backend-specific errors; the link just ends
             log.warning("pixels: link to %s ended: %s", device.address, error)
             self._failed_at[device.address] = time.monotonic()

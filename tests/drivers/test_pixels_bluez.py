@@ -6,12 +6,13 @@ Skipped, with the reason, where no dbus-daemon can be started (./dev test instal
 """
 
 import asyncio
+import contextlib
 
 import pytest
 from support.bluez import PixelsDie, Radio, serving
 from support.bluez.bus import private_system_bus
 
-from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader
+from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader, bluetooth_trouble
 
 DICE = {
     "white 1": 0x1A2B_0001,
@@ -45,9 +46,10 @@ class Tower:
         self.radio = radio
         self.events = []
         self._news = asyncio.Event()
+        self.scanner = BleakPixelsScanner(**settings.pop("scanner", {}))
         self.reader = PixelsReader(
             settings.pop("dice", DICE),
-            scanner=BleakPixelsScanner(**settings.pop("scanner", {})),
+            scanner=self.scanner,
             on_event=self._take,
             **settings,
         )
@@ -60,10 +62,9 @@ class Tower:
         return [event.message for event in self.events if event.kind is kind]
 
     async def linked(self, roles=tuple(DICE)):
-        """Wait until the tower holds a link to every die in `roles`."""
+        """Wait until the tower listens to every die in `roles` over a link of its own."""
         ids = {DICE[role] for role in roles}
-        await self.radio.wait_for(lambda: ids <= set(self.radio.linked()))
-        await self.heard(lambda: len(self.messages(DiceEventKind.FOUND)) >= len(ids))
+        await self.radio.wait_for(lambda: ids <= self.radio.listened_to())
 
     async def heard(self, condition):
         """Wait until `condition()` holds; checked after each event the reader reports."""
@@ -79,7 +80,9 @@ def run(bus, scenario, radio=None, **settings):
         async with serving(bus, radio or Radio(table_dice())) as served:
             tower = Tower(served, **settings)
             async with tower.reader:
-                return await asyncio.wait_for(scenario(tower), LIMIT)
+                result = await asyncio.wait_for(scenario(tower), LIMIT)
+            await tower.scanner.stop()  # stopping again does nothing
+            return result
 
     return asyncio.run(main())
 
@@ -101,3 +104,139 @@ def test_a_roll_of_the_six_thrown_dice_comes_through_bleak_unchanged(bus):
     assert colours == {"red": 6, "yellow": 1, "green": 2, "blue": 4}
     # Each die was asked who it is (WhoAreYou, id 1), with a response as its characteristic allows
     assert sorted(radio.writes) == sorted((die, b"\x01", "request") for die in DICE.values())
+
+
+def throw_all_but(radio, left_out, faces=None):
+    for role, die_id in DICE.items():
+        if role not in left_out:
+            radio.throw(die_id, (faces or {}).get(role, 4))
+
+
+async def roll_begun(tower, colours=ALL_COLOURS):
+    """A roll being read, once the reader waits for the dice."""
+    roll = asyncio.create_task(tower.reader.wait_for_roll(colours, timeout=LIMIT))
+    await tower.heard(lambda: tower.reader.waiting_for)
+    return roll
+
+
+def test_the_scan_asks_bluez_for_the_pixels_services_and_leaves_other_dice_alone(bus):
+    stranger = PixelsDie(0x0BAD_F00D)
+    radio = Radio([*table_dice(), stranger])
+
+    async def scenario(tower):
+        await tower.linked()
+        assert radio.discovering
+        assert "a6b90001-7a5a-43f2-a962-350c8edc9b5b" in radio.discovery_filter["UUIDs"]
+        assert radio.discovery_filter["DuplicateData"] is True  # still dice show they are near
+        return stranger.die_id in radio.devices  # BlueZ heard it
+
+    assert run(bus, scenario, radio) is True
+    assert stranger.heard == []  # the tower neither connected to it nor wrote to it
+    assert radio.discovering == 0 and radio.linked() == []  # closing let every die go
+
+
+def test_a_die_of_the_first_firmware_is_asked_without_response_as_its_characteristic_says(bus):
+    dice = table_dice(**{"white 2": {"legacy": True}})
+    radio = Radio(dice, write_flags=("write-without-response",))
+
+    async def scenario(tower):
+        await tower.linked()
+        roll = await roll_begun(tower, [])
+        tower.radio.throw(DICE["white 1"], 6)
+        tower.radio.throw(DICE["white 2"], 2)
+        return await roll
+
+    assert run(bus, scenario, radio) == ((6, 2), {})
+    assert {kind for _die, _data, kind in radio.writes} == {"command"}
+
+
+def test_a_die_that_drops_mid_roll_is_named_and_counts_again_once_back(bus):
+    red = DICE["red"]
+
+    async def scenario(tower):
+        await tower.linked()
+        roll = await roll_begun(tower)
+        throw_all_but(tower.radio, ["red"], {"white 1": 2, "white 2": 6})
+        tower.radio.set_roll_state(tower.radio.dice[red], 3, 5)  # tumbling ...
+        tower.radio.leave(red)  # ... off the table, out of reach
+        said = tower.messages
+        lost = DiceEventKind.CONNECTION_LOST
+        await tower.heard(lambda: "lost the connection to the red die" in said(lost))
+        assert tower.reader.waiting_for == ("red",)
+        tower.radio.come_back(red)
+        back = DiceEventKind.RECONNECTED
+        await tower.heard(lambda: "reconnected to the red die" in said(back))
+        await tower.linked(["red"])
+        tower.radio.throw(red, 3)
+        return await roll
+
+    white, colours = run(bus, scenario)
+    assert white == (2, 6)
+    assert colours == {"red": 3, "yellow": 4, "green": 4, "blue": 4}
+
+
+def test_a_battery_running_low_during_play_is_said_once_until_it_has_been_charged(bus):
+    yellow = DICE["yellow"]
+
+    async def scenario(tower):
+        await tower.linked()
+        for level, charging in [(19, False), (18, False), (18, True), (40, True), (15, False)]:
+            tower.radio.set_battery(yellow, level, charging)
+        await tower.heard(lambda: len(tower.messages(DiceEventKind.LOW_BATTERY)) == 2)
+        return tower.messages(DiceEventKind.LOW_BATTERY)
+
+    assert run(bus, scenario) == [
+        "the yellow die: battery low (19%)",
+        "the yellow die: battery low (15%)",
+    ]
+
+
+def test_a_die_already_low_is_said_from_its_advertisement_before_any_link(bus):
+    radio = Radio(table_dice(green={"battery": 12}))
+
+    async def scenario(tower):
+        low = "the green die: battery low (12%)"
+        await tower.heard(lambda: low in tower.messages(DiceEventKind.LOW_BATTERY))
+
+    run(bus, scenario, radio, scanner={"connect": False})
+    assert radio.linked() == [] and radio.connects == 0
+
+
+def test_a_die_held_by_a_phone_is_named_and_taken_once_the_phone_lets_go(bus):
+    blue = DICE["blue"]
+    radio = Radio(table_dice(blue={"held_elsewhere": True}))
+
+    async def scenario(tower):
+        missing = "the blue die is out of range"
+        await tower.heard(lambda: missing in tower.messages(DiceEventKind.OUT_OF_RANGE))
+        assert blue not in tower.radio.devices  # silent: BlueZ never heard it
+        tower.radio.hold_elsewhere(blue, False)
+        await tower.linked(["blue"])
+        return tower.messages(DiceEventKind.FOUND)
+
+    found = run(bus, scenario, radio, out_of_range_after=0.5, poll_interval=0.05)
+    assert "found the blue die" in found
+
+
+@pytest.mark.parametrize(
+    ("radio", "words"),
+    [
+        (Radio(table_dice(), adapter=False), "the tower has no Bluetooth adapter"),
+        (Radio(table_dice(), powered=False), "the tower's Bluetooth is switched off"),
+        (None, "the Bluetooth service (bluetoothd) is not running"),
+    ],
+    ids=["no adapter", "adapter off", "no bluetoothd"],
+)
+def test_bluetooth_that_cannot_be_used_is_one_sentence_for_the_players(bus, radio, words):
+    async def main():
+        reader = PixelsReader(DICE, scanner=BleakPixelsScanner())
+        async with contextlib.AsyncExitStack() as stack:
+            if radio is not None:
+                await stack.enter_async_context(serving(bus, radio))
+            with pytest.raises(Exception) as raised:
+                await reader.start()
+            await reader.close()
+        return raised.value
+
+    error = asyncio.run(asyncio.wait_for(main(), LIMIT))
+    assert bluetooth_trouble(error) == words

@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
 NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
 WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
+# Dice of the first firmware used the Nordic UART service's UUIDs (CommunicationsProtocol.md).
+LEGACY_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+LEGACY_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+LEGACY_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
 SYSTEMIC_GAMES = 0x0D39  # Bluetooth SIG company id of Systemic Games
 BUILD_TIMESTAMP = 1_700_000_000
 D6_ONYX_BLACK = 0x21  # design and colour: d6 (2) << 4 | onyx black (1)
@@ -45,6 +49,7 @@ class PixelsDie:
     in_range: bool = True
     held_elsewhere: bool = False  # connected to a phone's Pixels app: silent to everyone else
     name: str = ""
+    legacy: bool = False  # first firmware: the legacy service and characteristic UUIDs
     heard: list[bytes] = field(default_factory=list)  # messages a central wrote to it
 
     def __post_init__(self) -> None:
@@ -52,6 +57,13 @@ class PixelsDie:
             self.address = "D0:5E:" + ":".join(f"{b:02X}" for b in self.die_id.to_bytes(4, "big"))
         if not self.name:
             self.name = f"Pixel {self.die_id:08X}"
+
+    @property
+    def uuids(self) -> tuple[str, str, str]:
+        """Its service, notify and write characteristics' UUIDs."""
+        if self.legacy:
+            return LEGACY_SERVICE, LEGACY_NOTIFY, LEGACY_WRITE
+        return SERVICE, NOTIFY, WRITE
 
     @property
     def advertising(self) -> bool:

@@ -34,14 +34,7 @@ from dbus_fast.annotations import DBusStr as Str
 from dbus_fast.annotations import DBusUInt16 as UInt16
 from dbus_fast.constants import BusType, PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_property, method
-from support.bluez.pixels import (
-    NOTIFY,
-    SERVICE,
-    SYSTEMIC_GAMES,
-    WRITE,
-    PixelsDie,
-    throw_states,
-)
+from support.bluez.pixels import SYSTEMIC_GAMES, PixelsDie, throw_states
 
 Strings = Annotated[list[str], DBusSignature("as")]
 Options = Annotated[dict[str, Variant], DBusSignature("a{sv}")]
@@ -121,6 +114,7 @@ class Device(ServiceInterface):
         self.path = f"{ADAPTER_PATH}/dev_{die.address.replace(':', '_')}"
         self.connected = False
         self.resolved = False
+        self.asked = False  # the central has written to the die on this link
         self.rssi = -60
         self.advertised: tuple[bytes, bytes] | None = None  # the data last reported
         self.gatt: list[tuple[str, ServiceInterface]] = []
@@ -179,7 +173,7 @@ class Device(ServiceInterface):
 
     @dbus_property(access=READ)
     def UUIDs(self) -> Strings:
-        return [SERVICE]
+        return [self.die.uuids[0]]
 
     @dbus_property(access=READ)
     def ManufacturerData(self) -> ByCompany:
@@ -187,7 +181,7 @@ class Device(ServiceInterface):
 
     @dbus_property(access=READ)
     def ServiceData(self) -> Options:
-        return {SERVICE: Variant("ay", self.die.service_data())}
+        return {self.die.uuids[0]: Variant("ay", self.die.service_data())}
 
     @method()
     async def Connect(self) -> None:
@@ -211,7 +205,7 @@ class GattService(ServiceInterface):
 
     @dbus_property(access=READ)
     def UUID(self) -> Str:
-        return SERVICE
+        return self.device.die.uuids[0]
 
     @dbus_property(access=READ)
     def Device(self) -> ObjectPath:
@@ -279,6 +273,7 @@ class Characteristic(ServiceInterface):
         if not self.notifying:
             self.notifying = True
             self.emit_properties_changed({"Notifying": True})
+            self.device.radio.changes()
 
     @method()
     def StopNotify(self) -> None:
@@ -399,6 +394,22 @@ class Radio:
         """The ids of the dice a central holds a link to now, services resolved."""
         return [die_id for die_id, device in self.devices.items() if device.resolved]
 
+    def listened_to(self) -> set[int]:
+        """The ids of the linked dice whose messages a central takes, and which it has asked
+        something since: from then on a throw reaches it."""
+        return {
+            die_id
+            for die_id, device in self.devices.items()
+            if device.resolved and device.asked and self._notifying(device)
+        }
+
+    @staticmethod
+    def _notifying(device: Device) -> bool:
+        return any(
+            isinstance(interface, Characteristic) and interface.notifying
+            for _path, interface in device.gatt
+        )
+
     async def wait_for(self, condition: Callable[[], bool]) -> None:
         """Wait until `condition()` holds; it is checked after every change on the radio."""
         while not condition():
@@ -429,14 +440,14 @@ class Radio:
         """One advertisement from `die`, reported if a scan is on and its filter lets it in."""
         device = self.devices.get(die.die_id)
         linked = device is not None and device.connected
-        if not (self.discovering and die.advertising and not linked and self._wanted()):
+        if not (self.discovering and die.advertising and not linked and self._wanted(die)):
             return
         data = (die.manufacturer_data(), die.service_data())
         if device is None:
             device = self.devices[die.die_id] = Device(self, die)
             device.advertised = data
             self.bus.export(device.path, device)  # InterfacesAdded, with the advertisement
-            self._changes()
+            self.changes()
             return
         device.rssi = random.randint(-75, -45)
         changed: dict[str, object] = {"RSSI": device.rssi}
@@ -447,11 +458,14 @@ class Radio:
         elif not self.discovery_filter.get("DuplicateData", False):
             return  # BlueZ drops repeats unless the scan asked for them
         device.emit_properties_changed(changed)
-        self._changes()
+        self.changes()
 
-    def _wanted(self) -> bool:
-        uuids = self.discovery_filter.get("UUIDs") or [SERVICE]
-        return SERVICE in uuids and self.discovery_filter.get("Transport", "le") in ("le", "auto")
+    def _wanted(self, die: PixelsDie) -> bool:
+        """Whether the scan's filter lets the die's advertisements through."""
+        service = die.uuids[0]
+        uuids = self.discovery_filter.get("UUIDs") or [service]
+        le = self.discovery_filter.get("Transport", "auto") in ("le", "auto")
+        return service in uuids and le
 
     async def connect(self, device: Device) -> None:
         """Device1.Connect: link up, services found, then resolved (what bleak waits for)."""
@@ -464,17 +478,19 @@ class Radio:
             await asyncio.sleep(self.connect_timeout)
             raise DBusError(FAILED, "le-connection-abort-by-local")
         device.connected = True
+        device.asked = False
         device.emit_properties_changed({"Connected": True})
         self._export_gatt(device)
         device.resolved = True
         device.emit_properties_changed({"ServicesResolved": True})
-        self._changes()
+        self.changes()
 
     def _export_gatt(self, device: Device) -> None:
         service_path = f"{device.path}/service000a"
         service = GattService(device)
-        notify = Characteristic(device, service_path, NOTIFY, ["notify"])
-        write = Characteristic(device, service_path, WRITE, self.write_flags)
+        _service, notify_uuid, write_uuid = device.die.uuids
+        notify = Characteristic(device, service_path, notify_uuid, ["notify"])
+        write = Characteristic(device, service_path, write_uuid, self.write_flags)
         device.gatt = [
             (service_path, service),
             (f"{service_path}/char000b", notify),
@@ -494,15 +510,16 @@ class Radio:
         for path, interface in reversed(device.gatt):
             self.bus.unexport(path, interface)
         device.gatt = []
-        self._changes()
+        self.changes()
         asyncio.get_running_loop().call_soon(self.advertise, device.die)
 
     def written(self, device: Device, data: bytes, kind: str) -> None:
         """A central wrote to the die: it answers by notification, after the write is done."""
         self.writes.append((device.die.die_id, data, kind))
+        device.asked = True
         for reply in device.die.answer(data):
             asyncio.get_running_loop().call_soon(self._notify, device, reply)
-        self._changes()
+        self.changes()
 
     def _tell(self, die: PixelsDie, message: bytes) -> None:
         device = self.devices.get(die.die_id)
@@ -510,14 +527,14 @@ class Radio:
             self._notify(device, message)
         else:
             self.advertise(die)
-        self._changes()
+        self.changes()
 
     def _notify(self, device: Device, message: bytes) -> None:
         for _path, interface in device.gatt:
-            if isinstance(interface, Characteristic) and interface.uuid == NOTIFY:
+            if isinstance(interface, Characteristic) and "notify" in interface.flags:
                 interface.notify(message)
 
-    def _changes(self) -> None:
+    def changes(self) -> None:
         self._changed.set()
         if self.on_change is not None:
             self.on_change()
