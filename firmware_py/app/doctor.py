@@ -198,7 +198,8 @@ def _dice(config: TowerConfig, scanner: PixelsScanner | None = None) -> Check:
     dice = ", ".join(f"{die:#010x} ({bound.get(die, 'not in [dice.pixels]')})" for die in heard)
     words = f"Pixels dice heard: {dice or 'none'}"
     if missing:
-        return False, f"dice: {words}; not heard: {', '.join(missing)} (wake them: roll them)"
+        hint = "wake them: roll them; a die held by a phone's Pixels app stays silent"
+        return False, f"dice: {words}; not heard: {', '.join(missing)} ({hint})"
     return True, f"dice: {words}; the software roll stays the fallback"
 
 

@@ -33,6 +33,9 @@ ALL_WAITED = (
 )
 LIMIT = 60.0  # seconds that only bound a hang on a loaded machine
 CONFIG = """
+[tower]
+state_dir = "{state}"
+
 [dice]
 source = "pixels"
 
@@ -98,7 +101,7 @@ def table(tmp_path):
         try:
             bound = "\n".join(f'"{role}" = {die:#x}' for role, die in DICE.items())
             config = tmp_path / "tower.toml"
-            config.write_text(CONFIG.format(dice=bound))
+            config.write_text(CONFIG.format(dice=bound, state=tmp_path / "games"))
             yield dice, config, bus_environment(address)
         finally:
             dice.stop()
@@ -107,8 +110,7 @@ def table(tmp_path):
 def start_tower(table, tmp_path, *args):
     dice, config, env = table
     tower = PlainTower(
-        ["--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05",
-         "--state-dir", str(tmp_path / "games"), *args],
+        ["--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05", *args],
         env,
     )  # fmt: skip
     dice.wait_listened_to(list(DICE.values()))
@@ -190,3 +192,19 @@ def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again
         assert tower.wait_for("Kim rolls") == said(faces)
     finally:
         tower.stop()
+
+
+def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):
+    dice, config, env = table
+    dice.hold_elsewhere(DICE["blue"])  # a phone's Pixels app holds it: it does not advertise
+    doctor = subprocess.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
+        env=env, capture_output=True, text=True, timeout=LIMIT, check=False,
+    )  # fmt: skip
+    (line,) = [line for line in doctor.stdout.splitlines() if "dice:" in line]
+    heard = ", ".join(f"{DICE[role]:#010x} ({role})" for role in list(DICE)[:5])
+    assert line == (
+        f"[!!] dice: Pixels dice heard: {heard}; not heard: blue (0x1a2b0006) "
+        "(wake them: roll them; a die held by a phone's Pixels app stays silent)"
+    )
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr

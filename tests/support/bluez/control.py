@@ -10,6 +10,7 @@ from typing import Annotated
 
 from dbus_fast import Message, MessageType
 from dbus_fast.aio import MessageBus
+from dbus_fast.annotations import DBusBool as Bool
 from dbus_fast.annotations import DBusByte as Byte
 from dbus_fast.annotations import DBusSignature
 from dbus_fast.annotations import DBusUInt32 as UInt32
@@ -45,6 +46,10 @@ class Control(ServiceInterface):
         self.radio.come_back(die)
 
     @method()
+    def HoldElsewhere(self, die: UInt32, held: Bool) -> None:
+        self.radio.hold_elsewhere(die, held)
+
+    @method()
     async def WaitListenedTo(self, dice: Ids) -> None:
         await self.radio.wait_for(lambda: set(dice) <= self.radio.listened_to())
 
@@ -74,6 +79,10 @@ class StandInProcess:
 
     def come_back(self, die: int) -> None:
         self._call("ComeBack", "u", [die])
+
+    def hold_elsewhere(self, die: int, held: bool = True) -> None:
+        """A phone's Pixels app takes the die (or lets it go)."""
+        self._call("HoldElsewhere", "ub", [die, held])
 
     def wait_listened_to(self, dice: list[int], limit: float = START_WAIT) -> None:
         """Return once the tower listens to each of `dice` over a link; fail after `limit` s."""
