@@ -248,6 +248,8 @@ class DiceEventKind(enum.StrEnum):
     RECONNECTED = "reconnected"
     LOW_BATTERY = "low battery"
     WAITING = "waiting"
+    NO_BLUETOOTH = "no bluetooth"  # scanning stopped working (the adapter switched off, ...)
+    BLUETOOTH_BACK = "bluetooth back"
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,9 @@ class PixelsListener(Protocol):
 
     def on_link(self, address: str, connected: bool) -> None:
         """The connection to the die at `address` came up (True) or went down (False)."""
+
+    def on_trouble(self, words: str | None) -> None:
+        """Scanning stopped working, `words` saying why; None once it works again."""
 
 
 class PixelsScanner(Protocol):
@@ -350,6 +355,7 @@ class PixelsReader:
         self._watchdog: asyncio.Task | None = None
         self._started = False
         self._closed = False
+        self._no_bluetooth = False  # the scanner cannot scan: silence says nothing of the dice
 
     @property
     def dice(self) -> dict[str, int]:
@@ -479,6 +485,22 @@ class PixelsReader:
             message = f"lost the connection to {die_name(die.role)}"
             self._emit(DiceEventKind.CONNECTION_LOST, die, message)
 
+    def on_trouble(self, words: str | None) -> None:
+        """Bluetooth stopped working (said once, in `words`), or works again (None)."""
+        if self._closed or (words is not None) == self._no_bluetooth:
+            return
+        self._no_bluetooth = words is not None
+        if words is not None:
+            message = f"the dice cannot be heard: {words}"
+            self._send(DiceEvent(DiceEventKind.NO_BLUETOOTH, (), message))
+            return
+        now = self._clock()
+        for die in self._dice.values():
+            die.heard_at = now if die.heard_at is not None else None
+        message = "Bluetooth works again: the dice can be heard"
+        self._send(DiceEvent(DiceEventKind.BLUETOOTH_BACK, (), message))
+        self._listening_since = now
+
     def _take_status(self, die: _Die, status: DieStatus) -> None:
         self._heard(die)
         self._take_roll_state(die, status.roll_state, status.face)
@@ -514,7 +536,7 @@ class PixelsReader:
             self._emit(DiceEventKind.LOW_BATTERY, die, message, battery=battery)
 
     def _check_silence(self, die: _Die, now: float) -> None:
-        if die.connected or die.lost:
+        if die.connected or die.lost or self._no_bluetooth:
             return
         last = die.heard_at if die.heard_at is not None else self._listening_since
         if now - last >= self._out_of_range_after:
@@ -662,19 +684,28 @@ class BleakPixelsScanner:
     the backoff each calls for, closes a stale link left by an earlier run, and does not trust
     a services cache that BlueZ has dropped. A die whose link could not be made even so is
     tried again `retry_after` seconds later, when it is heard again (a die out of range is not
-    heard: nothing is tried in vain meanwhile). With `connect=False` it only listens to
+    heard: nothing is tried in vain meanwhile). After `rescan_after` seconds without a word
+    from any die and no die linked, it scans anew: BlueZ ends a scan when the adapter is
+    switched off, and says nothing to bleak; while it cannot scan, it says why. With
+    `connect=False` it only listens to
     advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
     dice may be reported out of range). bleak is imported on start, so this module imports
     without it.
     """
 
-    def __init__(self, *, connect: bool = True, retry_after: float = 5.0) -> None:
+    def __init__(
+        self, *, connect: bool = True, retry_after: float = 5.0, rescan_after: float = 10.0
+    ) -> None:
         self._connect = connect
         self._retry_after = retry_after
+        self._rescan_after = rescan_after
         self._listener: PixelsListener | None = None
         self._scanner = None
         self._links: dict[str, asyncio.Task] = {}
         self._failed_at: dict[str, float] = {}
+        self._heard_at = 0.0  # time.monotonic() of the last advertisement or message
+        self._keeper: asyncio.Task | None = None
+        self._trouble: str | None = None
 
     async def start(self, listener: PixelsListener) -> None:
         """Scan actively for the Pixels services, reporting every advertisement heard."""
@@ -688,9 +719,15 @@ class BleakPixelsScanner:
             bluez={"filters": {"DuplicateData": True}},
         )
         await self._scanner.start()
+        self._heard_at = time.monotonic()
+        self._keeper = asyncio.create_task(self._keep_scanning())
 
     async def stop(self) -> None:
         """Stop scanning and disconnect every die; calling it again does nothing."""
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
         scanner, self._scanner = self._scanner, None
         links, self._links = list(self._links.values()), {}
         for link in links:
@@ -699,7 +736,33 @@ class BleakPixelsScanner:
         if scanner is not None:
             await scanner.stop()
 
+    async def _keep_scanning(self) -> None:
+        """Scan again after `rescan_after` seconds of silence with no die linked: an adapter
+        switched off (and on again), or bluetoothd restarted, ends BlueZ's discovery without a
+        word to bleak. While scanning cannot start, the listener is told why, once."""
+        while True:
+            await asyncio.sleep(self._rescan_after)
+            silent = time.monotonic() - self._heard_at >= self._rescan_after
+            if silent and not self._links:
+                await self._rescan()
+
+    async def _rescan(self) -> None:
+        with contextlib.suppress(Exception):  # the scan may have ended with the adapter
+            await self._scanner.stop()
+        try:
+            await self._scanner.start()
+        except Exception as error:  # bleak's BleakBluetoothNotAvailableError, a D-Bus error
+            self._tell_trouble(bluetooth_trouble(error))
+        else:
+            self._tell_trouble(None)
+
+    def _tell_trouble(self, words: str | None) -> None:
+        if words != self._trouble:
+            self._trouble = words
+            self._listener.on_trouble(words)
+
     def _detected(self, device, advertisement) -> None:
+        self._heard_at = time.monotonic()
         wanted = self._listener.on_advertisement(
             device.address, advertisement.manufacturer_data, advertisement.service_data
         )
@@ -744,6 +807,7 @@ class BleakPixelsScanner:
                 self._listener.on_link(device.address, False)
 
     def _message(self, device, data: bytearray) -> None:
+        self._heard_at = time.monotonic()
         self._listener.on_notification(device.address, bytes(data))
 
 

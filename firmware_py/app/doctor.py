@@ -238,6 +238,9 @@ class _PixelsHeard:
     def on_link(self, address: str, connected: bool) -> None:
         pass
 
+    def on_trouble(self, words: str | None) -> None:
+        pass
+
 
 def _pads(config: TowerConfig) -> Check:
     if not config.pad_ports:

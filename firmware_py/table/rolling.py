@@ -21,7 +21,12 @@ if TYPE_CHECKING:
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 # Dice news the players act on: shown as alerts (the rest is said, as news).
-ALERTS = (DiceEventKind.OUT_OF_RANGE, DiceEventKind.LOW_BATTERY, DiceEventKind.CONNECTION_LOST)
+ALERTS = (
+    DiceEventKind.OUT_OF_RANGE,
+    DiceEventKind.LOW_BATTERY,
+    DiceEventKind.CONNECTION_LOST,
+    DiceEventKind.NO_BLUETOOTH,
+)
 
 
 class Dice:

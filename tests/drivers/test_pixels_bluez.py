@@ -240,3 +240,22 @@ def test_bluetooth_that_cannot_be_used_is_one_sentence_for_the_players(bus, radi
 
     error = asyncio.run(asyncio.wait_for(main(), LIMIT))
     assert bluetooth_trouble(error) == words
+
+
+def test_bluetooth_switched_off_mid_game_is_said_once_and_the_dice_come_back_with_it(bus):
+    async def scenario(tower):
+        await tower.linked()
+        tower.radio.set_powered(False)  # rfkill, or bluetoothctl power off
+        off = "the dice cannot be heard: the tower's Bluetooth is switched off"
+        await tower.heard(lambda: off in tower.messages(DiceEventKind.NO_BLUETOOTH))
+        tower.radio.set_powered(True)
+        await tower.heard(lambda: tower.messages(DiceEventKind.BLUETOOTH_BACK))
+        await tower.linked()
+        roll = await roll_begun(tower, [])
+        tower.radio.throw(DICE["white 1"], 4)
+        tower.radio.throw(DICE["white 2"], 1)
+        return await roll, tower.messages(DiceEventKind.NO_BLUETOOTH)
+
+    roll, said = run(bus, scenario, scanner={"rescan_after": 0.2})
+    assert roll == ((4, 1), {})
+    assert len(said) == 1
