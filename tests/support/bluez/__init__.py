@@ -1,6 +1,11 @@
 """A BlueZ stand-in for the tests: a private system bus (bus.py), an `org.bluez` served on it
 (service.py) and the Pixels dice behind it (pixels.py). bleak runs unchanged against it; run
-`python -m support.bluez` to serve it to another process (the tower itself)."""
+`python -m support.bluez` to serve it to another process (the tower itself, control.py).
+
+bleak keeps one BlueZ manager per event loop (bleak.backends.bluezdbus.manager
+`_global_instances`), connected to the bus that DBUS_SYSTEM_BUS_ADDRESS named when it was
+made: each test runs its own event loop (asyncio.run) on its own bus, so none inherits another's
+manager or the devices it cached."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,8 +92,6 @@ def _address(daemon: subprocess.Popen[str]) -> str:
 @contextlib.contextmanager
 def _bounded(daemon: subprocess.Popen[str]) -> Iterator[None]:
     """Kill a daemon that hangs before printing its address, so the read ends."""
-    import threading
-
     timer = threading.Timer(START_WAIT, daemon.kill)
     timer.start()
     try:
