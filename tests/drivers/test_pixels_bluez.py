@@ -259,3 +259,17 @@ def test_bluetooth_switched_off_mid_game_is_said_once_and_the_dice_come_back_wit
     roll, said = run(bus, scenario, scanner={"rescan_after": 0.2})
     assert roll == ((4, 1), {})
     assert len(said) == 1
+
+
+def test_a_connection_that_fails_once_is_tried_again_at_once(bus):
+    """BlueZ's "Software caused connection abort" (interference, a busy adapter) is transient:
+    bleak-retry-connector tries again after its short backoff, without waiting for the die's
+    next advertisement and the reader's own retry delay."""
+    radio = Radio(table_dice())
+    radio.failing[DICE["green"]] = 1
+
+    async def scenario(tower):
+        await tower.linked()
+
+    run(bus, scenario, radio, scanner={"retry_after": 2 * LIMIT})
+    assert radio.connects == len(DICE) + 1

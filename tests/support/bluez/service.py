@@ -316,6 +316,7 @@ class Radio:
         self.devices: dict[int, Device] = {}
         self.writes: list[tuple[int, bytes, str]] = []  # (die id, data, "request"/"command")
         self.connects = 0
+        self.failing: dict[int, int] = {}  # die id -> connection attempts still to fail
         self.bus: MessageBus | None = None
         self.adapter = Adapter(self)
         self._changed = asyncio.Event()
@@ -477,6 +478,9 @@ class Radio:
         if not device.die.advertising:  # out of reach, or another central holds it
             await asyncio.sleep(self.connect_timeout)
             raise DBusError(FAILED, "le-connection-abort-by-local")
+        if self.failing.get(device.die.die_id, 0) > 0:  # interference: the attempt fails
+            self.failing[device.die.die_id] -= 1
+            raise DBusError(FAILED, "Software caused connection abort")
         device.connected = True
         device.asked = False
         device.emit_properties_changed({"Connected": True})
