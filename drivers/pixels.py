@@ -687,10 +687,9 @@ class BleakPixelsScanner:
     heard: nothing is tried in vain meanwhile). After `rescan_after` seconds without a word
     from any die and no die linked, it scans anew: BlueZ ends a scan when the adapter is
     switched off, and says nothing to bleak; while it cannot scan, it says why. With
-    `connect=False` it only listens to
-    advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
-    dice may be reported out of range). bleak is imported on start, so this module imports
-    without it.
+    `connect=False` it only listens to advertisements (fewer moving parts, but BlueZ may drop
+    advertisements that repeat, so silent dice may be reported out of range). bleak is imported
+    on start, so this module imports without it.
     """
 
     def __init__(
@@ -734,7 +733,10 @@ class BleakPixelsScanner:
             link.cancel()
         await asyncio.gather(*links, return_exceptions=True)
         if scanner is not None:
-            await scanner.stop()
+            try:
+                await scanner.stop()
+            except Exception as error:  # Bluetooth went away: there is no scan left to stop
+                log.warning("pixels: stopping the scan: %s", error)
 
     async def _keep_scanning(self) -> None:
         """Scan again after `rescan_after` seconds of silence with no die linked: an adapter

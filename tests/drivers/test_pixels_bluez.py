@@ -273,3 +273,18 @@ def test_a_connection_that_fails_once_is_tried_again_at_once(bus):
 
     run(bus, scenario, radio, scanner={"retry_after": 2 * LIMIT})
     assert radio.connects == len(DICE) + 1
+
+
+def test_the_dice_let_go_cleanly_when_bluetoothd_has_gone_away(bus):
+    """bluetoothd stopped (or crashed) mid-game: the tower still stops without an error."""
+    radio = Radio(table_dice())
+
+    async def main():
+        async with serving(bus, radio):
+            reader = PixelsReader(DICE, scanner=BleakPixelsScanner())
+            await reader.start()
+            await radio.wait_for(lambda: set(DICE.values()) <= radio.listened_to())
+        await reader.close()  # org.bluez has left the bus: nothing to stop, nothing raised
+        return reader.closed
+
+    assert asyncio.run(asyncio.wait_for(main(), LIMIT)) is True
