@@ -288,3 +288,19 @@ def test_the_dice_let_go_cleanly_when_bluetoothd_has_gone_away(bus):
         return reader.closed
 
     assert asyncio.run(asyncio.wait_for(main(), LIMIT)) is True
+
+
+def test_without_links_a_roll_is_read_from_the_dice_advertisements_as_they_change(bus):
+    """A die rewrites its advertisement at each roll state; BlueZ passes each change on as a
+    change of the device's ManufacturerData, which bleak reports as an advertisement."""
+    radio = Radio(table_dice())
+
+    async def scenario(tower):
+        await tower.heard(lambda: len(tower.messages(DiceEventKind.FOUND)) == len(DICE))
+        roll = await roll_begun(tower, ["red"])
+        for role, face in {"white 1": 6, "white 2": 4, "red": 2}.items():
+            tower.radio.throw(DICE[role], face)
+        return await roll
+
+    assert run(bus, scenario, radio, scanner={"connect": False}) == ((6, 4), {"red": 2})
+    assert radio.connects == 0
