@@ -189,6 +189,8 @@ class Device(ServiceInterface):
 
     @method()
     def Disconnect(self) -> None:
+        if not self.connected:
+            raise DBusError(NOT_CONNECTED, "Not Connected")
         self.radio.drop_link(self)
 
     @method()
