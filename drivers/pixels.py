@@ -84,6 +84,7 @@ SERVICE_UUIDS = tuple(service for service, _notify, _write in DIE_UUIDS)
 MSG_WHO_ARE_YOU = 1
 MSG_I_AM_A_DIE = 2
 MSG_ROLL_STATE = 3
+MSG_REQUEST_BATTERY_LEVEL = 33
 MSG_BATTERY_LEVEL = 34
 
 _MANUFACTURER_SIZE = 5  # LED count, design & colour, roll state, face index, battery
@@ -686,18 +687,26 @@ class BleakPixelsScanner:
     tried again `retry_after` seconds later, when it is heard again (a die out of range is not
     heard: nothing is tried in vain meanwhile). After `rescan_after` seconds without a word
     from any die and no die linked, it scans anew: BlueZ ends a scan when the adapter is
-    switched off, and says nothing to bleak; while it cannot scan, it says why. With
-    `connect=False` it only listens to advertisements (fewer moving parts, but BlueZ may drop
-    advertisements that repeat, so silent dice may be reported out of range). bleak is imported
-    on start, so this module imports without it.
+    switched off, and says nothing to bleak; while it cannot scan, it says why. A linked die
+    is asked its battery level every `ask_every` seconds: a link lost without a word (as when
+    bluetoothd restarts) fails the question and ends. With `connect=False` it only listens to
+    advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
+    dice may be reported out of range). bleak is imported on start, so this module imports
+    without it.
     """
 
     def __init__(
-        self, *, connect: bool = True, retry_after: float = 5.0, rescan_after: float = 10.0
+        self,
+        *,
+        connect: bool = True,
+        retry_after: float = 5.0,
+        rescan_after: float = 10.0,
+        ask_every: float = 30.0,
     ) -> None:
         self._connect = connect
         self._retry_after = retry_after
         self._rescan_after = rescan_after
+        self._ask_every = ask_every
         self._listener: PixelsListener | None = None
         self._scanner = None
         self._links: dict[str, asyncio.Task] = {}
@@ -797,7 +806,7 @@ class BleakPixelsScanner:
                 self._listener.on_link(device.address, True)
                 # The die stops advertising once connected: ask where it stands now.
                 await client.write_gatt_char(write, bytes([MSG_WHO_ARE_YOU]), response=_ack(write))
-                await dropped.wait()
+                await self._hold_until_dropped(client, write, dropped)
             finally:
                 await client.disconnect()
         except Exception as error:  # bleak raises backend-specific errors; the link just ends
@@ -807,6 +816,17 @@ class BleakPixelsScanner:
             self._links.pop(device.address, None)
             if linked:
                 self._listener.on_link(device.address, False)
+
+    async def _hold_until_dropped(self, client, write, dropped: asyncio.Event) -> None:
+        """Wait for the link to drop, asking the die its battery level every `ask_every`
+        seconds: a link BlueZ has lost without a word (bluetoothd restarted) fails the question
+        and ends, and the answer keeps the battery level fresh."""
+        question = bytes([MSG_REQUEST_BATTERY_LEVEL])
+        while not dropped.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(dropped.wait(), self._ask_every)
+                return
+            await client.write_gatt_char(write, question, response=_ack(write))
 
     def _message(self, device, data: bytearray) -> None:
         self._heard_at = time.monotonic()

@@ -304,3 +304,32 @@ def test_without_links_a_roll_is_read_from_the_dice_advertisements_as_they_chang
 
     assert run(bus, scenario, radio, scanner={"connect": False}) == ((6, 4), {"red": 2})
     assert radio.connects == 0
+
+
+def test_bluetoothd_restarting_mid_game_is_said_and_the_dice_are_linked_again(bus):
+    """bluetoothd goes away (an upgrade restarts it) and comes back with its memory empty: it
+    says nothing of the links it dropped, nor of the scan it ended."""
+    settings = {"scanner": {"rescan_after": 0.2, "ask_every": 0.2}}
+
+    async def main():
+        tower = None
+        async with serving(bus, Radio(table_dice())) as before:
+            tower = Tower(before, **settings)
+            await tower.reader.start()
+            await tower.linked()
+        gone = "the dice cannot be heard: the Bluetooth service (bluetoothd) is not running"
+        await tower.heard(lambda: gone in tower.messages(DiceEventKind.NO_BLUETOOTH))
+        async with serving(bus, Radio(table_dice())) as after:
+            tower.radio = after
+            await tower.heard(lambda: tower.messages(DiceEventKind.BLUETOOTH_BACK))
+            await tower.linked()
+            roll = await roll_begun(tower, [])
+            after.throw(DICE["white 1"], 5)
+            after.throw(DICE["white 2"], 5)
+            result = await roll
+            await tower.reader.close()
+        return result, tower.messages(DiceEventKind.CONNECTION_LOST)
+
+    roll, lost = asyncio.run(asyncio.wait_for(main(), LIMIT))
+    assert roll == ((5, 5), {})
+    assert len(lost) == len(DICE)  # each link found lost when the die was asked
