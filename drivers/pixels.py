@@ -84,6 +84,7 @@ SERVICE_UUIDS = tuple(service for service, _notify, _write in DIE_UUIDS)
 MSG_WHO_ARE_YOU = 1
 MSG_I_AM_A_DIE = 2
 MSG_ROLL_STATE = 3
+MSG_REQUEST_BATTERY_LEVEL = 33
 MSG_BATTERY_LEVEL = 34
 
 _MANUFACTURER_SIZE = 5  # LED count, design & colour, roll state, face index, battery
@@ -207,6 +208,37 @@ def describe_waiting(roles: Iterable[str]) -> str:
     return f"waiting for {listed}"
 
 
+# What stops the dice being read, in the players' words, by bleak's reason or BlueZ's D-Bus error.
+_UNAVAILABLE_WORDS = {
+    "NO_BLUETOOTH": "the tower has no Bluetooth adapter",
+    "NO_BLE_CENTRAL_ROLE": "the tower's Bluetooth adapter cannot reach dice (no Bluetooth LE)",
+    "POWERED_OFF": "the tower's Bluetooth is switched off",
+    "DENIED_BY_SYSTEM": "the system does not let the tower use Bluetooth",
+    "DENIED_BY_USER": "the system does not let the tower use Bluetooth",
+    "DENIED_BY_UNKNOWN": "the system does not let the tower use Bluetooth",
+}
+_NO_BLUEZ = "the Bluetooth service (bluetoothd) is not running"
+_DBUS_WORDS = {
+    "org.freedesktop.DBus.Error.ServiceUnknown": _NO_BLUEZ,
+    "org.freedesktop.DBus.Error.NameHasNoOwner": _NO_BLUEZ,
+    "org.freedesktop.DBus.Error.AccessDenied": "the system does not let the tower use Bluetooth",
+    "org.bluez.Error.NotReady": "the tower's Bluetooth is switched off",
+}
+
+
+def bluetooth_trouble(error: BaseException) -> str:
+    """Why the dice cannot be read, in a few plain words, from what bleak or D-Bus raised."""
+    reason = getattr(getattr(error, "reason", None), "name", None)  # BleakBluetoothNotAvailable
+    if reason in _UNAVAILABLE_WORDS:
+        return _UNAVAILABLE_WORDS[reason]
+    dbus_error = getattr(error, "dbus_error", None)  # BleakDBusError
+    if dbus_error in _DBUS_WORDS:
+        return _DBUS_WORDS[dbus_error]
+    if isinstance(error, (FileNotFoundError, ConnectionRefusedError)):
+        return "the system's message bus (D-Bus) is not running"
+    return str(error) or type(error).__name__
+
+
 class DiceEventKind(enum.StrEnum):
     """What happened to a die, in words the display can use."""
 
@@ -217,6 +249,8 @@ class DiceEventKind(enum.StrEnum):
     RECONNECTED = "reconnected"
     LOW_BATTERY = "low battery"
     WAITING = "waiting"
+    NO_BLUETOOTH = "no bluetooth"  # scanning stopped working (the adapter switched off, ...)
+    BLUETOOTH_BACK = "bluetooth back"
 
 
 @dataclass(frozen=True)
@@ -245,6 +279,9 @@ class PixelsListener(Protocol):
 
     def on_link(self, address: str, connected: bool) -> None:
         """The connection to the die at `address` came up (True) or went down (False)."""
+
+    def on_trouble(self, words: str | None) -> None:
+        """Scanning stopped working, `words` saying why; None once it works again."""
 
 
 class PixelsScanner(Protocol):
@@ -319,6 +356,7 @@ class PixelsReader:
         self._watchdog: asyncio.Task | None = None
         self._started = False
         self._closed = False
+        self._no_bluetooth = False  # the scanner cannot scan: silence says nothing of the dice
 
     @property
     def dice(self) -> dict[str, int]:
@@ -448,6 +486,22 @@ class PixelsReader:
             message = f"lost the connection to {die_name(die.role)}"
             self._emit(DiceEventKind.CONNECTION_LOST, die, message)
 
+    def on_trouble(self, words: str | None) -> None:
+        """Bluetooth stopped working (said once, in `words`), or works again (None)."""
+        if self._closed or (words is not None) == self._no_bluetooth:
+            return
+        self._no_bluetooth = words is not None
+        if words is not None:
+            message = f"the dice cannot be heard: {words}"
+            self._send(DiceEvent(DiceEventKind.NO_BLUETOOTH, (), message))
+            return
+        now = self._clock()
+        for die in self._dice.values():
+            die.heard_at = now if die.heard_at is not None else None
+        message = "Bluetooth works again: the dice can be heard"
+        self._send(DiceEvent(DiceEventKind.BLUETOOTH_BACK, (), message))
+        self._listening_since = now
+
     def _take_status(self, die: _Die, status: DieStatus) -> None:
         self._heard(die)
         self._take_roll_state(die, status.roll_state, status.face)
@@ -483,7 +537,7 @@ class PixelsReader:
             self._emit(DiceEventKind.LOW_BATTERY, die, message, battery=battery)
 
     def _check_silence(self, die: _Die, now: float) -> None:
-        if die.connected or die.lost:
+        if die.connected or die.lost or self._no_bluetooth:
             return
         last = die.heard_at if die.heard_at is not None else self._listening_since
         if now - last >= self._out_of_range_after:
@@ -620,22 +674,46 @@ def _check_settings(
         )
 
 
+CONNECT_ATTEMPTS = 2  # bleak-retry-connector's tries (with its backoff) each time a die is heard
+
+
 class BleakPixelsScanner:
     """The real radio: bleak's `BleakScanner`, and a `BleakClient` per configured die.
 
-    With `connect=False` it only listens to advertisements (fewer moving parts, but BlueZ may
-    drop advertisements that repeat, so silent dice may be reported out of range). A die whose
-    connection failed is retried after `retry_after` seconds, when it is heard again.
-    bleak is imported here, on start, so this module imports without it.
+    Links are made as Home Assistant's Bluetooth integrations make them, with
+    bleak-retry-connector's `establish_connection`: it retries BlueZ's transient failures with
+    the backoff each calls for, closes a stale link left by an earlier run, and does not trust
+    a services cache that BlueZ has dropped. A die whose link could not be made even so is
+    tried again `retry_after` seconds later, when it is heard again (a die out of range is not
+    heard: nothing is tried in vain meanwhile). After `rescan_after` seconds without a word
+    from any die and no die linked, it scans anew: BlueZ ends a scan when the adapter is
+    switched off, and says nothing to bleak; while it cannot scan, it says why. A linked die
+    is asked its battery level every `ask_every` seconds: a link lost without a word (as when
+    bluetoothd restarts) fails the question and ends. With `connect=False` it only listens to
+    advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
+    dice may be reported out of range). bleak is imported on start, so this module imports
+    without it.
     """
 
-    def __init__(self, *, connect: bool = True, retry_after: float = 5.0) -> None:
+    def __init__(
+        self,
+        *,
+        connect: bool = True,
+        retry_after: float = 5.0,
+        rescan_after: float = 10.0,
+        ask_every: float = 30.0,
+    ) -> None:
         self._connect = connect
         self._retry_after = retry_after
+        self._rescan_after = rescan_after
+        self._ask_every = ask_every
         self._listener: PixelsListener | None = None
         self._scanner = None
         self._links: dict[str, asyncio.Task] = {}
         self._failed_at: dict[str, float] = {}
+        self._heard_at = 0.0  # time.monotonic() of the last advertisement or message
+        self._keeper: asyncio.Task | None = None
+        self._trouble: str | None = None
 
     async def start(self, listener: PixelsListener) -> None:
         """Scan actively for the Pixels services, reporting every advertisement heard."""
@@ -649,18 +727,53 @@ class BleakPixelsScanner:
             bluez={"filters": {"DuplicateData": True}},
         )
         await self._scanner.start()
+        self._heard_at = time.monotonic()
+        self._keeper = asyncio.create_task(self._keep_scanning())
 
     async def stop(self) -> None:
         """Stop scanning and disconnect every die; calling it again does nothing."""
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
         scanner, self._scanner = self._scanner, None
         links, self._links = list(self._links.values()), {}
         for link in links:
             link.cancel()
         await asyncio.gather(*links, return_exceptions=True)
         if scanner is not None:
-            await scanner.stop()
+            try:
+                await scanner.stop()
+            except Exception as error:  # Bluetooth went away: there is no scan left to stop
+                log.warning("pixels: stopping the scan: %s", error)
+
+    async def _keep_scanning(self) -> None:
+        """Scan again after `rescan_after` seconds of silence with no die linked: an adapter
+        switched off (and on again), or bluetoothd restarted, ends BlueZ's discovery without a
+        word to bleak. While scanning cannot start, the listener is told why, once."""
+        while True:
+            await asyncio.sleep(self._rescan_after)
+            silent = time.monotonic() - self._heard_at >= self._rescan_after
+            if silent and not self._links:
+                await self._rescan()
+
+    async def _rescan(self) -> None:
+        with contextlib.suppress(Exception):  # the scan may have ended with the adapter
+            await self._scanner.stop()
+        try:
+            await self._scanner.start()
+        except Exception as error:  # bleak's BleakBluetoothNotAvailableError, a D-Bus error
+            self._tell_trouble(bluetooth_trouble(error))
+        else:
+            self._tell_trouble(None)
+
+    def _tell_trouble(self, words: str | None) -> None:
+        if words != self._trouble:
+            self._trouble = words
+            self._listener.on_trouble(words)
 
     def _detected(self, device, advertisement) -> None:
+        self._heard_at = time.monotonic()
         wanted = self._listener.on_advertisement(
             device.address, advertisement.manufacturer_data, advertisement.service_data
         )
@@ -674,19 +787,28 @@ class BleakPixelsScanner:
 
     async def _hold_link(self, device) -> None:
         """Connect, listen to the die's messages until the link drops, then report the drop."""
-        from bleak import BleakClient
+        from bleak_retry_connector import BleakClientWithServiceCache, establish_connection
 
         dropped = asyncio.Event()
         linked = False
         try:
-            async with BleakClient(device, lambda _client: dropped.set()) as client:
+            client = await establish_connection(
+                BleakClientWithServiceCache,
+                device,
+                f"Pixels die at {device.address}",
+                disconnected_callback=lambda _client: dropped.set(),
+                max_attempts=CONNECT_ATTEMPTS,
+            )
+            try:
                 notify, write = _die_characteristics(client)
                 await client.start_notify(notify, lambda _char, data: self._message(device, data))
                 linked = True
                 self._listener.on_link(device.address, True)
                 # The die stops advertising once connected: ask where it stands now.
                 await client.write_gatt_char(write, bytes([MSG_WHO_ARE_YOU]), response=_ack(write))
-                await dropped.wait()
+                await self._hold_until_dropped(client, write, dropped)
+            finally:
+                await client.disconnect()
         except Exception as error:  # bleak raises backend-specific errors; the link just ends
             log.warning("pixels: link to %s ended: %s", device.address, error)
             self._failed_at[device.address] = time.monotonic()
@@ -695,7 +817,19 @@ class BleakPixelsScanner:
             if linked:
                 self._listener.on_link(device.address, False)
 
+    async def _hold_until_dropped(self, client, write, dropped: asyncio.Event) -> None:
+        """Wait for the link to drop, asking the die its battery level every `ask_every`
+        seconds: a link BlueZ has lost without a word (bluetoothd restarted) fails the question
+        and ends, and the answer keeps the battery level fresh."""
+        question = bytes([MSG_REQUEST_BATTERY_LEVEL])
+        while not dropped.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(dropped.wait(), self._ask_every)
+                return
+            await client.write_gatt_char(write, question, response=_ack(write))
+
     def _message(self, device, data: bytearray) -> None:
+        self._heard_at = time.monotonic()
         self._listener.on_notification(device.address, bytes(data))
 
 

@@ -22,7 +22,12 @@ from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DriverError, SpeechError
 from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
-from drivers.pixels import BleakPixelsScanner, PixelsScanner, parse_advertisement
+from drivers.pixels import (
+    BleakPixelsScanner,
+    PixelsScanner,
+    bluetooth_trouble,
+    parse_advertisement,
+)
 from drivers.speech import Speech
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import (
@@ -186,13 +191,15 @@ def _dice(config: TowerConfig, scanner: PixelsScanner | None = None) -> Check:
     try:
         heard = asyncio.run(_listen_for_pixels(scanner or BleakPixelsScanner(connect=False)))
     except Exception as error:  # no adapter, BlueZ not running, adapter powered off, ...
-        return False, f"dice: Bluetooth cannot be used ({_error_words(error)}); {BLUETOOTH_FIX}"
+        words = bluetooth_trouble(error)
+        return False, f"dice: Bluetooth cannot be used ({words}); {BLUETOOTH_FIX}"
     bound = {die: role for role, die in config.pixels.items()}
     missing = [f"{role} ({die:#010x})" for role, die in config.pixels.items() if die not in heard]
     dice = ", ".join(f"{die:#010x} ({bound.get(die, 'not in [dice.pixels]')})" for die in heard)
     words = f"Pixels dice heard: {dice or 'none'}"
     if missing:
-        return False, f"dice: {words}; not heard: {', '.join(missing)} (wake them: roll them)"
+        hint = "wake them: roll them; a die held by a phone's Pixels app stays silent"
+        return False, f"dice: {words}; not heard: {', '.join(missing)} ({hint})"
     return True, f"dice: {words}; the software roll stays the fallback"
 
 
@@ -231,11 +238,8 @@ class _PixelsHeard:
     def on_link(self, address: str, connected: bool) -> None:
         pass
 
-
-def _error_words(error: Exception) -> str:
-    if isinstance(error, OSError) and error.strerror:  # no D-Bus socket: BlueZ is not running
-        return f"BlueZ's D-Bus: {error.strerror}"
-    return str(error) or type(error).__name__
+    def on_trouble(self, words: str | None) -> None:
+        pass
 
 
 def _pads(config: TowerConfig) -> Check:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from drivers.pixels import DiceEvent, DiceEventKind
+from drivers.pixels import DiceEvent, DiceEventKind, bluetooth_trouble
 from firmware_py.rules import ROLL, Roll
 from firmware_py.table import phase as phases
 
@@ -21,7 +21,12 @@ if TYPE_CHECKING:
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 # Dice news the players act on: shown as alerts (the rest is said, as news).
-ALERTS = (DiceEventKind.OUT_OF_RANGE, DiceEventKind.LOW_BATTERY, DiceEventKind.CONNECTION_LOST)
+ALERTS = (
+    DiceEventKind.OUT_OF_RANGE,
+    DiceEventKind.LOW_BATTERY,
+    DiceEventKind.CONNECTION_LOST,
+    DiceEventKind.NO_BLUETOOTH,
+)
 
 
 class Dice:
@@ -43,9 +48,8 @@ class Dice:
             await pixels.start()
         except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
             table.hardware.pixels = None
-            table.newsfeed.problem(
-                f"the electronic dice cannot be read ({error}); the button rolls"
-            )
+            words = bluetooth_trouble(error)
+            table.newsfeed.problem(f"the electronic dice cannot be read: {words}; the button rolls")
 
     def dice_event(self, event: DiceEvent) -> None:
         """Electronic dice news: problems (out of range, low battery, lost) are alerts."""

@@ -9,16 +9,13 @@ decides when dice fall silent and when a roll's time is up; no test depends on h
 """
 
 import asyncio
-import struct
 import subprocess
 import sys
 
 import pytest
 from support.fakes import FakeClock
 from support.pixels import (
-    BUILD_TIMESTAMP,
     CROOKED,
-    D6_ONYX_BLACK,
     DICE,
     DIE_SERVICE,
     HANDLING,
@@ -471,126 +468,3 @@ def test_the_module_imports_without_bleak():
         "import drivers.pixels as p; p.BleakPixelsScanner()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-# --- The bleak adapter, against a stand-in for bleak (its API as of bleak 3.1) ---------------
-
-
-class StubCharacteristic:
-    def __init__(self, uuid, properties):
-        self.uuid = uuid
-        self.properties = properties
-
-
-class StubServices:
-    def __init__(self, characteristics):
-        self.characteristics = {char.uuid: char for char in characteristics}
-
-    def get_characteristic(self, uuid):
-        return self.characteristics.get(uuid)
-
-
-class StubBleak:
-    """Just the parts of bleak the adapter uses: a scanner, and clients of a legacy die."""
-
-    def __init__(self):
-        self.scanners = []
-        self.clients = []
-        bleak = self
-
-        class BleakScanner:
-            def __init__(self, detection_callback, service_uuids=None, **kwargs):
-                self.detected = detection_callback
-                self.service_uuids = service_uuids
-                self.running = False
-                bleak.scanners.append(self)
-
-            async def start(self):
-                self.running = True
-
-            async def stop(self):
-                self.running = False
-
-        class BleakClient:
-            def __init__(self, device, disconnected_callback=None, **kwargs):
-                self.device = device
-                self.drop = lambda: disconnected_callback(self)
-                self.services = StubServices(
-                    [
-                        StubCharacteristic("6e400001-b5a3-f393-e0a9-e50e24dcca9e", ["notify"]),
-                        StubCharacteristic(
-                            "6e400002-b5a3-f393-e0a9-e50e24dcca9e", ["write-without-response"]
-                        ),
-                    ]
-                )
-                self.connected = False
-                self.written = []
-                bleak.clients.append(self)
-
-            async def __aenter__(self):
-                self.connected = True
-                return self
-
-            async def __aexit__(self, *exc_info):
-                self.connected = False
-
-            async def start_notify(self, characteristic, callback):
-                self.notify = lambda data: callback(characteristic, bytearray(data))
-
-            async def write_gatt_char(self, characteristic, data, response=None):
-                self.written.append((characteristic.uuid, bytes(data), response))
-
-        self.BleakScanner = BleakScanner
-        self.BleakClient = BleakClient
-
-
-class Device:
-    def __init__(self, address):
-        self.address = address
-
-
-class Advertisement:
-    def __init__(self, die_id, state, face):
-        self.manufacturer_data = {SYSTEMIC_GAMES: bytes([6, D6_ONYX_BLACK, state, face - 1, 90])}
-        self.service_data = {DIE_SERVICE: struct.pack("<II", die_id, BUILD_TIMESTAMP)}
-
-
-def test_the_bleak_adapter_connects_to_configured_dice_and_passes_their_messages_on(monkeypatch):
-    from drivers.pixels import BleakPixelsScanner
-
-    bleak = StubBleak()
-    monkeypatch.setitem(sys.modules, "bleak", bleak)
-
-    async def scenario():
-        table = Table(scanner=BleakPixelsScanner())
-        async with table.reader:
-            scanner = bleak.scanners[0]
-            assert scanner.running
-            assert "a6b90001-7a5a-43f2-a962-350c8edc9b5b" in scanner.service_uuids
-            scanner.detected(Device("AA:01"), Advertisement(DICE["white 1"], ROLLED, 2))
-            scanner.detected(Device("AA:99"), Advertisement(0x0BAD_F00D, ROLLED, 2))
-            await settle()
-            (client,) = bleak.clients  # the stranger gets no connection
-            assert client.connected
-            # WhoAreYou (1), written without response as the characteristic allows.
-            assert client.written == [("6e400002-b5a3-f393-e0a9-e50e24dcca9e", b"\x01", False)]
-            task = await table.start_roll([])
-            client.notify(bytes([3, ROLLING, 0]))
-            client.notify(bytes([3, ROLLED, 5]))
-            assert table.reader.waiting_for == ("white 2",)
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-            client.drop()
-            await settle()
-            assert table.messages(DiceEventKind.CONNECTION_LOST) == [
-                "lost the connection to white 1"
-            ]
-            scanner.detected(Device("AA:01"), Advertisement(DICE["white 1"], ROLLED, 6))
-            await settle()
-            assert bleak.clients[-1].connected
-            assert table.messages(DiceEventKind.RECONNECTED) == ["reconnected to white 1"]
-        assert not scanner.running
-        assert not bleak.clients[-1].connected
-        await table.radio.stop()  # stopping again does nothing
-
-    asyncio.run(scenario())

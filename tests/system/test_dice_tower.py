@@ -1,0 +1,210 @@
+"""The tower process with electronic dice, as the kiosk runs it (`qwixx-tower run --config`
+with `[dice] source = "pixels"`), its Bluetooth the BlueZ stand-in serving six Pixels dice from
+a process of its own (tests/support/bluez) on a private system bus. bleak, dbus-fast and the
+tower are unchanged; the test throws the dice and reads what the tower prints (--plain) on a
+pseudo-terminal, where its keyboard seat answers too.
+
+Skipped, with the reason, where no dbus-daemon can be started (./dev test installs it as root).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from support.bluez.bus import bus_environment, private_system_bus
+from support.bluez.control import StandInProcess
+
+DICE = {
+    "white 1": 0x1A2B_0001,
+    "white 2": 0x1A2B_0002,
+    "red": 0x1A2B_0003,
+    "yellow": 0x1A2B_0004,
+    "green": 0x1A2B_0005,
+    "blue": 0x1A2B_0006,
+}
+ALL_WAITED = (
+    "waiting for white 1, white 2, the red die, the yellow die, the green die and the blue die"
+)
+LIMIT = 60.0  # seconds that only bound a hang on a loaded machine
+CONFIG = """
+[tower]
+state_dir = "{state}"
+
+[dice]
+source = "pixels"
+
+[dice.pixels]
+{dice}
+"""
+
+
+class PlainTower:
+    """`qwixx-tower run --plain` on a pseudo-terminal: what it prints, read in order."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        master, slave = os.openpty()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args],
+            stdin=slave, stdout=slave, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )  # fmt: skip
+        os.close(slave)
+        self.master = master
+        self.printed = ""
+        self.read_to = 0  # what the test has already found
+
+    def wait_for(self, words: str) -> str:
+        """Read on until `words` are printed after what was found before; the line they end."""
+        deadline = time.monotonic() + LIMIT
+        while (at := self.printed.find(words, self.read_to)) < 0:
+            assert time.monotonic() < deadline, f"never printed {words!r}:\n{self.printed}"
+            self._read()
+        end = self.printed.find("\n", at)
+        self.read_to = len(self.printed) if end < 0 else end
+        start = self.printed.rfind("\n", 0, at) + 1
+        return self.printed[start : self.read_to].strip()
+
+    def type(self, line: str) -> None:
+        os.write(self.master, f"{line}\n".encode())
+
+    def wait_for_end(self) -> int:
+        deadline = time.monotonic() + LIMIT
+        while self.process.poll() is None:
+            assert time.monotonic() < deadline, f"the tower did not end:\n{self.printed}"
+            self._read()
+        return self.process.returncode
+
+    def _read(self) -> None:
+        if select.select([self.master], [], [], 0.05)[0]:
+            try:
+                self.printed += os.read(self.master, 65536).decode(errors="replace")
+            except OSError:  # the tower has ended
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=LIMIT)
+        os.close(self.master)
+
+
+@pytest.fixture
+def table(tmp_path):
+    """The stand-in serving the six dice, and the tower's configuration binding them."""
+    with private_system_bus(tmp_path) as address:
+        dice = StandInProcess(address, list(DICE.values()))
+        try:
+            bound = "\n".join(f'"{role}" = {die:#x}' for role, die in DICE.items())
+            config = tmp_path / "tower.toml"
+            config.write_text(CONFIG.format(dice=bound, state=tmp_path / "games"))
+            yield dice, config, bus_environment(address)
+        finally:
+            dice.stop()
+
+
+def start_tower(table, tmp_path, *args):
+    dice, config, env = table
+    tower = PlainTower(
+        ["--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05", *args],
+        env,
+    )  # fmt: skip
+    dice.wait_listened_to(list(DICE.values()))
+    return tower
+
+
+def throw(dice, faces):
+    for role, face in faces.items():
+        dice.throw(DICE[role], face)
+
+
+def said(faces):
+    """How the tower words a roll: "Kim rolls white 1+2; red 3, yellow 4, green 5, blue 6"."""
+    colours = ", ".join(f"{role} {faces[role]}" for role in ("red", "yellow", "green", "blue"))
+    return f"Kim rolls white {faces['white 1']}+{faces['white 2']}; {colours}"
+
+
+def rolls_kept(tmp_path):
+    """The rolls of the game as its journal keeps them, by die."""
+    (game,) = (tmp_path / "games").glob("game-*.jsonl")
+    events = [json.loads(line) for line in game.read_text().splitlines()]
+    return [event["dice"] for event in events if event["event"] == "roll"]
+
+
+def test_a_whole_game_is_rolled_by_the_thrown_dice_in_the_tower_process(table, tmp_path):
+    """Kim alone passes every roll: four rolls, four penalties, game over; each roll is
+    whatever the six dice thrown show, on the table, in the news and in the journal."""
+    throws = [
+        {"white 1": 1, "white 2": 2, "red": 3, "yellow": 4, "green": 5, "blue": 6},
+        {"white 1": 6, "white 2": 6, "red": 1, "yellow": 1, "green": 2, "blue": 2},
+        {"white 1": 3, "white 2": 4, "red": 5, "yellow": 6, "green": 1, "blue": 3},
+        {"white 1": 2, "white 2": 5, "red": 4, "yellow": 2, "green": 6, "blue": 5},
+    ]
+    dice = table[0]
+    tower = start_tower(table, tmp_path, "--games", "1")
+    try:
+        tower.type("")  # the roll button: a new game
+        for faces in throws:
+            tower.wait_for(ALL_WAITED)
+            throw(dice, faces)
+            assert tower.wait_for("Kim rolls") == said(faces)
+            tower.wait_for("Kim, action 1:")
+            tower.type("p")
+            tower.wait_for("Kim, action 2:")
+            tower.type("p")
+        tower.wait_for("takes penalty 4")
+        assert tower.wait_for_end() == 0
+    finally:
+        tower.stop()
+    colours = ("red", "yellow", "green", "blue")
+    expected = [
+        {"white": [f["white 1"], f["white 2"]], **{c: f[c] for c in colours}} for f in throws
+    ]
+    assert rolls_kept(tmp_path) == expected
+
+
+def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again(table, tmp_path):
+    dice = table[0]
+    tower = start_tower(table, tmp_path)
+    try:
+        tower.type("")
+        tower.wait_for(ALL_WAITED)
+        throw(dice, {"white 1": 3, "white 2": 3, "yellow": 2, "green": 2, "blue": 2})
+        dice.leave(DICE["red"])  # thrown off the table, out of reach
+        tower.wait_for("lost the connection to the red die")
+        tower.type("")  # the players give up on it and press the roll button
+        rolled = tower.wait_for("Kim rolls")  # rolled by the tower: any faces will do
+        assert rolled.startswith("Kim rolls white ")
+        tower.type("p")
+        tower.wait_for("Kim, action 2:")
+        tower.type("p")
+        tower.wait_for("takes penalty 1")
+        tower.wait_for(ALL_WAITED)  # the next roll: the red die is still away
+        dice.come_back(DICE["red"])
+        tower.wait_for("reconnected to the red die")
+        dice.wait_listened_to([DICE["red"]])
+        faces = {"white 1": 5, "white 2": 1, "red": 6, "yellow": 3, "green": 4, "blue": 1}
+        throw(dice, faces)
+        assert tower.wait_for("Kim rolls") == said(faces)
+    finally:
+        tower.stop()
+
+
+def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):
+    dice, config, env = table
+    dice.hold_elsewhere(DICE["blue"])  # a phone's Pixels app holds it: it does not advertise
+    doctor = subprocess.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
+        env=env, capture_output=True, text=True, timeout=LIMIT, check=False,
+    )  # fmt: skip
+    (line,) = [line for line in doctor.stdout.splitlines() if "dice:" in line]
+    heard = ", ".join(f"{DICE[role]:#010x} ({role})" for role in list(DICE)[:5])
+    assert line == (
+        f"[!!] dice: Pixels dice heard: {heard}; not heard: blue (0x1a2b0006) "
+        "(wake them: roll them; a die held by a phone's Pixels app stays silent)"
+    )
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr
