@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass
 
-from .evaluation import Weights, load_weights, rolls_left, worth
+from .evaluation import Weights, load_weights, prepare_shipped_sheets, rolls_left, worth
 
 _WEIGHTS: Weights | None = None
+prepare_shipped_sheets()
 
 
 def shipped_weights() -> Weights:
