@@ -12,12 +12,11 @@ from __future__ import annotations
 import random
 
 from firmware_py.rules import Game, Mark, Pass
+from firmware_py.seating import DEFAULT_LEVEL, LEVELS
 
 from . import hard, thumb
 
-LEVELS = ("easy", "medium", "hard")
-DEFAULT_LEVEL = "medium"
-LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard"}
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "decide"]
 
 FORGETS_TO_LOCK = 0.6  # how often the beginner misses a lock it could make
 SKIPS_CARELESSLY = 0.5  # how often it takes the first cross it sees, however much it skips
