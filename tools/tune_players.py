@@ -1,13 +1,13 @@
 """Tune the hard computer player's evaluation weights by self-play, from a seed.
 
 Coordinate search: starting from the defaults in evaluation.Weights, each weight in turn is
-tried a step up and a step down; a change that raises the score is kept, and the steps halve
-after each round. A candidate's score is its share of sole wins over the same seeded games
+tried a step up and a step down; a change that raises the score by more than `--margin` (more
+than the games' noise) is kept, and the steps halve after each round. A candidate's score is its share of sole wins over the same seeded games
 (common dice, so candidates differ by their play alone) against several opponents, not one:
 qwixxer's GA heuristic (bench/opponents), the rules of thumb (medium), and a 3-player table of
 it, the GA heuristic and the rules of thumb. Writes firmware_py/players/weights.json.
 
-    nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 200] [--rounds 3]
+    nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 300] [--rounds 2]
 
 Reproduces the shipped weights from the same seed and arguments (about 25 minutes here).
 """
@@ -56,7 +56,7 @@ def score(weights: Weights, games: int, seed: int) -> float:
     return sum(w * s for w, s in parts) / sum(w for w, _ in parts)
 
 
-def tune(seed: int, games: int, rounds: int) -> Weights:
+def tune(seed: int, games: int, rounds: int, margin: float) -> Weights:
     best = Weights()
     best_score = score(best, games, seed)
     print(f"start {best} {best_score:.3f}", flush=True)
@@ -67,7 +67,7 @@ def tune(seed: int, games: int, rounds: int) -> Weights:
                 value = max(0.0, getattr(best, name) + sign * step)
                 candidate = dataclasses.replace(best, **{name: value})
                 result = score(candidate, games, seed + 10 * round_)
-                if result > best_score:
+                if result > best_score + margin:
                     best, best_score = candidate, result
                     print(f"round {round_} {name}={value:g}: {result:.3f}", flush=True)
                     break
@@ -79,11 +79,12 @@ def tune(seed: int, games: int, rounds: int) -> Weights:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--margin", type=float, default=0.01, help="a gain that counts")
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     args = parser.parse_args()
-    weights = tune(args.seed, args.games, args.rounds)
+    weights = tune(args.seed, args.games, args.rounds, args.margin)
     text = json.dumps({k: round(v, 4) for k, v in dataclasses.asdict(weights).items()})
     args.out.write_text(text + "\n", encoding="utf-8")
     print(f"wrote {args.out}: {text}")

@@ -36,6 +36,7 @@ class Weights:
     per_lockable: float = 0.15  # ...and each row that someone could lock now, by (1 + this)
     opponents: float = 1.0  # the best opponent's worth counts this much against the player's
     win: float = 20.0  # points a won end of game is worth on top of its margin
+    ahead: float = 0.0  # how much the look a roll ahead counts (0: not at all, and quicker)
 
 
 def load_weights(name: str = "weights.json") -> Weights:

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from firmware_py.players import LEVELS, UnknownLevel, decide
+from firmware_py.players import LEVELS, UnknownLevel, decide, hard
+from firmware_py.players.evaluation import Weights
 from firmware_py.players.thumb import choose
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Roll, Start
 from sheets import sheet_names
@@ -124,3 +125,15 @@ def test_easy_makes_the_mistakes_of_a_beginner_more_often_than_hard():
     hard_missed, hard_skips = beginner_mistakes("hard", seed=4)
     assert easy_skips > 1.5 * hard_skips
     assert easy_missed > 2 * hard_missed
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_hard_judging_a_roll_ahead_still_chooses_legally_and_leaves_the_game_alone(variant):
+    """The look a roll ahead (off in the shipped weights: it did not win more games) plays
+    the copy's sheet forward and back; the game asked about stays as it was."""
+    weights = Weights(ahead=1.0)
+    for game, name in moments(variant, seed=8):
+        before = game.state()
+        decision = hard.choose(game, name, weights)
+        assert game.state() == before
+        assert decision == Pass(name) or decision in game.legal_marks(name)
