@@ -36,6 +36,10 @@ class Weights:
     per_lockable: float = 0.15  # ...and each row that someone could lock now, by (1 + this)
     opponents: float = 1.0  # the best opponent's worth counts this much against the player's
     win: float = 20.0  # points a won end of game is worth on top of its margin
+    skip: float = 0.0  # points each number passed over in an open row costs beyond its prospects
+    # The same for a player alone (active every roll, no race to lock): 2.5 took the mean
+    # alone from 60 to 86 points (1: 78, 4: 62), while any skip cost lost games in company.
+    skip_alone: float = 2.5
     ahead: float = 0.0  # how much the look a roll ahead counts (0: not at all, and quicker)
 
 
@@ -137,8 +141,9 @@ def rolls_left(game: Game, weights: Weights, closed: int) -> float:
     return min(max(rolls, 0.0), HORIZON)
 
 
-def worth(game: Game, player: PlayerSheet, closed: int, rolls: float) -> float:
-    """The player's expected final points: rows, rewards earned, penalties."""
+def worth(game: Game, player: PlayerSheet, closed: int, rolls: float, skip: float = 0.0) -> float:
+    """The player's expected final points: rows, rewards earned, penalties; less `skip` for
+    each number passed over in a row still open."""
     prospects = prospects_of(game)
     low = int(rolls)
     high = min(low + 1, HORIZON)
@@ -151,6 +156,7 @@ def worth(game: Game, player: PlayerSheet, closed: int, rolls: float) -> float:
             value += prospects.score[crosses]
             continue
         position = (mask & ~lock_bit).bit_length()
+        value -= skip * (position - crosses)
         table = prospects.value[row]
         value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
     sheet = game.sheet

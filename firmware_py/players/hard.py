@@ -78,16 +78,27 @@ def ending(game: Game, closed: int) -> bool:
 def judge(game: Game, name: str, weights: Weights) -> float:
     """How good the position is for `name`: a margin of worths, or at the end the margin of
     points with a bonus for winning."""
-    closed = game.closed | game.locking
-    me = game.player(name)
-    others = [p for p in game.players if p is not me]
+    return judge_closed(game, name, weights, game.closed | game.locking)
+
+
+def judge_closed(game: Game, name: str, weights: Weights, closed: int) -> float:
+    """`judge`, with the rows in `closed` taken as closed (those the table closed, and those
+    locked in the open action or in a cross being tried)."""
     if ending(game, closed):
         return final(game, name, weights)
+    me = game.player(name)
     scale = rolls_left(game, weights, closed)
-    value = worth(game, me, closed, scale)
+    value = worth(game, me, closed, scale, skip_cost(game, weights))
+    others = [p for p in game.players if p is not me]
     if others:
-        value -= weights.opponents * max(worth(game, p, closed, scale) for p in others)
+        best = max(worth(game, p, closed, scale, weights.skip) for p in others)
+        value -= weights.opponents * best
     return value
+
+
+def skip_cost(game: Game, weights: Weights) -> float:
+    """What a number passed over costs beyond its row's prospects: more for a player alone."""
+    return weights.skip_alone if len(game.players) == 1 else weights.skip
 
 
 def final(game: Game, name: str, weights: Weights) -> float:
@@ -120,21 +131,8 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
             if mask >= bit or closed >> row & 1 or (locks and mask.bit_count() < threshold):
                 continue
             rows[row] = mask | bit | (me.lock_bits[row] if locks else 0)
-            value = _judge_closed(game, name, weights, closed | (1 << row if locks else 0))
+            value = judge_closed(game, name, weights, closed | (1 << row if locks else 0))
             rows[row] = mask
             best = max(best, value)
         expected += (faces - abs(total - faces - 1)) / faces**2 * best
     return weights.ahead * expected + (1 - weights.ahead) * now
-
-
-def _judge_closed(game: Game, name: str, weights: Weights, closed: int) -> float:
-    """`judge`, with the rows in `closed` taken as closed."""
-    if ending(game, closed):
-        return final(game, name, weights)
-    me = game.player(name)
-    scale = rolls_left(game, weights, closed)
-    value = worth(game, me, closed, scale)
-    others = [p for p in game.players if p is not me]
-    if others:
-        value -= weights.opponents * max(worth(game, p, closed, scale) for p in others)
-    return value
