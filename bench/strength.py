@@ -7,6 +7,7 @@ level at 3 and 4 players against GA heuristics, hard against medium in every var
 level's mean score alone, and what a decision costs (CPU time per decision, p50/p99/max).
 
     nice .venv/bin/python bench/strength.py [--games 400] [--parts ladder,table,variants,solo]
+    nice .venv/bin/python bench/strength.py --games 2000 --parts ga   # hard vs GA alone
 """
 
 from __future__ import annotations
@@ -90,6 +91,13 @@ def ladder(games: int) -> None:
             print(line(f"{second} vs {first}", mine, theirs), flush=True)
 
 
+def against_ga(games: int) -> None:
+    """The headline line alone: hard against the GA heuristic."""
+    print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
+    mine, theirs = series("classic", [level("hard"), ga], games, seed=1, timed={0})
+    print(f"{line('hard vs GA', mine, theirs)}   {times(mine)}", flush=True)
+
+
 def table(games: int) -> None:
     print("\nhard at a bigger table, classic (a fair share is 1/players)")
     for others in (2, 3):
@@ -117,13 +125,14 @@ def solo(games: int) -> None:
     print(f"{'GA':<8} {alone.mean():>6.1f}", flush=True)
 
 
-PARTS = {"ladder": ladder, "table": table, "variants": variants, "solo": solo}
+PARTS = {"ladder": ladder, "ga": against_ga, "table": table, "variants": variants, "solo": solo}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per line")
-    parser.add_argument("--parts", default=",".join(PARTS), help="which parts, comma-separated")
+    everything = "ladder,table,variants,solo"  # "ga" is the ladder's hard vs GA line alone
+    parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
     args = parser.parse_args()
     for part in args.parts.split(","):
         PARTS[part](args.games)
