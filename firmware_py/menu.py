@@ -1,7 +1,8 @@
-"""The roll button's menu: new game, variant, players, back, all with the one button.
+"""The roll button's menu: new game, variant, players, level, back, all with the one button.
 
 A long press (hold) opens the menu. On its list a short press (tap) moves to the next line and a
-hold picks it; on the variant and players pages a tap shows the next value and a hold keeps it.
+hold picks it; on the variant, players and level pages a tap shows the next value and a hold
+keeps it (the level is that of every computer seat).
 Starting a new game while one is unfinished asks first: tap to confirm, hold to go back. Every
 page says so on the screen. This module is the menu's state and its pages as data
 (`MenuView`); the table applies what a choice means.
@@ -9,10 +10,11 @@ page says so on the screen. This module is the menu's state and its pages as dat
 
 from __future__ import annotations
 
+from firmware_py.seating import DEFAULT_LEVEL, LEVELS
 from firmware_py.view import MenuView
 
-NEW_GAME, VARIANT, PLAYERS, BACK = "new game", "variant", "players", "back"
-ITEMS = (NEW_GAME, VARIANT, PLAYERS, BACK)
+NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK = "new game", "variant", "players", "level", "back"
+ITEMS = (NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK)
 LIST, CONFIRM = "list", "confirm"  # pages besides VARIANT and PLAYERS
 IDLE_SECONDS = 30.0  # the menu closes by itself after this long without a press
 
@@ -57,10 +59,17 @@ def short_title(title: str) -> str:
 
 
 def menu_view(
-    menu: Menu, *, titles: list[str], chosen: int, seats: list[str], playing: bool
+    menu: Menu,
+    *,
+    titles: list[str],
+    chosen: int,
+    seats: list[str],
+    playing: bool,
+    level: str = DEFAULT_LEVEL,
 ) -> MenuView:
     """The open page as data: `titles` of every sheet, `chosen` the index of the one to play,
-    `seats` the players' names, `playing` whether a game is unfinished."""
+    `seats` the players' names, `playing` whether a game is unfinished, `level` the computer
+    seats' level ("mixed" where they differ)."""
     variant = titles[chosen]
     if menu.page == CONFIRM:
         return MenuView("New game?", _abandon_words(), -1, CONFIRM_HINTS)
@@ -69,10 +78,14 @@ def menu_view(
     if menu.page == PLAYERS:
         lines = _two_columns(seats) or ("nobody: pads join", "with a press")
         return MenuView(f"Players: {len(seats)} (0-5)", lines, -1, VALUE_HINTS)
+    if menu.page == LEVEL:
+        selected = LEVELS.index(level) if level in LEVELS else -1
+        return MenuView("Computers play", LEVELS, selected, VALUE_HINTS)
     lines = (
         NEW_GAME + (" (ends this)" if playing else ""),
         f"{VARIANT}: {short_title(variant)}",
         f"{PLAYERS}: {len(seats)}",
+        f"{LEVEL}: {level}",
         BACK,
     )
     return MenuView("Menu", lines, menu.index, LIST_HINTS)

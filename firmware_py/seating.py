@@ -10,7 +10,7 @@ through it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -27,17 +27,22 @@ COMPUTER, KEYBOARD, PAD = SeatKind.COMPUTER, SeatKind.KEYBOARD, SeatKind.PAD
 PHONE = SeatKind.PHONE
 DEVICES = (PAD, PHONE)  # seats held by a device in a player's hand
 MAX_SEATS = 5
+LEVELS = ("easy", "medium", "hard")  # computer players' levels, weakest first (players/levels.py)
+DEFAULT_LEVEL = "medium"  # a computer seat's level where none is given
 BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits in a seat: a player's name, how they decide, and (for a pad seat) the ident of
-    the pad that joined it, so that after a restart the seat goes back to that pad only."""
+    """Who sits in a seat: a player's name, how they decide, (for a pad seat) the ident of
+    the pad that joined it, so that after a restart the seat goes back to that pad only, and
+    (for a computer seat) the level it plays at, shown beside its name ("": the default level,
+    not shown)."""
 
     name: str
     kind: SeatKind = COMPUTER
     pad: str = ""
+    level: str = ""
 
 
 def seats_for(
@@ -73,7 +78,17 @@ class Seating:
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now."""
-        self.seats = [SeatSpec(s.name, s.kind, pad) if s.name == name else s for s in self.seats]
+        self.seats = [replace(s, pad=pad) if s.name == name else s for s in self.seats]
+
+    def set_levels(self, level: str) -> None:
+        """The menu's level step: every computer seat plays at `level` from the next decision."""
+        self.seats = [replace(s, level=level) if s.kind == COMPUTER else s for s in self.seats]
+        self.benched = [replace(s, level=level) if s.kind == COMPUTER else s for s in self.benched]
+
+    def level_of(self, name: str) -> str:
+        """The level of the computer seat of `name` ("" for the default level)."""
+        seats = self.seats + self.benched
+        return next((seat.level for seat in seats if seat.name == name), "")
 
     def one_more(self) -> None:
         """The menu's players step: one more seat (a seat removed earlier, else a computer

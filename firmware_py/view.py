@@ -42,6 +42,12 @@ class Seat:
     penalties: int = 0
     decided: bool = False
     lucky: tuple[int, ...] = ()  # longo: the lucky numbers chosen so far
+    level: str = ""  # a computer seat's level, where one was chosen: shown beside the name
+
+    @property
+    def label(self) -> str:
+        """The name, and the level beside it where the seat has one: "Robo (hard)"."""
+        return f"{self.name} ({self.level})" if self.level else self.name
 
 
 @dataclass(frozen=True)

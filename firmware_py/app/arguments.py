@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from firmware_py import __version__
-from firmware_py.seating import MAX_SEATS
+from firmware_py.seating import LEVELS, MAX_SEATS
 from sheets import sheet_names
 
 NAME_LENGTH = 24  # characters in a player's name: enough for "Alexandra-Charlotte"
@@ -66,6 +66,17 @@ def names_list(text: str) -> list[str]:
         if len(name) > NAME_LENGTH:
             raise argparse.ArgumentTypeError(f"{name!r} is longer than {NAME_LENGTH} characters")
     return names
+
+
+def seat_level(text: str) -> tuple[str, str]:
+    """`--level hard` (every computer seat) or `--level Ada=hard` (one): (name or "", level)."""
+    name, _, level = text.rpartition("=")
+    level = level.strip().casefold()
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {text.rpartition('=')[2].strip()!r}: one of {', '.join(LEVELS)}"
+        )
+    return name.strip(), level
 
 
 def number_from(low: float, high: float) -> Callable[[str], float]:

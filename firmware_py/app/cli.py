@@ -14,6 +14,7 @@ from firmware_py.app.arguments import (
     number_from,
     say_and_fail,
     screens_folder,
+    seat_level,
     variant_name,
     version_words,
     whole_number_from,
@@ -88,6 +89,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="computer players try each option in N played-out games (150 plays well; "
         "default: the configuration's, else 0: rules of thumb)",
+    )
+    run_cmd.add_argument(
+        "--level",
+        type=seat_level,
+        action="append",
+        default=[],
+        metavar="[NAME=]LEVEL",
+        help="how well computer players play: easy, medium or hard, for every computer seat "
+        "or for the seat NAME= names (default: the configuration's, else medium)",
     )
     run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
     run_cmd.add_argument(

@@ -16,7 +16,7 @@ from pathlib import Path
 from drivers.display_device import DisplayConfig
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
-from firmware_py.seating import MAX_SEATS
+from firmware_py.seating import LEVELS, MAX_SEATS
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -84,6 +84,7 @@ class TowerConfig:
     pad_names: dict[str, str] = field(default_factory=dict)  # pad ident -> player name
     sound: SoundConfig | None = None  # None: a simulated buzzer, no speech
     computer_players: tuple[str, ...] = ()  # [table]: seated at power-on; people join on pads
+    computer_levels: dict[str, str] = field(default_factory=dict)  # name -> level, where given
     web: WebConfig = WEB_SIMULATED
 
     @property
@@ -141,6 +142,7 @@ def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
         pad_names=check.pad_names(data),
         sound=check.sound(data),
         computer_players=check.computer_players(data),
+        computer_levels=check.computer_levels(data),
         web=check.web(data),
     )
     check.tower_keys(tower)
@@ -337,15 +339,22 @@ class _Checker:
     def computer_players(self, data: dict) -> tuple[str, ...]:
         """[table] computer_players: the names of the computer players seated at power-on
         (none by default: the seats are people, who join on their pads)."""
+        return tuple(name for name, _ in self._computer_seats(data))
+
+    def computer_levels(self, data: dict) -> dict[str, str]:
+        """The level of each computer player given as {name = "...", level = "..."}."""
+        return {name: level for name, level in self._computer_seats(data) if level}
+
+    def _computer_seats(self, data: dict) -> list[tuple[str, str]]:
+        """[table] computer_players: each a name, or a table {name = "Ada", level = "hard"}."""
         table = self.table(data, "table")
         self.known_keys(table, "table", ("computer_players",))
-        names = table.get("computer_players", [])
-        example = '(e.g. computer_players = ["Robo"], or [] for none)'
-        if not isinstance(names, list) or not all(
-            isinstance(name, str) and name.strip() and name.isprintable() for name in names
-        ):
+        entries = table.get("computer_players", [])
+        example = '(e.g. computer_players = ["Robo", {name = "Ada", level = "hard"}], or [])'
+        if not isinstance(entries, list):
             raise self.fail("table", "computer_players", f"must be a list of names {example}")
-        names = [name.strip() for name in names]
+        seats = [self._computer_seat(entry, example) for entry in entries]
+        names = [name for name, _ in seats]
         if len(names) > MAX_SEATS:
             raise self.fail(
                 "table", "computer_players", f"at most {MAX_SEATS} players, not {len(names)}"
@@ -353,7 +362,27 @@ class _Checker:
         twice = [name for name in names if names.count(name) > 1]
         if twice:
             raise self.fail("table", "computer_players", f"{twice[0]!r} is named twice")
-        return tuple(names)
+        return seats
+
+    def _computer_seat(self, entry: object, example: str) -> tuple[str, str]:
+        level = ""
+        if isinstance(entry, dict):
+            unknown = [key for key in entry if key not in ("name", "level")]
+            if unknown:
+                raise self.fail(
+                    "table", "computer_players", f"{unknown[0]!r}: a seat has a name and a level"
+                )
+            level = entry.get("level", "")
+            if level not in LEVELS:
+                raise self.fail(
+                    "table",
+                    "computer_players",
+                    f"level {level!r} is not one of {', '.join(LEVELS)}",
+                )
+            entry = entry.get("name")
+        if not (isinstance(entry, str) and entry.strip() and entry.isprintable()):
+            raise self.fail("table", "computer_players", f"must be a list of names {example}")
+        return entry.strip(), level
 
     def names_apart(self, config: TowerConfig) -> None:
         """A computer player may not carry the name of a known pad's player: the pad could

@@ -136,6 +136,7 @@ class RobotFingers:
         self._scheduled: set[tuple[int, str]] = set()
         self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
         self._let_go = -BUTTON_REST  # the loop's time the roll button was last let go of
+        self._nudging: asyncio.Task[None] | None = None  # presses again when the table waits
         table.subscribe(self.look)
 
     async def join_all(self) -> None:
@@ -148,7 +149,13 @@ class RobotFingers:
                 pad.press(robot.presses(join_state(self.table), robot.join()))
                 await self._until(lambda name=name: self._seated(name))
         self.joined = True
+        self._nudging = asyncio.get_running_loop().create_task(self.keep_playing())
         self.look(self.table.view())
+
+    def stop(self) -> None:
+        """No more presses (the game is over, or the demo ends)."""
+        if self._nudging is not None:
+            self._nudging.cancel()
 
     @staticmethod
     def _asks(pad: SimulatedPad) -> bool:
@@ -175,7 +182,7 @@ class RobotFingers:
         seen, since = self.table.version, loop.time()
         while True:
             await asyncio.sleep(0.5)
-            if self.table.version != seen or not self.joined:
+            if self.table.version != seen:
                 seen, since = self.table.version, loop.time()
             elif loop.time() - since > NUDGE_AFTER + 3 * self.pace:
                 self._pressed.clear()
@@ -302,12 +309,11 @@ async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: 
     try:
         hub.open(asyncio.get_running_loop())
         joining = asyncio.create_task(_join_or_stop(fingers, table, failed))
-        nudging = asyncio.create_task(fingers.keep_playing())
         try:
             await table.run(games=1)
         finally:
             joining.cancel()
-            nudging.cancel()
+            fingers.stop()
         if not failed:
             await _until_the_pads_show_the_end(pads)
             if full_screen:

@@ -129,7 +129,26 @@ def _seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:
             raise ConfigError(
                 f"--human: at most {MAX_SEATS} players, not {len(names)} ({', '.join(names)})"
             )
-    return [SeatSpec(name, KEYBOARD if name in args.human else COMPUTER) for name in names]
+    levels = _levels(args, config, names)
+    return [
+        SeatSpec(name, KEYBOARD, level="")
+        if name in args.human
+        else SeatSpec(name, COMPUTER, level=levels.get(name, ""))
+        for name in names
+    ]
+
+
+def _levels(args: argparse.Namespace, config: TowerConfig, names: list[str]) -> dict[str, str]:
+    """Each computer seat's level: --level NAME=LEVEL, else --level LEVEL, else the
+    configuration's (a seat without any plays at the default level)."""
+    levels = dict(config.computer_levels)
+    given = sorted(getattr(args, "level", []), key=lambda pair: bool(pair[0]))  # names win
+    for name, level in given:
+        if name and name not in names:
+            raise ConfigError(f"--level {name}={level}: {name} is not one of the players")
+        for seat in [name] if name else names:
+            levels[seat] = level
+    return levels
 
 
 def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:

@@ -463,14 +463,17 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
 
 def noted_seats(path: Path) -> list[dict[str, str]]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
-    "pad"} ([] if there is no note, or it cannot be read)."""
+    "pad"}, and "level" for a computer seat with one ([] if there is no note, or it cannot be
+    read)."""
     try:
         record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
     except (OSError, ValueError):
         return []
     keys = {"name", "kind", "pad"}
     if not isinstance(record, list) or not all(
-        isinstance(seat, dict) and set(seat) == keys and all(isinstance(seat[k], str) for k in keys)
+        isinstance(seat, dict)
+        and set(seat) in (keys, keys | {"level"})
+        and all(isinstance(value, str) for value in seat.values())
         for seat in record
     ):
         return []
@@ -478,8 +481,15 @@ def noted_seats(path: Path) -> list[dict[str, str]]:
 
 
 def seat_records(seats: Iterable[SeatLike]) -> list[dict[str, str]]:
-    """Seats (SeatSpec-like) as the notes write them."""
-    return [{"name": seat.name, "kind": seat.kind, "pad": seat.pad} for seat in seats]
+    """Seats (SeatSpec-like) as the notes write them; a level only where a seat has one."""
+    records = []
+    for seat in seats:
+        record = {"name": seat.name, "kind": seat.kind, "pad": seat.pad}
+        level = getattr(seat, "level", "")
+        if level:
+            record["level"] = level
+        records.append(record)
+    return records
 
 
 def _write_durably(path: Path, record: object) -> None:

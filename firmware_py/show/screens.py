@@ -159,7 +159,7 @@ def _attract(draw: Draw, view: TableView) -> None:
     """Power-on and between games: the variant, the seats, and how to start."""
     big_text(draw, 0, "QWIXX", scale=3)
     centred(draw, 26, variant_name(view.title))
-    seated = tuple(seat.name for seat in view.seats)
+    seated = tuple(seat.label for seat in view.seats)
     centred(draw, 38, (people(seated, WIDTH) or ["no players yet"])[0] if view.title else "")
     centred(draw, 52, "press to start")
 
@@ -167,7 +167,7 @@ def _attract(draw: Draw, view: TableView) -> None:
 def _setup(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "New game")
     text(draw, (0, 22), view.title)
-    seated = tuple(seat.name for seat in view.seats)
+    seated = tuple(seat.label for seat in view.seats)
     text(draw, (0, 32), (people(seated, WIDTH) or ["no players"])[0])
     for row, line in enumerate(wrap(view.message)[:2]):
         text(draw, (0, 43 + row * LINE), line)
@@ -315,7 +315,7 @@ def _join_setup(draw: Draw, view: TableView, x: int) -> None:
     room = WIDTH - x
     text(draw, (x, 0), variant_name(view.title) if view.title else "New game")
     text(draw, (x, 10), f"code {view.join_code}")
-    seated = tuple(seat.name for seat in view.seats)
+    seated = tuple(seat.label for seat in view.seats)
     if not seated:
         for row, line in enumerate(wrap("no players yet: join on a pad or a phone", room)[:4]):
             text(draw, (x, 22 + row * LINE), line)

@@ -2,7 +2,8 @@
 
 A long press opens the menu (the table is then in its MENU phase, over whatever was on). In it a
 short press moves to the next line or value, a long press chooses the line or keeps the value;
-the lines are a new game, the variant, the number of players and back. Nobody pressing for a
+the lines are a new game, the variant, the number of players, the computer players' level and
+back. Nobody pressing for a
 while closes it. The pages themselves (`firmware_py.menu`) know nothing of the table.
 """
 
@@ -10,7 +11,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware_py.menu import BACK, CONFIRM, LIST, NEW_GAME, PLAYERS, VARIANT, Menu, menu_view
+from firmware_py.menu import (
+    BACK,
+    CONFIRM,
+    LEVEL,
+    LIST,
+    NEW_GAME,
+    PLAYERS,
+    VARIANT,
+    Menu,
+    menu_view,
+)
+from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS
 from firmware_py.view import MENU, TableView
 from sheets import load_sheet, sheet_names
 
@@ -44,6 +56,10 @@ class ButtonMenu:
             table.variant = names[(names.index(table.variant) + 1) % len(names)]
         elif menu.page == PLAYERS:
             table.seating.one_more()
+        elif menu.page == LEVEL:
+            level = self.level()  # "mixed" goes to the first level
+            following = LEVELS.index(level) + 1 if level in LEVELS else 0
+            table.seating.set_levels(LEVELS[following % len(LEVELS)])
         else:  # CONFIRM: yes
             table.new_game()
             return
@@ -60,7 +76,7 @@ class ButtonMenu:
                 menu.open_page(CONFIRM)
             else:
                 table.new_game()
-        elif menu.item in (VARIANT, PLAYERS):
+        elif menu.item in (VARIANT, PLAYERS, LEVEL):
             menu.open_page(menu.item)
         elif menu.item == BACK:
             self.open = None
@@ -75,6 +91,13 @@ class ButtonMenu:
             return True
         return False
 
+    def level(self) -> str:
+        """The computer seats' level: theirs if they share one, "mixed" if not (the default
+        level with no computer seat)."""
+        seats = [s for s in self.table.seating.seats if s.kind == COMPUTER]
+        levels = {seat.level or DEFAULT_LEVEL for seat in seats} or {DEFAULT_LEVEL}
+        return levels.pop() if len(levels) == 1 else "mixed"
+
     def view(self) -> TableView:
         """The menu's page as the main display shows it."""
         table, menu = self.table, self.open
@@ -86,5 +109,6 @@ class ButtonMenu:
             chosen=names.index(table.variant),
             seats=table.seating.names(),
             playing=table.playing(),
+            level=self.level(),
         )
         return TableView(MENU, menu=page)

@@ -1,7 +1,8 @@
 """Computer players at the table: they decide after a pause, so that people can follow.
 
-With `look_ahead` set, a computer player plays each of its options out thousands of times
-(`lookahead.look_ahead`) in a worker thread, so pads and displays are served meanwhile; a
+Each computer seat plays at its level (`players.decide`). The quick levels decide on the table's
+loop; the hard level, and the look-ahead player (`lookahead.look_ahead`, with `look_ahead` set),
+think in a worker thread on a copy of the game, so pads and displays are served meanwhile: a
 decision that comes back after the table moved on is dropped, and the player thinks again.
 """
 
@@ -10,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from firmware_py.players import DEFAULT_LEVEL, decide
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.players.thumb import choose
-from firmware_py.rules import Mark, Pass, Roll
+from firmware_py.rules import Game, Mark, Pass, Roll
 from firmware_py.seating import COMPUTER
 from firmware_py.table.seats import SeatDoor
 
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Moment = tuple[object, int, str, Roll | None]
+QUICK_LEVELS = ("easy", "medium")  # microseconds a decision: no thread needed
 
 
 class ComputerPlayers:
@@ -33,8 +37,8 @@ class ComputerPlayers:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.door = SeatDoor(table, COMPUTER)  # computer players decide as every seat does
-        self.thinking: set[str] = set()  # players whose look-ahead is running
-        self._rng = random.Random()  # for look-ahead playouts (the dice have their own source)
+        self.thinking: set[str] = set()  # players whose thought is running in the worker
+        self._rng = random.Random()  # for decisions that draw (the dice have their own source)
 
     def decide(self, name: str) -> None:
         """`name`'s decision, if the table still waits for it."""
@@ -42,16 +46,25 @@ class ComputerPlayers:
         if game is None or name not in game.waiting_for() or name in self.thinking:
             return
         playouts = self.table.look_ahead
-        if not playouts:
-            self.door.decide(choose(game, name))
-            return
+        level = self.table.seating.level_of(name) or DEFAULT_LEVEL
+        if playouts:
+            self._think(name, look_ahead, game, self._rng, playouts)
+        elif level in QUICK_LEVELS:
+            self.door.decide(decide(game, name, level, self._rng))
+        else:
+            self._think(name, decide, game, level, self._rng)
+
+    def _think(
+        self, name: str, thinker: Callable[..., Mark | Pass], game: Game, *more: object
+    ) -> None:
+        """Run `thinker(copy of game, name, *more)` in a worker thread; `thought` plays it."""
         self.thinking.add(name)
         loop = asyncio.get_running_loop()
-        thought = loop.run_in_executor(None, look_ahead, game.copy(), name, self._rng, playouts)
+        thought = loop.run_in_executor(None, thinker, game.copy(), name, *more)
         thought.add_done_callback(partial(self.thought, name, self.moment()))
 
     def thought(self, name: str, moment: Moment, thought: asyncio.Future[Mark | Pass]) -> None:
-        """A look-ahead is done: play it if the table is still at the moment it was asked for
+        """A thought is done: play it if the table is still at the moment it was asked for
         (the same game, turn and action), else think again about where the table is now."""
         self.thinking.discard(name)
         game = self.table.game
@@ -59,7 +72,7 @@ class ComputerPlayers:
             return
         failure = thought.exception()
         if failure is not None:
-            log.error("a computer player's look-ahead failed: %r", failure)
+            log.error("a computer player's thought failed: %r", failure)
             self.door.decide(choose(game, name))
         elif self.moment() != moment:
             self.table.timers.once(object(), 0, self.decide, name)  # think again

@@ -65,7 +65,8 @@ def lucky_view(draft: LuckyDraft) -> TableView:
 def between_games_view(table: Table) -> TableView:
     """The variant, the seats, and how to start (or join from a phone)."""
     sheet = load_sheet(table.variant)
-    seats = tuple(Seat(name) for name in table.seating.names())
+    seating = table.seating
+    seats = tuple(Seat(name, level=seating.level_of(name)) for name in seating.names())
     message = table.message or how_to_start(table)
     url, code = table.join_address
     return TableView(table.screen, title=sheet.title, seats=seats, message=message,

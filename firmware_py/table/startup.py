@@ -77,7 +77,7 @@ def noted_seat(record: dict[str, str]) -> SeatSpec | None:
         kind = SeatKind(record["kind"])
     except ValueError:
         return None
-    return SeatSpec(record["name"], kind, record["pad"])
+    return SeatSpec(record["name"], kind, record["pad"], record.get("level", ""))
 
 
 def set_aside_unreadable(table: Table) -> None:

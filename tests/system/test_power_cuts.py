@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import select
 import signal
 import subprocess
@@ -22,6 +23,7 @@ import tty
 from collections import Counter
 from pathlib import Path
 
+from support import HANG
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
 from support.pads import PtyPad, pad_hello
 
@@ -40,13 +42,18 @@ def start_tower(state_dir) -> subprocess.Popen:
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
-def news_until_killed(tower: subprocess.Popen, seconds: float) -> list[str]:
-    """Read what the tower announces for `seconds`, then pull the plug."""
-    lines, deadline = [], time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
+def news_until_killed(tower: subprocess.Popen, after: str) -> list[str]:
+    """Read what the tower announces until a line matches `after` (a regular expression: the
+    tower has got that far, however slow the machine), then pull the plug."""
+    lines, deadline = [], time.monotonic() + HANG
+    while not any(re.search(after, line) for line in lines):
+        left = deadline - time.monotonic()
+        assert left > 0, f"the tower never said {after!r}; it said {lines[-10:]}"
         ready, _, _ = select.select([tower.stdout], [], [], left)
         if ready:
-            lines.append(tower.stdout.readline().rstrip("\n"))
+            line = tower.stdout.readline()
+            assert line, f"the tower ended before {after!r}; it said {lines[-10:]}"
+            lines.append(line.rstrip("\n"))
     os.kill(tower.pid, signal.SIGKILL)
     tower.wait()
     lines += tower.stdout.read().splitlines()  # already printed before the kill
@@ -213,7 +220,7 @@ def test_a_kill_between_creating_a_game_file_and_writing_its_start_leaves_no_tra
     """The file of a new game exists before its start event is in it: a kill in between leaves
     it empty. The next start removes it quietly; it was never a game."""
     (tmp_path / "game-000001.jsonl").write_bytes(b"")
-    lines = news_until_killed(start_tower(tmp_path), 4.0)  # start-up, then the first game
+    lines = news_until_killed(start_tower(tmp_path), "^New game of")  # its start is on disk
     assert not any("could not be read" in line for line in lines)
     games = Journal(tmp_path).games()
     assert games[0].name == "game-000001.jsonl"  # the number is the first game's again

@@ -474,7 +474,7 @@ def test_two_phones_and_a_micropython_pad_play_a_whole_game(tmp_path):
         ), "Pam played on her pad"
 
     try:
-        with_browser(table, server, steps, hub=pads, timeout=240)
+        with_browser(table, server, steps, hub=pads)
     finally:
         pam.stop()
         cable.close()

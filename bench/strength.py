@@ -1,0 +1,142 @@
+"""How strong the computer players are: the ladder of levels, through our referee.
+
+Each level against a random player, the rules of thumb, qwixxer's GA heuristic (written afresh
+in bench/opponents) and the other levels: 2-player classic games, seats rotated, seeded dice;
+the share of games won outright with its Wilson 95 % interval, and mean points. Then the hard
+level at 3 and 4 players against GA heuristics, hard against medium in every variant, each
+level's mean score alone, and what a decision costs (CPU time per decision, p50/p99/max).
+
+    nice .venv/bin/python bench/strength.py [--games 400] [--parts ladder,table,variants,solo]
+    nice .venv/bin/python bench/strength.py --games 2000 --parts ga   # hard vs GA alone
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arena import Player, Tally, series
+from opponents.qwixxer_ga import QwixxerGA
+
+from firmware_py.players import LEVELS, decide
+from firmware_py.players.thumb import choose as thumb
+from firmware_py.rules import Game, Mark, Pass
+from sheets import sheet_names
+
+Factory = Callable[[], Player]
+
+
+def level(name: str, seed: int = 0) -> Factory:
+    def make() -> Player:
+        rng = random.Random(seed)
+        return lambda game, player: decide(game, player, name, rng)
+
+    return make
+
+
+def random_player() -> Player:
+    rng = random.Random(1)
+
+    def play(game: Game, name: str) -> Mark | Pass:
+        marks = game.legal_marks(name)
+        pick = rng.randrange(len(marks) + 1)
+        return marks[pick] if pick < len(marks) else Pass(name)
+
+    return play
+
+
+def ga() -> Player:
+    return QwixxerGA().decide
+
+
+def rules_of_thumb() -> Player:
+    return thumb
+
+
+OPPONENTS: dict[str, Factory] = {"random": random_player, "thumb": rules_of_thumb, "GA": ga}
+
+
+def line(label: str, tally: Tally, other: Tally) -> str:
+    low, high = tally.interval()
+    return (
+        f"{label:<28} {tally.games:>5} {100 * tally.share():>6.1f} % "
+        f"[{100 * low:4.1f}, {100 * high:4.1f}]  {tally.mean():>5.1f} vs {other.mean():>5.1f}"
+    )
+
+
+def times(tally: Tally) -> str:
+    seconds = sorted(tally.seconds)
+    if not seconds:
+        return ""
+    p50 = seconds[len(seconds) // 2]
+    p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
+    return f"{1000 * p50:.2f} / {1000 * p99:.2f} / {1000 * seconds[-1]:.2f} ms"
+
+
+def ladder(games: int) -> None:
+    print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
+    for name in LEVELS:
+        for opponent, factory in OPPONENTS.items():
+            mine, theirs = series("classic", [level(name), factory], games, seed=1, timed={0})
+            print(f"{line(f'{name} vs {opponent}', mine, theirs)}   {times(mine)}", flush=True)
+    for i, first in enumerate(LEVELS):
+        for second in LEVELS[i + 1 :]:
+            mine, theirs = series("classic", [level(second), level(first, 1)], games, seed=2)
+            print(line(f"{second} vs {first}", mine, theirs), flush=True)
+
+
+def against_ga(games: int) -> None:
+    """The headline line alone: hard against the GA heuristic."""
+    print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
+    mine, theirs = series("classic", [level("hard"), ga], games, seed=1, timed={0})
+    print(f"{line('hard vs GA', mine, theirs)}   {times(mine)}", flush=True)
+
+
+def table(games: int) -> None:
+    print("\nhard at a bigger table, classic (a fair share is 1/players)")
+    for others in (2, 3):
+        tallies = series("classic", [level("hard"), *[ga] * others], games, seed=3)
+        rest = Tally(points=[p for t in tallies[1:] for p in t.points])
+        print(line(f"hard vs {others} GA", tallies[0], rest), flush=True)
+        tallies = series("classic", [level("hard"), *[rules_of_thumb] * others], games, seed=4)
+        rest = Tally(points=[p for t in tallies[1:] for p in t.points])
+        print(line(f"hard vs {others} thumb", tallies[0], rest), flush=True)
+
+
+def variants(games: int) -> None:
+    print("\nhard vs medium, 2 players, every variant")
+    for variant in sheet_names():
+        mine, theirs = series(variant, [level("hard"), level("medium")], games, seed=5, timed={0})
+        print(f"{line(variant, mine, theirs)}   {times(mine)}", flush=True)
+
+
+def solo(games: int) -> None:
+    print("\none player alone, classic: mean points (the exact optimum is 115.48)")
+    for name in LEVELS:
+        (alone,) = series("classic", [level(name)], games, seed=6, timed={0})
+        print(f"{name:<8} {alone.mean():>6.1f}   {times(alone)}", flush=True)
+    (alone,) = series("classic", [ga], games, seed=6)
+    print(f"{'GA':<8} {alone.mean():>6.1f}", flush=True)
+
+
+PARTS = {"ladder": ladder, "ga": against_ga, "table": table, "variants": variants, "solo": solo}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per line")
+    everything = "ladder,table,variants,solo"  # "ga" is the ladder's hard vs GA line alone
+    parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
+    args = parser.parse_args()
+    for part in args.parts.split(","):
+        PARTS[part](args.games)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""How much a sheet is worth: its points now plus what its open rows may still make.
+
+A row's prospects come from a small dynamic programme, solved once per sheet: the expected
+points of one row with `c` crosses and its next open cell at position `p` when `n` more rolls
+come its way, taking a roll's white sum only where that pays (a lock cell once the row has the
+crosses). Passing over a 7 costs more than passing over a 2, a cross in a long row is worth more
+than one in a short row, all as the dice and the score table say. How many rolls a row still
+sees is the tuned part (`Weights`): fewer once a row is locked and while rows can be locked.
+
+A position is judged as a margin: the player's worth less the best opponent's. Opponents' worth
+changes only where a lock closes one of their rows, so locking a row an opponent was filling is
+worth what it takes from them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+from firmware_py.rules import Game
+from firmware_py.rules.player import PlayerSheet
+from firmware_py.rules.scoring import penalty_points, reward_points
+from firmware_py.rules.tables import SheetTables
+from sheets import Sheet, load_sheet, sheet_names
+
+HORIZON = 40  # the most rolls a row's prospects are worked out for
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The numbers of the evaluation, tuned by self-play (tools/tune_players.py)."""
+
+    rolls: float = 20.0  # rolls each open row still sees early in the game
+    per_lock: float = 0.5  # each lock made divides them by (1 + this)...
+    per_lockable: float = 0.15  # ...and each row that someone could lock now, by (1 + this)
+    opponents: float = 1.0  # the best opponent's worth counts this much against the player's
+    win: float = 20.0  # points a won end of game is worth on top of its margin
+    skip: float = 0.0  # points each number passed over in an open row costs beyond its prospects
+    # The same for a player alone (active every roll, no race to lock): 2.5 took the mean
+    # alone from 60 to 86 points (1: 78, 4: 62), while any skip cost lost games in company.
+    skip_alone: float = 2.5
+    ahead: float = 0.0  # how much the look a roll ahead counts (0: not at all, and quicker)
+
+
+def load_weights(name: str = "weights.json") -> Weights:
+    """The shipped weights (a small JSON file in this package)."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return Weights(**json.loads(text))
+
+
+class Prospects:
+    """Per sheet, built once: `value[r][n][c][p]`, the expected final points of row r with c
+    crosses, next open position p and n rolls to come."""
+
+    __slots__ = ("score", "value")
+
+    def __init__(self, tables: SheetTables) -> None:
+        sheet = tables.sheet
+        self.score = sheet.score
+        self.value = [solved_row(sheet, row) for row in range(len(sheet.rows))]
+
+
+_SOLVED: dict[tuple[object, ...], list[list[list[float]]]] = {}
+
+
+def solved_row(sheet: Sheet, row: int) -> list[list[list[float]]]:
+    """A row's prospects; rows laid out alike (most sheets share two layouts) share them."""
+    numbers, locks = sheet.rows[row].numbers, sheet.lock_positions[row]
+    key = (numbers, locks, sheet.dice_faces, sheet.score, sheet.lock_threshold)
+    if key not in _SOLVED:
+        _SOLVED[key] = _solve_row(numbers, locks, sheet)
+    return _SOLVED[key]
+
+
+def _solve_row(
+    numbers: tuple[int, ...], locks: frozenset[int], sheet: Sheet
+) -> list[list[list[float]]]:
+    """One row's prospects, roll by roll: a roll offers its white sum, taken where it pays.
+    Crosses never outnumber the cells passed, so only c <= p is worked out."""
+    faces, score, threshold = sheet.dice_faces, sheet.score, sheet.lock_threshold
+    most = len(score) - 1
+    ways = [0] * (2 * faces + 1)
+    for a in range(1, faces + 1):
+        for b in range(1, faces + 1):
+            ways[a + b] += 1
+    position = {n: p for p, n in enumerate(numbers)}
+    offers = [(position[k], ways[k] / faces**2) for k in range(2, 2 * faces + 1) if k in position]
+    offers.sort()
+    size = len(numbers) + 1
+    before = [[float(score[c])] * size for c in range(most + 1)]
+    value = [before]
+    for _ in range(HORIZON):
+        now = [[float(score[c])] * size for c in range(most + 1)]
+        for p in range(size):
+            later = [(q, chance) for q, chance in offers if q >= p]
+            for c in range(min(p, most) + 1):
+                stay = before[c][p]
+                gain = 0.0
+                for q, chance in later:
+                    if q in locks:
+                        if c < threshold:
+                            continue
+                        take = float(score[min(c + 2, most)])
+                    else:
+                        take = before[min(c + 1, most)][q + 1]
+                    if take > stay:
+                        gain += chance * (take - stay)
+                now[c][p] = stay + gain
+        value.append(now)
+        before = now
+    return value
+
+
+def prepare_shipped_sheets() -> None:
+    """Work out the prospects of every shipped sheet's rows now (about 0.1 s here), so that
+    no decision in a game waits for them."""
+    for name in sheet_names():
+        sheet = load_sheet(name)
+        for row in range(len(sheet.rows)):
+            solved_row(sheet, row)
+
+
+def prospects_of(game: Game) -> Prospects:
+    return game.tables.derived(Prospects)
+
+
+def rolls_left(game: Game, weights: Weights, closed: int) -> float:
+    """Rolls an open row still sees, given how near the game is to its end."""
+    locks = closed.bit_count()
+    lockable = 0
+    threshold = game.sheet.lock_threshold - 1
+    for row in range(4):
+        if not closed >> row & 1 and any(
+            p.rows[row].bit_count() >= threshold for p in game.players
+        ):
+            lockable += 1
+    rolls = (
+        weights.rolls / (1.0 + weights.per_lock * locks) / (1.0 + weights.per_lockable * lockable)
+    )
+    return min(max(rolls, 0.0), HORIZON)
+
+
+def worth(game: Game, player: PlayerSheet, closed: int, rolls: float, skip: float = 0.0) -> float:
+    """The player's expected final points: rows, rewards earned, penalties; less `skip` for
+    each number passed over in a row still open."""
+    prospects = prospects_of(game)
+    low = int(rolls)
+    high = min(low + 1, HORIZON)
+    part = rolls - low
+    value = 0.0
+    for row, mask in enumerate(player.rows):
+        crosses = mask.bit_count()
+        lock_bit = player.lock_bits[row]
+        if closed >> row & 1 or mask & lock_bit:
+            value += prospects.score[crosses]
+            continue
+        position = (mask & ~lock_bit).bit_length()
+        value -= skip * (position - crosses)
+        table = prospects.value[row]
+        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+    sheet = game.sheet
+    if sheet.rewards:
+        value += reward_points(sheet, player)
+    return value - penalty_points(sheet, player)

@@ -1,0 +1,138 @@
+"""The strongest level: every decision judged by the evaluation, the whole turn at once.
+
+Each option (each legal mark, and the pass) is made on a copy of the game and the position it
+leaves is judged (evaluation.py). The active player sees all the dice at the roll, so in action 1
+it judges each white-sum option together with the best colour-sum option it leaves for action 2;
+a position where the game ends is judged by its final margin, with a bonus for a win. The few
+best options are then judged once more a roll ahead: the evaluation's average over the next
+white sum, the player taking its best cross for each (or none), so that two rows hoping for the
+same number are not both counted on it.
+"""
+
+from __future__ import annotations
+
+from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass
+
+from .evaluation import Weights, load_weights, prepare_shipped_sheets, rolls_left, worth
+
+RECONSIDERED = 3  # the best options judged again a roll ahead
+
+_WEIGHTS: Weights | None = None
+prepare_shipped_sheets()
+
+
+def shipped_weights() -> Weights:
+    global _WEIGHTS
+    if _WEIGHTS is None:
+        _WEIGHTS = load_weights()
+    return _WEIGHTS
+
+
+def choose(game: Game, name: str, weights: Weights | None = None) -> Mark | Pass:
+    """The decision of the hard level for `name` now; `game` is left as it was."""
+    weights = weights or shipped_weights()
+    options: list[Mark | Pass] = [*game.legal_marks(name), Pass(name)]
+    if len(options) == 1:
+        return options[0]
+    planning = game.phase is ACTION1 and name == game.active_name
+    judged = []
+    for order, option in enumerate(options):
+        after = game.copy()
+        after.apply(option)
+        value, end = (
+            _turn_value(after, name, weights) if planning else (judge(after, name, weights), after)
+        )
+        judged.append((value, -order, option, end))
+    judged.sort(key=lambda item: item[:2], reverse=True)
+    if weights.ahead <= 0:
+        return judged[0][2]
+    best = max(
+        judged[:RECONSIDERED],
+        key=lambda item: (ahead(item[3], name, weights, item[0]), item[1]),
+    )
+    return best[2]
+
+
+def _turn_value(game: Game, name: str, weights: Weights) -> tuple[float, Game]:
+    """The active player after its action-1 decision: the best its action 2 can then make
+    (the others' action-1 decisions taken as passes), and the game that leaves."""
+    for waiting in game.waiting_for():
+        game.apply(Pass(waiting))
+    if game.phase is not ACTION2:
+        return judge(game, name, weights), game
+    best, best_end = float("-inf"), game
+    options: list[Mark | Pass] = [*game.legal_marks(name), Pass(name)]
+    for option in options:
+        after = game.copy()
+        after.apply(option)
+        value = judge(after, name, weights)
+        if value > best:
+            best, best_end = value, after
+    return best, best_end
+
+
+def ending(game: Game, closed: int) -> bool:
+    return game.over or closed.bit_count() >= game.sheet.locks_to_end
+
+
+def judge(game: Game, name: str, weights: Weights) -> float:
+    """How good the position is for `name`: a margin of worths, or at the end the margin of
+    points with a bonus for winning."""
+    return judge_closed(game, name, weights, game.closed | game.locking)
+
+
+def judge_closed(game: Game, name: str, weights: Weights, closed: int) -> float:
+    """`judge`, with the rows in `closed` taken as closed (those the table closed, and those
+    locked in the open action or in a cross being tried)."""
+    if ending(game, closed):
+        return final(game, name, weights)
+    me = game.player(name)
+    scale = rolls_left(game, weights, closed)
+    value = worth(game, me, closed, scale, skip_cost(game, weights))
+    others = [p for p in game.players if p is not me]
+    if others:
+        best = max(worth(game, p, closed, scale, weights.skip) for p in others)
+        value -= weights.opponents * best
+    return value
+
+
+def skip_cost(game: Game, weights: Weights) -> float:
+    """What a number passed over costs beyond its row's prospects: more for a player alone."""
+    return weights.skip_alone if len(game.players) == 1 else weights.skip
+
+
+def final(game: Game, name: str, weights: Weights) -> float:
+    """The margin of points at the end, with the bonus for a win (alone: the points)."""
+    mine = game.total(name)
+    others = [game.total(p.name) for p in game.players if p.name != name]
+    if not others:
+        return mine
+    margin = mine - max(others)
+    return margin + (weights.win if margin > 0 else -weights.win if margin < 0 else 0)
+
+
+def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
+    """`now`, the position's value, judged a roll ahead: the mean over the next white sum of
+    the best of crossing nothing (worth `now`) and each cross that sum allows `name`. Plain
+    sheets only (where a cross sets nothing else off); elsewhere `now` as it is."""
+    closed = game.closed | game.locking
+    if not game.plain or ending(game, closed):
+        return now
+    me = game.player(name)
+    rows = me.rows
+    faces = game.sheet.dice_faces
+    threshold = game.sheet.lock_threshold
+    by_sum = game.tables.by_sum
+    expected = 0.0
+    for total in range(2, 2 * faces + 1):
+        best = now
+        for _, row, _, bit, locks in by_sum[total]:
+            mask = rows[row]
+            if mask >= bit or closed >> row & 1 or (locks and mask.bit_count() < threshold):
+                continue
+            rows[row] = mask | bit | (me.lock_bits[row] if locks else 0)
+            value = judge_closed(game, name, weights, closed | (1 << row if locks else 0))
+            rows[row] = mask
+            best = max(best, value)
+        expected += (faces - abs(total - faces - 1)) / faces**2 * best
+    return weights.ahead * expected + (1 - weights.ahead) * now
