@@ -377,3 +377,26 @@ def test_a_pad_gets_every_name_in_letters_its_ascii_font_can_draw():
     idle = state_fields(None, "राहुल", text="waiting for राहुल, สมชาย")
     assert (idle["player"], idle["text"]) == ("Rahul", "waiting for Rahul, Smchay")
     assert all(state["text"].isascii() for state in (mohammed, lukasz, idle))
+
+
+def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(tmp_path):
+    """A pad left on the table unplayed (its player thinking, its cable loose for a moment)
+    falls silent for longer than the missed beats: the next press still joins."""
+    pad = PtyPad(tmp_path / "pad")
+    table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60
+    hub = PadHub(table, [str(pad.path)], clock=clock)
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
+        [link] = hub.links
+        clock.advance(protocol.MISSED_BEATS * protocol.BEAT_SECONDS + 1)
+        await until(lambda: not link.present)  # the tower calls the quiet pad gone
+        answer = await asyncio.to_thread(join, pad)
+        assert (answer["status"], answer["text"]) == (protocol.OK, "")
+        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
+
+    run_table(table, play, hub)

@@ -164,8 +164,9 @@ class RemoteSeats:
         """A new seat between games, at the end of the table, for a device speaking on
         `connection`. `name` is what a phone typed (cleaned, made unique); None: the name the
         configuration gives the device, else `Player N`."""
-        if not self.holds(device, connection):
-            return Refusal("say hello first: this connection speaks for another device", RULE)
+        refusal = self.claim(device, connection)  # a connection back from silence
+        if refusal is not None:
+            return refusal
         if self.seat_of(device) is not None:
             return None  # seated already (at its hello): nothing to do
         held = self.seat_of(self._joined.get(connection))

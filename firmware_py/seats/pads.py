@@ -311,6 +311,10 @@ class PadHub:
             self.table.alert(f"{name}'s pad is not answering: check its cable")
 
     def _on_back(self, link: PadLink) -> None:
+        """A pad heard again after its silence, in the same session: it speaks for its ident
+        again (as at a hello), so it keeps or takes back its seat, or may join."""
+        if link.pad:
+            self.seats.connect(link.pad["ident"], link)
         self.sync(link)
 
     def sync_all(self, view: TableView) -> None:
