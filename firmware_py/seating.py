@@ -45,9 +45,16 @@ def seats_for(
 ) -> list[SeatSpec]:
     """The seats of these players (a resumed game's, a draft's): each as noted when the game
     began, else as configured. A player of unknown kind held a pad: pads join at the table,
-    while computer and keyboard seats are configured; their pad takes the seat back."""
+    while computer and keyboard seats are configured; their pad takes the seat back. A
+    computer seat the command line now gives to the keyboard (`--human Ann`) is played there."""
     known = {seat.name: seat for seat in configured} | {seat.name: seat for seat in noted}
-    return [known.get(name, SeatSpec(name, PAD)) for name in players]
+    at_keyboard = {seat.name for seat in configured if seat.kind == KEYBOARD}
+    seats = [known.get(name, SeatSpec(name, PAD)) for name in players]
+    return [
+        SeatSpec(seat.name, KEYBOARD) if seat.kind == COMPUTER and seat.name in at_keyboard
+        else seat
+        for seat in seats
+    ]  # fmt: skip
 
 
 class Seating:

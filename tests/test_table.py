@@ -494,6 +494,8 @@ def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path
         await tap(table, clock)  # yes
         assert table.menu is None and table.game_log.path != first
         assert table.game.phase == "roll" and len(Journal(tmp_path).games()) == 2
+        why = "set aside unfinished game 1: Kim, classic (a new game was asked for on the menu)"
+        assert why in table.news
 
     run_table(table, steps)
     history = list(history_lines(tmp_path))

@@ -45,7 +45,7 @@ def run_tower(args: argparse.Namespace) -> int:
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
     journal = Journal(state_dir)
-    set_aside = _set_aside_unless_chosen(journal, args, seats, variant)
+    set_aside = _set_aside_if_new(journal, args, seats, variant)
     try:
         hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
     except GpioUnavailableError as error:  # real pins configured, none here: say what to check
@@ -143,35 +143,40 @@ def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:
     return f"{who} {are}: run with --human {names[0]} to play"
 
 
-def _set_aside_unless_chosen(
+def _set_aside_if_new(
     journal: Journal, args: argparse.Namespace, seats: list[SeatSpec], variant: str
 ) -> str | None:
-    """A saved unfinished game carries on unless the command line asks for another: `--new`,
-    or seats or a variant it does not have. Then it is set aside (abandoned, kept in the
-    history) and the sentence saying so is returned."""
-    asked = args.new or args.players is not None or args.human or args.variant is not None
-    if not asked:
-        return None
+    """A saved unfinished game carries on, with the seats it had (pads and phones among them),
+    whatever the command line says; only `--new` sets it aside (abandoned, kept in the
+    history). The sentence for the news: the game set aside and why, or how to start the
+    players or variant the command line asked for instead."""
     try:
         saved = journal.resume_latest()
     except (JournalError, OSError, ValueError):
         return None  # the table reports what it cannot read
-    if saved is None or (not args.new and _same_table(saved, seats, variant)):
+    if saved is None:
         return None
     title = game_title(saved.path, [p.name for p in saved.game.players], saved.game.sheet.name)
+    if not args.new:
+        asked = args.players is not None or args.human or args.variant is not None
+        if asked and not _same_table(saved, seats, variant):
+            return f"{title} carries on with its players: run with --new to start those instead"
+        return None
     try:
         journal.abandon(saved.path)
     except JournalError as error:
         return f"{title} cannot be set aside ({error}): it carries on"
-    why = "--new" if args.new else "other players or another variant were asked for"
-    return f"set aside unfinished {title} ({why}); qwixx-tower history lists it"
+    return (
+        f"set aside unfinished {title} (--new asked for a new game); qwixx-tower history lists it"
+    )
 
 
 def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool:
-    """The saved game has these seats (names in order, and who plays them) and variant."""
-    noted = [SeatSpec(**seat) for seat in noted_seats(saved.path)]
+    """The saved game, carried on, has the players the command line names (in order, and
+    who plays them) and its variant."""
+    noted = [SeatSpec(**seat) for seat in noted_seats(saved.path) or []]
     players = [player.name for player in saved.game.players]
-    had = [(seat.name, seat.kind) for seat in seats_for(players, [], noted)]
+    had = [(seat.name, seat.kind) for seat in seats_for(players, seats, noted)]
     return saved.game.sheet.name == variant and had == [(s.name, s.kind) for s in seats]
 
 

@@ -441,17 +441,25 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
 def noted_seats(path: Path) -> list[dict]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"} ([] if there is no note, or it cannot be read)."""
+    return read_noted_seats(path)[0]
+
+
+def read_noted_seats(path: Path) -> tuple[list[dict], str]:
+    """`noted_seats`, and what is wrong with the note: "" when nothing, "is missing" or
+    "cannot be read"."""
     try:
         record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
+    except FileNotFoundError:
+        return [], "is missing"
     except (OSError, ValueError):
-        return []
+        return [], "cannot be read"
     keys = {"name", "kind", "pad"}
     if not isinstance(record, list) or not all(
         isinstance(seat, dict) and set(seat) == keys and all(isinstance(seat[k], str) for k in keys)
         for seat in record
     ):
-        return []
-    return record
+        return [], "cannot be read"
+    return record, ""
 
 
 def seat_records(seats) -> list[dict]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, JournalError
 from firmware_py.lucky import draw_all
 from firmware_py.rules import Game, Start
@@ -91,6 +92,9 @@ def abandon(table: Table) -> None:
         table.journal.abandon(table.game_log.path)
     except JournalError as error:
         log.warning("%s", error)  # the newer game's log will hide it from resuming anyway
-    table.tell("The unfinished game is set aside")
+    game = table.game
+    assert game is not None  # playing
+    title = game_title(table.game_log.path, [p.name for p in game.players], game.sheet.name)
+    table.tell(f"set aside unfinished {title} (a new game was asked for on the menu)")
     close_log(table)
     table.game = None
