@@ -182,6 +182,10 @@ def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
         (["--players", "Ann,B\x1bn"], "holds a control character"),
         (["--players", "Ann,Ben", "--human", "Zoe"], "--human Zoe: not one of the players"),
         (["--human", "A", "--human", "B", "--human", "C"], "at most 5 players, not 6"),
+        (["--human", ""], "--human: a player needs a name, not ''"),
+        (["--human", " "], "--human: a player needs a name, not ' '"),
+        (["--human", "B\x1bn"], "holds a control character"),
+        (["--human", "A" * 25], f"--human: '{'A' * 25}' is longer than 24 characters"),
         (["--colour", "red"], "unrecognized arguments: --colour red"),
     ],
 )

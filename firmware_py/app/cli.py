@@ -12,6 +12,7 @@ from firmware_py.app.arguments import (
     OneLineParser,
     names_list,
     number_from,
+    player_name,
     say_and_fail,
     screens_folder,
     variant_name,
@@ -68,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_cmd.add_argument(
         "--human",
+        type=player_name,
         action="append",
         default=[],
         metavar="NAME",
