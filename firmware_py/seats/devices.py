@@ -111,6 +111,7 @@ class RemoteSeats:
         self.alive = alive  # whether a connection is still up (a pad link heard lately)
         self.seated: dict[str, str] = {}  # device -> player name
         self._joined: dict[Hashable, str] = {}  # connection -> the device that joined on it
+        table.devices_here[kind] = self.here  # a new game leaves out the seats whose device left
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -139,6 +140,13 @@ class RemoteSeats:
         """The connection is gone; its device keeps its seat and may come back on another."""
         self.identities.release(connection)
         self._joined.pop(connection, None)
+
+    def here(self, name: str) -> bool:
+        """True while the device holding `name`'s seat is connected (a pad heard, a phone's
+        page open)."""
+        devices = [device for device, player in self.seated.items() if player == name]
+        holders = [self.identities.holder(device) for device in devices]
+        return any(holder is not None and self.alive(holder) for holder in holders)
 
     def holds(self, device: str, connection: Hashable) -> bool:
         """True when `connection` speaks for `device` now."""

@@ -125,6 +125,8 @@ class Table:
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
         self.join_address = ("", "")  # where phones join and the table code, set by the web server
+        # Per kind of device seat: whether the device holding a player's seat is here now.
+        self.devices_here: dict[SeatKind, Callable[[str], bool]] = {}
         self.games_finished = 0
         self.version = 0  # counts the changes published, so a delayed action can tell it is stale
         self._presenters: list[Presenter] = [
@@ -240,6 +242,12 @@ class Table:
         self.seating.give_pad(name, pad)
         if self.draft is not None:
             self.lucky.note()
+
+    def here(self, seat: SeatSpec) -> bool:
+        """True when `seat` can play a new game now: its pad or phone has not left (computer
+        and keyboard seats are always here)."""
+        device_here = self.devices_here.get(seat.kind)
+        return device_here is None or device_here(seat.name)
 
     def why_not_join(self) -> Refusal | None:
         """Why a new seat cannot join now, in a player's words (None: it can): a game is on,

@@ -31,8 +31,12 @@ def new_game(table: Table) -> None:
         table.message = "nobody is seated: press a button on a pad to join"
         table.publish()
         return
+    names = players_here(table)
+    if not names:
+        table.message = "every player's pad or phone has left: join again to play"
+        table.publish()
+        return
     abandon(table)
-    names = table.seating.names()
     sheet = load_sheet(table.variant)
     if sheet.has_lucky_numbers and table.seating.any_pads():
         close_log(table)
@@ -44,6 +48,19 @@ def new_game(table: Table) -> None:
     dice = table.hardware.dice
     lucky = draw_all(sheet, names, dice.sample) if sheet.has_lucky_numbers else None
     begin(table, Start(table.variant, tuple(names), lucky))
+
+
+def players_here(table: Table) -> list[str]:
+    """The players of the next game: every seat but those whose pad or phone has left (they
+    sit this one out, and play again once their device is back). A game on goes on as it
+    is: this is asked only when a new one starts."""
+    names = []
+    for seat in table.seats:
+        if table.here(seat):
+            names.append(seat.name)
+        else:
+            table.tell(f"{seat.name}'s {seat.kind} has left: {seat.name} sits this one out")
+    return names
 
 
 def begin(table: Table, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
