@@ -834,3 +834,26 @@ def test_the_news_keeps_its_last_lines_and_the_terminal_prints_each_once(tmp_pat
     assert list(table.news) == told[-NEWS_KEPT:]
     assert out.getvalue().splitlines() == told
     table.hardware.close()
+
+
+@pytest.mark.parametrize("idle", [301.0, 1801.0], ids=["dimmed", "blank"])
+def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
+    """Issue 22: one press on a dimmed display started the next game at once, before anyone
+    could read the scores. The first press wakes the displays; the next one starts."""
+    now = [0.0]
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(
+        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
+    )  # fmt: skip
+    now[0] = idle
+    table.rest_displays()
+    table.long_press_menu()
+    assert table.menu is None and table.power.state == "on"  # no menu: the displays wake
+    now[0] += idle
+    table.rest_displays()
+    table.press()
+    assert table.game is None and table.power.state == "on"
+    table.press()
+    assert table.game is not None
+    hardware.close()

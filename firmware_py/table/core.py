@@ -200,8 +200,10 @@ class Table:
 
     def press(self) -> None:
         """The roll button: in the menu the next line or value; else start a game (or draw the
-        lucky numbers still missing), roll the dice, or go on after the game."""
-        self.power.touched()
+        lucky numbers still missing), roll the dice, or go on after the game. On a dimmed or
+        blank display a press only wakes it: nobody acts on a screen they could not read."""
+        if self.power.wake():
+            return
         if self.phase is phases.MENU:
             self.button_menu.short_press()
         else:
@@ -217,8 +219,10 @@ class Table:
             self.dice.roll()
 
     def long_press_menu(self) -> None:
-        """A long press opens the menu; in the menu it chooses the line (or keeps the value)."""
-        self.power.touched()
+        """A long press opens the menu; in the menu it chooses the line (or keeps the value).
+        On a dimmed or blank display it only wakes it."""
+        if self.power.wake():
+            return
         if self.phase is phases.ROLLING:
             return  # the dice are on their way; the menu can wait a moment
         self.button_menu.long_press()
