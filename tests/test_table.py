@@ -857,3 +857,41 @@ def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
     table.press()
     assert table.game is not None
     hardware.close()
+
+
+def test_after_a_game_the_main_display_takes_turns_showing_the_scores_and_the_join_code(
+    tmp_path,
+):
+    """Issue 22: the QR code was never seen between two games. After game over the main
+    display shows the scores and how to start, then the QR code and the table code."""
+    import zxingcpp
+
+    from firmware_py.table.core import LOCK_NOTICE_SECONDS
+    from firmware_py.table.showing import OVER_PAGE_SECONDS
+
+    played = recording_game("classic", ("Kim", "Lee"))
+    build(played, {"Kim": [("red", n) for n in (2, 3, 4, 5, 6, 12)],
+                   "Lee": [("green", n) for n in (12, 11, 10, 9, 8, 2)]})  # fmt: skip
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lee", KEYBOARD)])
+    url = "http://192.168.1.20:8080/?code=4821"
+    table.join_address = (url, "4821")
+
+    def codes_on_main() -> list[str]:
+        image = table.hardware.displays["main"].device.image
+        return [found.text for found in zxingcpp.read_barcodes(image.convert("L"))]
+
+    async def steps() -> None:
+        await tap(table, clock)
+        for event in played.log[1:]:
+            assert table.submit(event) is None
+        clock.advance(LOCK_NOTICE_SECONDS)  # the last lock's notice ends
+        await until(lambda: table.phase is TablePhase.GAME_OVER)
+        seen = set()
+        for _page in range(2):
+            await until(lambda: table.view().screen == "over" and main_display_shows(
+                table, table.view()))  # fmt: skip
+            seen.add(tuple(codes_on_main()))
+            clock.advance(OVER_PAGE_SECONDS)
+        assert seen == {(), (url,)}  # the scores, and the code to scan
+
+    run_table(table, steps)

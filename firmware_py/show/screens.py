@@ -28,6 +28,8 @@ WIDTH, HEIGHT = 128, 64
 LINE = 10  # pixels from one line of small text to the next
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
+NEXT_GAME = "press: next game"
+
 Draw = ImageDraw.ImageDraw
 
 
@@ -229,6 +231,22 @@ def _lock(draw: Draw, view: TableView) -> None:
 
 
 def _over(draw: Draw, view: TableView) -> None:
+    """After a game the pages take turns: the final scores, and how phones join."""
+    pages = over_pages(view)
+    pages[view.page % len(pages)](draw, view)
+
+
+def over_pages(view: TableView) -> list[Callable[[Draw, TableView], None]]:
+    """The scores (with how to start the next game below them when there is room), then
+    the QR code and table code while phones may join, else how to start on a page alone."""
+    if view.join_url and len(view.seats) < MAX_SEATS:
+        return [_final_scores, _join_next_game]
+    if len(view.seats) >= MAX_SEATS:
+        return [_final_scores, _next_game]
+    return [_final_scores]
+
+
+def _final_scores(draw: Draw, view: TableView) -> None:
     """The final scores, highest first; a star before each winner."""
     text(draw, (0, 0), "Game over" + (" - locks" if len(view.locked) >= 2 else ""))
     ranked = sorted(view.seats, key=lambda seat: -seat.total)
@@ -238,6 +256,25 @@ def _over(draw: Draw, view: TableView) -> None:
             _star(draw, 0, y + 1)
         text(draw, (10, y), seat.name, room=WIDTH - 10 - width(" 999"))
         right(draw, WIDTH - 1, y, str(seat.total))
+    if len(ranked) < MAX_SEATS:
+        text(draw, (0, 54), NEXT_GAME)
+
+
+def _join_next_game(draw: Draw, view: TableView) -> None:
+    """The QR code of the join address, the table code large beside it, how to start."""
+    qr_code(draw, view.join_url, HEIGHT)
+    x = HEIGHT + 3
+    text(draw, (x, 0), "Phones:")
+    text(draw, (x, 10), "scan, code")
+    _big_at(draw, (x, 22), view.join_code, scale=2)
+    text(draw, (x, 44), "press:")
+    text(draw, (x, 54), "next game")
+
+
+def _next_game(draw: Draw, view: TableView) -> None:
+    big_text(draw, 8, "Next game?")
+    centred(draw, 36, "press the")
+    centred(draw, 46, "roll button")
 
 
 def _star(draw: Draw, x: int, y: int) -> None:

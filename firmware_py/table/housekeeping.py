@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.app import systemd
 from firmware_py.table import phase as phases
+from firmware_py.table.showing import over_page
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
@@ -49,6 +50,7 @@ class Chores:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.alert_shown = False  # an alert was on the displays at the last round
+        self.page = -1  # the game over page on the displays at the last round
 
     def run(self) -> None:
         table = self.table
@@ -61,5 +63,14 @@ class Chores:
             table.newsfeed.alert_over()
             table.present(table.view())  # the alert is over: what is on
         self.alert_shown = alerting
+        self.turn_page()
         table.rest_displays()
         table.close_idle_menu()
+
+    def turn_page(self) -> None:
+        """After a game the main display takes turns: the scores, then how phones join."""
+        table = self.table
+        if table.phase is not phases.GAME_OVER or over_page(table) == self.page:
+            return
+        self.page = over_page(table)
+        table.present(table.view())

@@ -19,6 +19,8 @@ from sheets import load_sheet
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
 
+OVER_PAGE_SECONDS = 6.0  # after a game, the scores and how to join take turns this long
+
 
 def view_of(table: Table) -> TableView:
     """What the table shows now, with what presenters other than screens read."""
@@ -52,7 +54,16 @@ def screen_view(table: Table) -> TableView:
         frame = table.dice.frame
         return replace(table_view(game, screen=ROLLING), frame=frame)  # the scores stay
     notice = table.lock_notice_on()
-    return table_view(game, screen=LOCK if notice else None, message=table.message)
+    view = table_view(game, screen=LOCK if notice else None, message=table.message)
+    if table.phase is not phases.GAME_OVER:
+        return view
+    url, code = table.join_address  # between games phones may join: the game over pages
+    return replace(view, join_url=url, join_code=code, page=over_page(table))
+
+
+def over_page(table: Table) -> int:
+    """Which page the game over screen shows: the next one every OVER_PAGE_SECONDS."""
+    return int(table.clock() // OVER_PAGE_SECONDS)
 
 
 def lucky_view(draft: LuckyDraft) -> TableView:
