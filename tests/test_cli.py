@@ -237,6 +237,9 @@ def test_a_state_directory_that_is_a_file_is_one_sentence(tmp_path):
     file.write_text("")
     stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(file)))
     assert f"{file} is a file: the games are kept in a folder" in stderr
+    below = file / "qwixx"  # issue 24: a folder below a file started, then could not save
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(below)))
+    assert f"{file} is a file: the games are kept in a folder" in stderr
 
 
 def test_an_unknown_command_is_one_sentence():

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
@@ -40,8 +41,9 @@ def run_tower(args: argparse.Namespace) -> int:
         return say_and_fail(str(error))
     variant = args.variant or config.variant
     state_dir = args.state_dir or config.state_dir or default_state_dir()
-    if state_dir.exists() and not state_dir.is_dir():
-        return say_and_fail(f"{state_dir} is a file: the games are kept in a folder")
+    in_the_way = _file_in_the_way(state_dir)
+    if in_the_way is not None:
+        return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
     journal = Journal(state_dir)
@@ -108,6 +110,15 @@ async def _serve(
     finally:
         if web is not None:
             await web.stop()
+
+
+def _file_in_the_way(state_dir: Path) -> Path | None:
+    """The state directory, or the nearest folder above it that exists, when it is a file
+    (the games could never be saved there); None when the folder is or can be made."""
+    for folder in (state_dir, *state_dir.parents):
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
 
 
 def _seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:
