@@ -153,3 +153,11 @@ def test_phones_are_served_on_this_pc_only_when_simulated_and_on_the_lan_with_a_
 def test_a_wrong_web_value_is_refused_with_key_and_fix(web, message):
     with pytest.raises(ConfigError, match="^config.toml: " + re.escape(message)):
         parse_config({"web": web})
+
+
+def test_a_configuration_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows Notepad saves UTF-8 with a byte-order mark: it was refused as 'Invalid
+    statement (at line 1, column 1)' with no word of why."""
+    saved = tmp_path / EXAMPLE.name
+    saved.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())
+    assert load_config(saved) == load_config(EXAMPLE)

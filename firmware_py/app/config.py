@@ -100,7 +100,7 @@ def load_config(path: Path | str | None) -> TowerConfig:
         return SIMULATED
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
     except UnicodeDecodeError as error:
         raise ConfigError(
             f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
