@@ -27,6 +27,7 @@ COMPUTER, KEYBOARD, PAD = SeatKind.COMPUTER, SeatKind.KEYBOARD, SeatKind.PAD
 PHONE = SeatKind.PHONE
 DEVICES = (PAD, PHONE)  # seats held by a device in a player's hand
 MAX_SEATS = 5
+NAME_LENGTH = 24  # characters in a player's name, wherever it is typed: "Alexandra-Charlotte"
 BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 

@@ -18,10 +18,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from firmware_py import __version__
-from firmware_py.seating import MAX_SEATS
+from firmware_py.seating import MAX_SEATS, NAME_LENGTH
 from sheets import sheet_names
-
-NAME_LENGTH = 24  # characters in a player's name: enough for "Alexandra-Charlotte"
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -16,7 +16,7 @@ from pathlib import Path
 from drivers.display_device import DisplayConfig
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
-from firmware_py.seating import MAX_SEATS
+from firmware_py.seating import MAX_SEATS, NAME_LENGTH
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -332,7 +332,17 @@ class _Checker:
             raise self.fail(
                 "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
             )
+        for name in names.values():
+            self.short_name("pads", "names", name)
         return dict(names)
+
+    def short_name(self, section: str, key: str, name: str) -> None:
+        """A player's name is at most NAME_LENGTH characters, as on the command line and the
+        phone page."""
+        if len(name.strip()) > NAME_LENGTH:
+            raise self.fail(
+                section, key, f"{name.strip()!r} is longer than {NAME_LENGTH} characters"
+            )
 
     def computer_players(self, data: dict) -> tuple[str, ...]:
         """[table] computer_players: the names of the computer players seated at power-on
@@ -346,6 +356,8 @@ class _Checker:
         ):
             raise self.fail("table", "computer_players", f"must be a list of names {example}")
         names = [name.strip() for name in names]
+        for name in names:
+            self.short_name("table", "computer_players", name)
         if len(names) > MAX_SEATS:
             raise self.fail(
                 "table", "computer_players", f"at most {MAX_SEATS} players, not {len(names)}"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import SeatKind
+from firmware_py.seating import NAME_LENGTH, SeatKind
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
@@ -29,8 +29,6 @@ from sheets import COLOURS
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
-
-NAME_LENGTH = 24  # characters of a typed name that are kept
 
 
 @dataclass(frozen=True)
