@@ -74,11 +74,12 @@ def run_tower(args: argparse.Namespace) -> int:
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     console = Console(table, full_screen=full_screen)
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
-    web = web_tower.build(table, config.web)  # phones as pads; None when [web] turns it off
+    port_note = web_tower.port_note(config.web, state_dir)
+    web = web_tower.build(table, config.web, port_note)  # phones as pads; None when [web] is off
+    keyboard = sys.stdin.isatty()
     try:
-        asyncio.run(
-            _serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games, web=web)
-        )
+        asyncio.run(_serve(table, console, hub, keyboard=keyboard, games=args.games, web=web,
+                           port_note=port_note))  # fmt: skip
     finally:
         console.close()
         hub.close()
@@ -94,6 +95,7 @@ async def _serve(
     keyboard: bool,
     games: int | None,
     web: WebServer | None = None,
+    port_note: web_tower.PortNote | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     hub.open(loop)
@@ -104,7 +106,7 @@ async def _serve(
     if console.full_screen:
         loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
     if web is not None:
-        await web_tower.start(web, table, console, sys.stdout)
+        await web_tower.start(web, table, console, sys.stdout, port_note)
     try:
         await table.run(games=games)
     finally:
