@@ -146,3 +146,19 @@ def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp
     finally:
         table.hardware.button_factory = simulated
         table.hardware.close()
+
+
+def test_wide_letters_in_a_name_keep_the_score_column_in_line(tmp_path):
+    """Issue 24: a Chinese name takes two terminal cells a letter, and pushed its total (and
+    the rest of its line) out of the column the others' totals stand in."""
+    import pyte
+
+    names = ["李雷", "Ann", "Łukasz", "王小明明明明明"]  # the last is cut: 14 cells
+    table = make_table(tmp_path, [SeatSpec(name, KEYBOARD) for name in names])
+    table.new_game()
+    console = Console(table, out=io.StringIO(), full_screen=False)
+    screen = pyte.Screen(100, len(names))
+    pyte.Stream(screen).feed("\r\n".join(console._seat_lines(100)))
+    for row in range(len(names)):
+        cells = [screen.buffer[row][x].data for x in range(16)]
+        assert cells[11:16] == [" ", " ", " ", "0", " "], (names[row], cells)

@@ -17,6 +17,7 @@ import asyncio
 import os
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable
 from typing import TextIO
 
@@ -134,6 +135,28 @@ def _game_lines(view: TableView) -> list[str]:
     else:
         waiting = "action 1: waiting for " + (", ".join(view.waiting_for) or "nobody")
     return [first + locked, waiting]
+
+
+def cells(text: str) -> int:
+    """The terminal cells `text` takes: two for a wide (East Asian) letter, none for a
+    combining mark, one for the rest."""
+    return sum(_cells(char) for char in text)
+
+
+def _cells(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def in_cells(text: str, width: int) -> str:
+    """`text` cut to at most `width` cells and padded with spaces to exactly `width`."""
+    kept, used = "", 0
+    for char in text:
+        if used + _cells(char) > width:
+            break
+        kept, used = kept + char, used + _cells(char)
+    return kept + " " * (width - used)
 
 
 class Console:
@@ -265,7 +288,7 @@ class Console:
         lines = []
         for player in game.players:
             mark = ">" if player.name == game.active_name and not game.over else " "
-            head = f"{mark}{player.name[:NAME_WIDTH]:<{NAME_WIDTH}}{game.total(player.name):>4}  "
+            head = f"{mark}{in_cells(player.name, NAME_WIDTH)}{game.total(player.name):>4}  "
             tail = f"  penalties {player.penalties}"
             rows = []
             for row, colour in enumerate(COLOURS):
@@ -275,7 +298,7 @@ class Console:
                 rows.append((colour[0].upper(), crossed, lock))
             full = " ".join(f"{c}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             short = " ".join(f"{c}:{len(n)}{lock}" for c, n, lock in rows)
-            wide = len(head) + len(full) + len(tail) <= columns
+            wide = cells(head) + len(full) + len(tail) <= columns
             lines.append(head + (full if wide else short) + tail)
         return lines
 
