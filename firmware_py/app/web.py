@@ -89,7 +89,7 @@ async def start(
     if note is not None:
         note.keep(server.port)
     if server.moved_from is not None:
-        kept = " (kept at the next start)" if note is not None else ""
+        kept = " from now on" if note is not None else ""  # kept in the note
         moved = (
             f"port {server.moved_from} is in use by another program: "
             f"phones join on port {server.port}{kept}"

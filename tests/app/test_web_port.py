@@ -50,7 +50,7 @@ def test_the_port_chosen_when_the_configured_one_was_taken_is_kept_at_restarts(t
         first, news = start_and_stop(tmp_path, config)
         assert f":{port}/" not in first
         moved = [line for line in news if line.startswith(f"port {port} is in use")]
-        assert moved and moved[0].endswith("(kept at the next start)")
+        assert moved and moved[0].endswith(" from now on")
         again, news = start_and_stop(tmp_path, config)
         assert again == first  # the same address: the phones' bookmarks still work
         assert not [line for line in news if "is in use" in line]
