@@ -70,9 +70,12 @@ def run_tower(args: argparse.Namespace) -> int:
     )
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
-    for words in filter(None, (set_aside, _computers_only(config, seats))):
+    how_to_play = _computers_only(config, seats)
+    for words in filter(None, (set_aside, how_to_play)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     console = Console(table, full_screen=full_screen)
+    if how_to_play and full_screen:  # kept in sight under the drawn tower: news scrolls away
+        console.footers.append(lambda: [how_to_play])
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     port_note = web_tower.port_note(config.web, state_dir)
     web = web_tower.build(table, config.web, port_note)  # phones as pads; None when [web] is off

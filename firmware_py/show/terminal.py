@@ -178,7 +178,7 @@ class Console:
         self._printed_news = 0
         self.options: list[Mark] = []
         self.asking: str | None = None
-        self.decided: Mark | Pass | None = None  # the asking seat's action-1 decision, if made
+        self.decided: str | None = None  # the asking seat's action-1 decision, in words
         self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
         self._view: TableView | None = None
@@ -263,7 +263,12 @@ class Console:
         footer = [line for lines in self.footers for line in lines()]
         footer = footer if len(footer) <= room else []
         room -= len(footer)
-        news = [line for line in self.table.news if line not in status]  # (not said twice)
+        news = [  # whole, wrapped: a refusal's point is at its end
+            part
+            for line in self.table.news
+            if line not in status  # (not said twice)
+            for part in wrapped(line, columns)
+        ]
         news = news[-room:] if room > 0 else []
         return [*panels, *lights, *status, *seats, *news, *footer, *prompt][:rows]
 
@@ -329,8 +334,20 @@ class Console:
         undoable = [name for name in keyboard if game.can_undo(name)]
         if undoable:
             self.asking = undoable[0]
-            last = self.table.last_decisions.get(self.asking)
-            self.decided = last if isinstance(last, Mark | Pass) else None
+            self.decided = self._decision_words(undoable[0])
+
+    def _decision_words(self, name: str) -> str:
+        """What `name` decided in this action 1: the mark or the pass this tower took, else
+        (a game carried on after a restart) what the game says: marked or passed."""
+        last = self.table.last_decisions.get(name)
+        if isinstance(last, Mark):
+            return f"crossed {mark_words(last)}"
+        if isinstance(last, Pass):
+            return "passed"
+        game = self.table.game
+        assert game is not None  # asked only during action 1
+        seat = [player.name for player in game.players].index(name)
+        return "passed" if game.decisions.get(seat) is None else "crossed a number"
 
     def _question_key(self) -> tuple[object, ...]:
         game = self.table.game
@@ -348,16 +365,12 @@ class Console:
         game = self.table.game
         action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
         if self.decided is not None:
-            done = (
-                "passed"
-                if isinstance(self.decided, Pass)
-                else f"crossed {mark_words(self.decided)}"
-            )
-            head = f"{self.asking}, {action}: you {done}; the others decide"
+            head = f"{self.asking}, {action}: you {self.decided}; the others decide"
             return [*wrapped(head, columns), "[u] undo  > "]
         choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
-        return [*wrapped(head, columns), "[p] pass  [u] undo  > "]
+        keys = "[p] pass  [u] undo  > " if action == "action 1" else "[p] pass  > "  # no undo in 2
+        return [*wrapped(head, columns), keys]
 
     def attach_keyboard(self, loop: asyncio.AbstractEventLoop, fd: int | None = None) -> None:
         """Read lines typed on `fd` (standard input): each one is an answer."""
