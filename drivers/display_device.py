@@ -51,10 +51,10 @@ SIMULATORS = {
 }
 
 _OPEN_HINTS = {
-    "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check i2c_port and i2c_address "
+    "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check the display's bus and address "
     "(i2cdetect -y 1 lists what answers) and that the user is in the i2c group",
     "spi": "enable SPI (sudo raspi-config nonint do_spi 0), install spidev and RPi.GPIO "
-    "(rpi-lgpio on a Pi 5), and check spi_port, spi_device, gpio_dc and gpio_rst",
+    "(rpi-lgpio on a Pi 5), and check the display's device, dc and reset",
 }
 
 

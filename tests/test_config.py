@@ -161,3 +161,18 @@ def test_a_configuration_saved_with_a_byte_order_mark_is_read(tmp_path):
     saved = tmp_path / EXAMPLE.name
     saved.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())
     assert load_config(saved) == load_config(EXAMPLE)
+
+
+def test_two_displays_at_one_address_on_one_bus_are_refused_naming_both():
+    """Issue 24: they passed the check, and both panels drew every frame."""
+    both = {"displays": [
+        {"role": "main", "chip": "sh1106", "address": 0x3C},
+        {"role": "options", "chip": "ssd1306", "bus": 1, "address": 0x3C},
+    ]}  # fmt: skip
+    with pytest.raises(ConfigError) as refused:
+        parse_config(both)
+    words = str(refused.value)
+    assert "the main and options displays are both at 0x3c on I2C bus 1" in words
+    assert "\n" not in words
+    apart = {"displays": [{**both["displays"][0]}, {**both["displays"][1], "bus": 3}]}
+    assert set(parse_config(apart).displays) == {"main", "options"}

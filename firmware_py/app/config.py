@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.display_device import DisplayConfig
+from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
 from firmware_py.seating import MAX_SEATS, NAME_LENGTH
@@ -266,7 +266,24 @@ class _Checker:
                     "displays", "role", f"two displays show {role!r}; give each its own"
                 )
             displays[role] = config
+        self.addresses_apart(displays)
         return displays
+
+    def addresses_apart(self, displays: dict[str, DisplayConfig]) -> None:
+        """Two displays at one I2C address on one bus would both draw every frame."""
+        seen: dict[tuple[str, int], str] = {}
+        for role, config in displays.items():
+            if config.interface != "i2c" or not config.is_chip:
+                continue
+            place = (bus_name(config), config.i2c_address)
+            if place in seen:
+                raise self.fail(
+                    "displays", "address",
+                    f"the {seen[place]} and {role} displays are both at {place[1]:#x} on I2C "
+                    f"bus {place[0]}: set one board to the other address (0x3C or 0x3D) or put "
+                    "it on another bus",
+                )  # fmt: skip
+            seen[place] = role
 
     def display(self, table: dict, section: str) -> tuple[str, DisplayConfig]:
         """One [[displays]] table: its role, and the display driver's settings."""

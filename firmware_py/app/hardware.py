@@ -110,8 +110,7 @@ def _display(config: TowerConfig, role: str, problems: list[str], capture: Path 
     try:
         return open_display(settings)
     except DriverError as error:
-        problems.append(f"the {role} display does not answer: {error}")
-        log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
+        problems.append(f"the {role} display does not answer: {error}")  # said by the table
         return _simulated_display(role, problems, capture)
 
 
@@ -121,7 +120,6 @@ def _simulated_display(role: str, problems: list[str], capture: Path | None) -> 
         return open_display(_simulated(role, capture))
     except DriverError as error:
         problems.append(f"the {role} display's frames cannot be saved: {error}")
-        log.warning("the %s display's frames cannot be saved (%s)", role, error)
         return open_display(_simulated(role, None))
 
 

@@ -53,8 +53,6 @@ def run_tower(args: argparse.Namespace) -> int:
     except GpioUnavailableError as error:  # real pins configured, none here: say what to check
         log.error("%s", error)
         return 1
-    for problem in hardware.problems:
-        log.warning("%s", problem)
     table = Table(
         seats=seats,
         variant=variant,
