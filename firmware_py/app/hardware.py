@@ -133,11 +133,12 @@ def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
             factory = Device.pin_factory or hardware_pin_factory()
             return Buzzer(sound.buzzer, pin_factory=factory)
         except Exception as error:  # no GPIO here, pin busy, no PWM: the game goes on
-            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {_why(error)}")
+            why = error_words(error)
+            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {why}")
     return simulated_buzzer()
 
 
-def _why(error: Exception) -> str:
+def error_words(error: Exception) -> str:
     """An error in words: gpiozero's PWM errors often carry none."""
     if isinstance(error, PinPWMError) and not str(error):
         return "its pin cannot play tones (no PWM on it here)"
