@@ -28,7 +28,8 @@ def test_the_example_configuration_of_the_reference_build_loads():
         "main": 0x3C,
         "options": 0x3D,
     }
-    assert config.displays["main"].driver == "ssd1306"
+    # issue 24: the reference build's panels are read from the chairs (wiring.md): 1.3" SH1106
+    assert {d.driver for d in config.displays.values()} == {"sh1106"}
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
     assert config.web.enabled and (config.web.host, config.web.port) == ("0.0.0.0", 8080)
 

@@ -1,6 +1,6 @@
 """The journal: every accepted event on disk before anyone is told it happened.
 
-One game log (shared/spec/game-log.md) per game in the state directory, named by game number
+One game log (docs/game-log.md) per game in the state directory, named by game number
 (``game-000001.jsonl``). Each event is written, flushed and fsynced before `append` returns, so
 an acknowledged mark survives a pulled plug. A power cut can tear only the last line; opening
 the game again drops that torn line (the event was never acknowledged) and carries on.
