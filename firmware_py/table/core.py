@@ -129,10 +129,8 @@ class Table:
         self.devices_here: dict[SeatKind, Callable[[str], bool]] = {}
         self.games_finished = 0
         self.version = 0  # counts the changes published, so a delayed action can tell it is stale
-        self._presenters: list[Presenter] = [
-            DisplayPresenter(hardware.displays),
-            LightPresenter(hardware.lights),
-        ]
+        self._displays = DisplayPresenter(hardware.displays)
+        self._presenters: list[Presenter] = [self._displays, LightPresenter(hardware.lights)]
         self._changed: dict[str, Any] = {}  # what the next publication announces
         self._stopped = asyncio.Event()
 
@@ -378,6 +376,11 @@ class Table:
             self._changed = {}
         for presenter in self._presenters:
             presenter(view)
+
+    def redraw_displays(self) -> None:
+        """The displays draw the view again (a screen that pages shows its next page); the
+        other presenters hear nothing: nothing changed."""
+        self._displays(self.view())
 
     def tell(self, words: str) -> None:
         """One line of news, kept with the last NEWS_KEPT (shown with the next change)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.app import systemd
 from firmware_py.table import phase as phases
-from firmware_py.table.showing import over_page
+from firmware_py.table.showing import page_of
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
@@ -50,7 +50,7 @@ class Chores:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.alert_shown = False  # an alert was on the displays at the last round
-        self.page = -1  # the game over page on the displays at the last round
+        self.page = -1  # the page on the displays at the last round
 
     def run(self) -> None:
         table = self.table
@@ -68,9 +68,10 @@ class Chores:
         table.close_idle_menu()
 
     def turn_page(self) -> None:
-        """After a game the main display takes turns: the scores, then how phones join."""
+        """What does not fit one screen takes turns (the names waited for, a long message;
+        after a game the winner, the scores, how phones join): the displays turn the page."""
         table = self.table
-        if table.phase is not phases.GAME_OVER or over_page(table) == self.page:
+        if page_of(table) == self.page or table.phase in (phases.ROLLING, phases.MENU):
             return
-        self.page = over_page(table)
-        table.present(table.view())
+        self.page = page_of(table)
+        table.redraw_displays()
