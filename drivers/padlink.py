@@ -382,8 +382,11 @@ class PadLink:
     @staticmethod
     def _refusal(status: int, fields: dict) -> str:
         if status == protocol.ROLE:
-            return f"this is a tower; role {fields['role']} is not a pad"
-        return f"tower speaks protocol {protocol.PROTOCOL_VERSION}, pad {fields['protocol']}"
+            return "this cable joins two towers: plug a pad into it"
+        return (
+            f"this pad needs the tower's software (pad protocol {fields['protocol']}, tower "
+            f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"
+        )
 
     def _open_session(self, fields: dict) -> None:
         """Start a session; a pad back from a restart (new boot number) starts its requests anew.

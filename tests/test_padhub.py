@@ -433,3 +433,13 @@ def test_a_seat_whose_pad_left_sits_the_next_game_out_and_plays_again_once_back(
         assert [p.name for p in table.game.players] == ["Bot", "Player 2"]
 
     run_table(table, play, hub, timeout=120)
+
+
+def test_a_request_the_tower_cannot_read_is_refused_in_a_player_s_words():
+    from firmware_py.seats.pads import pad_decision
+
+    mark = {"action": protocol.MARK, "row": 0, "number": 7, "flags": 0, "choice": 0}
+    with pytest.raises(ValueError, match=r"^that mark names no row: choose it again$"):
+        pad_decision(mark)
+    with pytest.raises(ValueError, match=r"update the pad$"):
+        pad_decision({**mark, "action": 99})

@@ -190,6 +190,7 @@ def test_pad_of_another_version_is_refused_and_told_the_tower_version(rig):
     assert ack["status"] == protocol.VERSION
     assert ack["protocol"] == protocol.PROTOCOL_VERSION
     assert f"protocol {protocol.PROTOCOL_VERSION}" in ack["text"]
+    assert ack["text"].startswith("this pad needs the tower's software")  # a player's words
     seq = rig.pad.send("request", MARK_RED_5)
     assert rig.pad.expect("answer", req=seq)["status"] == protocol.NO_SESSION
     assert rig.events.next() == ("back",)  # the pad is there, but nothing it said was handed on

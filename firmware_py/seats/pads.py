@@ -158,10 +158,10 @@ def pad_decision(fields: dict) -> RemoteDecision:
     if action == protocol.UNDO:
         return RemoteDecision("undo")
     if action != protocol.MARK:
-        raise ValueError(f"unknown action {action}")
+        raise ValueError("this pad asks for something the tower does not know: update the pad")
     row = protocol.row_colour(fields["row"])
     if row is None:
-        raise ValueError("a mark needs a row")
+        raise ValueError("that mark names no row: choose it again")
     lucky = bool(fields["flags"] & protocol.LUCKY)
     choice = protocol.row_colour(fields["choice"]) or ""
     return RemoteDecision("mark", row, fields["number"], lucky, choice)
