@@ -214,9 +214,9 @@ def test_at_80_columns_a_long_refusal_is_shown_whole(tmp_path):
 
 
 def test_the_hint_how_to_play_stays_under_the_drawn_tower_while_the_news_scrolls(tmp_path):
-    tower = TowerTerminal(["--pace", "0.01", "--games", "1", "--state-dir", str(tmp_path)])
+    tower = TowerTerminal(["--pace", "0.01", "--state-dir", str(tmp_path)])  # plays on
     try:
-        tower.wait_for("Game over", timeout=60)
+        tower.wait_for("Game over", timeout=60)  # a whole game of news later
         assert "run with --human Ann to play" in tower.text()
     finally:
         tower.stop()
