@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from firmware_py.table.core import Table
 
 
+BEFORE_A_GAME = "the game starts with a press of the roll button"  # a seated device's words
+
+
 @dataclass(frozen=True)
 class RemoteDecision:
     """What a device asks, in names rather than wire codes."""
@@ -259,7 +262,7 @@ class RemoteSeats:
         if table.draft is not None and name in table.draft.chosen:
             return lucky_view(table.draft, name)
         if table.game is None:
-            return idle_view("the game starts with a press of the roll button", player=name)
+            return idle_view(BEFORE_A_GAME, player=name)
         return game_view(table.game, name)
 
 

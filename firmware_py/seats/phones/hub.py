@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_py.seating import NAME_LENGTH
-from firmware_py.seats.devices import RemoteDecision, RemoteSeats
+from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.seatview import SeatView
 from firmware_py.table import Table
 from firmware_py.view import TableView
@@ -292,7 +292,7 @@ def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
     fields = dataclasses.asdict(view)
     if view.phase == "roll" and view.active:
         fields["text"] = ROLL_WORDS
-    elif view.phase == "idle" and view.player in seated:
+    elif view.phase == "idle" and view.player in seated and view.text == BEFORE_A_GAME:
         fields["text"] = f"at the table: {', '.join(seated)}. {START_WORDS}"
     return fields
 
