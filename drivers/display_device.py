@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import glob
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -50,10 +51,10 @@ SIMULATORS = {
 }
 
 _OPEN_HINTS = {
-    "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check i2c_port and i2c_address "
+    "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check the display's bus and address "
     "(i2cdetect -y 1 lists what answers) and that the user is in the i2c group",
     "spi": "enable SPI (sudo raspi-config nonint do_spi 0), install spidev and RPi.GPIO "
-    "(rpi-lgpio on a Pi 5), and check spi_port, spi_device, gpio_dc and gpio_rst",
+    "(rpi-lgpio on a Pi 5), and check the display's device, dc and reset",
 }
 
 
@@ -215,11 +216,25 @@ def _emulator(config: DisplayConfig) -> LumaDevice:
         raise OSError("standard output is not a terminal")
     size = {"width": config.width, "height": config.height, "rotate": config.rotate}
     if config.driver == "capture":
-        return emulators.capture(**size, mode="1", file_template=config.capture_template)
+        device = emulators.capture(**size, mode="1", file_template=config.capture_template)
+        device._count = frames_written(config.capture_template)  # luma numbers on from its count
+        return device
     device = getattr(emulators, config.driver)(**size, mode="1")  # pygame.error: a RuntimeError
     if config.driver == "pygame":
         _refuse_invisible_window()
     return device
+
+
+def frames_written(template: str) -> int:
+    """The highest number of the frames a capture `template` ("main-{0:06}.png") already names
+    in its folder (0: none), so that a new run numbers on instead of writing over them."""
+    before, _, rest = template.partition("{")
+    after = rest.partition("}")[2]
+    numbers = [
+        path[len(before) : len(path) - len(after)]
+        for path in glob.glob(glob.escape(before) + "*" + glob.escape(after))
+    ]
+    return max((int(number) for number in numbers if number.isdigit()), default=0)
 
 
 def _import_emulators(config: DisplayConfig) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
+import termios
 import threading
 import time
 from collections.abc import Callable
@@ -287,13 +288,17 @@ class PadLink:
         with self._write_lock:
             port, self._serial = self._serial, None
         self.pad = None  # a new session starts with the next HELLO
-        if port is not None:
+        if port is None:
+            return
+        if self._failed:  # frames a stuck pad never read: drop them, or close() waits
             try:
-                if self._failed:  # frames a stuck pad never read: drop them, or close() waits
-                    port.reset_output_buffer()
-                port.close()
-            except (serial.SerialException, OSError) as error:
-                log.debug("closing %s: %s", self.port, error)
+                port.reset_output_buffer()
+            except (serial.SerialException, OSError, termios.error) as error:
+                log.debug("flushing %s: %s", self.port, error)  # unplugged: nothing to drop
+        try:
+            port.close()
+        except (serial.SerialException, OSError, termios.error) as error:
+            log.debug("closing %s: %s", self.port, error)
 
     # --- liveness ---
 
@@ -377,8 +382,11 @@ class PadLink:
     @staticmethod
     def _refusal(status: int, fields: dict) -> str:
         if status == protocol.ROLE:
-            return f"this is a tower; role {fields['role']} is not a pad"
-        return f"tower speaks protocol {protocol.PROTOCOL_VERSION}, pad {fields['protocol']}"
+            return "this cable joins two towers: plug a pad into it"
+        return (
+            f"this pad needs the tower's software (pad protocol {fields['protocol']}, tower "
+            f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"
+        )
 
     def _open_session(self, fields: dict) -> None:
         """Start a session; a pad back from a restart (new boot number) starts its requests anew.

@@ -29,6 +29,7 @@ DEVICES = (PAD, PHONE)  # seats held by a device in a player's hand
 MAX_SEATS = 5
 LEVELS = ("easy", "medium", "hard")  # computer players' levels, weakest first (players/levels.py)
 DEFAULT_LEVEL = "medium"  # a computer seat's level where none is given
+NAME_LENGTH = 24  # characters in a player's name, wherever it is typed: "Alexandra-Charlotte"
 BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 
@@ -50,9 +51,16 @@ def seats_for(
 ) -> list[SeatSpec]:
     """The seats of these players (a resumed game's, a draft's): each as noted when the game
     began, else as configured. A player of unknown kind held a pad: pads join at the table,
-    while computer and keyboard seats are configured; their pad takes the seat back."""
+    while computer and keyboard seats are configured; their pad takes the seat back. A
+    computer seat the command line now gives to the keyboard (`--human Ann`) is played there."""
     known = {seat.name: seat for seat in configured} | {seat.name: seat for seat in noted}
-    return [known.get(name, SeatSpec(name, PAD)) for name in players]
+    at_keyboard = {seat.name for seat in configured if seat.kind == KEYBOARD}
+    seats = [known.get(name, SeatSpec(name, PAD)) for name in players]
+    return [
+        SeatSpec(seat.name, KEYBOARD) if seat.kind == COMPUTER and seat.name in at_keyboard
+        else seat
+        for seat in seats
+    ]  # fmt: skip
 
 
 class Seating:

@@ -26,6 +26,18 @@ def latin_letters(char: str, word_start: bool) -> str | None:
     return latin
 
 
+def symbol_letters(char: str) -> str | None:
+    """A symbol (an emoji, a star) as a Latin stand-in: its short name between colons
+    (😀 as ":grinning:", as chat programs write them) or its ASCII look-alike (★ as "*");
+    None when it has neither."""
+    if unicodedata.category(char)[0] != "S":
+        return None
+    from anyascii import anyascii
+
+    latin = anyascii(char)
+    return latin if latin and latin.isascii() and latin.isprintable() else None
+
+
 def ascii_words(words: str) -> str:
     """`words` in ASCII: Latin letters kept, other scripts' letters transliterated, anything
     else (an emoji) as "?"; for the pads' 8x8 font."""
@@ -42,6 +54,7 @@ def ascii_words(words: str) -> str:
                 glyph = base  # ü as u, keeping its case
             else:
                 latin = latin_letters(char, word_start)
+                latin = symbol_letters(char) if latin is None else latin
                 glyph = "?" if latin is None else latin
         shown.append(glyph)
         word_start = not glyph[-1:].isalnum() if glyph else word_start

@@ -76,6 +76,7 @@ class TableView:
     winners: tuple[str, ...] = ()
     message: str = ""
     frame: int = 0  # animation step, for the rolling screen
+    page: int = 0  # game over: which page shows (scores, how phones join), counting on
     menu: MenuView | None = None  # the menu's page, for the menu screen
     join_url: str = ""  # between games: where phones join (a QR code on the main display)
     join_code: str = ""  # and the table code they type

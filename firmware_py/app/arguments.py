@@ -18,10 +18,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from firmware_py import __version__
-from firmware_py.seating import LEVELS, MAX_SEATS
+from firmware_py.seating import LEVELS, MAX_SEATS, NAME_LENGTH
 from sheets import sheet_names
-
-NAME_LENGTH = 24  # characters in a player's name: enough for "Alexandra-Charlotte"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -60,12 +58,19 @@ def names_list(text: str) -> list[str]:
     for name, key in zip(names, folded, strict=True):
         if folded.count(key) > 1:
             raise argparse.ArgumentTypeError(f"{name!r} is named twice: each player needs a name")
-    for name in names:
-        if not name.isprintable():
-            raise argparse.ArgumentTypeError(f"{name!r} holds a control character")
-        if len(name) > NAME_LENGTH:
-            raise argparse.ArgumentTypeError(f"{name!r} is longer than {NAME_LENGTH} characters")
-    return names
+    return [player_name(name) for name in names]
+
+
+def player_name(text: str) -> str:
+    """One player's name (--human): printable, not blank, not too long; spaces around it go."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(f"a player needs a name, not {text!r}")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError(f"{name!r} holds a control character")
+    if len(name) > NAME_LENGTH:
+        raise argparse.ArgumentTypeError(f"{name!r} is longer than {NAME_LENGTH} characters")
+    return name
 
 
 def seat_level(text: str) -> tuple[str, str]:

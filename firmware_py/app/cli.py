@@ -12,6 +12,7 @@ from firmware_py.app.arguments import (
     OneLineParser,
     names_list,
     number_from,
+    player_name,
     say_and_fail,
     screens_folder,
     seat_level,
@@ -69,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_cmd.add_argument(
         "--human",
+        type=player_name,
         action="append",
         default=[],
         metavar="NAME",

@@ -13,10 +13,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.display_device import DisplayConfig
+from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
-from firmware_py.seating import LEVELS, MAX_SEATS
+from firmware_py.seating import LEVELS, MAX_SEATS, NAME_LENGTH
 from sheets import COLOURS, sheet_names
 
 GPIO_PINS = range(0, 28)
@@ -101,7 +101,7 @@ def load_config(path: Path | str | None) -> TowerConfig:
         return SIMULATED
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
     except UnicodeDecodeError as error:
         raise ConfigError(
             f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
@@ -268,7 +268,24 @@ class _Checker:
                     "displays", "role", f"two displays show {role!r}; give each its own"
                 )
             displays[role] = config
+        self.addresses_apart(displays)
         return displays
+
+    def addresses_apart(self, displays: dict[str, DisplayConfig]) -> None:
+        """Two displays at one I2C address on one bus would both draw every frame."""
+        seen: dict[tuple[str, int], str] = {}
+        for role, config in displays.items():
+            if config.interface != "i2c" or not config.is_chip:
+                continue
+            place = (bus_name(config), config.i2c_address)
+            if place in seen:
+                raise self.fail(
+                    "displays", "address",
+                    f"the {seen[place]} and {role} displays are both at {place[1]:#x} on I2C "
+                    f"bus {place[0]}: set one board to the other address (0x3C or 0x3D) or put "
+                    "it on another bus",
+                )  # fmt: skip
+            seen[place] = role
 
     def display(self, table: dict, section: str) -> tuple[str, DisplayConfig]:
         """One [[displays]] table: its role, and the display driver's settings."""
@@ -334,7 +351,17 @@ class _Checker:
             raise self.fail(
                 "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
             )
+        for name in names.values():
+            self.short_name("pads", "names", name)
         return dict(names)
+
+    def short_name(self, section: str, key: str, name: str) -> None:
+        """A player's name is at most NAME_LENGTH characters, as on the command line and the
+        phone page."""
+        if len(name.strip()) > NAME_LENGTH:
+            raise self.fail(
+                section, key, f"{name.strip()!r} is longer than {NAME_LENGTH} characters"
+            )
 
     def computer_players(self, data: dict) -> tuple[str, ...]:
         """[table] computer_players: the names of the computer players seated at power-on
@@ -355,6 +382,8 @@ class _Checker:
             raise self.fail("table", "computer_players", f"must be a list of names {example}")
         seats = [self._computer_seat(entry, example) for entry in entries]
         names = [name for name, _ in seats]
+        for name in names:
+            self.short_name("table", "computer_players", name)
         if len(names) > MAX_SEATS:
             raise self.fail(
                 "table", "computer_players", f"at most {MAX_SEATS} players, not {len(names)}"

@@ -34,9 +34,13 @@ from firmware_py.app.hardware import (
     SIMULATED_BUTTON_PIN,
     SIMULATED_BUZZER_PIN,
     SIMULATED_LIGHT_PINS,
+    error_words,
     simulated_buzzer,
 )
 from firmware_py.app.paths import default_state_dir
+from firmware_py.app.web import port_note
+from firmware_py.seats.phones.server import EVERY_NETWORK, lan_address
+from firmware_py.show.qr import terminal_lines
 
 Check = tuple[bool, str]
 PIXELS_LISTEN = 6.0  # seconds doctor listens for Pixels dice advertising
@@ -59,7 +63,9 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     yield from _guarded("buzzer", lambda: _buzzer(config))
     yield _speech(config)
     yield _pads(config)
-    yield _state_dir(state_dir or config.state_dir or default_state_dir())
+    state_dir = state_dir or config.state_dir or default_state_dir()
+    yield _phones(config, state_dir)
+    yield _state_dir(state_dir)
 
 
 def report(checks: Iterator[Check], out) -> int:
@@ -134,7 +140,8 @@ def _buzzer(config: TowerConfig) -> Check:
     except DriverError:  # no GPIO chip here: the GPIO line says what to check
         return False, f"buzzer on GPIO{sound.buzzer}: not checked, as there is no GPIO (above)"
     except Exception as error:  # pin busy, no PWM
-        return False, f"buzzer on GPIO{sound.buzzer}: cannot be used ({error}); see wiring.md"
+        why = error_words(error)
+        return False, f"buzzer on GPIO{sound.buzzer}: cannot be used ({why}); see wiring.md"
     with buzzer:
         buzzer.play(TEST)
         buzzer.wait_until_quiet(timeout=5)
@@ -273,6 +280,19 @@ def pad_ident(port: str) -> str | None:
     except OSError:
         return None
     return f"pad-{serial.lower()}" if serial else None
+
+
+def _phones(config: TowerConfig, state_dir: Path) -> Check:
+    """Where phones join, with its QR code to scan from the terminal (the table code is on
+    the main display while the tower runs)."""
+    web = config.web
+    if not web.enabled:
+        return True, "phones: off ([web] enabled = true lets phones join)"
+    host = lan_address() if web.host in EVERY_NETWORK else web.host
+    host = f"[{host}]" if ":" in host else host
+    url = f"http://{host}:{port_note(web, state_dir).kept()}/"
+    qr = "\n".join(terminal_lines(url))
+    return True, f"phones join at {url} (the table code is on the main display)\n{qr}"
 
 
 def _state_dir(path: Path) -> Check:

@@ -110,8 +110,7 @@ def _display(config: TowerConfig, role: str, problems: list[str], capture: Path 
     try:
         return open_display(settings)
     except DriverError as error:
-        problems.append(f"the {role} display does not answer: {error}")
-        log.warning("the %s display does not answer (%s); showing it nowhere", role, error)
+        problems.append(f"the {role} display does not answer: {error}")  # said by the table
         return _simulated_display(role, problems, capture)
 
 
@@ -121,7 +120,6 @@ def _simulated_display(role: str, problems: list[str], capture: Path | None) -> 
         return open_display(_simulated(role, capture))
     except DriverError as error:
         problems.append(f"the {role} display's frames cannot be saved: {error}")
-        log.warning("the %s display's frames cannot be saved (%s)", role, error)
         return open_display(_simulated(role, None))
 
 
@@ -135,11 +133,12 @@ def _buzzer(sound: SoundConfig | None, problems: list[str]) -> Buzzer | None:
             factory = Device.pin_factory or hardware_pin_factory()
             return Buzzer(sound.buzzer, pin_factory=factory)
         except Exception as error:  # no GPIO here, pin busy, no PWM: the game goes on
-            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {_why(error)}")
+            why = error_words(error)
+            problems.append(f"the buzzer on GPIO{sound.buzzer} cannot be used: {why}")
     return simulated_buzzer()
 
 
-def _why(error: Exception) -> str:
+def error_words(error: Exception) -> str:
     """An error in words: gpiozero's PWM errors often carry none."""
     if isinstance(error, PinPWMError) and not str(error):
         return "its pin cannot play tones (no PWM on it here)"

@@ -229,6 +229,8 @@ def _problem_before(port: str) -> str:
         return f"mpremote is not installed: {sys.executable} -m pip install mpremote"
     if "/" in port and not Path(port).exists():
         return f"no serial port {port}: is the pad plugged in? (ls /dev/ttyACM* /dev/qwixx-pad-*)"
+    if "/" in port and not Path(port).is_char_device():
+        return f"{port} is not a serial port: a pad's is a device such as /dev/ttyACM0"
     missing = [name for name in FILES if not (PAD_DIR / name).is_file()]
     if missing:
         return f"firmware files missing from {PAD_DIR}: {', '.join(missing)}"

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
@@ -40,19 +41,18 @@ def run_tower(args: argparse.Namespace) -> int:
         return say_and_fail(str(error))
     variant = args.variant or config.variant
     state_dir = args.state_dir or config.state_dir or default_state_dir()
-    if state_dir.exists() and not state_dir.is_dir():
-        return say_and_fail(f"{state_dir} is a file: the games are kept in a folder")
+    in_the_way = _file_in_the_way(state_dir)
+    if in_the_way is not None:
+        return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
     journal = Journal(state_dir)
-    set_aside = _set_aside_unless_chosen(journal, args, seats, variant)
+    set_aside = _set_aside_if_new(journal, args, seats, variant)
     try:
         hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
     except GpioUnavailableError as error:  # real pins configured, none here: say what to check
         log.error("%s", error)
         return 1
-    for problem in hardware.problems:
-        log.warning("%s", problem)
     table = Table(
         seats=seats,
         variant=variant,
@@ -68,15 +68,19 @@ def run_tower(args: argparse.Namespace) -> int:
     )
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
-    for words in filter(None, (set_aside, _computers_only(config, seats))):
+    how_to_play = _computers_only(config, seats)
+    for words in filter(None, (set_aside, how_to_play)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     console = Console(table, full_screen=full_screen)
+    if how_to_play and full_screen:  # kept in sight under the drawn tower: news scrolls away
+        console.footers.append(lambda: [how_to_play])
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
-    web = web_tower.build(table, config.web)  # phones as pads; None when [web] turns it off
+    port_note = web_tower.port_note(config.web, state_dir)
+    web = web_tower.build(table, config.web, port_note)  # phones as pads; None when [web] is off
+    keyboard = sys.stdin.isatty()
     try:
-        asyncio.run(
-            _serve(table, console, hub, keyboard=sys.stdin.isatty(), games=args.games, web=web)
-        )
+        asyncio.run(_serve(table, console, hub, keyboard=keyboard, games=args.games, web=web,
+                           port_note=port_note))  # fmt: skip
     finally:
         console.close()
         hub.close()
@@ -92,6 +96,7 @@ async def _serve(
     keyboard: bool,
     games: int | None,
     web: WebServer | None = None,
+    port_note: web_tower.PortNote | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     hub.open(loop)
@@ -102,12 +107,21 @@ async def _serve(
     if console.full_screen:
         loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
     if web is not None:
-        await web_tower.start(web, table, console, sys.stdout)
+        await web_tower.start(web, table, console, sys.stdout, port_note)
     try:
         await table.run(games=games)
     finally:
         if web is not None:
             await web.stop()
+
+
+def _file_in_the_way(state_dir: Path) -> Path | None:
+    """The state directory, or the nearest folder above it that exists, when it is a file
+    (the games could never be saved there); None when the folder is or can be made."""
+    for folder in (state_dir, *state_dir.parents):
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
 
 
 def _seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:
@@ -162,35 +176,40 @@ def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:
     return f"{who} {are}: run with --human {names[0]} to play"
 
 
-def _set_aside_unless_chosen(
+def _set_aside_if_new(
     journal: Journal, args: argparse.Namespace, seats: list[SeatSpec], variant: str
 ) -> str | None:
-    """A saved unfinished game carries on unless the command line asks for another: `--new`,
-    or seats or a variant it does not have. Then it is set aside (abandoned, kept in the
-    history) and the sentence saying so is returned."""
-    asked = args.new or args.players is not None or args.human or args.variant is not None
-    if not asked:
-        return None
+    """A saved unfinished game carries on, with the seats it had (pads and phones among them),
+    whatever the command line says; only `--new` sets it aside (abandoned, kept in the
+    history). The sentence for the news: the game set aside and why, or how to start the
+    players or variant the command line asked for instead."""
     try:
         saved = journal.resume_latest()
     except (JournalError, OSError, ValueError):
         return None  # the table reports what it cannot read
-    if saved is None or (not args.new and _same_table(saved, seats, variant)):
+    if saved is None:
         return None
     title = game_title(saved.path, [p.name for p in saved.game.players], saved.game.sheet.name)
+    if not args.new:
+        asked = args.players is not None or args.human or args.variant is not None
+        if asked and not _same_table(saved, seats, variant):
+            return f"{title} carries on with its players: run with --new to start those instead"
+        return None
     try:
         journal.abandon(saved.path)
     except JournalError as error:
         return f"{title} cannot be set aside ({error}): it carries on"
-    why = "--new" if args.new else "other players or another variant were asked for"
-    return f"set aside unfinished {title} ({why}); qwixx-tower history lists it"
+    return (
+        f"set aside unfinished {title} (--new asked for a new game); qwixx-tower history lists it"
+    )
 
 
 def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool:
-    """The saved game has these seats (names in order, and who plays them) and variant."""
-    noted = [SeatSpec(**seat) for seat in noted_seats(saved.path)]
+    """The saved game, carried on, has the players the command line names (in order, and
+    who plays them) and its variant."""
+    noted = [SeatSpec(**seat) for seat in noted_seats(saved.path) or []]
     players = [player.name for player in saved.game.players]
-    had = [(seat.name, seat.kind) for seat in seats_for(players, [], noted)]
+    had = [(seat.name, seat.kind) for seat in seats_for(players, seats, noted)]
     return saved.game.sheet.name == variant and had == [(s.name, s.kind) for s in seats]
 
 

@@ -1,15 +1,20 @@
 """The web server's part in `qwixx-tower run`: built from `[web]`, started inside the tower's
 loop before the table runs (so the first screens already show the join QR code), announced in
 the terminal, stopped with the tower. A port another program holds gives way to a free one
-(the QR code and the address say which); a host it cannot listen on is one sentence, and the
-tower plays on without phones."""
+(the QR code and the address say which), and that port is kept in the state directory
+(`web-port.json`): at the next start the tower listens there first, so the phones' bookmarks
+and the printed QR code stay good. A host it cannot listen on is one sentence, and the tower
+plays on without phones."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_py.app.config import WebConfig
@@ -23,42 +28,89 @@ from firmware_py.table import Table
 log = logging.getLogger(__name__)
 
 QR_ROOM = 60  # terminal lines needed to show the QR code under the drawn tower
-PORT_VARIABLE = "QWIXX_WEB_PORT"  # this run's port, over [web] port; 0: any free port
+PORT_NOTE = "web-port.json"  # in the state directory: the port chosen when the configured was taken
+PORT_VARIABLE = "QWIXX_WEB_PORT"  # this run's port, over [web] port and the note; 0: any free port
 
 
-def build(table: Table, config: WebConfig) -> WebServer | None:
+@dataclass(frozen=True)
+class PortNote:
+    """The port phones were given when the configured one was taken, kept for that port."""
+
+    path: Path
+    configured: int
+
+    def kept(self) -> int:
+        """The port to listen on first: the one chosen before, else the configured one."""
+        try:
+            note = json.loads(self.path.read_text(encoding="utf-8"))
+            if note["configured"] == self.configured and 0 < int(note["port"]) < 65536:
+                return int(note["port"])
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # none yet, or unreadable: the configured port
+        return self.configured
+
+    def keep(self, port: int) -> None:
+        """Remember `port` for the next start (forget it when it is the configured one)."""
+        try:
+            if port == self.configured:
+                self.path.unlink(missing_ok=True)
+                return
+            fresh = self.path.with_suffix(".tmp")
+            fresh.write_text(json.dumps({"configured": self.configured, "port": port}))
+            os.replace(fresh, self.path)
+        except OSError as error:
+            log.warning("the phones' port cannot be kept in %s: %s", self.path, error.strerror)
+
+
+def port_note(config: WebConfig, state_dir: Path) -> PortNote:
+    """The note of the phones' port in the state directory."""
+    return PortNote(state_dir / PORT_NOTE, config.port)
+
+
+def build(table: Table, config: WebConfig, note: PortNote | None = None) -> WebServer | None:
     """The web server for phones (seats of the same kind of path as pads), or None when
-    `[web]` turns it off."""
+    `[web]` turns it off. With a note it listens first on the port kept there."""
     if not config.enabled:
         return None
     hub = WebHub(table, RemoteSeats(table, PHONE))
-    return WebServer(hub, config.host, chosen_port(config.port, table))
+    override = port_override()
+    if override is not None:
+        return WebServer(hub, config.host, override)
+    return WebServer(hub, config.host, note.kept() if note else config.port)
 
 
-def chosen_port(configured: int, table: Any) -> int:
-    """`[web] port`, unless $QWIXX_WEB_PORT names another for this run (two towers on one
-    computer, tests side by side); a value that is not a port is said once and left out."""
+def port_override() -> int | None:
+    """The port $QWIXX_WEB_PORT names for this run (two towers on one computer, tests side by
+    side), neither noted nor kept; None without it, or (said in the log) when it is no port."""
     value = os.environ.get(PORT_VARIABLE, "").strip()
     if not value:
-        return configured
+        return None
     if value.isdigit() and int(value) <= 65535:
         return int(value)
-    table.tell(f"{PORT_VARIABLE}={value[:20]!r} is not a port: phones join on port {configured}")
-    return configured
+    log.warning("%s=%r is not a port: the configured port is used", PORT_VARIABLE, value[:20])
+    return None
 
 
-async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> bool:
-    """Listen; on success the displays and the terminal show where phones join."""
+async def start(
+    server: WebServer, table: Any, console: Any, out: TextIO, note: PortNote | None = None
+) -> bool:
+    """Listen; on success the displays and the terminal show where phones join (and the port
+    is noted for the next start)."""
     problem = await server.start()
     if problem is not None:
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
     table.join_address = (server.url, server.hub.code)
+    if port_override() is not None:
+        note = None  # a port for this run only
+    if note is not None:
+        note.keep(server.port)
     if server.moved_from is not None:
+        kept = " from now on" if note is not None else ""  # kept in the note
         moved = (
             f"port {server.moved_from} is in use by another program: "
-            f"phones join on port {server.port}"
+            f"phones join on port {server.port}{kept}"
         )
         log.warning("%s", moved)
         table.tell(moved)

@@ -1,6 +1,6 @@
 """The journal: every accepted event on disk before anyone is told it happened.
 
-One game log (shared/spec/game-log.md) per game in the state directory, named by game number
+One game log (docs/game-log.md) per game in the state directory, named by game number
 (``game-000001.jsonl``). Each event is written, flushed and fsynced before `append` returns, so
 an acknowledged mark survives a pulled plug. A power cut can tear only the last line; opening
 the game again drops that torn line (the event was never acknowledged) and carries on.
@@ -465,10 +465,18 @@ def noted_seats(path: Path) -> list[dict[str, str]]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"}, and "level" for a computer seat with one ([] if there is no note, or it cannot be
     read)."""
+    return read_noted_seats(path)[0]
+
+
+def read_noted_seats(path: Path) -> tuple[list[dict[str, str]], str]:
+    """`noted_seats`, and what is wrong with the note: "" when nothing, "is missing" or
+    "cannot be read"."""
     try:
         record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
+    except FileNotFoundError:
+        return [], "is missing"
     except (OSError, ValueError):
-        return []
+        return [], "cannot be read"
     keys = {"name", "kind", "pad"}
     if not isinstance(record, list) or not all(
         isinstance(seat, dict)
@@ -476,8 +484,8 @@ def noted_seats(path: Path) -> list[dict[str, str]]:
         and all(isinstance(value, str) for value in seat.values())
         for seat in record
     ):
-        return []
-    return record
+        return [], "cannot be read"
+    return record, ""
 
 
 def seat_records(seats: Iterable[SeatLike]) -> list[dict[str, str]]:

@@ -1,4 +1,4 @@
-"""The game log of shared/spec/game-log.md: JSON Lines to events and back, and replay.
+"""The game log of docs/game-log.md: JSON Lines to events and back, and replay.
 
 The tower's journal writes this format and `qwixx-tower replay` reads it. Parsing checks the
 shape of each line; the rules engine checks the rules.
@@ -17,7 +17,7 @@ from sheets import COLOURS
 
 
 class EventKind(StrEnum):
-    """The events of a game log (shared/spec/game-log.md), as its "event" key names them."""
+    """The events of a game log (docs/game-log.md), as its "event" key names them."""
 
     START = "start"
     ROLL = "roll"

@@ -4,7 +4,7 @@ Pure Python: no I/O, no clock, no randomness. The table service, the replay comm
 players all drive the game through `apply`, which either changes the state or raises `Refused`
 with the rule that was broken and leaves the state exactly as it was.
 
-Timing, as `shared/spec/game-log.md` fixes it: action-1 decisions are simultaneous, so each is
+Timing, as `docs/game-log.md` fixes it: action-1 decisions are simultaneous, so each is
 checked against the locks as they stood at the roll plus the player's own sheet; rows locked in
 action 1 close for everyone when action 1 ends. A row locked in action 2 closes at once.
 """

@@ -1,4 +1,4 @@
-"""The game state as the JSON object of `qwixx-tower replay` (shared/spec/game-log.md)."""
+"""The game state as the JSON object of `qwixx-tower replay` (docs/game-log.md)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import SeatKind
+from firmware_py.seating import NAME_LENGTH, SeatKind
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
@@ -30,7 +30,8 @@ from sheets import COLOURS
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
 
-NAME_LENGTH = 24  # characters of a typed name that are kept
+
+BEFORE_A_GAME = "the game starts with a press of the roll button"  # a seated device's words
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ class RemoteSeats:
         self.alive = alive  # whether a connection is still up (a pad link heard lately)
         self.seated: dict[str, str] = {}  # device -> player name
         self._joined: dict[Hashable, str] = {}  # connection -> the device that joined on it
+        table.devices_here[kind] = self.here  # a new game leaves out the seats whose device left
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -140,6 +142,13 @@ class RemoteSeats:
         self.identities.release(connection)
         self._joined.pop(connection, None)
 
+    def here(self, name: str) -> bool:
+        """True while the device holding `name`'s seat is connected (a pad heard, a phone's
+        page open)."""
+        devices = [device for device, player in self.seated.items() if player == name]
+        holders = [self.identities.holder(device) for device in devices]
+        return any(holder is not None and self.alive(holder) for holder in holders)
+
     def holds(self, device: str, connection: Hashable) -> bool:
         """True when `connection` speaks for `device` now."""
         return self.identities.holder(device) is connection
@@ -164,8 +173,9 @@ class RemoteSeats:
         """A new seat between games, at the end of the table, for a device speaking on
         `connection`. `name` is what a phone typed (cleaned, made unique); None: the name the
         configuration gives the device, else `Player N`."""
-        if not self.holds(device, connection):
-            return Refusal("say hello first: this connection speaks for another device", RULE)
+        refusal = self.claim(device, connection)  # a connection back from silence
+        if refusal is not None:
+            return refusal
         if self.seat_of(device) is not None:
             return None  # seated already (at its hello): nothing to do
         held = self.seat_of(self._joined.get(connection))
@@ -252,7 +262,7 @@ class RemoteSeats:
         if table.draft is not None and name in table.draft.chosen:
             return lucky_view(table.draft, name)
         if table.game is None:
-            return idle_view("the game starts with a press of the roll button", player=name)
+            return idle_view(BEFORE_A_GAME, player=name)
         return game_view(table.game, name)
 
 

@@ -158,10 +158,10 @@ def pad_decision(fields: dict) -> RemoteDecision:
     if action == protocol.UNDO:
         return RemoteDecision("undo")
     if action != protocol.MARK:
-        raise ValueError(f"unknown action {action}")
+        raise ValueError("this pad asks for something the tower does not know: update the pad")
     row = protocol.row_colour(fields["row"])
     if row is None:
-        raise ValueError("a mark needs a row")
+        raise ValueError("that mark names no row: choose it again")
     lucky = bool(fields["flags"] & protocol.LUCKY)
     choice = protocol.row_colour(fields["choice"]) or ""
     return RemoteDecision("mark", row, fields["number"], lucky, choice)
@@ -311,6 +311,10 @@ class PadHub:
             self.table.alert(f"{name}'s pad is not answering: check its cable")
 
     def _on_back(self, link: PadLink) -> None:
+        """A pad heard again after its silence, in the same session: it speaks for its ident
+        again (as at a hello), so it keeps or takes back its seat, or may join."""
+        if link.pad:
+            self.seats.connect(link.pad["ident"], link)
         self.sync(link)
 
     def sync_all(self, view: TableView) -> None:

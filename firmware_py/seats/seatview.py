@@ -76,7 +76,7 @@ def idle_view(text: str, *, may_join: bool = False, player: str = "") -> SeatVie
 def game_view(game: Game, name: str) -> SeatView:
     """`name`'s sheet in `game`, the dice, their legal marks and a line of words."""
     if name not in game.seat:
-        return idle_view("a game is being played: you can join when it ends", player=name)
+        return idle_view(f"{name} sits this game out: you play in the next one", player=name)
     player = game.player(name)
     dice = game.dice
     in_play = set(game.dice_in_play())

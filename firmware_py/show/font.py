@@ -25,11 +25,13 @@ from importlib.resources import files
 
 from PIL import ImageFont
 
-from firmware_py.transliterate import latin_letters
+from firmware_py.transliterate import latin_letters, symbol_letters
 
 FONT_FILE = "efont-b10.pcf.gz"
 HEIGHT = 10  # pixels of a line of text
 FALLBACK = "\u25a1"  # □, drawn for a character the font does not have
+# Letters whose glyph at 10 px reads as another letter: drawn as their plain letter instead.
+MISREAD = {"Ł": "L", "ł": "l"}  # efont's Ł is a "t"
 _PCF_ENCODINGS = 1 << 5  # the PCF table that maps character codes to glyphs
 _NO_GLYPH = 0xFFFF
 GLYPHS_KEPT = 4096  # characters whose drawable form is kept: names typed on phones bring any
@@ -98,6 +100,8 @@ def drawable(words: str) -> str:
 def _glyph(char: str) -> str:
     if char.isspace() or unicodedata.category(char) in ("Cc", "Cs"):
         return " " if char.isspace() else FALLBACK
+    if char in MISREAD:
+        return MISREAD[char]
     have = covered()
     if ord(char) in have:
         return char
@@ -105,6 +109,8 @@ def _glyph(char: str) -> str:
     if base and ord(base) in have and base.isprintable():
         return base
     latin = latin_letters(char, word_start=False)  # a letter or a vowel sign: Latin letters
+    if latin is None:
+        latin = symbol_letters(char)  # an emoji: its short name, ":grinning:"
     return FALLBACK if latin is None else latin
 
 

@@ -95,6 +95,13 @@ class DisplayPower:
         self._last_input = self.clock()
         self.rest()
 
+    def wake(self) -> bool:
+        """A press of the roll button: full brightness again; True when the displays were
+        dimmed or blank (the press only woke them)."""
+        resting = self.state is not PowerState.ON
+        self.touched()
+        return resting
+
     def rest(self) -> None:
         """The power the idle time calls for, on every display."""
         idle = self.clock() - self._last_input

@@ -28,6 +28,8 @@ WIDTH, HEIGHT = 128, 64
 LINE = 10  # pixels from one line of small text to the next
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
+NEXT_GAME = "press: next game"
+
 Draw = ImageDraw.ImageDraw
 
 
@@ -60,15 +62,16 @@ def right(draw: Draw, x: int, y: int, words: str) -> None:
     draw.text((x - width(words), y), drawable(words), font=font(), fill=1)
 
 
-def big_text(draw: Draw, y: int, words: str, scale: int = 2) -> None:
-    """Words in the bitmap font scaled up pixel for pixel, centred across the display."""
+def big_text(draw: Draw, y: int, words: str, scale: int = 2, fill: int = 1) -> None:
+    """Words in the bitmap font scaled up pixel for pixel, centred across the display (dark
+    on a lit bar with `fill` 0)."""
     shown = fit(words, WIDTH // scale)
     if not shown:
         return
     small = Image.new("1", (max(1, width(shown)), FONT_HEIGHT))
     ImageDraw.Draw(small).text((0, 0), shown, font=font(), fill=1)
     large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
-    draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=1)
+    draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=fill)
 
 
 _SEGMENTS = {
@@ -177,41 +180,88 @@ def _roll(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, view.active)
     text(draw, (0, 23), "press to roll")
     _locks_line(draw, view, 35)
-    for row, line in enumerate(wrap(view.message)[:1]):
+    for row, line in enumerate(paged(wrap(view.message), 1, view.page)):
         text(draw, (0, 52 + row * LINE), line)
 
 
+def paged(lines: list[str], room: int, page: int) -> list[str]:
+    """The lines of this page, `room` lines a page: a long message takes turns, whole."""
+    pages = max(1, -(-len(lines) // room))
+    first = (page % pages) * room
+    return lines[first : first + room]
+
+
 def _rolling(draw: Draw, view: TableView) -> None:
-    big_text(draw, 8, "Rolling" + "." * (view.frame % 4))
-    text(draw, (0, 40), f"{view.active}'s roll")
+    big_text(draw, 4, "Rolling" + "." * (view.frame % 4))
+    big_text(draw, 34, view.active)  # whose roll, read from the chairs
 
 
 def _turn(draw: Draw, view: TableView) -> None:
-    """Action 1 and 2: whose roll, the white sum large, the dice, whom the table waits for."""
-    text(draw, (0, 0), f"{view.active}'s roll")
+    """Action 1 and 2: whose roll and the white sum large, the dice, and large, a name a page,
+    whom the table waits for."""
+    whose = f"{view.active}'s roll"
+    shown = pieces(whose if width(whose) * 2 <= WIDTH else view.active, WIDTH // 2)
+    big_left(draw, (0, 0), shown[view.page % len(shown)], WIDTH)
     _dice(draw, view)
 
 
 def _dice(draw: Draw, view: TableView) -> None:
-    """Below the top line: the white sum large on the left, the rest in a column beside it."""
+    """Below the top line: the white sum large on the left; beside it the dice, and a name
+    large a page: whom the table waits for, whose lucky number the sum is."""
     if view.white_sum is not None:
-        big_number(draw, 0, 16, view.white_sum)
+        big_number(draw, 0, 20, view.white_sum)
     x, room = 57, WIDTH - 58  # one pixel spare at the right edge (burn-in shift)
-    lucky = lucky_seats(view) if view.screen != "action2" else ()
-    if lucky:
-        text(draw, (x, 12), "lucky: " + people(lucky, room - width("lucky: "))[0])
-    elif view.white:
-        text(draw, (x, 12), f"white {view.white[0]}+{view.white[1]}")
     faces = [f"{c[0]}{view.colours[c]}" if c in view.colours else f"{c[0]}-" for c in COLOURS]
-    text(draw, (x, 22), " ".join(faces))
+    text(draw, (x, 21), " ".join(faces))
+    pages = _named(view)
+    if pages:
+        label, name = pages[view.page % len(pages)]
+        text(draw, (x, 32), label)
+        big_left(draw, (x, 43), name, room)
+
+
+def _named(view: TableView) -> list[tuple[str, str]]:
+    """The names beside the sum, one a page, with what each is: in action 2 the active player
+    alone; in action 1 whose lucky number the sum is (longo), then whom the table waits for."""
     if view.screen == "action2":
-        text(draw, (x, 34), "action 2:")
-        text(draw, (x, 44), view.active)
-        text(draw, (x, 54), "only")
-        return
-    text(draw, (x, 34), "waiting for" if view.waiting_for else "")
-    for row, line in enumerate(people(view.waiting_for, room, lines=2)):
-        text(draw, (x, 44 + row * LINE), line)
+        return [("action 2 only:", view.active)]
+    lucky = [("lucky number:", name) for name in lucky_seats(view)]
+    named = lucky + [("waiting for", name) for name in view.waiting_for]
+    room = (WIDTH - 58) // 2  # a long name takes turns too, in pieces, never cut
+    return [(label, piece) for label, name in named for piece in pieces(name, room)]
+
+
+def pieces(words: str, room: int) -> list[str]:
+    """`words` in pieces of at most `room` pixels, to show one a page: whole words where
+    they fit, a word too long for the room split, its pieces joined by a hyphen."""
+    shown: list[str] = []
+    for line in wrap_whole(drawable(words), room):
+        while width(line) > room:
+            cut = len(line) - 1
+            while cut > 1 and width(line[:cut] + "-") > room:
+                cut -= 1
+            shown.append(line[:cut] + "-")
+            line = line[cut:]
+        shown.append(line)
+    return shown or [""]
+
+
+def wrap_whole(words: str, room: int) -> list[str]:
+    """`words` in lines of at most `room` pixels, broken between words only (a word longer
+    than a line stands alone on it, whole)."""
+    lines: list[str] = []
+    for word in words.split():
+        if lines and width(f"{lines[-1]} {word}") <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def big_left(draw: Draw, xy: tuple[int, int], words: str, room: int) -> None:
+    """Words twice the small size (20 px) from `xy`, cut to `room` pixels: what a player
+    reads from their chair."""
+    _big_at(draw, xy, fit(words, room // 2), scale=2)
 
 
 def _lock(draw: Draw, view: TableView) -> None:
@@ -219,16 +269,46 @@ def _lock(draw: Draw, view: TableView) -> None:
     stays in sight below the notice: the others are still deciding."""
     colour = view.locked[-1] if view.locked else ""
     if view.white is not None:
-        inverted(draw, 0, f"{colour.upper()} LOCKED, die out")
+        _lock_bar(draw, colour.upper())
         _dice(draw, view)
         return
     big_text(draw, 0, colour.upper())
     big_text(draw, 21, "LOCKED")
-    text(draw, (0, 43), f"the {colour} die leaves")
-    text(draw, (0, 53), view.message)
+    lines = wrap(f"the {colour} die leaves") + wrap(view.message)
+    for row, line in enumerate(paged(lines, 2, view.page)):
+        text(draw, (0, 43 + row * LINE), line)
+
+
+def _lock_bar(draw: Draw, colour: str) -> None:
+    """A lit bar across the top, the lock dark on it: "GREEN LOCKED" large, or the colour
+    large and "LOCKED" beside it where both do not fit large."""
+    draw.rectangle((0, 0, WIDTH - 1, 19), fill=1)
+    words = f"{colour} LOCKED"
+    if width(words) * 2 <= WIDTH - 4:
+        big_text(draw, 0, words, fill=0)
+        return
+    _big_at(draw, (2, 0), colour, scale=2, fill=0)
+    draw.text((6 + 2 * width(colour), 5), "LOCKED", font=font(), fill=0)
 
 
 def _over(draw: Draw, view: TableView) -> None:
+    """After a game the pages take turns: the final scores, and how phones join."""
+    pages = over_pages(view)
+    pages[view.page % len(pages)](draw, view)
+
+
+def over_pages(view: TableView) -> list[Callable[[Draw, TableView], None]]:
+    """The winner large, the scores (with how to start the next game below them when there
+    is room), then the QR code and table code while phones may join, else how to start on a
+    page alone."""
+    if view.join_url and len(view.seats) < MAX_SEATS:
+        return [_winner, _final_scores, _join_next_game]
+    if len(view.seats) >= MAX_SEATS:
+        return [_winner, _final_scores, _next_game]
+    return [_winner, _final_scores]
+
+
+def _final_scores(draw: Draw, view: TableView) -> None:
     """The final scores, highest first; a star before each winner."""
     text(draw, (0, 0), "Game over" + (" - locks" if len(view.locked) >= 2 else ""))
     ranked = sorted(view.seats, key=lambda seat: -seat.total)
@@ -238,6 +318,25 @@ def _over(draw: Draw, view: TableView) -> None:
             _star(draw, 0, y + 1)
         text(draw, (10, y), seat.name, room=WIDTH - 10 - width(" 999"))
         right(draw, WIDTH - 1, y, str(seat.total))
+    if len(ranked) < MAX_SEATS:
+        text(draw, (0, 54), NEXT_GAME)
+
+
+def _join_next_game(draw: Draw, view: TableView) -> None:
+    """The QR code of the join address, the table code large beside it, how to start."""
+    qr_code(draw, view.join_url, HEIGHT)
+    x = HEIGHT + 3
+    text(draw, (x, 0), "Phones:")
+    text(draw, (x, 10), "scan, code")
+    _big_at(draw, (x, 22), view.join_code, scale=2)
+    text(draw, (x, 44), "press:")
+    text(draw, (x, 54), "next game")
+
+
+def _next_game(draw: Draw, view: TableView) -> None:
+    big_text(draw, 8, "Next game?")
+    centred(draw, 36, "press the")
+    centred(draw, 46, "roll button")
 
 
 def _star(draw: Draw, x: int, y: int) -> None:
@@ -341,14 +440,14 @@ def qr_code(draw: Draw, data: str, side: int) -> None:
                 draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)
 
 
-def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int) -> None:
+def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int = 1) -> None:
     """Words in the bitmap font scaled up pixel for pixel, from `xy`."""
     if not words:
         return
     small = Image.new("1", (max(1, width(words)), FONT_HEIGHT))
     ImageDraw.Draw(small).text((0, 0), drawable(words), font=font(), fill=1)
     large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
-    draw.bitmap(xy, large, fill=1)
+    draw.bitmap(xy, large, fill=fill)
 
 
 # ---- the options display ----------------------------------------------------------------------

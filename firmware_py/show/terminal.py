@@ -17,6 +17,7 @@ import asyncio
 import os
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable
 from typing import TextIO
 
@@ -136,6 +137,28 @@ def _game_lines(view: TableView) -> list[str]:
     return [first + locked, waiting]
 
 
+def cells(text: str) -> int:
+    """The terminal cells `text` takes: two for a wide (East Asian) letter, none for a
+    combining mark, one for the rest."""
+    return sum(_cells(char) for char in text)
+
+
+def _cells(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def in_cells(text: str, width: int) -> str:
+    """`text` cut to at most `width` cells and padded with spaces to exactly `width`."""
+    kept, used = "", 0
+    for char in text:
+        if used + _cells(char) > width:
+            break
+        kept, used = kept + char, used + _cells(char)
+    return kept + " " * (width - used)
+
+
 class Console:
     """Draws the table after every change; reads keyboard decisions and roll presses."""
 
@@ -155,7 +178,7 @@ class Console:
         self._printed_news = 0
         self.options: list[Mark] = []
         self.asking: str | None = None
-        self.decided: Mark | Pass | None = None  # the asking seat's action-1 decision, if made
+        self.decided: str | None = None  # the asking seat's action-1 decision, in words
         self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
         self._view: TableView | None = None
@@ -240,7 +263,12 @@ class Console:
         footer = [line for lines in self.footers for line in lines()]
         footer = footer if len(footer) <= room else []
         room -= len(footer)
-        news = [line for line in self.table.news if line not in status]  # (not said twice)
+        news = [  # whole, wrapped: a refusal's point is at its end
+            part
+            for line in self.table.news
+            if line not in status  # (not said twice)
+            for part in wrapped(line, columns)
+        ]
         news = news[-room:] if room > 0 else []
         return [*panels, *lights, *status, *seats, *news, *footer, *prompt][:rows]
 
@@ -265,7 +293,7 @@ class Console:
         lines = []
         for player in game.players:
             mark = ">" if player.name == game.active_name and not game.over else " "
-            head = f"{mark}{player.name[:NAME_WIDTH]:<{NAME_WIDTH}}{game.total(player.name):>4}  "
+            head = f"{mark}{in_cells(player.name, NAME_WIDTH)}{game.total(player.name):>4}  "
             tail = f"  penalties {player.penalties}"
             rows = []
             for row, colour in enumerate(COLOURS):
@@ -275,7 +303,7 @@ class Console:
                 rows.append((colour[0].upper(), crossed, lock))
             full = " ".join(f"{c}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             short = " ".join(f"{c}:{len(n)}{lock}" for c, n, lock in rows)
-            wide = len(head) + len(full) + len(tail) <= columns
+            wide = cells(head) + len(full) + len(tail) <= columns
             lines.append(head + (full if wide else short) + tail)
         return lines
 
@@ -306,8 +334,20 @@ class Console:
         undoable = [name for name in keyboard if game.can_undo(name)]
         if undoable:
             self.asking = undoable[0]
-            last = self.table.last_decisions.get(self.asking)
-            self.decided = last if isinstance(last, Mark | Pass) else None
+            self.decided = self._decision_words(undoable[0])
+
+    def _decision_words(self, name: str) -> str:
+        """What `name` decided in this action 1: the mark or the pass this tower took, else
+        (a game carried on after a restart) what the game says: marked or passed."""
+        last = self.table.last_decisions.get(name)
+        if isinstance(last, Mark):
+            return f"crossed {mark_words(last)}"
+        if isinstance(last, Pass):
+            return "passed"
+        game = self.table.game
+        assert game is not None  # asked only during action 1
+        seat = [player.name for player in game.players].index(name)
+        return "passed" if game.decisions.get(seat) is None else "crossed a number"
 
     def _question_key(self) -> tuple[object, ...]:
         game = self.table.game
@@ -325,16 +365,12 @@ class Console:
         game = self.table.game
         action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
         if self.decided is not None:
-            done = (
-                "passed"
-                if isinstance(self.decided, Pass)
-                else f"crossed {mark_words(self.decided)}"
-            )
-            head = f"{self.asking}, {action}: you {done}; the others decide"
+            head = f"{self.asking}, {action}: you {self.decided}; the others decide"
             return [*wrapped(head, columns), "[u] undo  > "]
         choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
-        return [*wrapped(head, columns), "[p] pass  [u] undo  > "]
+        keys = "[p] pass  [u] undo  > " if action == "action 1" else "[p] pass  > "  # no undo in 2
+        return [*wrapped(head, columns), keys]
 
     def attach_keyboard(self, loop: asyncio.AbstractEventLoop, fd: int | None = None) -> None:
         """Read lines typed on `fd` (standard input): each one is an answer."""

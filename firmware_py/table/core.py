@@ -125,12 +125,12 @@ class Table:
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
         self.join_address = ("", "")  # where phones join and the table code, set by the web server
+        # Per kind of device seat: whether the device holding a player's seat is here now.
+        self.devices_here: dict[SeatKind, Callable[[str], bool]] = {}
         self.games_finished = 0
         self.version = 0  # counts the changes published, so a delayed action can tell it is stale
-        self._presenters: list[Presenter] = [
-            DisplayPresenter(hardware.displays),
-            LightPresenter(hardware.lights),
-        ]
+        self._displays = DisplayPresenter(hardware.displays)
+        self._presenters: list[Presenter] = [self._displays, LightPresenter(hardware.lights)]
         self._changed: dict[str, Any] = {}  # what the next publication announces
         self._stopped = asyncio.Event()
 
@@ -198,8 +198,10 @@ class Table:
 
     def press(self) -> None:
         """The roll button: in the menu the next line or value; else start a game (or draw the
-        lucky numbers still missing), roll the dice, or go on after the game."""
-        self.power.touched()
+        lucky numbers still missing), roll the dice, or go on after the game. On a dimmed or
+        blank display a press only wakes it: nobody acts on a screen they could not read."""
+        if self.power.wake():
+            return
         if self.phase is phases.MENU:
             self.button_menu.short_press()
         else:
@@ -215,8 +217,10 @@ class Table:
             self.dice.roll()
 
     def long_press_menu(self) -> None:
-        """A long press opens the menu; in the menu it chooses the line (or keeps the value)."""
-        self.power.touched()
+        """A long press opens the menu; in the menu it chooses the line (or keeps the value).
+        On a dimmed or blank display it only wakes it."""
+        if self.power.wake():
+            return
         if self.phase is phases.ROLLING:
             return  # the dice are on their way; the menu can wait a moment
         self.button_menu.long_press()
@@ -240,6 +244,12 @@ class Table:
         self.seating.give_pad(name, pad)
         if self.draft is not None:
             self.lucky.note()
+
+    def here(self, seat: SeatSpec) -> bool:
+        """True when `seat` can play a new game now: its pad or phone has not left (computer
+        and keyboard seats are always here)."""
+        device_here = self.devices_here.get(seat.kind)
+        return device_here is None or device_here(seat.name)
 
     def why_not_join(self) -> Refusal | None:
         """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
@@ -366,6 +376,11 @@ class Table:
             self._changed = {}
         for presenter in self._presenters:
             presenter(view)
+
+    def redraw_displays(self) -> None:
+        """The displays draw the view again (a screen that pages shows its next page); the
+        other presenters hear nothing: nothing changed."""
+        self._displays(self.view())
 
     def tell(self, words: str) -> None:
         """One line of news, kept with the last NEWS_KEPT (shown with the next change)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, JournalError
 from firmware_py.lucky import draw_all
 from firmware_py.rules import Game, Start
@@ -30,8 +31,12 @@ def new_game(table: Table) -> None:
         table.message = "nobody is seated: press a button on a pad to join"
         table.publish()
         return
+    names = players_here(table)
+    if not names:
+        table.message = "every player's pad or phone has left: join again to play"
+        table.publish()
+        return
     abandon(table)
-    names = table.seating.names()
     sheet = load_sheet(table.variant)
     if sheet.has_lucky_numbers and table.seating.any_pads():
         close_log(table)
@@ -43,6 +48,19 @@ def new_game(table: Table) -> None:
     dice = table.hardware.dice
     lucky = draw_all(sheet, names, dice.sample) if sheet.has_lucky_numbers else None
     begin(table, Start(table.variant, tuple(names), lucky))
+
+
+def players_here(table: Table) -> list[str]:
+    """The players of the next game: every seat but those whose pad or phone has left (they
+    sit this one out, and play again once their device is back). A game on goes on as it
+    is: this is asked only when a new one starts."""
+    names = []
+    for seat in table.seats:
+        if table.here(seat):
+            names.append(seat.name)
+        else:
+            table.tell(f"{seat.name}'s {seat.kind} has left: {seat.name} sits this one out")
+    return names
 
 
 def begin(table: Table, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
@@ -91,6 +109,9 @@ def abandon(table: Table) -> None:
         table.journal.abandon(table.game_log.path)
     except JournalError as error:
         log.warning("%s", error)  # the newer game's log will hide it from resuming anyway
-    table.tell("The unfinished game is set aside")
+    game = table.game
+    assert game is not None  # playing
+    title = game_title(table.game_log.path, [p.name for p in game.players], game.sheet.name)
+    table.tell(f"set aside unfinished {title} (a new game was asked for on the menu)")
     close_log(table)
     table.game = None

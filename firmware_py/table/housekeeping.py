@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.app import systemd
 from firmware_py.table import phase as phases
+from firmware_py.table.showing import page_of
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
@@ -49,6 +50,7 @@ class Chores:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.alert_shown = False  # an alert was on the displays at the last round
+        self.page = -1  # the page on the displays at the last round
 
     def run(self) -> None:
         table = self.table
@@ -61,5 +63,15 @@ class Chores:
             table.newsfeed.alert_over()
             table.present(table.view())  # the alert is over: what is on
         self.alert_shown = alerting
+        self.turn_page()
         table.rest_displays()
         table.close_idle_menu()
+
+    def turn_page(self) -> None:
+        """What does not fit one screen takes turns (the names waited for, a long message;
+        after a game the winner, the scores, how phones join): the displays turn the page."""
+        table = self.table
+        if page_of(table) == self.page or table.phase in (phases.ROLLING, phases.MENU):
+            return
+        self.page = page_of(table)
+        table.redraw_displays()

@@ -19,11 +19,14 @@ from sheets import load_sheet
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
 
+PAGE_SECONDS = 4.0  # what does not fit one screen takes turns: a page this long
+
 
 def view_of(table: Table) -> TableView:
     """What the table shows now, with what presenters other than screens read."""
     return replace(
         screen_view(table),
+        page=page_of(table),
         phase=table.phase,
         version=table.version,
         game=table.game,
@@ -52,7 +55,17 @@ def screen_view(table: Table) -> TableView:
         frame = table.dice.frame
         return replace(table_view(game, screen=ROLLING), frame=frame)  # the scores stay
     notice = table.lock_notice_on()
-    return table_view(game, screen=LOCK if notice else None, message=table.message)
+    view = table_view(game, screen=LOCK if notice else None, message=table.message)
+    if table.phase is not phases.GAME_OVER:
+        return view
+    url, code = table.join_address  # between games phones may join: the game over pages
+    return replace(view, join_url=url, join_code=code)
+
+
+def page_of(table: Table) -> int:
+    """Which page a screen that pages shows (the names waited for, a long message, the
+    winner, scores and join code after a game): the next one every PAGE_SECONDS."""
+    return int(table.clock() // PAGE_SECONDS)
 
 
 def lucky_view(draft: LuckyDraft) -> TableView:

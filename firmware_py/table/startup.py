@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from drivers.button import RollButton
 from firmware_py.journal.history import game_title
-from firmware_py.journal.journal import GameLog, JournalError, noted_seats
+from firmware_py.journal.journal import GameLog, JournalError, number_of, read_noted_seats
 from firmware_py.seating import SeatKind, SeatSpec, seats_for
 from firmware_py.table.storage import set_aside_words
 from firmware_py.view import SETUP
@@ -62,12 +62,18 @@ def resume_or_attract(table: Table) -> None:
     table.game = game = resumed.game
     table.game_log = game_log
     table.applied.remember_all(resumed.requests)
-    noted = [seat for record in noted_seats(resumed.path) if (seat := noted_seat(record))]
+    records, problem = read_noted_seats(resumed.path)
+    noted = [seat for record in records if (seat := noted_seat(record))]
     players = [player.name for player in game.players]
     table.seating.seats = seats_for(players, table.seats, noted)
     log.info("resumed %s after %d events", resumed.path.name, resumed.events)
     table.message = "carrying on " + game_title(resumed.path, players, game.sheet.name)
     table.tell(table.message)
+    if problem:
+        table.alert(
+            f"the note of who sat where in game {number_of(resumed.path.name)} {problem}: "
+            "the players configured take their seats, the others the first pads that come"
+        )
     table.publish()
 
 

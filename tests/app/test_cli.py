@@ -9,6 +9,7 @@ import sys
 import pytest
 from support.tower import Tower
 
+from firmware_py.seating import PAD, SeatSpec
 from sheets import sheet_names
 
 
@@ -180,6 +181,10 @@ def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
         (["--players", "Ann,B\x1bn"], "holds a control character"),
         (["--players", "Ann,Ben", "--human", "Zoe"], "--human Zoe: not one of the players"),
         (["--human", "A", "--human", "B", "--human", "C"], "at most 5 players, not 6"),
+        (["--human", ""], "--human: a player needs a name, not ''"),
+        (["--human", " "], "--human: a player needs a name, not ' '"),
+        (["--human", "B\x1bn"], "holds a control character"),
+        (["--human", "A" * 25], f"--human: '{'A' * 25}' is longer than 24 characters"),
         (["--colour", "red"], "unrecognized arguments: --colour red"),
     ],
 )
@@ -231,6 +236,9 @@ def test_a_state_directory_that_is_a_file_is_one_sentence(tmp_path):
     file.write_text("")
     stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(file)))
     assert f"{file} is a file: the games are kept in a folder" in stderr
+    below = file / "qwixx"  # issue 24: a folder below a file started, then could not save
+    stderr = one_sentence_and_status_2(qwixx("run", "--plain", "--state-dir", str(below)))
+    assert f"{file} is a file: the games are kept in a folder" in stderr
 
 
 def test_an_unknown_command_is_one_sentence():
@@ -281,17 +289,17 @@ def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_p
 # ---- a saved game: carried on visibly, or set aside when the command line asks for another -----
 
 
-def saved_game(state_dir, players=("Ann", "Ben", "Cleo")) -> None:
-    """An unfinished game in the journal, as a Ctrl-C leaves it, with the note of its seats."""
+def saved_game(state_dir, players=("Ann", "Ben", "Cleo"), seats=None) -> None:
+    """An unfinished game in the journal, as a Ctrl-C leaves it, with the note of its seats
+    (computer players unless `seats` says otherwise)."""
     from firmware_py.journal.journal import Journal
     from firmware_py.rules import Pass, Roll, Start
-    from firmware_py.seating import SeatSpec
 
     journal = Journal(state_dir)
     with journal.begin(Start("classic", tuple(players))) as game_log:
         game_log.append(Roll((1, 1), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
         game_log.append(Pass(players[0]))
-    journal.note_seats(game_log.path, [SeatSpec(name) for name in players])  # computer players
+    journal.note_seats(game_log.path, seats or [SeatSpec(name) for name in players])
 
 
 def play_one(state_dir, *args: str) -> subprocess.CompletedProcess:
@@ -314,39 +322,63 @@ def test_the_same_seats_on_the_command_line_carry_the_saved_game_on(tmp_path):
     assert "carrying on game 1: Ann, Ben, Cleo, classic" in result.stdout.splitlines()
 
 
+def test_new_on_the_command_line_sets_the_saved_game_aside_and_says_why(tmp_path):
+    """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats; --new
+    is the one way to start afresh, and the news says so."""
+    saved_game(tmp_path)
+    output = run_until(tmp_path, ["--new"])
+    words = "set aside unfinished game 1: Ann, Ben, Cleo, classic (--new asked for a new game)"
+    assert words + "; qwixx-tower history lists it" in output.splitlines(), output
+    assert "carrying on" not in output and "New game of" in output
+    history = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
+    assert "abandoned" in history[0] and len(history) == 2
+
+
 @pytest.mark.parametrize(
-    ("args", "why"),
+    "args",
     [
-        (["--new"], "--new"),
-        (["--variant", "longo", "--players", "Zoe,Yan"], "other players or another variant"),
-        (["--human", "Ann"], "other players or another variant"),  # Ann played by the computer
-        (["--players", "Ann,Ben"], "other players or another variant"),
-        (["--variant", "mixx-a"], "other players or another variant"),
+        ["--variant", "longo", "--players", "Zoe,Yan"],
+        ["--human", "Ann"],
+        ["--players", "Ann,Ben"],
+        ["--variant", "mixx-a"],
     ],
 )
-def test_a_command_line_that_asks_for_another_game_sets_the_saved_one_aside(tmp_path, args, why):
-    """The issue: `./dev run --human Ann` after Ctrl-C silently resumed the old seats."""
+def test_a_restart_carries_the_saved_game_on_whatever_the_command_line(tmp_path, args):
+    """Issue 24: a tower started with --players or --human set the unfinished game aside at
+    every restart when pads had joined it (pads are not on the command line). The game the
+    journal holds carries on, with its own seats (the pads' seats among them), and the news
+    says how to start the players or variant asked for instead."""
+    saved_game(tmp_path, seats=[SeatSpec("Ann", PAD, "pad-a"), SeatSpec("Ben"), SeatSpec("Cleo")])
+    for _restart in range(2):
+        output = run_until(tmp_path, args)
+        lines = output.splitlines()
+        assert "carrying on game 1: Ann, Ben, Cleo, classic" in lines, output
+        assert "set aside" not in output and "New game of" not in output
+        assert any(line.endswith("run with --new to start those instead") for line in lines)
+    assert "abandoned" not in qwixx("history", "--state-dir", str(tmp_path)).stdout
+
+
+@pytest.mark.parametrize(("note", "why"), [(None, "is missing"), ("{not json", "cannot be read")])
+def test_a_saved_game_without_its_seats_note_carries_on_and_says_so(tmp_path, note, why):
+    """A missing or broken note of who sat where set the game aside, without a word of why:
+    the game carries on (its seats go to the first pads and phones that come) and says so."""
     saved_game(tmp_path)
-    output = run_until_started(tmp_path, args)
-    words = f"set aside unfinished game 1: Ann, Ben, Cleo, classic ({why}"
-    told = [line for line in output.splitlines() if line.startswith(words)]
-    assert told and told[0].endswith("; qwixx-tower history lists it"), output
-    assert "carrying on" not in output
-    history = qwixx("history", "--state-dir", str(tmp_path)).stdout.splitlines()
-    assert "abandoned" in history[0]
-    if "--human" not in args:  # computer players alone: they play a new game
-        assert "New game of" in output and len(history) == 2
-    if "--new" not in args:
-        again = run_until_started(tmp_path, args)
-        assert "set aside" not in again  # the game of these seats carries on, or is over
+    seats_note = tmp_path / "game-000001.seats.json"
+    seats_note.unlink()
+    if note is not None:
+        seats_note.write_text(note)
+    output = run_until(tmp_path, ["--human", "Ann"], until="who sat where")
+    lines = output.splitlines()
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in lines, output
+    told = f"the note of who sat where in game 1 {why}: the players configured take their seats"
+    assert told + ", the others the first pads that come" in lines
+    assert "set aside" not in output
 
 
-def run_until_started(state_dir, args: list[str]) -> str:
-    """`run ARGS` until it has said what it does with the saved game: with computer players
-    alone, until their game starts or carries on; with a keyboard seat (no keyboard here), once
-    it is ready and waits for a press; then stopped as systemd stops it; what it printed."""
+def run_until(state_dir, args: list[str], until: str = "^(New game of|carrying on)") -> str:
+    """`run ARGS` until it is ready and has printed a line matching `until` (what it does with
+    the saved game), then stopped as systemd stops it; what it printed."""
     with Tower("--pace", "0.05", "--state-dir", str(state_dir), *args) as tower:
         tower.wait_ready()
-        if "--human" not in args:
-            tower.wait_for_line("^(New game of|carrying on)")
+        tower.wait_for_line(until)
         return tower.stop()

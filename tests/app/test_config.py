@@ -28,7 +28,8 @@ def test_the_example_configuration_of_the_reference_build_loads():
         "main": 0x3C,
         "options": 0x3D,
     }
-    assert config.displays["main"].driver == "ssd1306"
+    # issue 24: the reference build's panels are read from the chairs (wiring.md): 1.3" SH1106
+    assert {d.driver for d in config.displays.values()} == {"sh1106"}
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
     assert config.web.enabled and (config.web.host, config.web.port) == ("0.0.0.0", 8080)
 
@@ -153,3 +154,26 @@ def test_phones_are_served_on_this_pc_only_when_simulated_and_on_the_lan_with_a_
 def test_a_wrong_web_value_is_refused_with_key_and_fix(web, message):
     with pytest.raises(ConfigError, match="^config.toml: " + re.escape(message)):
         parse_config({"web": web})
+
+
+def test_a_configuration_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows Notepad saves UTF-8 with a byte-order mark: it was refused as 'Invalid
+    statement (at line 1, column 1)' with no word of why."""
+    saved = tmp_path / EXAMPLE.name
+    saved.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())
+    assert load_config(saved) == load_config(EXAMPLE)
+
+
+def test_two_displays_at_one_address_on_one_bus_are_refused_naming_both():
+    """Issue 24: they passed the check, and both panels drew every frame."""
+    both = {"displays": [
+        {"role": "main", "chip": "sh1106", "address": 0x3C},
+        {"role": "options", "chip": "ssd1306", "bus": 1, "address": 0x3C},
+    ]}  # fmt: skip
+    with pytest.raises(ConfigError) as refused:
+        parse_config(both)
+    words = str(refused.value)
+    assert "the main and options displays are both at 0x3c on I2C bus 1" in words
+    assert "\n" not in words
+    apart = {"displays": [{**both["displays"][0]}, {**both["displays"][1], "bus": 3}]}
+    assert set(parse_config(apart).displays) == {"main", "options"}

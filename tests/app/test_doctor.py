@@ -48,3 +48,25 @@ def test_an_unwritable_journal_directory_is_reported(tmp_path):
     status, lines = doctor(SIMULATED, blocker / "games")
     assert status == 1
     assert any(line.startswith("[!!] game journal") and "cannot write" in line for line in lines)
+
+
+def test_doctor_shows_where_phones_join_with_a_qr_code_to_scan(tmp_path):
+    """Issue 24: doctor never showed where phones join."""
+    import zxingcpp
+    from PIL import Image
+
+    config = parse_config({"web": {"enabled": True, "host": "127.0.0.1", "port": 8088}})
+    status, lines = doctor(config, tmp_path)
+    assert status == 0
+    start = lines.index(
+        "[ok] phones join at http://127.0.0.1:8088/ (the table code is on the main display)"
+    )
+    qr = [line for line in lines[start + 1 :] if not line.startswith("[")]
+    picture = Image.new("L", (len(qr[0]) + 8, 2 * len(qr) + 8), 0)
+    for y, line in enumerate(qr):  # half blocks, light modules drawn as on a dark terminal
+        for x, char in enumerate(line):
+            top, bottom = char in "▀█", char in "▄█"
+            picture.putpixel((x + 4, 2 * y + 4), 255 if top else 0)
+            picture.putpixel((x + 4, 2 * y + 5), 255 if bottom else 0)
+    big = picture.resize((picture.width * 8, picture.height * 8), Image.Resampling.NEAREST)
+    assert [found.text for found in zxingcpp.read_barcodes(big)] == ["http://127.0.0.1:8088/"]

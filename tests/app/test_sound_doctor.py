@@ -46,8 +46,10 @@ def test_a_buzzer_pin_without_pwm_is_named_with_where_to_look(tmp_path, mock_fac
     status, lines = doctor(config, tmp_path)
     assert status == 1
     buzzer = line_about(lines, "buzzer")
-    assert buzzer.startswith("[!!] buzzer on GPIO18: cannot be used (")
-    assert buzzer.endswith("; see wiring.md")
+    assert buzzer == (  # issue 24: it said "cannot be used ()"
+        "[!!] buzzer on GPIO18: cannot be used (its pin cannot play tones (no PWM on it here)); "
+        "see wiring.md"
+    )
 
 
 def test_without_espeak_the_doctor_says_how_to_install_it(tmp_path, monkeypatch):

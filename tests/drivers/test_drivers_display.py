@@ -303,3 +303,16 @@ def _read_until_closed(fd: int, into: bytearray) -> None:
         if not data:
             return
         into.extend(data)
+
+
+def test_a_display_that_cannot_be_opened_names_the_configuration_keys_to_check(tmp_path):
+    """Issue 24: the hint named i2c_port and i2c_address, keys a configuration does not have
+    (they are bus and address in [[displays]])."""
+    from drivers.display_device import DisplayConfig, open_error
+
+    config = DisplayConfig(driver="sh1106", i2c_port=7, where="[displays.0]")
+    words = str(open_error(config, OSError("I2C device not found: /dev/i2c-7")))
+    assert "check the display's bus and address" in words and "i2c_" not in words
+    spi = DisplayConfig(driver="sh1106", interface="spi", where="[displays.0]")
+    words = str(open_error(spi, OSError("no spidev")))
+    assert "check the display's device, dc and reset" in words and "gpio_" not in words

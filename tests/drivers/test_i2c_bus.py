@@ -232,15 +232,15 @@ def test_doctor_on_the_example_configuration_finds_the_panels_on_dev_i2c_1(tmp_p
     """The unchanged command and configuration, with the FUSE bus as /dev/i2c-1 itself."""
     example = ROOT / "systemd" / "config.example.toml"
     tower = str(Path(sys.executable).parent / "qwixx-tower")
-    with fuse_bus(tmp_path, {MAIN: "ssd1306", OPTIONS: "ssd1306"}) as bus:
+    with fuse_bus(tmp_path, {MAIN: "sh1106", OPTIONS: "sh1106"}) as bus:
         bus.unplug(OPTIONS)
         doctor = [tower, "doctor", "--config", str(example), "--state-dir", str(tmp_path / "g")]
         result = run_as_dev(bus, doctor)
         lines = result.stdout.splitlines()
-        assert "[ok] main display (ssd1306 at 0x3c, I2C bus 1): drew a test pattern" in lines
+        assert "[ok] main display (sh1106 at 0x3c, I2C bus 1): drew a test pattern" in lines
         assert shows_test_pattern(bus.picture_before_off(MAIN))
         options = next(line for line in lines if "options display" in line)
-        assert "no ssd1306 answers at 0x3d on I2C bus 1; check the panel's four wires" in options
+        assert "no sh1106 answers at 0x3d on I2C bus 1; check the panel's four wires" in options
         assert "i2cdetect -y 1" in options
         assert "Traceback" not in result.stderr
 

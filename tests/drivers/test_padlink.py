@@ -7,6 +7,7 @@ that the test moves, so heartbeats and silence happen when the test says, not wh
 Waits have generous limits, and no test asserts how long anything took.
 """
 
+import logging
 import subprocess
 import sys
 import time
@@ -49,6 +50,7 @@ def test_pad_of_another_version_is_refused_and_told_the_tower_version(rig):
     assert ack["status"] == protocol.VERSION
     assert ack["protocol"] == protocol.PROTOCOL_VERSION
     assert f"protocol {protocol.PROTOCOL_VERSION}" in ack["text"]
+    assert ack["text"].startswith("this pad needs the tower's software")  # a player's words
     seq = rig.pad.send("request", MARK_RED_5)
     assert rig.pad.expect("answer", req=seq)["status"] == protocol.NO_SESSION
     assert rig.events.next() == ("back",)  # the pad is there, but nothing it said was handed on
@@ -239,3 +241,33 @@ def test_pad_link_does_not_import_the_rules_engine():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_pad_unplugged_as_the_tower_writes_to_it_is_gone_quietly_and_back_on_replug(
+    tmp_path, caplog
+):
+    """Issue 24: an unplug just after a failed write logged 'internal error' with a traceback
+    (the port's buffer could not be flushed on a port already gone). Here the pad is pulled
+    just as the tower answers its request, on the link's own thread, every time."""
+    rig = Rig(tmp_path)
+    writes = []
+
+    def pulled_as_it_answers(link, message):
+        rig.events.message(link, message)
+        if message.name == "request":
+            rig.pad.unplug()
+            writes.append(link.answer(message, protocol.OK))  # fails: the pad is gone
+
+    rig.link.when_message = pulled_as_it_answers
+    try:
+        rig.greet()
+        rig.pad.send("request", MARK_RED_5)
+        assert rig.events.next_message("request")
+        assert rig.events.next() == ("gone",)
+        assert writes == [None]
+        rig.pad = PtyPad(rig.path)  # plugged in again
+        rig.greet()  # back, and its hello
+        assert rig.link.stats["internal_errors"] == 0
+        assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    finally:
+        rig.close()

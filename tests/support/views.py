@@ -57,6 +57,19 @@ VIEWS = {
                       winners=("Ann",)),
     "over-tie": TableView("over", seats=(Seat("Alexandra", 40), Seat("Ben", 40), SEATS[2]),
                           winners=("Alexandra", "Ben")),
+    # game over: the scores take turns with the QR code and the table code, and say how to
+    # start the next game; five players leave no room below the scores: a page of its own
+    "over-join": TableView("over", seats=SEATS, winners=("Ann",), page=2,
+                           join_url="http://192.168.1.20:8080/?code=4821", join_code="4821"),
+    "over-five-next": TableView("over", seats=tuple(Seat(n, 10 * i) for i, n in enumerate(
+        ("Alexandra", "Ben", "Cleo", "Dmitri", "Eve"))), winners=("Eve",), page=2),
+    "over-scores": TableView("over", seats=SEATS, winners=("Ann",), page=1),
+    # a second page: the next name the table waits for, and the rest of a long message
+    "action1-next": TableView(
+        "action1", active="Ann", white=(4, 1), colours=DICE, waiting_for=("Ben", "Cleo"), page=1,
+    ),
+    "roll-message": TableView("roll", active="Ben", page=1,
+                              message="carrying on game 1: Ann, Ben, Cleo, classic"),
     "longo-scores": TableView("roll", active="Ben", seats=LONGO),
     "unicode": TableView("setup", title="Qwixx", seats=tuple(Seat(n) for n in UNICODE)),
     "unicode-over": TableView("over", seats=tuple(Seat(n, 5 + i) for i, n in enumerate(UNICODE)),

@@ -279,6 +279,15 @@ class Rig:
         displays = self.table.hardware.displays
         return displays["main"].frame.copy(), displays["options"].frame.copy()
 
+    def on_its_page(self, view: TableView) -> TableView:
+        """`view` on the page the table's clock has its screens at (names waited for, the
+        winner and the scores take turns)."""
+        from dataclasses import replace
+
+        from firmware_py.table.showing import page_of
+
+        return replace(view, page=page_of(self.table))
+
     def present(self) -> list[Pad]:
         return [pad for pad in self.pads if pad.plugged]
 
@@ -288,7 +297,8 @@ class Rig:
         await self.settle()
         if "first-roll" not in self.shots:
             self.shots["first-roll"] = self.frames()
-            assert_shows(self.shots["first-roll"], turn_view(self.present(), "action1"))
+            view = turn_view(self.present(), "action1")
+            assert_shows(self.shots["first-roll"], self.on_its_page(view))
 
     async def play(self, before_roll=None) -> None:
         """Play until the pads show the game over: rolls on the button, decisions on the pads."""
@@ -322,7 +332,7 @@ class Rig:
             view = turn_view(self.present(), "lock", COLOURS[row], self.table.message)
             # A lock in action 1 leaves the dice on the table: the options show the sums. One
             # in action 2 ends the turn: no dice, and the options show the scores instead.
-            assert_shows(self.shots["lock"], view)
+            assert_shows(self.shots["lock"], self.on_its_page(view))
             self.clock.advance(LOCK_NOTICE_SECONDS)  # the notice's time passes
 
 
@@ -409,7 +419,7 @@ def assert_everyone_agrees(rig: Rig, report: dict) -> None:
     over = TableView(
         "over", seats=seats, locked=tuple(report["locked"]), winners=tuple(report["winners"])
     )
-    assert_shows(rig.frames(), over)
+    assert_shows(rig.shots["over"], rig.on_its_page(over))
 
 
 async def play_one_game(rig: Rig, before_roll=None) -> None:

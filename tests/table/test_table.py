@@ -53,6 +53,8 @@ def lit_lights(table: Table) -> set[str]:
 
 @pytest.mark.parametrize("variant", sheet_names())
 def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, variant):
+    from dataclasses import replace
+
     seats = [SeatSpec(name) for name in ("Ann", "Ben", "Cleo")]
     table = make_table(tmp_path, seats, variant)
     asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
@@ -63,7 +65,8 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
     table.hardware.lights.wait_until_steady(timeout=10)
     assert lit_lights(table) == {COLOURS[row] for row in game.locked}
     main = table.hardware.displays["main"]
-    assert main.frame.tobytes() == render(table.view(), "main").tobytes()
+    pages = {render(replace(table.view(), page=page), "main").tobytes() for page in range(3)}
+    assert main.frame.tobytes() in pages  # the game over screen, on the page its clock says
     assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
     assert table.news[-1].startswith("Game over")
     table.hardware.close()
@@ -417,6 +420,8 @@ def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path
         await tap(table, clock)  # yes
         assert table.menu is None and table.game_log.path != first
         assert table.game.phase == "roll" and len(Journal(tmp_path).games()) == 2
+        why = "set aside unfinished game 1: Kim, classic (a new game was asked for on the menu)"
+        assert why in table.news
 
     run_table(table, steps)
     history = list(history_lines(tmp_path))
@@ -755,3 +760,64 @@ def test_the_news_keeps_its_last_lines_and_the_terminal_prints_each_once(tmp_pat
     assert list(table.news) == told[-NEWS_KEPT:]
     assert out.getvalue().splitlines() == told
     table.hardware.close()
+
+
+@pytest.mark.parametrize("idle", [301.0, 1801.0], ids=["dimmed", "blank"])
+def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
+    """Issue 22: one press on a dimmed display started the next game at once, before anyone
+    could read the scores. The first press wakes the displays; the next one starts."""
+    now = [0.0]
+    hardware = build_hardware(SIMULATED, 6)
+    table = Table(
+        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
+        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
+    )  # fmt: skip
+    now[0] = idle
+    table.rest_displays()
+    table.long_press_menu()
+    assert table.menu is None and table.power.state == "on"  # no menu: the displays wake
+    now[0] += idle
+    table.rest_displays()
+    table.press()
+    assert table.game is None and table.power.state == "on"
+    table.press()
+    assert table.game is not None
+    hardware.close()
+
+
+def test_after_a_game_the_main_display_takes_turns_showing_the_scores_and_the_join_code(
+    tmp_path,
+):
+    """Issue 22: the QR code was never seen between two games. After game over the main
+    display shows the scores and how to start, then the QR code and the table code."""
+    import zxingcpp
+
+    from firmware_py.table.core import LOCK_NOTICE_SECONDS
+    from firmware_py.table.showing import PAGE_SECONDS
+
+    played = recording_game("classic", ("Kim", "Lee"))
+    build(played, {"Kim": [("red", n) for n in (2, 3, 4, 5, 6, 12)],
+                   "Lee": [("green", n) for n in (12, 11, 10, 9, 8, 2)]})  # fmt: skip
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lee", KEYBOARD)])
+    url = "http://192.168.1.20:8080/?code=4821"
+    table.join_address = (url, "4821")
+
+    def codes_on_main() -> list[str]:
+        image = table.hardware.displays["main"].device.image
+        return [found.text for found in zxingcpp.read_barcodes(image.convert("L"))]
+
+    async def steps() -> None:
+        await tap(table, clock)
+        for event in played.log[1:]:
+            assert table.submit(event) is None
+        clock.advance(LOCK_NOTICE_SECONDS)  # the last lock's notice ends
+        await until(lambda: table.phase is TablePhase.GAME_OVER)
+        seen = set()
+        for _page in range(3):  # the winner, the scores, the code
+            await until(lambda: table.view().screen == "over" and main_display_shows(
+                table, table.view()))  # fmt: skip
+            seen.add(tuple(codes_on_main()))
+            clock.advance(PAGE_SECONDS)
+        assert seen == {(), (url,)}  # the scores, and the code to scan
+
+    run_table(table, steps)

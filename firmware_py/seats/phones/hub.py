@@ -24,7 +24,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.seats.devices import RemoteDecision, RemoteSeats
+from firmware_py.seating import NAME_LENGTH
+from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.seatview import SeatView
 from firmware_py.table import Table
 from firmware_py.view import TableView
@@ -35,7 +36,7 @@ MAX_PHONES = 24  # open connections at once: five players, their reloads, and so
 MAX_MESSAGE = 2000  # characters a page message may have (a decision is about 150)
 MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
 WRONG_CODES_A_MINUTE = 20  # wrong codes from all phones together before joining pauses
-MAX_NAME = 16  # characters of a player's name
+MAX_NAME = NAME_LENGTH  # characters of a player's name: one limit everywhere
 MAX_REQUEST_ID = 80
 CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
@@ -291,7 +292,7 @@ def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
     fields = dataclasses.asdict(view)
     if view.phase == "roll" and view.active:
         fields["text"] = ROLL_WORDS
-    elif view.phase == "idle" and view.player in seated:
+    elif view.phase == "idle" and view.player in seated and view.text == BEFORE_A_GAME:
         fields["text"] = f"at the table: {', '.join(seated)}. {START_WORDS}"
     return fields
 

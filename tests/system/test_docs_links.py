@@ -1,0 +1,40 @@
+"""The documentation a maker follows: every page it sends a reader to is in the repository
+(issue 24: the README sent readers to shared/spec/game-log.md and shared/seeds/, which are
+not), and what the docs say matches what the tower does."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", ROOT / "wiring.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_link_of_a_page_leads_to_a_file_in_the_repository(page):
+    text = page.read_text()
+    assert "shared/" not in text, f"{page.name} sends readers outside the repository"
+    for target in LINK.findall(text):
+        if "://" in target:
+            continue
+        assert (page.parent / target).exists(), f"{page.name}: {target} is not there"
+
+
+def test_the_docs_describe_the_game_log_and_every_page_the_brief_names():
+    for name in ("game-log.md", "pads.md", "configuration.md", "kiosk.md"):
+        assert (ROOT / "docs" / name).is_file(), name
+    assert "docs/game-log.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_reference_build_uses_the_panels_wiring_md_recommends():
+    example = tomllib.loads((ROOT / "systemd" / "config.example.toml").read_text())
+    chips = {display["chip"] for display in example["displays"]}
+    assert chips == {"sh1106"}
+    assert 'The reference build takes two **1.3" SH1106** panels' in (
+        (ROOT / "wiring.md").read_text()
+    )
