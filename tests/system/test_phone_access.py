@@ -1,0 +1,169 @@
+"""The phone page for every player at the table, in Debian's chromium (Playwright): a slipped
+thumb crosses nothing (a tap selects, a confirm button commits), every control a player must hit
+is at least 44 x 44 CSS px on a 360 px phone, a crossed number stays readable, and game over
+tells each player their place and what happens next."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.phone_page import (
+    CHROMIUM,
+    contrast,
+    first_roll,
+    phone_tower,
+    play_in_browser,
+    seated_phone,
+    settled,
+)
+
+from firmware_py.rules import Mark, Pass, Roll
+
+pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="no chromium: ./dev test installs it with apt-get when run as root",
+)
+TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
+
+TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, label')]
+    .filter(e => e.offsetParent !== null)
+    .filter(e => !(e.type === 'checkbox' && e.closest('label')))  /* its label is the target */
+    .map(e => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+    .filter(([, box]) => box.width < 44 || box.height < 44)
+    .map(([name, box]) => `${name}: ${Math.round(box.width)} x ${Math.round(box.height)}`)"""
+
+
+def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_path):
+    """Yellow 5 and green 5 are both legal: a thumb on green 5 (meant for yellow) sends nothing
+    and says which cell it chose; cancel, yellow 5, confirm: yellow 5 is crossed, once."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        sent: list[str] = []
+        page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
+        await page.reload()  # the listener sees the page's socket from its start
+        await page.wait_for_selector("#game:not([hidden])")
+        first_roll(table)
+        await page.wait_for_selector("#moves button[data-row='yellow']")
+        await page.click("#sheet .cell.legal[data-row='green'][data-number='5']")
+        assert await page.inner_text("#confirm-button") == "Cross green 5"
+        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "true"
+        assert not [frame for frame in sent if '"decide"' in frame], "a tap alone sent a mark"
+        await page.click("#cancel")
+        assert await page.is_hidden("#confirm")
+        await page.click("#moves .move.yellow")
+        assert await page.inner_text("#confirm-button") == "Cross yellow 5"
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow'][data-number='5']")
+        await settled(page)
+        assert [frame for frame in sent if '"decide"' in frame] != []
+        dora = table.game.player("Dora")
+        assert [dora.crosses(row) for row in range(4)] == [0, 1, 0, 0]
+
+    play_in_browser(table, server, steps)
+
+
+async def controls_too_small(page) -> list[str]:
+    return await page.evaluate(TOO_SMALL)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_every_control_a_player_must_hit_is_44_css_px_on_a_360_px_phone(tmp_path, variant):
+    """Joining, longo's lucky numbers, the moves, confirm and cancel, pass and undo."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        if variant == "longo":
+            await page.wait_for_selector("#lucky .lucky-number")
+            assert await controls_too_small(page) == []
+            await page.click("#lucky .lucky-draw")  # Bot, a computer, has chosen already
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        await page.click("#moves .move")
+        await page.wait_for_selector("#confirm-button:not([hidden])")
+        assert await controls_too_small(page) == []
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#undo:not([hidden])")
+        await settled(page)
+        assert await controls_too_small(page) == []
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    play_in_browser(table, server, steps)
+
+
+NUMBER_SEEN = """(cell) => {
+    const number = cell.querySelector('.number');
+    const box = number.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return [number.textContent, number.contains(top) || top === number,
+            getComputedStyle(number).color, getComputedStyle(cell).backgroundColor];
+}"""
+
+
+def test_a_crossed_number_stays_readable(tmp_path):
+    """The cross is drawn under the number, and the number is white on a dark cell."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        table.submit(Mark("Dora", "blue", 5))
+        crossed = await page.wait_for_selector("#sheet .cell.crossed[data-row='blue']")
+        text, on_top, colour, background = await crossed.evaluate(NUMBER_SEEN)
+        assert text == "5" and on_top, "the cross hides the number"
+        assert contrast(rgb(colour), rgb(background)) >= 4.5
+
+    play_in_browser(table, server, steps)
+
+
+def rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(float(part)) for part in css[css.index("(") + 1 : -1].split(",")[:3])
+
+
+def penalty_turns(table, crosser: str, turns: int) -> None:
+    """Whole turns in which the active player crosses nothing (a penalty each) while `crosser`
+    crosses a 12 or 2 in another player's turn, when the dice allow."""
+    for _ in range(turns):
+        game = table.game
+        if game.over:
+            return
+        table.submit(Roll((6, 6), {colour: 1 for colour in game.dice_in_play()}))
+        active = table.game.active_name
+        for name in [seat.name for seat in table.seats]:
+            legal = [m for m in table.game.legal_marks(name) if m.row == "red"]
+            wanted = name == crosser and name != active and legal
+            table.submit(Mark(name, "red", 12) if wanted else Pass(name))
+        if not table.game.over:
+            table.submit(Pass(table.game.active_name))
+
+
+def test_game_over_tells_each_player_their_place_and_what_happens_next(tmp_path):
+    """Ann rolls and crosses nothing four times (four penalties end the game); Ben crossed red
+    12: each phone says its own place, and that the roll button starts the next game."""
+    table, _, server = phone_tower(tmp_path, seats=())
+
+    async def steps(browser) -> None:
+        ann = await seated_phone(browser, server, "Ann")
+        ben = await seated_phone(browser, server, "Ben")
+        table.new_game()
+        penalty_turns(table, "Ben", 8)
+        assert table.game.over
+        for page in (ann, ben):
+            await page.wait_for_selector("#result:not([hidden])")
+        ann_total, ben_total = table.game.total("Ann"), table.game.total("Ben")
+        assert ben_total > ann_total
+        assert await ben.inner_text("#result") == (
+            f"You won with {ben_total} points. Next: a press of the tower's roll button "
+            "starts a new game; you keep your seat."
+        )
+        assert (await ann.inner_text("#result")).startswith(
+            f"You came 2nd of 2 with {ann_total} points. Next:"
+        )
+
+    play_in_browser(table, server, steps)
