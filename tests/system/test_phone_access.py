@@ -10,8 +10,12 @@ import os
 import pytest
 from support.phone_page import (
     CHROMIUM,
+    CODE,
+    axe_source,
+    axe_violations,
     contrast,
     first_roll,
+    phone,
     phone_tower,
     play_in_browser,
     seated_phone,
@@ -43,7 +47,7 @@ def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_p
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora")
         sent: list[str] = []
-        page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
+        page.on("websocket", lambda socket: socket.on("framesent", lambda text: sent.append(text)))
         await page.reload()  # the listener sees the page's socket from its start
         await page.wait_for_selector("#game:not([hidden])")
         first_roll(table)
@@ -165,5 +169,165 @@ def test_game_over_tells_each_player_their_place_and_what_happens_next(tmp_path)
         assert (await ann.inner_text("#result")).startswith(
             f"You came 2nd of 2 with {ann_total} points. Next:"
         )
+
+    play_in_browser(table, server, steps)
+
+
+# ---- a blind player: names, news, the keyboard ---------------------------------------------------
+
+# Whole turns after a first roll that everybody passed: (white dice, Bot's and Dora's action-1
+# marks as (row, number) or None: a pass); Dora rolls first, and the roller passes in action 2.
+LOCKING_TURNS = [
+    ((1, 1), ("yellow", 2), ("red", 2)),
+    ((1, 2), ("yellow", 3), ("red", 3)),
+    ((2, 2), ("yellow", 4), ("red", 4)),
+    ((2, 3), ("yellow", 5), ("red", 5)),
+    ((3, 3), ("yellow", 6), ("red", 6)),
+    ((6, 6), None, ("red", 12)),  # Dora's sixth red cross locks red
+]
+RECORD_NEWS = """() => {
+    window.newsHeard = [];
+    new MutationObserver(() => newsHeard.push(document.getElementById('news').textContent))
+        .observe(document.getElementById('news'), {childList: true, characterData: true,
+                                                   subtree: true});
+}"""
+
+
+def everybody_passes(table) -> None:
+    """Bot's first roll: nobody crosses (Bot, the roller, takes a penalty); Dora rolls next."""
+    for name in ("Bot", "Dora", "Bot"):
+        table.submit(Pass(name))
+
+
+def play_turns(table, turns) -> None:
+    for white, *marks in turns:
+        game = table.game
+        table.submit(Roll(white, {colour: 1 for colour in game.dice_in_play()}))
+        for name, mark in zip(("Bot", "Dora"), marks, strict=True):
+            table.submit(Mark(name, *mark) if mark else Pass(name))
+        table.submit(Pass(table.game.active_name))
+
+
+def spoken(snapshot: str) -> str:
+    """The accessibility tree as one line, as a screen reader would run its words together."""
+    return " ".join(snapshot.split()).replace(" ,", ",")
+
+
+def test_a_screen_reader_names_rows_cells_dice_penalties_and_scores(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        play_turns(table, [((1, 1), ("yellow", 2), None)])  # Dora rolls, crosses nothing
+        play_turns(table, [((1, 1), None, ("red", 2))])  # Bot rolls, Dora crosses red 2
+        table.submit(Roll((5, 5), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        tree = spoken(await page.locator("body").aria_snapshot())
+        for heard in (
+            'list "Dice": - listitem: white die 5 - listitem: white die 5 - listitem: red die 2',
+            'list "red row, 1 cross": - listitem: 2, crossed - listitem: "3"',
+            'list "yellow row, 0 crosses"',
+            "listitem: 10, you may cross it",
+            'paragraph: "penalties: 1 of 4"',
+            'group "Choose a number to cross"',
+            'button "red 10"',
+            'list "Scores": - listitem: "Bot: ',
+        ):
+            assert heard in tree
+        assert "✕" not in tree
+
+    play_in_browser(table, server, steps)
+
+
+def test_rolls_turns_refusals_and_locks_are_announced(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        await page.evaluate(RECORD_NEWS)
+        first_roll(table)
+        await page.wait_for_function("() => newsHeard.some(h => h.startsWith('Rolled: white 4'))")
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal[role='alert']:not([hidden])")
+        assert "cannot cross red 9" in await page.inner_text("#refusal")
+        everybody_passes(table)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('your roll: press'))")
+        play_turns(table, LOCKING_TURNS)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('red row is locked'))")
+        news = await page.evaluate("newsHeard")
+        assert news[0].startswith("Rolled: white 4 and 1, red 6, yellow 2, green 3, blue 6.")
+        assert "You may cross red 5, yellow 5, green 5, blue 5." in news[0]
+
+    play_in_browser(table, server, steps)
+
+
+FOCUS_RING = """() => {
+    const style = getComputedStyle(document.activeElement);
+    return [document.activeElement.id || document.activeElement.className,
+            style.outlineStyle, parseFloat(style.outlineWidth)];
+}"""
+
+
+async def tab_to(page, selector: str) -> None:
+    """Press Tab until `selector` has the focus (bounded by the page's controls)."""
+    for _ in range(40):
+        await page.keyboard.press("Tab")
+        if await page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_mark_is_chosen_and_confirmed_with_the_keyboard_with_a_visible_focus(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        await page.wait_for_selector("#moves .move")
+        await tab_to(page, ".move.green")
+        name, style, width = await page.evaluate(FOCUS_RING)
+        assert style == "solid" and width >= 2, f"no visible focus on {name}"
+        await page.keyboard.press("Enter")
+        name, style, width = await page.evaluate(FOCUS_RING)
+        assert name == "confirm-button" and style == "solid" and width >= 2
+        assert await page.inner_text("#confirm-button") == "Cross green 5"
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='green'][data-number='5']")
+        assert table.game.player("Dora").crosses(2) == 1
+
+    play_in_browser(table, server, steps)
+
+
+def test_axe_core_finds_nothing_serious_from_join_to_game_over(tmp_path):
+    """axe-core's WCAG 2.2 AA and best-practice rules at join, waiting, a decision, a refusal,
+    a lock and game over: no violation of impact serious or critical."""
+    source = axe_source()
+    if source is None:
+        pytest.skip("no npm to install axe-core with")
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#join:not([hidden])")
+        found = {"join": await axe_violations(page, source)}
+        page = await seated_phone(browser, server, "Dora")
+        found["waiting"] = await axe_violations(page, source)
+        first_roll(table)
+        await page.click("#moves .move.red")
+        found["decision"] = await axe_violations(page, source)
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal:not([hidden])")
+        found["refusal"] = await axe_violations(page, source)
+        everybody_passes(table)
+        play_turns(table, LOCKING_TURNS)
+        await page.wait_for_selector("#sheet .row.red.closed")
+        found["lock"] = await axe_violations(page, source)
+        penalty_turns(table, "Dora", 8)
+        await page.wait_for_selector("#result:not([hidden])")
+        found["game over"] = await axe_violations(page, source)
+        assert found == {state: [] for state in found}
 
     play_in_browser(table, server, steps)

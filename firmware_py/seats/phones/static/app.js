@@ -246,11 +246,15 @@ function newsOf(before, seat) {  // what changed since the last view, in a sente
   }
   const locked = seat.locked.filter((colour) => !before || !before.locked.includes(colour));
   if (before) for (const colour of locked) words.push(`The ${colour} row is locked.`);
-  if (!before || seat.text !== before.text) words.push(seat.text);
+  if (!before || seat.text !== before.text) words.push(sentence(seat.text));
   if (seat.phase === "over" && (!before || before.phase !== "over")) words.push(resultWords(seat));
   const moves = seat.moves.length && !seat.decided ? movesWords(seat.moves) : "";
   if (moves && (!before || movesWords(before.moves) !== moves)) words.push(moves);
   return words.join(" ");
+}
+
+function sentence(words) {
+  return /[.!?]$/.test(words) ? words : `${words}.`;
 }
 
 function movesWords(moves) {
