@@ -237,3 +237,29 @@ def as_seen_with(kind: str, pixels: np.ndarray) -> np.ndarray:
     seen = np.clip(linear @ np.array(MACHADO[kind]).T, 0, 1)
     srgb = np.where(seen <= 0.0031308, seen * 12.92, 1.055 * seen ** (1 / 2.4) - 0.055)
     return np.round(srgb * 255).astype(np.uint8)
+
+
+def shape_of(picture, kind: str) -> np.ndarray:
+    """Which pixels of a picture are light, as a person with `kind` of colour blindness sees
+    it: 64 x 64, split at the middle of its own range of lightness (what is left when hue is
+    gone is the shape: a letter, a mark)."""
+    small = picture.convert("RGB").resize((64, 64))
+    grey = as_seen_with(kind, np.asarray(small)).astype(float).mean(axis=2)
+    return grey > (grey.max() + grey.min()) / 2
+
+
+def seen_contrast(one, other, kind: str) -> float:
+    """The contrast of two colours as a person with `kind` of colour blindness sees them."""
+    pair = as_seen_with(kind, np.array([[one[:3], other[:3]]], dtype=np.uint8))[0]
+    return contrast(tuple(pair[0]), tuple(pair[1]))
+
+
+def shape_difference(one, other, kind: str) -> float:
+    """The share of pixels that differ between two pictures' shapes under `kind`."""
+    return float((shape_of(one, kind) != shape_of(other, kind)).mean())
+
+
+def tone_difference(one, other, kind: str) -> float:
+    """The mean difference (0-255) of two pictures' pixels as seen under `kind`."""
+    seen = [as_seen_with(kind, np.asarray(p.convert("RGB").resize((32, 32)))) for p in (one, other)]
+    return float(np.abs(seen[0].astype(float) - seen[1]).mean())

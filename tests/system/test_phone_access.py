@@ -5,21 +5,29 @@ tells each player their place and what happens next."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import os
 
 import pytest
+from PIL import Image
 from support.phone_page import (
     CHROMIUM,
     CODE,
+    MACHADO,
     axe_source,
     axe_violations,
     contrast,
     first_roll,
+    low_contrast_texts,
     phone,
     phone_tower,
     play_in_browser,
     seated_phone,
+    seen_contrast,
     settled,
+    shape_difference,
+    tone_difference,
 )
 
 from firmware_py.rules import Mark, Pass, Roll
@@ -329,5 +337,155 @@ def test_axe_core_finds_nothing_serious_from_join_to_game_over(tmp_path):
         await page.wait_for_selector("#result:not([hidden])")
         found["game over"] = await axe_violations(page, source)
         assert found == {state: [] for state in found}
+
+    play_in_browser(table, server, steps)
+
+
+# ---- low vision and colour blindness: contrast, and more than colour ----------------------------
+
+
+def test_every_text_is_at_least_4_5_to_1_against_its_background_locked_rows_included(tmp_path):
+    """From the page's computed colours: the join page, a sheet with crossed, skipped, legal
+    and selected cells and a locked row, a refusal, and the same with patterns on."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#status.ok")
+        low = {"join": await low_contrast_texts(page)}
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        play_turns(table, LOCKING_TURNS)
+        table.submit(Roll((5, 4), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.click("#moves .move.yellow")
+        await page.wait_for_selector("#sheet .row.red.closed .cell.skipped")
+        low["sheet"] = await low_contrast_texts(page)
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal:not([hidden])")
+        await settled(page)
+        await page.check("#patterns")
+        low["refusal, patterns"] = await low_contrast_texts(page)
+        assert low == {state: [] for state in low}
+
+    play_in_browser(table, server, steps)
+
+
+COLOURS = ("red", "yellow", "green", "blue")
+
+
+async def picture(page, selector: str) -> Image.Image:
+    return Image.open(io.BytesIO(await page.locator(selector).screenshot()))
+
+
+def closest_pair(pictures: dict, measure) -> tuple[float, str]:
+    """The two pictures least apart under either colour blindness, and by how much."""
+    return min(
+        (measure(pictures[a], pictures[b], kind), f"{a}/{b} ({kind})")
+        for a, b in itertools.combinations(pictures, 2)
+        for kind in MACHADO
+    )
+
+
+async def pictures_of(page, selector: str) -> dict:
+    """One picture per colour of `selector` (with {} for the colour)."""
+    return {colour: await picture(page, selector.format(colour)) for colour in COLOURS}
+
+
+LETTER_COLOURS = """(letter) => {
+    const paint = (e) => getComputedStyle(e).backgroundColor;
+    let back = letter;
+    while (back && /rgba\\(0, 0, 0, 0\\)|transparent/.test(paint(back))) back = back.parentElement;
+    return [getComputedStyle(letter).color, back ? paint(back) : 'rgb(255, 255, 255)'];
+}"""
+
+
+async def letters_unreadable(page, selector: str) -> list[str]:
+    """The letters of `selector` that a colour-blind player reads at less than 4.5:1."""
+    faint = []
+    for colour in COLOURS:
+        ink, back = await page.eval_on_selector(selector.format(colour), LETTER_COLOURS)
+        for kind in MACHADO:
+            ratio = seen_contrast(rgb(ink), rgb(back), kind)
+            if ratio < 4.5:
+                faint.append(f"{selector.format(colour)} ({kind}): {ratio:.2f}")
+    return faint
+
+
+@pytest.mark.parametrize(
+    "letters", ["#dice .die.{} .letter", "#moves .move.{} .letter", "#sheet .row.{} > .letter"]
+)
+def test_colour_blind_players_tell_dice_moves_and_rows_apart_by_their_letters(tmp_path, letters):
+    """Under simulated protanopia and deuteranopia (Machado et al. 2009) the colours of red and
+    green dice, moves and rows look much alike; their letters do not: every two differ in
+    shape, and each reads at 4.5:1 or more against what it is on."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        table.submit(Roll((3, 4), {colour: 3 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        shapes = await pictures_of(page, letters)
+        assert closest_pair(shapes, shape_difference)[0] >= 0.05
+        assert await letters_unreadable(page, letters) == []
+
+    play_in_browser(table, server, steps)
+
+
+PATTERN = "(cell) => getComputedStyle(cell, '::before').clipPath"
+
+
+def test_patterns_mode_gives_every_colour_its_own_shape_on_cells_dice_and_moves(tmp_path):
+    """For mixed rows (mixx) and for players who want more than the letters: a triangle, a
+    circle, a square or a diamond per colour, kept across reloads."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        table.submit(Roll((3, 4), {colour: 3 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        plain = await page.eval_on_selector("#sheet .row.red .cell", PATTERN)
+        await page.check("#patterns")
+        await page.reload()
+        await page.wait_for_selector("#moves .move")
+        assert await page.is_checked("#patterns")
+        for kind in ("#sheet .row.{} .cell", "#dice .die.{}", "#moves .move.{}"):
+            shapes = {await page.eval_on_selector(kind.format(c), PATTERN) for c in COLOURS}
+            assert len(shapes) == 4 and plain not in shapes, kind
+
+    play_in_browser(table, server, steps)
+
+
+def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
+    """Red 6 open, legal, selected and crossed on Dora's phone, skipped on Ben's: under both
+    simulations every two states differ clearly in tone or shape (the number is the same)."""
+    table, _, server = phone_tower(tmp_path)
+    cell = "#sheet .row.red .cell[data-number='6']"
+
+    async def steps(browser) -> None:
+        dora = await seated_phone(browser, server, "Dora")
+        ben = await seated_phone(browser, server, "Ben")
+        table.new_game()
+        await dora.wait_for_selector(cell)
+        states = {"open": await picture(dora, cell)}
+        table.submit(Roll((4, 2), {colour: 1 for colour in table.game.dice_in_play()}))
+        await dora.wait_for_selector(cell + ".legal")
+        states["legal"] = await picture(dora, cell)
+        await dora.click(cell)
+        states["selected"] = await picture(dora, cell)
+        await dora.click("#confirm-button")
+        await dora.wait_for_selector(cell + ".crossed")
+        await settled(dora)
+        states["crossed"] = await picture(dora, cell)
+        for name in ("Bot", "Ben", "Bot"):
+            table.submit(Pass(name))
+        table.submit(Roll((4, 3), {colour: 1 for colour in table.game.dice_in_play()}))
+        table.submit(Mark("Ben", "red", 7))
+        await ben.wait_for_selector(cell + ".skipped")
+        states["skipped"] = await picture(ben, cell)
+        assert closest_pair(states, tone_difference)[0] >= 15
 
     play_in_browser(table, server, steps)
