@@ -489,3 +489,93 @@ def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
         assert closest_pair(states, tone_difference)[0] >= 15
 
     play_in_browser(table, server, steps)
+
+
+# ---- large text, zoom, landscape -----------------------------------------------------------------
+
+LAYOUT = """() => {
+    const box = (selector) => {
+        const e = document.querySelector(selector);
+        if (!e || e.offsetParent === null) return null;
+        const r = e.getBoundingClientRect();
+        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    };
+    const cells = [...document.querySelectorAll('#sheet .cell:not(.lock)')];
+    return {
+        page: document.documentElement.scrollWidth,
+        number: parseFloat(getComputedStyle(document.querySelector('#sheet .number')).fontSize),
+        spilled: cells.filter(c => c.scrollWidth > c.clientWidth + 1).length,
+        total: box('#total'), sheet: box('#sheet'), moves: box('#moves'),
+        confirm: box('#confirm-button'), pass: box('#pass'),
+    };
+}"""
+
+
+async def deciding(page) -> dict:
+    """The page in action 1 with a mark selected: where things are."""
+    await page.wait_for_selector("#moves .move")
+    await page.click("#moves .move")
+    await page.wait_for_selector("#confirm-button:not([hidden])")
+    return await page.evaluate(LAYOUT)
+
+
+def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        usual = await deciding(page)
+        await page.evaluate("document.documentElement.style.fontSize = '200%'")  # the setting
+        large = await page.evaluate(LAYOUT)
+        assert large["number"] >= 1.9 * usual["number"]
+        assert large["page"] <= 360 and large["spilled"] == 0
+        assert large["total"]["right"] <= 360
+        assert await controls_too_small(page) == []
+
+    play_in_browser(table, server, steps)
+
+
+def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
+    """A 360 px phone zoomed to 200 % is 180 CSS px wide: the numbers keep their CSS size (so
+    look twice as large), rows scroll sideways rather than shrink, and the page does not."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        usual_page = await seated_phone(browser, server, "Dora")
+        zoomed_page = await seated_phone(
+            browser, server, "Zoe", viewport={"width": 180, "height": 370}
+        )
+        first_roll(table)
+        usual, zoomed = await deciding(usual_page), await deciding(zoomed_page)
+        assert zoomed["number"] == usual["number"]
+        assert zoomed["page"] <= 180 and zoomed["spilled"] == 0
+        assert zoomed["total"]["right"] <= 180
+        assert await controls_too_small(zoomed_page) == []
+
+    play_in_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_in_landscape_the_sheet_and_the_decision_controls_are_all_in_view(tmp_path, variant):
+    """A phone on its side (740 x 360): the sheet and, beside it, the moves, the confirm button
+    and Pass, all without scrolling; the page uses the width."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora", viewport={"width": 740, "height": 360})
+        table.new_game()
+        if variant == "longo":  # lucky 5 and 9: with white 4 + 1, eight moves to choose from
+            for number in (5, 9):
+                await page.click(f"#lucky .lucky-number[data-number='{number}']")
+                await page.wait_for_selector("#lucky >> text=lucky numbers: 5")
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 2 for colour in table.game.dice_in_play()}))
+        layout = await deciding(page)
+        for part in ("sheet", "moves", "confirm", "pass"):
+            assert layout[part]["bottom"] <= 360 and layout[part]["right"] <= 740, part
+        assert layout["sheet"]["right"] <= layout["pass"]["left"], "side by side"
+        assert layout["pass"]["right"] - layout["sheet"]["left"] > 640
+        assert layout["spilled"] == 0
+
+    play_in_browser(table, server, steps)
