@@ -71,10 +71,12 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = 90)
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                browser.script_errors = []  # uncaught errors of the page's script, any phone
                 try:
                     await steps(browser)
                 finally:
                     await browser.close()
+                assert browser.script_errors == [], "the page's script failed"
         finally:
             await server.stop()
             table.stop()
@@ -86,14 +88,13 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = 90)
         table.hardware.close()
 
 
-async def phone(browser, viewport=SMALL_PHONE, errors: list[str] | None = None):
+async def phone(browser, viewport=SMALL_PHONE):
     """A new phone: its own context (own localStorage). The page's CSP is bypassed only so that
     axe-core's script can be put into it."""
     context = await browser.new_context(viewport=viewport, device_scale_factor=1, bypass_csp=True)
     context.set_default_timeout(TIMEOUT)
     page = await context.new_page()
-    if errors is not None:
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("pageerror", lambda error: browser.script_errors.append(str(error)))
     return page
 
 
