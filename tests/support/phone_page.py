@@ -128,7 +128,7 @@ async def settled(page) -> None:
 def axe_source() -> str | None:
     """axe-core's script, installed from the npm registry into a cache folder the first time
     (into a fresh folder, then moved into place, so tests side by side do not trip over one
-    another); None without npm."""
+    another); None without npm, or when the registry cannot be reached."""
     script = AXE_CACHE / f"axe-core-{AXE_VERSION}" / "node_modules/axe-core/axe.min.js"
     if not script.exists():
         npm = shutil.which("npm")
@@ -136,9 +136,13 @@ def axe_source() -> str | None:
             return None
         AXE_CACHE.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(dir=AXE_CACHE))
-        subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix",
-                        str(fresh), f"axe-core@{AXE_VERSION}"], check=True,
-                       capture_output=True, timeout=300)  # fmt: skip
+        try:
+            subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix",
+                            str(fresh), f"axe-core@{AXE_VERSION}"], check=True,
+                           capture_output=True, timeout=300)  # fmt: skip
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            shutil.rmtree(fresh, ignore_errors=True)
+            return None  # the registry cannot be reached from here
         try:
             fresh.rename(script.parents[2])
         except OSError:  # another test put it there first

@@ -313,7 +313,7 @@ def test_axe_core_finds_nothing_serious_from_join_to_game_over(tmp_path):
     a lock and game over: no violation of impact serious or critical."""
     source = axe_source()
     if source is None:
-        pytest.skip("no npm to install axe-core with")
+        pytest.skip("axe-core could not be installed (no npm, or no registry)")
     table, _, server = phone_tower(tmp_path)
 
     async def steps(browser) -> None:

@@ -269,7 +269,7 @@ function tell(before, seat) {
 
 // ---- dice and sheet --------------------------------------------------------------------------
 
-function hidden(words) {  // words for screen readers only
+function forScreenReaders(words) {  // words read aloud, not shown
   const element = document.createElement("span");
   element.className = "visually-hidden";
   element.textContent = words;
@@ -298,7 +298,7 @@ function die(colour, face) {
   const number = document.createElement("span");
   number.className = "face";
   number.textContent = face;
-  element.append(letter(colour), hidden(`${colour} die `), number);
+  element.append(letter(colour), forScreenReaders(`${colour} die `), number);
   return element;
 }
 
@@ -355,7 +355,7 @@ function cell(row, number, position, move) {
   digits.textContent = number;
   element.append(digits);
   const words = [colour !== row.colour ? colour : "", STATE_WORDS[state]].filter(Boolean);
-  if (words.length) element.append(hidden(", " + words.join(", ")));
+  if (words.length) element.append(forScreenReaders(", " + words.join(", ")));
   if (move) {
     element.addEventListener("click", () => select(move));
     if (selected && sameMove(move, selected)) element.classList.add("selected");
@@ -370,13 +370,13 @@ function lockCell(row) {
   element.dataset.number = "lock";
   const words = row.locked_by_me ? "lock: crossed, you locked this row"
     : row.closed ? "lock: the row is locked" : "lock";
-  element.append(hidden(words));
+  element.append(forScreenReaders(words));
   return element;
 }
 
 function showPenalties(seat) {
   const penalties = $("penalties");
-  penalties.replaceChildren(hidden(`penalties: ${seat.penalties} of 4`));
+  penalties.replaceChildren(forScreenReaders(`penalties: ${seat.penalties} of 4`));
   for (let box = 0; box < 4; box++) {
     const element = document.createElement("span");
     element.className = "penalty" + (box < seat.penalties ? " crossed" : "");
@@ -414,8 +414,8 @@ function showMoves(seat) {
     button.setAttribute("aria-pressed", String(Boolean(selected && sameMove(move, selected))));
     const number = document.createElement("span");
     number.textContent = move.number;
-    button.append(letter(move.row), hidden(`${move.row} `), number);
-    if (move.lucky) button.append(" ★", hidden(" lucky cross"));
+    button.append(letter(move.row), forScreenReaders(`${move.row} `), number);
+    if (move.lucky) button.append(" ★", forScreenReaders(" lucky cross"));
     button.addEventListener("click", () => select(move));
     moves.append(button);
   }
