@@ -533,14 +533,19 @@ function showScores(seat) {
 function usePatterns(on) {  // shapes per colour, beside the letters, for colour-blind players
   document.body.classList.toggle("patterns", on);
   $("patterns").checked = on;
-  localStorage.setItem(PATTERNS_KEY, on ? "1" : "");
+}
+
+function keepPatterns(on) {  // the phone remembers the choice (stored only when it changes)
+  if (on) localStorage.setItem(PATTERNS_KEY, "1");
+  else localStorage.removeItem(PATTERNS_KEY);
+  usePatterns(on);
 }
 
 $("confirm-button").addEventListener("click", () => selected && tap(selected));
 $("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
 $("undo").addEventListener("click", () => pending.size || decide({ action: "undo" }));
-$("patterns").addEventListener("change", (event) => usePatterns(event.target.checked));
+$("patterns").addEventListener("change", (event) => keepPatterns(event.target.checked));
 usePatterns(Boolean(localStorage.getItem(PATTERNS_KEY)));
 
 document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
