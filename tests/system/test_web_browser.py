@@ -144,8 +144,10 @@ TAP_ANYTHING = """() => {
     if (document.body.classList.contains("busy")) return "";
     const choice = document.querySelector("#choices:not([hidden]) button");
     if (choice) { choice.click(); return "choice"; }
-    const legal = document.querySelector("#sheet .cell.legal, #sheet .lucky-cross");
-    if (legal) { legal.click(); return "mark"; }
+    const confirm = document.querySelector("#confirm:not([hidden]) #confirm-button:not([hidden])");
+    if (confirm) { confirm.click(); return "mark"; }
+    const move = document.querySelector("#moves:not([hidden]) button");
+    if (move) { move.click(); return "select"; }
     const pass = document.getElementById("pass");
     if (!pass.hidden) { pass.click(); return "pass"; }
     return "";
@@ -190,6 +192,7 @@ def test_a_phone_that_reloads_mid_game_is_back_in_its_seat_with_its_sheet(bot_to
         page = await seated_phone(browser, server, "Dora")
         bot_rolls_five(table)
         await page.click("#sheet .cell.legal[data-row='yellow'][data-number='5']")
+        await page.click("#confirm-button")
         await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow'][data-number='5']")
         await page.reload()
         await seated(page, "Dora")
@@ -226,6 +229,7 @@ def test_a_mark_whose_answer_is_lost_with_the_connection_is_applied_once(bot_tow
         page = await seated_phone(browser, server, "Dora")
         bot_rolls_five(table)
         await page.click("#sheet .cell.legal[data-row='red'][data-number='5']")
+        await page.click("#confirm-button")
         await page.wait_for_selector("#status.lost")
         await page.wait_for_selector("#status.ok")
         await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
@@ -321,12 +325,9 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(bot_tower)
         page = await seated_phone(browser, server, "Dora")
         bot_rolls_five(table)
         await page.wait_for_selector("#sheet .cell.legal")
-        assert (
-            await page.eval_on_selector(
-                "#sheet .cell[data-row='red'][data-number='9']", "cell => cell.tagName"
-            )
-            == "SPAN"
-        )  # not tappable: the page offers only legal marks
+        await page.click("#sheet .cell[data-row='red'][data-number='9']")
+        assert await page.is_hidden("#confirm")  # not selectable: the page offers legal marks
+        assert await page.locator("#moves button[data-row='red'][data-number='9']").count() == 0
         await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")  # sent anyway
         await page.wait_for_selector("#refusal:not([hidden])")
         reason = await page.inner_text("#refusal")

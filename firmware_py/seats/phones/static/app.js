@@ -10,6 +10,8 @@ const MAX_BACKOFF = 8000;
 // slept, or lost its Wi-Fi, may hold a socket that still looks open but carries nothing.
 const SILENCE_LIMIT = 5000;
 const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue" };
+const LETTERS = { white: "W", red: "R", yellow: "Y", green: "G", blue: "B" };
+const PATTERNS_KEY = "qwixx-patterns";
 
 let socket = null;
 let stopped = false;  // the tower ended this connection for good (a newer one plays the seat)
@@ -18,6 +20,7 @@ let silence = null;  // timer: a message went out and nothing came back yet
 let backoff = 500;
 let counter = 0;
 let view = null;
+let selected = null;  // the move a tap chose, until the player confirms or cancels it
 const pending = new Map();  // request id -> the decision, until the tower answers it
 const $ = (id) => document.getElementById(id);
 
@@ -93,7 +96,9 @@ function decide(fields) {
                      lucky: false, choice: "", ...fields };
   pending.set(request, decision);
   document.body.classList.add("busy");  // one decision at a time: no double taps
+  selected = null;
   hide($("choices"));
+  $("confirm").hidden = true;
   send(decision);
 }
 
@@ -108,10 +113,12 @@ function handle(message) {
       localStorage.setItem(TOKEN_KEY, message.token);
       clearRefusal();
       break;
-    case "view":
+    case "view": {
+      const before = view;
       view = message.view;
-      showGame(view);
+      showGame(view, before);
       break;
+    }
     case "answer":
       pending.delete(message.request);
       if (!pending.size) document.body.classList.remove("busy");
@@ -169,21 +176,112 @@ $("join-form").addEventListener("submit", (event) => {
 
 // ---- the game --------------------------------------------------------------------------------
 
-function showGame(seat) {
+function showGame(seat, before) {
+  const focused = document.activeElement && document.activeElement.dataset.key;
   $("join").hidden = true;
   $("game").hidden = false;
   document.body.dataset.phase = seat.phase;
   $("player").textContent = seat.player;
   $("text").textContent = seat.text;
   $("text").classList.toggle("yours", seat.active || (seat.moves.length > 0 && !seat.decided));
+  if (selected && !seat.moves.some((move) => sameMove(move, selected))) selected = null;
+  showResult(seat);
   showDice(seat);
   showSheet(seat);
   showPenalties(seat);
   $("total").textContent = `score ${seat.total}`;
   showLucky(seat);
+  showMoves(seat);
+  showSelection();
   $("pass").hidden = !seat.may_pass;
   $("undo").hidden = !seat.may_undo;
   showScores(seat);
+  refocus(focused);
+  tell(before, seat);
+}
+
+function refocus(key) {  // a new view redraws the buttons: the focus stays on the same one
+  if (!key || document.activeElement !== document.body) return;
+  const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (again) again.focus();
+}
+
+// ---- in words, for everyone: the game over line, and news for screen readers ---------------
+
+function ordinal(place) {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][place % 10] || "th";
+  return `${place}${suffix}`;
+}
+
+function resultWords(seat) {  // the player's own place, and what happens next
+  const mine = seat.total;
+  const place = 1 + seat.scores.filter(([, total]) => total > mine).length;
+  const sharing = seat.scores.filter(([name, total]) => total === mine && name !== seat.player);
+  const of = seat.scores.length;
+  let words = place === 1 && !sharing.length ? `You won with ${mine} points`
+    : `You came ${ordinal(place)} of ${of} with ${mine} points`;
+  if (sharing.length) words += `, sharing the place with ${sharing.map(([n]) => n).join(" and ")}`;
+  return `${words}. Next: a press of the tower's roll button starts a new game; ` +
+    "you keep your seat.";
+}
+
+function showResult(seat) {
+  const result = $("result");
+  result.hidden = seat.phase !== "over";
+  result.textContent = result.hidden ? "" : resultWords(seat);
+}
+
+function diceWords(seat) {
+  const faces = [`white ${seat.white[0]} and ${seat.white[1]}`];
+  for (const [colour, face] of Object.entries(seat.colours)) faces.push(`${colour} ${face}`);
+  return faces.join(", ");
+}
+
+function newsOf(before, seat) {  // what changed since the last view, in a sentence or two
+  const words = [];
+  const dice = JSON.stringify([seat.white, seat.colours]);
+  if (seat.white && (!before || dice !== JSON.stringify([before.white, before.colours]))) {
+    words.push(`Rolled: ${diceWords(seat)}.`);
+  }
+  const locked = seat.locked.filter((colour) => !before || !before.locked.includes(colour));
+  if (before) for (const colour of locked) words.push(`The ${colour} row is locked.`);
+  if (!before || seat.text !== before.text) words.push(sentence(seat.text));
+  if (seat.phase === "over" && (!before || before.phase !== "over")) words.push(resultWords(seat));
+  const moves = seat.moves.length && !seat.decided ? movesWords(seat.moves) : "";
+  if (moves && (!before || movesWords(before.moves) !== moves)) words.push(moves);
+  return words.join(" ");
+}
+
+function sentence(words) {
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
+
+function movesWords(moves) {
+  if (!moves.length) return "";
+  return "You may cross " + moves.map((move) => moveName(move)).join(", ") + ".";
+}
+
+function tell(before, seat) {
+  const words = newsOf(before, seat);
+  if (words) $("news").textContent = words;
+}
+
+// ---- dice and sheet --------------------------------------------------------------------------
+
+function forScreenReaders(words) {  // words read aloud, not shown
+  const element = document.createElement("span");
+  element.className = "visually-hidden";
+  element.textContent = words;
+  return element;
+}
+
+function letter(colour) {  // the colour's letter, seen but not read (the name is read instead)
+  const element = document.createElement("span");
+  element.className = "letter";
+  element.setAttribute("aria-hidden", "true");
+  element.textContent = LETTERS[colour] || colour[0].toUpperCase();
+  return element;
 }
 
 function showDice(seat) {
@@ -195,10 +293,12 @@ function showDice(seat) {
 }
 
 function die(colour, face) {
-  const element = document.createElement("span");
+  const element = document.createElement("li");
   element.className = `die ${colour}`;
-  element.textContent = face;
-  element.title = `${colour} ${face}`;
+  const number = document.createElement("span");
+  number.className = "face";
+  number.textContent = face;
+  element.append(letter(colour), forScreenReaders(`${colour} die `), number);
   return element;
 }
 
@@ -206,62 +306,153 @@ function showSheet(seat) {
   const sheet = $("sheet");
   sheet.replaceChildren();
   const marks = seat.moves.filter((move) => !move.lucky);
+  const widest = Math.max(0, ...seat.rows.map((row) => row.numbers.length));
+  sheet.classList.toggle("long", widest > 12);  // longo's rows: smaller digits, as on its card
   for (const row of seat.rows) {
     const line = document.createElement("div");
     line.className = `row ${row.colour}` + (row.closed ? " closed" : "");
     line.style.setProperty("--cells", row.numbers.length + 1);
+    const cells = document.createElement("ul");
+    cells.className = "cells";
+    cells.setAttribute("aria-label", rowWords(row));
     row.numbers.forEach((number, position) => {
       const move = marks.find((m) => m.row === row.colour && m.number === number);
-      line.append(cell(row, number, position, move));
+      cells.append(cell(row, number, position, move));
     });
-    const lock = document.createElement("span");
-    lock.className = "cell lock" + (row.locked_by_me ? " crossed" : "");
-    lock.dataset.row = row.colour;
-    lock.dataset.number = "lock";
-    lock.title = row.locked_by_me ? "you locked this row" : row.closed ? "locked" : "lock";
-    line.append(lock);
+    cells.append(lockCell(row));
+    line.append(letter(row.colour), cells);
     sheet.append(line);
-  }
-  const lucky = seat.moves.filter((move) => move.lucky);
-  if (lucky.length) {
-    const strip = document.createElement("div");
-    strip.className = "lucky-crosses";
-    for (const move of lucky) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = `lucky-cross ${move.row}`;
-      button.dataset.row = move.row;
-      button.dataset.number = move.number;
-      button.textContent = `★ lucky cross: ${move.row} ${move.number}`;
-      button.addEventListener("click", () => tap(move));
-      strip.append(button);
-    }
-    sheet.append(strip);
   }
 }
 
+function rowWords(row) {
+  const crosses = row.crossed.length + (row.locked_by_me ? 1 : 0);
+  let words = `${row.colour} row, ${crosses} ${crosses === 1 ? "cross" : "crosses"}`;
+  if (row.locked_by_me) words += ", locked by you";
+  else if (row.closed) words += ", locked";
+  return words;
+}
+
+function cellState(row, position, move) {
+  if (row.crossed.includes(position)) return "crossed";
+  if (move) return "legal";
+  if (position < row.skipped_before) return "skipped";
+  return row.closed ? "closed" : "open";
+}
+
+const STATE_WORDS = { crossed: "crossed", legal: "you may cross it", skipped: "skipped",
+                      closed: "row locked", open: "" };
+
 function cell(row, number, position, move) {
-  const crossed = row.crossed.includes(position);
-  const element = document.createElement(move ? "button" : "span");
-  element.className = `cell ${row.cell_colours[position] || row.colour}`;
+  const state = cellState(row, position, move);
+  const colour = row.cell_colours[position] || row.colour;
+  const element = document.createElement("li");
+  element.className = `cell ${colour} ${state}`;
   element.dataset.row = row.colour;
   element.dataset.number = number;
-  element.textContent = number;
-  if (crossed) {
-    element.classList.add("crossed");
-    element.title = "crossed";
-  }
-  else if (position < row.skipped_before) element.classList.add("skipped");
+  const digits = document.createElement("span");
+  digits.className = "number";
+  digits.textContent = number;
+  element.append(digits);
+  const words = [colour !== row.colour ? colour : "", STATE_WORDS[state]].filter(Boolean);
+  if (words.length) element.append(forScreenReaders(", " + words.join(", ")));
   if (move) {
-    element.type = "button";
-    element.setAttribute("aria-label", `cross ${row.colour} ${number}`);
-    element.classList.add("legal");
-    element.addEventListener("click", () => tap(move));
+    element.addEventListener("click", () => select(move));
+    if (selected && sameMove(move, selected)) element.classList.add("selected");
   }
   return element;
 }
 
-function tap(move) {
+function lockCell(row) {
+  const element = document.createElement("li");
+  element.className = "cell lock" + (row.locked_by_me ? " crossed" : "");
+  element.dataset.row = row.colour;
+  element.dataset.number = "lock";
+  const words = row.locked_by_me ? "lock: crossed, you locked this row"
+    : row.closed ? "lock: the row is locked" : "lock";
+  element.append(forScreenReaders(words));
+  return element;
+}
+
+function showPenalties(seat) {
+  const penalties = $("penalties");
+  penalties.replaceChildren(forScreenReaders(`penalties: ${seat.penalties} of 4`));
+  for (let box = 0; box < 4; box++) {
+    const element = document.createElement("span");
+    element.className = "penalty" + (box < seat.penalties ? " crossed" : "");
+    element.setAttribute("aria-hidden", "true");
+    penalties.append(element);
+  }
+}
+
+// ---- choosing a mark: a tap selects, a second control commits -------------------------------
+
+function sameMove(a, b) {
+  return a.row === b.row && a.number === b.number && a.lucky === b.lucky;
+}
+
+function moveName(move) {
+  return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "");
+}
+
+function moveKey(move) {
+  return `move:${move.row}:${move.number}:${move.lucky ? "lucky" : "plain"}`;
+}
+
+function showMoves(seat) {
+  const moves = $("moves");
+  const title = $("moves-title");
+  moves.replaceChildren(title);
+  const offered = seat.decided ? [] : seat.moves;
+  for (const move of offered) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `move ${move.row}` + (move.lucky ? " lucky-cross" : "");
+    button.dataset.row = move.row;
+    button.dataset.number = move.number;
+    button.dataset.key = moveKey(move);
+    button.setAttribute("aria-pressed", String(Boolean(selected && sameMove(move, selected))));
+    const number = document.createElement("span");
+    number.textContent = move.number;
+    button.append(letter(move.row), forScreenReaders(`${move.row} `), number);
+    if (move.lucky) button.append(" ★", forScreenReaders(" lucky cross"));
+    button.addEventListener("click", () => select(move));
+    moves.append(button);
+  }
+  moves.hidden = !offered.length;
+}
+
+function select(move) {
+  if (pending.size) return;  // the last decision is not answered yet
+  selected = move;
+  hide($("choices"));
+  if (view) showGame(view, view);
+  if (move.choices && move.choices.length) {
+    askChoice(move);
+    $("choices").querySelector("button").focus();
+  } else {
+    $("confirm-button").focus();
+  }
+}
+
+function showSelection() {
+  const confirm = $("confirm");
+  const asking = selected && selected.choices && selected.choices.length;
+  confirm.hidden = !selected;
+  $("confirm-button").hidden = Boolean(asking);
+  if (selected) $("confirm-button").textContent = `Cross ${moveName(selected)}`;
+  if (!selected) hide($("choices"));
+}
+
+function cancel() {
+  selected = null;
+  hide($("choices"));
+  if (view) showGame(view, view);
+  const first = $("moves").querySelector("button");
+  if (first) first.focus();
+}
+
+function tap(move) {  // commit a mark (the confirm button, or a bonus row chosen)
   if (pending.size) return;  // the last tap is not answered yet
   if (move.choices && move.choices.length) {
     askChoice(move);
@@ -281,24 +472,18 @@ function askChoice(move) {
     button.type = "button";
     button.className = `choice ${row}`;
     button.dataset.choice = row;
-    button.textContent = COLOUR_NAMES[row] || row;
+    button.dataset.key = `choice:${row}`;
+    button.append(letter(row), " ", COLOUR_NAMES[row] || row);
     button.addEventListener("click", () =>
       decide({ action: "mark", row: move.row, number: move.number, lucky: move.lucky,
                choice: row }));
     choices.append(button);
   }
   choices.hidden = false;
+  $("confirm").hidden = false;
 }
 
-function showPenalties(seat) {
-  const penalties = $("penalties");
-  penalties.replaceChildren();
-  for (let box = 0; box < 4; box++) {
-    const element = document.createElement("span");
-    element.className = "penalty" + (box < seat.penalties ? " crossed" : "");
-    penalties.append(element);
-  }
-}
+// ---- longo's lucky numbers, scores, options -------------------------------------------------
 
 function showLucky(seat) {
   const lucky = $("lucky");
@@ -317,6 +502,7 @@ function showLucky(seat) {
       button.type = "button";
       button.className = "lucky-number";
       button.dataset.number = number;
+      button.dataset.key = `lucky:${number}`;
       button.textContent = number;
       button.addEventListener("click", () => pending.size || decide({ action: "lucky", number }));
       lucky.append(button);
@@ -324,6 +510,7 @@ function showLucky(seat) {
     const draw = document.createElement("button");
     draw.type = "button";
     draw.className = "lucky-draw";
+    draw.dataset.key = "lucky:draw";
     draw.textContent = "let the tower draw";
     draw.addEventListener("click", () => pending.size || decide({ action: "lucky", number: 0 }));
     lucky.append(draw);
@@ -343,8 +530,23 @@ function showScores(seat) {
   }
 }
 
+function usePatterns(on) {  // shapes per colour, beside the letters, for colour-blind players
+  document.body.classList.toggle("patterns", on);
+  $("patterns").checked = on;
+}
+
+function keepPatterns(on) {  // the phone remembers the choice (stored only when it changes)
+  if (on) localStorage.setItem(PATTERNS_KEY, "1");
+  else localStorage.removeItem(PATTERNS_KEY);
+  usePatterns(on);
+}
+
+$("confirm-button").addEventListener("click", () => selected && tap(selected));
+$("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
 $("undo").addEventListener("click", () => pending.size || decide({ action: "undo" }));
+$("patterns").addEventListener("change", (event) => keepPatterns(event.target.checked));
+usePatterns(Boolean(localStorage.getItem(PATTERNS_KEY)));
 
 document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
 window.addEventListener("online", reconnectNow);

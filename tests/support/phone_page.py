@@ -1,0 +1,271 @@
+"""The phone page in a real browser, for the accessibility tests (tests/system/): a tower with its
+web server, Debian's headless chromium driven by Playwright, phones that join, and the checks a
+player with a screen reader, low vision or colour blindness depends on: axe-core's audit,
+WCAG contrast from the page's computed colours, and simulated colour-vision deficiencies.
+
+axe-core comes from the npm registry (`npm install` into a cache folder, once per machine, by
+`axe_source`); a machine without npm skips the axe tests rather than failing them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.journal import Journal
+from firmware_py.rules import Roll
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.server import WebServer
+from firmware_py.table import Table
+from sheets import load_sheet
+from support import HANG
+from support.browser import endpoint as shared_chromium
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CODE = "4821"
+BOT = SeatSpec("Bot", COMPUTER)
+SMALL_PHONE = {"width": 360, "height": 740}
+TIMEOUT = 10_000  # milliseconds a page may take to show what a test waits for
+AXE_VERSION = "4.14.1"
+AXE_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "qwixx-tower"
+
+
+# ---- a tower with phones -----------------------------------------------------------------------
+
+
+def phone_tower(tmp_path: Path, seats=(BOT,), variant: str = "classic"):
+    """A table with `seats` (computer players wait until a test speeds them up), its phones' hub
+    with table code CODE, and its web server on a free port of 127.0.0.1 (not started)."""
+    hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
+    table = Table(seats=list(seats), variant=variant, journal=Journal(tmp_path / "games"),
+                  hardware=hardware, pace=60, autoplay=True)  # fmt: skip
+    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    return table, hub, WebServer(hub, "127.0.0.1", 0)
+
+
+async def until(condition, timeout: float = HANG) -> None:
+    """Wait (bounded) for the table to reach a state."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "the table never got there"
+        await asyncio.sleep(0.005)
+
+
+def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HANG) -> None:
+    """Run the table and its web server while `await steps(browser)`, the browser being this
+    process's shared headless chromium (each phone a context of its own)."""
+    from playwright.async_api import async_playwright
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.hardware.button is not None)
+        assert await server.start() is None
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.connect_over_cdp(shared_chromium(CHROMIUM))
+                browser.script_errors = []  # uncaught errors of the page's script, any phone
+                try:
+                    await steps(browser)
+                finally:
+                    await browser.close()
+                assert browser.script_errors == [], "the page's script failed"
+        finally:
+            await server.stop()
+            table.stop()
+            await task
+
+    try:
+        asyncio.run(asyncio.wait_for(play(), timeout=timeout))
+    finally:
+        table.hardware.close()
+
+
+async def phone(browser, viewport=SMALL_PHONE):
+    """A new phone: its own context (own localStorage). The page's CSP is bypassed only so that
+    axe-core's script can be put into it."""
+    context = await browser.new_context(viewport=viewport, device_scale_factor=1, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT)
+    page = await context.new_page()
+    page.on("pageerror", lambda error: browser.script_errors.append(str(error)))
+    return page
+
+
+async def seated_phone(browser, server: WebServer, name: str, **options):
+    """A new phone that joined from the QR code's link as `name` and shows its sheet."""
+    page = await phone(browser, **options)
+    await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+    await page.wait_for_selector("#join:not([hidden])")
+    await page.fill("#name", name)
+    await page.click("#join-button")
+    await page.wait_for_function(
+        f"() => document.getElementById('player').textContent === {name!r}"
+    )
+    return page
+
+
+def first_roll(table: Table, white=(4, 1)) -> None:
+    """A new game and Bot's first roll: with white 4 + 1 every player may cross a 5."""
+    table.new_game()
+    table.submit(Roll(white, {"red": 6, "yellow": 2, "green": 3, "blue": 6}))
+
+
+async def settled(page) -> None:
+    """No decision of the page is waiting for its answer."""
+    await page.wait_for_function("() => !document.body.classList.contains('busy')")
+
+
+# ---- axe-core ----------------------------------------------------------------------------------
+
+
+def axe_source() -> str | None:
+    """axe-core's script, installed from the npm registry into a cache folder the first time
+    (into a fresh folder, then moved into place, so tests side by side do not trip over one
+    another); None without npm, or when the registry cannot be reached."""
+    script = AXE_CACHE / f"axe-core-{AXE_VERSION}" / "node_modules/axe-core/axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            return None
+        AXE_CACHE.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(dir=AXE_CACHE))
+        try:
+            subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix",
+                            str(fresh), f"axe-core@{AXE_VERSION}"], check=True,
+                           capture_output=True, timeout=300)  # fmt: skip
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            shutil.rmtree(fresh, ignore_errors=True)
+            return None  # the registry cannot be reached from here
+        try:
+            fresh.rename(script.parents[2])
+        except OSError:  # another test put it there first
+            shutil.rmtree(fresh, ignore_errors=True)
+    return script.read_text()
+
+
+async def axe_violations(page, source: str, impacts=("serious", "critical")) -> list[str]:
+    """axe-core's WCAG 2.2 A/AA and best-practice violations of `impacts`, one line each."""
+    if not await page.evaluate("typeof window.axe !== 'undefined'"):
+        await page.evaluate(source)
+    found = await page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {runOnly: {type: 'tag', values:
+                ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}});
+            return result.violations.map(v => [v.impact, v.id,
+                v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', ')]);
+        }"""
+    )
+    return [f"{impact} {rule}: {where}" for impact, rule, where in found if impact in impacts]
+
+
+# ---- contrast from computed styles -------------------------------------------------------------
+
+CONTRASTS = """() => {
+    const parse = (text) => {
+        const m = text.match(/rgba?\\(([\\d.]+),? ([\\d.]+),? ([\\d.]+)(?:,? \\/? ?([\\d.]+))?/);
+        return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : [0, 0, 0, 0];
+    };
+    const background = (element) => {
+        for (let e = element; e; e = e.parentElement) {
+            const colour = parse(getComputedStyle(e).backgroundColor);
+            if (colour[3] > 0.5) return colour;
+        }
+        return [255, 255, 255, 1];
+    };
+    const shown = (e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
+    const texts = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const node = walker.currentNode, element = node.parentElement;
+        if (!node.textContent.trim() || !shown(element)) continue;
+        if (element.closest('.visually-hidden, [aria-hidden="true"]:not(.letter)')) continue;
+        const style = getComputedStyle(element);
+        texts.push({text: node.textContent.trim(), where: element.className || element.tagName,
+                    colour: parse(style.color), background: background(element),
+                    size: parseFloat(style.fontSize), bold: +style.fontWeight >= 700});
+    }
+    return texts;
+}"""
+
+
+def luminance(colour) -> float:
+    channels = np.array(colour[:3], dtype=float) / 255
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    return float(linear @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(one, other) -> float:
+    """WCAG's contrast ratio of two sRGB colours."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+async def low_contrast_texts(page) -> list[str]:
+    """Every text shown whose contrast is below WCAG AA (4.5:1, 3:1 for large text)."""
+    failing = []
+    for text in await page.evaluate(CONTRASTS):
+        large = text["size"] >= 24 or (text["bold"] and text["size"] >= 18.66)
+        ratio = contrast(text["colour"], text["background"])
+        if ratio < (3.0 if large else 4.5):
+            failing.append(f"{text['text']!r} in {text['where']}: {ratio:.2f}")
+    return failing
+
+
+# ---- colour-vision deficiency ------------------------------------------------------------------
+
+# Machado, Oliveira and Fernandes (2009), severity 1.0, applied to linear RGB.
+MACHADO = {
+    "protanopia": [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ],
+    "deuteranopia": [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ],
+}
+
+
+def as_seen_with(kind: str, pixels: np.ndarray) -> np.ndarray:
+    """An sRGB picture (H x W x 3, uint8) as a person with `kind` of colour blindness sees it."""
+    channels = pixels.astype(float) / 255
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    seen = np.clip(linear @ np.array(MACHADO[kind]).T, 0, 1)
+    srgb = np.where(seen <= 0.0031308, seen * 12.92, 1.055 * seen ** (1 / 2.4) - 0.055)
+    return np.round(srgb * 255).astype(np.uint8)
+
+
+def shape_of(picture, kind: str) -> np.ndarray:
+    """Which pixels of a picture are light, as a person with `kind` of colour blindness sees
+    it: 64 x 64, split at the middle of its own range of lightness (what is left when hue is
+    gone is the shape: a letter, a mark)."""
+    small = picture.convert("RGB").resize((64, 64))
+    grey = as_seen_with(kind, np.asarray(small)).astype(float).mean(axis=2)
+    return grey > (grey.max() + grey.min()) / 2
+
+
+def seen_contrast(one, other, kind: str) -> float:
+    """The contrast of two colours as a person with `kind` of colour blindness sees them."""
+    pair = as_seen_with(kind, np.array([[one[:3], other[:3]]], dtype=np.uint8))[0]
+    return contrast(tuple(pair[0]), tuple(pair[1]))
+
+
+def shape_difference(one, other, kind: str) -> float:
+    """The share of pixels that differ between two pictures' shapes under `kind`."""
+    return float((shape_of(one, kind) != shape_of(other, kind)).mean())
+
+
+def tone_difference(one, other, kind: str) -> float:
+    """The mean difference (0-255) of two pictures' pixels as seen under `kind`."""
+    seen = [as_seen_with(kind, np.asarray(p.convert("RGB").resize((32, 32)))) for p in (one, other)]
+    return float(np.abs(seen[0].astype(float) - seen[1]).mean())

@@ -1,0 +1,581 @@
+"""The phone page for every player at the table, in Debian's chromium (Playwright): a slipped
+thumb crosses nothing (a tap selects, a confirm button commits), every control a player must hit
+is at least 44 x 44 CSS px on a 360 px phone, a crossed number stays readable, and game over
+tells each player their place and what happens next."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+
+import pytest
+from PIL import Image
+from support.phone_page import (
+    CHROMIUM,
+    CODE,
+    MACHADO,
+    axe_source,
+    axe_violations,
+    contrast,
+    first_roll,
+    low_contrast_texts,
+    phone,
+    phone_tower,
+    play_in_browser,
+    seated_phone,
+    seen_contrast,
+    settled,
+    shape_difference,
+    tone_difference,
+)
+
+from firmware_py.rules import Mark, Pass, Roll
+
+pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="no chromium: ./dev test installs it with apt-get when run as root",
+)
+TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
+
+TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, label')]
+    .filter(e => e.offsetParent !== null)
+    .filter(e => !(e.type === 'checkbox' && e.closest('label')))  /* its label is the target */
+    .map(e => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+    .filter(([, box]) => box.width < 44 || box.height < 44)
+    .map(([name, box]) => `${name}: ${Math.round(box.width)} x ${Math.round(box.height)}`)"""
+
+
+def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_path):
+    """Yellow 5 and green 5 are both legal: a thumb on green 5 (meant for yellow) sends nothing
+    and says which cell it chose; cancel, yellow 5, confirm: yellow 5 is crossed, once."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        sent: list[str] = []
+        page.on("websocket", lambda socket: socket.on("framesent", lambda text: sent.append(text)))
+        await page.reload()  # the listener sees the page's socket from its start
+        await page.wait_for_selector("#game:not([hidden])")
+        first_roll(table)
+        await page.wait_for_selector("#moves button[data-row='yellow']")
+        await page.click("#sheet .cell.legal[data-row='green'][data-number='5']")
+        assert await page.inner_text("#confirm-button") == "Cross green 5"
+        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "true"
+        assert not [frame for frame in sent if '"decide"' in frame], "a tap alone sent a mark"
+        await page.click("#cancel")
+        assert await page.is_hidden("#confirm")
+        await page.click("#moves .move.yellow")
+        assert await page.inner_text("#confirm-button") == "Cross yellow 5"
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow'][data-number='5']")
+        await settled(page)
+        assert [frame for frame in sent if '"decide"' in frame] != []
+        dora = table.game.player("Dora")
+        assert [dora.crosses(row) for row in range(4)] == [0, 1, 0, 0]
+
+    play_in_browser(table, server, steps)
+
+
+async def controls_too_small(page) -> list[str]:
+    return await page.evaluate(TOO_SMALL)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_every_control_a_player_must_hit_is_44_css_px_on_a_360_px_phone(tmp_path, variant):
+    """Joining, longo's lucky numbers, the moves, confirm and cancel, pass and undo."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        if variant == "longo":
+            await page.wait_for_selector("#lucky .lucky-number")
+            assert await controls_too_small(page) == []
+            await page.click("#lucky .lucky-draw")  # Bot, a computer, has chosen already
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        await page.click("#moves .move")
+        await page.wait_for_selector("#confirm-button:not([hidden])")
+        assert await controls_too_small(page) == []
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#undo:not([hidden])")
+        await settled(page)
+        assert await controls_too_small(page) == []
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    play_in_browser(table, server, steps)
+
+
+NUMBER_SEEN = """(cell) => {
+    const number = cell.querySelector('.number');
+    const box = number.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return [number.textContent, number.contains(top) || top === number,
+            getComputedStyle(number).color, getComputedStyle(cell).backgroundColor];
+}"""
+
+
+def test_a_crossed_number_stays_readable(tmp_path):
+    """The cross is drawn under the number, and the number is white on a dark cell."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        table.submit(Mark("Dora", "blue", 5))
+        crossed = await page.wait_for_selector("#sheet .cell.crossed[data-row='blue']")
+        text, on_top, colour, background = await crossed.evaluate(NUMBER_SEEN)
+        assert text == "5" and on_top, "the cross hides the number"
+        assert contrast(rgb(colour), rgb(background)) >= 4.5
+
+    play_in_browser(table, server, steps)
+
+
+def rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(float(part)) for part in css[css.index("(") + 1 : -1].split(",")[:3])
+
+
+def penalty_turns(table, crosser: str, turns: int) -> None:
+    """Whole turns in which the active player crosses nothing (a penalty each) while `crosser`
+    crosses a 12 or 2 in another player's turn, when the dice allow."""
+    for _ in range(turns):
+        game = table.game
+        if game.over:
+            return
+        table.submit(Roll((6, 6), {colour: 1 for colour in game.dice_in_play()}))
+        active = table.game.active_name
+        for name in [seat.name for seat in table.seats]:
+            legal = [m for m in table.game.legal_marks(name) if m.row == "red"]
+            wanted = name == crosser and name != active and legal
+            table.submit(Mark(name, "red", 12) if wanted else Pass(name))
+        if not table.game.over:
+            table.submit(Pass(table.game.active_name))
+
+
+def test_game_over_tells_each_player_their_place_and_what_happens_next(tmp_path):
+    """Ann rolls and crosses nothing four times (four penalties end the game); Ben crossed red
+    12: each phone says its own place, and that the roll button starts the next game."""
+    table, _, server = phone_tower(tmp_path, seats=())
+
+    async def steps(browser) -> None:
+        ann = await seated_phone(browser, server, "Ann")
+        ben = await seated_phone(browser, server, "Ben")
+        table.new_game()
+        penalty_turns(table, "Ben", 8)
+        assert table.game.over
+        for page in (ann, ben):
+            await page.wait_for_selector("#result:not([hidden])")
+        ann_total, ben_total = table.game.total("Ann"), table.game.total("Ben")
+        assert ben_total > ann_total
+        assert await ben.inner_text("#result") == (
+            f"You won with {ben_total} points. Next: a press of the tower's roll button "
+            "starts a new game; you keep your seat."
+        )
+        assert (await ann.inner_text("#result")).startswith(
+            f"You came 2nd of 2 with {ann_total} points. Next:"
+        )
+
+    play_in_browser(table, server, steps)
+
+
+# ---- a blind player: names, news, the keyboard ---------------------------------------------------
+
+# Whole turns after a first roll that everybody passed: (white dice, Bot's and Dora's action-1
+# marks as (row, number) or None: a pass); Dora rolls first, and the roller passes in action 2.
+LOCKING_TURNS = [
+    ((1, 1), ("yellow", 2), ("red", 2)),
+    ((1, 2), ("yellow", 3), ("red", 3)),
+    ((2, 2), ("yellow", 4), ("red", 4)),
+    ((2, 3), ("yellow", 5), ("red", 5)),
+    ((3, 3), ("yellow", 6), ("red", 6)),
+    ((6, 6), None, ("red", 12)),  # Dora's sixth red cross locks red
+]
+RECORD_NEWS = """() => {
+    window.newsHeard = [];
+    new MutationObserver(() => newsHeard.push(document.getElementById('news').textContent))
+        .observe(document.getElementById('news'), {childList: true, characterData: true,
+                                                   subtree: true});
+}"""
+
+
+def everybody_passes(table) -> None:
+    """Bot's first roll: nobody crosses (Bot, the roller, takes a penalty); Dora rolls next."""
+    for name in ("Bot", "Dora", "Bot"):
+        table.submit(Pass(name))
+
+
+def play_turns(table, turns) -> None:
+    for white, *marks in turns:
+        game = table.game
+        table.submit(Roll(white, {colour: 1 for colour in game.dice_in_play()}))
+        for name, mark in zip(("Bot", "Dora"), marks, strict=True):
+            table.submit(Mark(name, *mark) if mark else Pass(name))
+        table.submit(Pass(table.game.active_name))
+
+
+def spoken(snapshot: str) -> str:
+    """The accessibility tree as one line, as a screen reader would run its words together."""
+    return " ".join(snapshot.split()).replace(" ,", ",")
+
+
+def test_a_screen_reader_names_rows_cells_dice_penalties_and_scores(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        play_turns(table, [((1, 1), ("yellow", 2), None)])  # Dora rolls, crosses nothing
+        play_turns(table, [((1, 1), None, ("red", 2))])  # Bot rolls, Dora crosses red 2
+        table.submit(Roll((5, 5), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        tree = spoken(await page.locator("body").aria_snapshot())
+        for heard in (
+            'list "Dice": - listitem: white die 5 - listitem: white die 5 - listitem: red die 2',
+            'list "red row, 1 cross": - listitem: 2, crossed - listitem: "3"',
+            'list "yellow row, 0 crosses"',
+            "listitem: 10, you may cross it",
+            'paragraph: "penalties: 1 of 4"',
+            'group "Choose a number to cross"',
+            'button "red 10"',
+            'list "Scores": - listitem: "Bot: ',
+        ):
+            assert heard in tree
+        assert "✕" not in tree
+
+    play_in_browser(table, server, steps)
+
+
+def test_rolls_turns_refusals_and_locks_are_announced(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        await page.evaluate(RECORD_NEWS)
+        first_roll(table)
+        await page.wait_for_function("() => newsHeard.some(h => h.startsWith('Rolled: white 4'))")
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal[role='alert']:not([hidden])")
+        assert "cannot cross red 9" in await page.inner_text("#refusal")
+        everybody_passes(table)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('your roll: press'))")
+        play_turns(table, LOCKING_TURNS)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('red row is locked'))")
+        news = await page.evaluate("newsHeard")
+        assert news[0].startswith("Rolled: white 4 and 1, red 6, yellow 2, green 3, blue 6.")
+        assert "You may cross red 5, yellow 5, green 5, blue 5." in news[0]
+
+    play_in_browser(table, server, steps)
+
+
+FOCUS_RING = """() => {
+    const style = getComputedStyle(document.activeElement);
+    return [document.activeElement.id || document.activeElement.className,
+            style.outlineStyle, parseFloat(style.outlineWidth)];
+}"""
+
+
+async def tab_to(page, selector: str) -> None:
+    """Press Tab until `selector` has the focus (bounded by the page's controls)."""
+    for _ in range(40):
+        await page.keyboard.press("Tab")
+        if await page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_mark_is_chosen_and_confirmed_with_the_keyboard_with_a_visible_focus(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        await page.wait_for_selector("#moves .move")
+        await tab_to(page, ".move.green")
+        name, style, width = await page.evaluate(FOCUS_RING)
+        assert style == "solid" and width >= 2, f"no visible focus on {name}"
+        await page.keyboard.press("Enter")
+        name, style, width = await page.evaluate(FOCUS_RING)
+        assert name == "confirm-button" and style == "solid" and width >= 2
+        assert await page.inner_text("#confirm-button") == "Cross green 5"
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='green'][data-number='5']")
+        assert table.game.player("Dora").crosses(2) == 1
+
+    play_in_browser(table, server, steps)
+
+
+def test_axe_core_finds_nothing_serious_from_join_to_game_over(tmp_path):
+    """axe-core's WCAG 2.2 AA and best-practice rules at join, waiting, a decision, a refusal,
+    a lock and game over: no violation of impact serious or critical."""
+    source = axe_source()
+    if source is None:
+        pytest.skip("axe-core could not be installed (no npm, or no registry)")
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#join:not([hidden])")
+        found = {"join": await axe_violations(page, source)}
+        page = await seated_phone(browser, server, "Dora")
+        found["waiting"] = await axe_violations(page, source)
+        first_roll(table)
+        await page.click("#moves .move.red")
+        found["decision"] = await axe_violations(page, source)
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal:not([hidden])")
+        found["refusal"] = await axe_violations(page, source)
+        everybody_passes(table)
+        play_turns(table, LOCKING_TURNS)
+        await page.wait_for_selector("#sheet .row.red.closed")
+        found["lock"] = await axe_violations(page, source)
+        penalty_turns(table, "Dora", 8)
+        await page.wait_for_selector("#result:not([hidden])")
+        found["game over"] = await axe_violations(page, source)
+        assert found == {state: [] for state in found}
+
+    play_in_browser(table, server, steps)
+
+
+# ---- low vision and colour blindness: contrast, and more than colour ----------------------------
+
+
+def test_every_text_is_at_least_4_5_to_1_against_its_background_locked_rows_included(tmp_path):
+    """From the page's computed colours: the join page, a sheet with crossed, skipped, legal
+    and selected cells and a locked row, a refusal, and the same with patterns on."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#status.ok")
+        low = {"join": await low_contrast_texts(page)}
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        play_turns(table, LOCKING_TURNS)
+        table.submit(Roll((5, 4), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.click("#moves .move.yellow")
+        await page.wait_for_selector("#sheet .row.red.closed .cell.skipped")
+        low["sheet"] = await low_contrast_texts(page)
+        await page.evaluate("decide({action: 'mark', row: 'red', number: 9})")
+        await page.wait_for_selector("#refusal:not([hidden])")
+        await settled(page)
+        await page.check("#patterns")
+        low["refusal, patterns"] = await low_contrast_texts(page)
+        assert low == {state: [] for state in low}
+
+    play_in_browser(table, server, steps)
+
+
+COLOURS = ("red", "yellow", "green", "blue")
+
+
+async def picture(page, selector: str) -> Image.Image:
+    return Image.open(io.BytesIO(await page.locator(selector).screenshot()))
+
+
+def closest_pair(pictures: dict, measure) -> tuple[float, str]:
+    """The two pictures least apart under either colour blindness, and by how much."""
+    return min(
+        (measure(pictures[a], pictures[b], kind), f"{a}/{b} ({kind})")
+        for a, b in itertools.combinations(pictures, 2)
+        for kind in MACHADO
+    )
+
+
+async def pictures_of(page, selector: str) -> dict:
+    """One picture per colour of `selector` (with {} for the colour)."""
+    return {colour: await picture(page, selector.format(colour)) for colour in COLOURS}
+
+
+LETTER_COLOURS = """(letter) => {
+    const paint = (e) => getComputedStyle(e).backgroundColor;
+    let back = letter;
+    while (back && /rgba\\(0, 0, 0, 0\\)|transparent/.test(paint(back))) back = back.parentElement;
+    return [getComputedStyle(letter).color, back ? paint(back) : 'rgb(255, 255, 255)'];
+}"""
+
+
+async def letters_unreadable(page, selector: str) -> list[str]:
+    """The letters of `selector` that a colour-blind player reads at less than 4.5:1."""
+    faint = []
+    for colour in COLOURS:
+        ink, back = await page.eval_on_selector(selector.format(colour), LETTER_COLOURS)
+        for kind in MACHADO:
+            ratio = seen_contrast(rgb(ink), rgb(back), kind)
+            if ratio < 4.5:
+                faint.append(f"{selector.format(colour)} ({kind}): {ratio:.2f}")
+    return faint
+
+
+@pytest.mark.parametrize(
+    "letters", ["#dice .die.{} .letter", "#moves .move.{} .letter", "#sheet .row.{} > .letter"]
+)
+def test_colour_blind_players_tell_dice_moves_and_rows_apart_by_their_letters(tmp_path, letters):
+    """Under simulated protanopia and deuteranopia (Machado et al. 2009) the colours of red and
+    green dice, moves and rows look much alike; their letters do not: every two differ in
+    shape, and each reads at 4.5:1 or more against what it is on."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        table.submit(Roll((3, 4), {colour: 3 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        shapes = await pictures_of(page, letters)
+        assert closest_pair(shapes, shape_difference)[0] >= 0.05
+        assert await letters_unreadable(page, letters) == []
+
+    play_in_browser(table, server, steps)
+
+
+PATTERN = "(cell) => getComputedStyle(cell, '::before').clipPath"
+
+
+def test_patterns_mode_gives_every_colour_its_own_shape_on_cells_dice_and_moves(tmp_path):
+    """For mixed rows (mixx) and for players who want more than the letters: a triangle, a
+    circle, a square or a diamond per colour, kept across reloads."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        table.new_game()
+        table.submit(Roll((3, 4), {colour: 3 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        plain = await page.eval_on_selector("#sheet .row.red .cell", PATTERN)
+        await page.check("#patterns")
+        await page.reload()
+        await page.wait_for_selector("#moves .move")
+        assert await page.is_checked("#patterns")
+        for kind in ("#sheet .row.{} .cell", "#dice .die.{}", "#moves .move.{}"):
+            shapes = {await page.eval_on_selector(kind.format(c), PATTERN) for c in COLOURS}
+            assert len(shapes) == 4 and plain not in shapes, kind
+
+    play_in_browser(table, server, steps)
+
+
+def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
+    """Red 6 open, legal, selected and crossed on Dora's phone, skipped on Ben's: under both
+    simulations every two states differ clearly in tone or shape (the number is the same)."""
+    table, _, server = phone_tower(tmp_path)
+    cell = "#sheet .row.red .cell[data-number='6']"
+
+    async def steps(browser) -> None:
+        dora = await seated_phone(browser, server, "Dora")
+        ben = await seated_phone(browser, server, "Ben")
+        table.new_game()
+        await dora.wait_for_selector(cell)
+        states = {"open": await picture(dora, cell)}
+        table.submit(Roll((4, 2), {colour: 1 for colour in table.game.dice_in_play()}))
+        await dora.wait_for_selector(cell + ".legal")
+        states["legal"] = await picture(dora, cell)
+        await dora.click(cell)
+        states["selected"] = await picture(dora, cell)
+        await dora.click("#confirm-button")
+        await dora.wait_for_selector(cell + ".crossed")
+        await settled(dora)
+        states["crossed"] = await picture(dora, cell)
+        for name in ("Bot", "Ben", "Bot"):
+            table.submit(Pass(name))
+        table.submit(Roll((4, 3), {colour: 1 for colour in table.game.dice_in_play()}))
+        table.submit(Mark("Ben", "red", 7))
+        await ben.wait_for_selector(cell + ".skipped")
+        states["skipped"] = await picture(ben, cell)
+        assert closest_pair(states, tone_difference)[0] >= 15
+
+    play_in_browser(table, server, steps)
+
+
+# ---- large text, zoom, landscape -----------------------------------------------------------------
+
+LAYOUT = """() => {
+    const box = (selector) => {
+        const e = document.querySelector(selector);
+        if (!e || e.offsetParent === null) return null;
+        const r = e.getBoundingClientRect();
+        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    };
+    const cells = [...document.querySelectorAll('#sheet .cell:not(.lock)')];
+    return {
+        page: document.documentElement.scrollWidth,
+        number: parseFloat(getComputedStyle(document.querySelector('#sheet .number')).fontSize),
+        spilled: cells.filter(c => c.scrollWidth > c.clientWidth + 1).length,
+        total: box('#total'), sheet: box('#sheet'), moves: box('#moves'),
+        confirm: box('#confirm-button'), pass: box('#pass'),
+    };
+}"""
+
+
+async def deciding(page) -> dict:
+    """The page in action 1 with a mark selected: where things are."""
+    await page.wait_for_selector("#moves .move")
+    await page.click("#moves .move")
+    await page.wait_for_selector("#confirm-button:not([hidden])")
+    return await page.evaluate(LAYOUT)
+
+
+def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_path):
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        usual = await deciding(page)
+        await page.evaluate("document.documentElement.style.fontSize = '200%'")  # the setting
+        large = await page.evaluate(LAYOUT)
+        assert large["number"] >= 1.9 * usual["number"]
+        assert large["page"] <= 360 and large["spilled"] == 0
+        assert large["total"]["right"] <= 360
+        assert await controls_too_small(page) == []
+
+    play_in_browser(table, server, steps)
+
+
+def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
+    """A 360 px phone zoomed to 200 % is 180 CSS px wide: the numbers keep their CSS size (so
+    look twice as large), rows scroll sideways rather than shrink, and the page does not."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        usual_page = await seated_phone(browser, server, "Dora")
+        zoomed_page = await seated_phone(
+            browser, server, "Zoe", viewport={"width": 180, "height": 370}
+        )
+        first_roll(table)
+        usual, zoomed = await deciding(usual_page), await deciding(zoomed_page)
+        assert zoomed["number"] == usual["number"]
+        assert zoomed["page"] <= 180 and zoomed["spilled"] == 0
+        assert zoomed["total"]["right"] <= 180
+        assert await controls_too_small(zoomed_page) == []
+
+    play_in_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_in_landscape_the_sheet_and_the_decision_controls_are_all_in_view(tmp_path, variant):
+    """A phone on its side (740 x 360): the sheet and, beside it, the moves, the confirm button
+    and Pass, all without scrolling; the page uses the width."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora", viewport={"width": 740, "height": 360})
+        table.new_game()
+        if variant == "longo":  # lucky 5 and 9: with white 4 + 1, eight moves to choose from
+            for number in (5, 9):
+                await page.click(f"#lucky .lucky-number[data-number='{number}']")
+                await page.wait_for_selector("#lucky >> text=lucky numbers: 5")
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 2 for colour in table.game.dice_in_play()}))
+        layout = await deciding(page)
+        for part in ("sheet", "moves", "confirm", "pass"):
+            assert layout[part]["bottom"] <= 360 and layout[part]["right"] <= 740, part
+        assert layout["sheet"]["right"] <= layout["pass"]["left"], "side by side"
+        assert layout["pass"]["right"] - layout["sheet"]["left"] > 640
+        assert layout["spilled"] == 0
+
+    play_in_browser(table, server, steps)

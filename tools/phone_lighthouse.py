@@ -1,0 +1,90 @@
+"""Lighthouse's accessibility score of the phone page, on the join page or mid-game.
+
+    npm install --prefix /tmp/lh -E lighthouse@12.8.2
+    .venv/bin/python tools/phone_lighthouse.py /tmp/lh/node_modules/.bin/lighthouse [join|game]
+
+A maintainer's tool for docs/accessibility.md's figure (the tests run axe-core, which Lighthouse's
+accessibility audits are built on). It runs a tower on simulated hardware with Bot, a computer
+player; a phone (Debian's chromium, with a debugging port) joins as Dora and Bot rolls, so Dora
+has four marks to choose from. Lighthouse then opens the page in the same browser, keeping the
+phone's seat token (--disable-storage-reset), and audits what Dora sees (its default: a mobile
+phone, 412 px wide). Prints the score and the audits that failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from playwright.async_api import async_playwright
+from support.phone_page import (
+    CHROMIUM,
+    CODE,
+    FLAGS,
+    SMALL_PHONE,
+    first_roll,
+    phone_tower,
+    until,
+)
+
+PORT = 9333  # chromium's debugging port, where Lighthouse finds the browser
+
+
+async def audit(lighthouse: str, state: str, folder: Path) -> dict:
+    """Lighthouse's report of the page in `state` ("join" or "game")."""
+    table, _, server = phone_tower(folder)
+    task = asyncio.create_task(table.run())
+    await until(lambda: table.hardware.button is not None)
+    assert await server.start() is None
+    url = f"http://127.0.0.1:{server.port}/?code={CODE}"
+    try:
+        async with async_playwright() as playwright:
+            context = await playwright.chromium.launch_persistent_context(
+                str(folder / "profile"), executable_path=CHROMIUM, viewport=SMALL_PHONE,
+                args=[*FLAGS, f"--remote-debugging-port={PORT}"],
+            )  # fmt: skip
+            page = await context.new_page()
+            await page.goto(url)
+            await page.wait_for_selector("#join:not([hidden])")
+            if state == "game":
+                await page.fill("#name", "Dora")
+                await page.click("#join-button")
+                await page.wait_for_selector("#game:not([hidden])")
+                first_roll(table)
+                await page.wait_for_selector("#moves .move")
+            report = folder / "lighthouse.json"
+            lighthouse_run = await asyncio.create_subprocess_exec(
+                lighthouse, url, f"--port={PORT}", "--only-categories=accessibility",
+                "--disable-storage-reset", "--output=json", f"--output-path={report}", "--quiet",
+            )  # fmt: skip
+            await lighthouse_run.wait()
+            await context.close()
+            return json.loads(report.read_text())
+    finally:
+        await server.stop()
+        table.stop()
+        await task
+        table.hardware.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lighthouse", help="the lighthouse command (from npm)")
+    parser.add_argument("state", nargs="?", default="game", choices=["join", "game"])
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        report = asyncio.run(audit(arguments.lighthouse, arguments.state, Path(folder)))
+    score = report["categories"]["accessibility"]["score"]
+    failed = [name for name, audit in report["audits"].items() if audit.get("score") == 0]
+    print(f"Lighthouse {report['lighthouseVersion']}, {arguments.state}: accessibility "
+          f"{round(score * 100)}; failed: {', '.join(failed) or 'none'}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
