@@ -9,6 +9,9 @@ import io
 import socket
 from pathlib import Path
 
+import pytest
+from support import HANG
+
 from firmware_py.app import web as web_tower
 from firmware_py.app.config import SIMULATED, WebConfig
 from firmware_py.app.hardware import build_hardware
@@ -16,6 +19,12 @@ from firmware_py.journal.journal import Journal
 from firmware_py.seating import SeatSpec
 from firmware_py.show.terminal import Console
 from firmware_py.table import Table
+
+
+@pytest.fixture(autouse=True)
+def the_configured_port(monkeypatch):
+    """These tests are about [web] port itself: no port for the run over it."""
+    monkeypatch.delenv(web_tower.PORT_VARIABLE, raising=False)
 
 
 def start_and_stop(state_dir: Path, config: WebConfig) -> tuple[str, list[str]]:
@@ -35,7 +44,7 @@ def start_and_stop(state_dir: Path, config: WebConfig) -> tuple[str, list[str]]:
         return server.url
 
     try:
-        url = asyncio.run(asyncio.wait_for(session(), timeout=30))
+        url = asyncio.run(asyncio.wait_for(session(), timeout=HANG))
     finally:
         hardware.close()
     return url.partition("?")[0], list(table.news)  # the table code is drawn anew
