@@ -1,0 +1,95 @@
+"""One suite of seat behaviour, run against both doors a player's device comes in by: a pad
+through the pad hub and a phone through the web server. Whatever the wire, a device joins a
+seat, is offered exactly the marks the referee allows, has a decision applied once however
+often it is sent, and hears the referee's own words when a mark is refused."""
+
+from __future__ import annotations
+
+import pytest
+from support.doors import door_at
+from support.table import run_table, until
+from support.web import BOT, ROLL
+
+DOORS = ["pad", "phone"]
+
+
+def play(kind: str, tmp_path, steps) -> None:
+    """Run a table with Bot (a computer player who waits) and one device of `kind` while
+    `await steps(table, door, name)` plays; `name` is the seat the device took."""
+    table, door = door_at(kind, tmp_path, [BOT])
+
+    async def with_door() -> None:
+        await door.open()
+        try:
+            assert (await door.join("Dora")).ok
+            await until(lambda: len(table.seats) == 2)
+            await steps(table, door, table.seats[-1].name)
+        finally:
+            await door.close()
+
+    run_table(table, with_door)
+
+
+def start_with_bots_roll(table) -> None:
+    """A new game and Bot's first roll: action 1 with white 4 + 1."""
+    table.new_game()
+    table.submit(ROLL)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_device_joins_a_seat_at_the_end_of_the_table(tmp_path, kind):
+    async def steps(table, door, name) -> None:
+        assert [seat.name for seat in table.seats] == ["Bot", name]
+        assert table.kind_of(name) == kind
+
+    play(kind, tmp_path, steps)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_device_is_offered_exactly_the_marks_the_referee_allows(tmp_path, kind):
+    async def steps(table, door, name) -> None:
+        start_with_bots_roll(table)
+        offered = await door.moves(phase=2)
+        assert offered == {(mark.row, mark.number) for mark in table.game.legal_marks(name)}
+        assert offered  # white 4 + 1: a 5 in every row
+
+    play(kind, tmp_path, steps)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_decision_sent_again_is_answered_again_and_applied_once(tmp_path, kind):
+    async def steps(table, door, name) -> None:
+        start_with_bots_roll(table)
+        row, number = sorted(await door.moves(phase=2))[0]
+        first = await door.mark("first", row, number)
+        assert first.ok
+        assert await door.mark("first", row, number) == first  # its answer was lost
+        player = table.game.player(name)
+        assert sum(player.crosses(index) for index in range(4)) == 1
+        second = await door.mark("second", row, number)  # a new request: a second mark
+        assert not second.ok and "already marked in action 1" in second.words
+
+    play(kind, tmp_path, steps)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_mark_the_rules_forbid_is_refused_in_the_referees_words(tmp_path, kind):
+    async def steps(table, door, name) -> None:
+        start_with_bots_roll(table)
+        await door.moves(phase=2)
+        refused = await door.mark("nine", "red", 9)  # white 4 + 1 makes 5, not 9
+        assert not refused.ok and "9" in refused.words
+        assert table.game.player(name).crosses(0) == 0
+
+    play(kind, tmp_path, steps)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_pass_in_action_1_is_taken_and_the_table_waits_no_more_for_that_player(tmp_path, kind):
+    async def steps(table, door, name) -> None:
+        start_with_bots_roll(table)
+        await door.moves(phase=2)
+        assert (await door.pass_("pass")).ok
+        await until(lambda: name not in table.game.waiting_for())
+
+    play(kind, tmp_path, steps)
