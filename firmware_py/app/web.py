@@ -1,8 +1,8 @@
 """The web server's part in `qwixx-tower run`: built from `[web]`, started inside the tower's
-loop before the table runs (so the first screens already show the join QR code), announced in
-the terminal, stopped with the tower. A port another program holds gives way to a free one
-(the QR code and the address say which); a host it cannot listen on is one sentence, and the
-tower plays on without phones."""
+loop once the table has read its journal back (then the displays show the join QR code),
+announced in the terminal, stopped with the tower. A port another program holds gives way to a
+free one (the QR code and the address say which); a host it cannot listen on is one sentence,
+and the tower plays on without phones."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> boo
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
     table.join_address = (server.url, server.hub.code)
+    table.publish()  # the displays show the join QR code
     if server.moved_from is not None:
         moved = (
             f"port {server.moved_from} is in use by another program: "
