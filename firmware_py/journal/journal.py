@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
 DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
+TABLE_SEATS = "table-seats.json"  # who sits at the table now, also between games
 PROBE = ".write-test"  # a small file written (and removed) to see that saving works
 PROBE_BYTES = 512  # about one event line
 REWRITTEN = "the game log was moved or deleted: written again from the game so far"
@@ -330,6 +331,16 @@ class Journal:
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         _write_durably(path.with_suffix(SEATS), seat_records(seats))
 
+    def note_table_seats(self, seats) -> None:
+        """Write down, durably, who sits at the table now (as `note_seats`): between games too,
+        so that a power cut between games keeps the seats that pads and phones joined."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write_durably(self.directory / TABLE_SEATS, seat_records(seats))
+
+    def noted_table_seats(self) -> list[dict]:
+        """The seats `note_table_seats` wrote last ([] without a note one can read)."""
+        return _seat_list(self.directory / TABLE_SEATS)
+
     def note_draft(
         self,
         variant: str,
@@ -441,8 +452,13 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
 def noted_seats(path: Path) -> list[dict]:
     """Who sat where in the game of `path`, as noted at its start: a list of {"name", "kind",
     "pad"} ([] if there is no note, or it cannot be read)."""
+    return _seat_list(path.with_suffix(SEATS))
+
+
+def _seat_list(path: Path) -> list[dict]:
+    """A note of seats read back: {"name", "kind", "pad"} each ([] if it cannot be read)."""
     try:
-        record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
+        record = json.loads(disk.read_regular(path))
     except (OSError, ValueError):
         return []
     keys = {"name", "kind", "pad"}
@@ -507,7 +523,7 @@ def _log_names(directory: Path) -> list[str]:
 
 def _ours(name: str) -> bool:
     """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
-    return name == DRAFT or number_of(name) is not None
+    return name in (DRAFT, TABLE_SEATS) or number_of(name) is not None
 
 
 def is_empty(path: Path) -> bool:

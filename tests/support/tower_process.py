@@ -156,8 +156,9 @@ class Tower:
     `web` is False); its standard output read by a thread into lines the test waits for."""
 
     def __init__(self, tmp_path: Path, pads: list[PtyPad] = (), *, web: bool = True,
-                 extra: tuple[str, ...] = ()) -> None:  # fmt: skip
+                 keyboard: bool = False, extra: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.tmp_path, self.state = tmp_path, tmp_path / "state"
+        self.keyboard = os.openpty() if keyboard else None  # Enter presses the roll button
         self._held = socket.socket()  # the configured port, held: the tower takes a free one
         self._held.bind(("127.0.0.1", 0))
         self._held.listen()
@@ -177,8 +178,9 @@ class Tower:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
         self.url = ""
+        stdin = self.keyboard[1] if self.keyboard else subprocess.DEVNULL
         self.process = subprocess.Popen(
-            self.command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            self.command, stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         reader = threading.Thread(target=_read, args=(self.process, self.lines), daemon=True)
@@ -214,6 +216,11 @@ class Tower:
     def code(self) -> str:
         return self.join_url().rsplit("code=", 1)[1]
 
+    def press(self) -> None:
+        """Enter at the tower's terminal: the simulated roll button is pressed."""
+        assert self.keyboard is not None, "start the tower with keyboard=True"
+        os.write(self.keyboard[0], b"\n")
+
     def kill(self) -> None:
         """Pull the plug (SIGKILL): nothing gets to run after this moment."""
         assert self.process is not None
@@ -237,6 +244,8 @@ class Tower:
         if self.process is not None and self.process.poll() is None:
             self.kill()
         self._held.close()
+        for fd in self.keyboard or ():
+            os.close(fd)
 
 
 def _read(process: subprocess.Popen, lines: queue.Queue[str | None]) -> None:

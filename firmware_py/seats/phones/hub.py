@@ -26,7 +26,7 @@ from typing import Any
 
 from firmware_py.seats.devices import RemoteDecision, RemoteSeats
 from firmware_py.seats.seatview import SeatView
-from firmware_py.table import Table
+from firmware_py.table import NO_SEAT, Table
 from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
 START_WORDS = "A press of the tower's roll button starts the game."
+NO_SEAT_WORDS = "this phone holds no seat: join with the table code first"
 
 
 def new_table_code() -> str:
@@ -177,14 +178,13 @@ class WebHub:
         refusal = self.seats.connect(device, phone)
         if refusal is not None:
             raise Refused(refusal.reason)
+        phone.device = device  # seated or not: its retries are answered from the journal
         if self.seats.seat_of(device) is None:
-            self.seats.disconnect(phone)
             raise Refused(
-                "this phone holds no seat at this table (the tower was restarted, or the seat "
-                "was given up): join with the table code",
+                "this phone holds no seat at this table (the seat was given up, or the tower "
+                "lost it): join with the table code",
                 forget=True,
             )
-        phone.device = device
         self.sync(phone)
 
     def _take_over(self, device: str) -> None:
@@ -244,8 +244,9 @@ class WebHub:
         if not isinstance(request, str) or not 1 <= len(request) <= MAX_REQUEST_ID:
             raise Refused("the page sent a decision without a request number; reload the page")
         device = phone.device
-        if device is None or self.seats.seat_of(device) is None:
-            raise Refused("this phone holds no seat: join with the table code first")
+        if device is None:
+            phone.send(_answer(request, NO_SEAT_WORDS, str(NO_SEAT)))
+            return
         try:
             decision = RemoteDecision(**decision_fields(message))
         except (TypeError, ValueError) as error:

@@ -17,7 +17,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from firmware_py.seats.phones.hub import MAX_MESSAGE, Phone, WebHub
 
@@ -26,7 +26,11 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 1009)
 HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
+CLOSE_WAIT = 0.5  # seconds a closing socket waits for the phone's reply (or its last words)
+RESTARTING = "the tower is restarting: this phone reconnects by itself"
 HUB = web.AppKey("hub", WebHub)
+Transport = asyncio.BaseTransport | None
+SOCKETS = web.AppKey("sockets", dict[web.WebSocketResponse, Transport])
 HEADERS = {
     "Cache-Control": "no-cache",
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
@@ -40,6 +44,7 @@ def make_app(hub: WebHub) -> web.Application:
     """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
     app = web.Application(client_max_size=4096)
     app[HUB] = hub
+    app[SOCKETS] = {}  # the phones' open sockets, told and closed when the tower stops
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _websocket)
     app.router.add_static("/static/", STATIC)
@@ -63,7 +68,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     if origin is not None and urlsplit(origin).netloc != request.host:
         # another web site open on the phone may not play for it (cross-site WebSocket)
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
-    socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT)
+    socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, timeout=CLOSE_WAIT)
     await socket_.prepare(request)
     phone = hub.open()
     if phone is None:
@@ -73,6 +78,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         await socket_.close()
         return socket_
     writer = asyncio.create_task(_write_then_close(phone, socket_))
+    request.app[SOCKETS][socket_] = request.transport
     try:
         async for message in socket_:
             if message.type is WSMsgType.TEXT:
@@ -80,13 +86,39 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
             elif message.type is WSMsgType.BINARY:
                 hub.receive(phone, "binary")  # refused in words: not JSON
     finally:
+        request.app[SOCKETS].pop(socket_, None)
         hub.close(phone)
-        if not writer.done():
+        if not writer.done() and not socket_.closed:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(writer), 0.5)  # last words out
+                await asyncio.wait_for(asyncio.shield(writer), CLOSE_WAIT)  # last words out
         writer.cancel()
-        await socket_.close()
+        await close_soon(socket_, request.transport)
     return socket_
+
+
+async def close_soon(
+    socket_: web.WebSocketResponse, transport: Transport, code: int = WSCloseCode.OK
+) -> None:
+    """Close a socket without waiting long: a phone that does not read (its buffers full) or
+    never answers the close is cut off after CLOSE_WAIT seconds."""
+    try:
+        await asyncio.wait_for(socket_.close(code=code), CLOSE_WAIT)
+    except (TimeoutError, ConnectionError):
+        if isinstance(transport, asyncio.WriteTransport):
+            transport.abort()
+
+
+async def say_goodbye(sockets: dict[web.WebSocketResponse, Transport]) -> None:
+    """The tower stops: every phone is told it restarts, and its socket closed with the
+    WebSocket code for a restart (1012), all at once and bounded; the page reconnects."""
+
+    async def goodbye(socket_: web.WebSocketResponse, transport: Transport) -> None:
+        with contextlib.suppress(Exception):
+            words = {"type": "restarting", "text": RESTARTING}
+            await asyncio.wait_for(socket_.send_json(words), CLOSE_WAIT)
+        await close_soon(socket_, transport, WSCloseCode.SERVICE_RESTART)
+
+    await asyncio.gather(*(goodbye(*pair) for pair in list(sockets.items())))
 
 
 async def _write_then_close(phone: Phone, socket_: web.WebSocketResponse) -> None:
@@ -127,7 +159,9 @@ class WebServer:
         return None
 
     async def _listen(self, port: int) -> web.AppRunner:
-        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            make_app(self.hub), access_log=None, handle_signals=False, shutdown_timeout=CLOSE_WAIT
+        )
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, port).start()
@@ -144,7 +178,10 @@ class WebServer:
         )
 
     async def stop(self) -> None:
+        """Stop within about a second, phones connected or not: each is told the tower
+        restarts and its socket closed; then the server ends (no request waits longer)."""
         if self._runner is not None:
+            await say_goodbye(self._runner.app[SOCKETS])
             await self._runner.cleanup()
             self._runner = None
 
