@@ -83,7 +83,9 @@ def test_a_taken_port_is_one_sentence_and_phones_join_on_another(tmp_path, capsy
     assert said == [f"port {port} is in use by another program: phones join on port {web.port}"]
     assert f"Phones join at http://127.0.0.1:{web.port}/?code={CODE}" in printed
     assert table.games_finished == 1
-    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={CODE}", CODE)
+    code = web.hub.code  # a new one after the game: who saw the old one cannot join with it
+    assert code != CODE
+    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={code}", code)
 
 
 def test_the_drawn_tower_shows_the_qr_code_between_games_and_the_address_always(

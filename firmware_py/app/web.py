@@ -6,6 +6,7 @@ and the tower plays on without phones."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 from collections.abc import Callable
@@ -40,8 +41,8 @@ async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> boo
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
-    table.join_address = (server.url, server.hub.code)
-    table.publish()  # the displays show the join QR code
+    show_join_address(server, table)
+    server.hub.code_changed = lambda: new_code_shown(server, table)  # after every game
     if server.moved_from is not None:
         moved = (
             f"port {server.moved_from} is in use by another program: "
@@ -54,6 +55,19 @@ async def start(server: WebServer, table: Any, console: Any, out: TextIO) -> boo
     else:
         print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
     return True
+
+
+def show_join_address(server: WebServer, table: Any) -> None:
+    """The address phones join at, with the table code, on the displays and the terminal."""
+    table.join_address = (server.url, server.hub.code)
+    table.publish()
+
+
+def new_code_shown(server: WebServer, table: Any) -> None:
+    """A new table code (a game ended): on the displays with the next publication, drawn
+    once the change being published now has reached every presenter."""
+    table.join_address = (server.url, server.hub.code)
+    asyncio.get_running_loop().call_soon(table.publish)
 
 
 def join_footer(url: str, table: Any) -> Callable[[], list[str]]:

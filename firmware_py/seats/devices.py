@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import SeatKind
+from firmware_py.seats.names import MAX_NAME, clean_name, skeleton
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
@@ -29,8 +30,6 @@ from sheets import COLOURS
 
 if TYPE_CHECKING:
     from firmware_py.table.core import Table
-
-NAME_LENGTH = 24  # characters of a typed name that are kept
 
 
 @dataclass(frozen=True)
@@ -188,17 +187,19 @@ class RemoteSeats:
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
-        # Names differing only in capitals ("bot" beside "Bot") would be told apart by no one.
+        # Names that look alike ("bot" beside "Bot", a Cyrillic or full-width "Bot") would be
+        # told apart by no one: they are compared by their skeletons (seats.names).
         seated = [*self.table.seating.names(), *self.seated.values()]
-        taken = {name.casefold() for name in seated}
-        wanted = clean_name(typed or "") or self.names.get(device, "")
-        if wanted and wanted.casefold() not in taken:
+        taken = {skeleton(name) for name in seated}
+        wanted = clean_name(typed or "") or clean_name(self.names.get(device, ""))
+        if wanted and skeleton(wanted) not in taken:
             return wanted
         if wanted:
-            numbered = (f"{wanted} {n}" for n in range(2, 99))
-            return next(name for name in numbered if name.casefold() not in taken)
+            stem = wanted[: MAX_NAME - 3].rstrip()  # room for the number, in the one limit
+            numbered = (f"{stem} {n}" for n in range(2, 99))
+            return next(name for name in numbered if skeleton(name) not in taken)
         number = len(self.table.seats) + 1
-        while f"Player {number}".casefold() in taken:
+        while skeleton(f"Player {number}") in taken:
             number += 1
         return f"Player {number}"
 
@@ -269,10 +270,3 @@ def join_view(table: Table) -> SeatView:
     refusal = table.why_not_join()
     return idle_view("press any button to join" if refusal is None else refusal.reason,
                      may_join=True)  # fmt: skip
-
-
-def clean_name(typed: str) -> str:
-    """A typed name as the table shows it: printable characters, spaces squeezed, cut to
-    NAME_LENGTH characters."""
-    printable = "".join(ch for ch in typed if ch.isprintable())
-    return " ".join(printable.split())[:NAME_LENGTH]

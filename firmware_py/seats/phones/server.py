@@ -28,6 +28,7 @@ MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 10
 HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
 CLOSE_WAIT = 0.5  # seconds a closing socket waits for the phone's reply (or its last words)
 RESTARTING = "the tower is restarting: this phone reconnects by itself"
+CROWDED = "too many connections from this phone to the tower: close the other tabs"
 HUB = web.AppKey("hub", WebHub)
 Transport = asyncio.BaseTransport | None
 SOCKETS = web.AppKey("sockets", dict[web.WebSocketResponse, Transport])
@@ -70,14 +71,13 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
     socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, timeout=CLOSE_WAIT)
     await socket_.prepare(request)
-    phone = hub.open()
+    phone = hub.open(request.remote or "")
     if phone is None:
-        await socket_.send_json(
-            {"type": "refused", "reason": "too many phones are connected to the tower right now"}
-        )
-        await socket_.close()
+        with contextlib.suppress(ConnectionError):
+            await socket_.send_json({"type": "refused", "reason": CROWDED, "final": True})
+        await close_soon(socket_, request.transport)
         return socket_
-    writer = asyncio.create_task(_write_then_close(phone, socket_))
+    writer = asyncio.create_task(_write_then_close(phone, socket_, request.transport))
     request.app[SOCKETS][socket_] = request.transport
     try:
         async for message in socket_:
@@ -121,12 +121,16 @@ async def say_goodbye(sockets: dict[web.WebSocketResponse, Transport]) -> None:
     await asyncio.gather(*(goodbye(*pair) for pair in list(sockets.items())))
 
 
-async def _write_then_close(phone: Phone, socket_: web.WebSocketResponse) -> None:
+async def _write_then_close(
+    phone: Phone, socket_: web.WebSocketResponse, transport: Transport
+) -> None:
     """What the hub queues for the phone, until the hub ends the connection (or the phone goes:
     then what was queued for it is dropped; it gets a fresh view at its next hello)."""
     with contextlib.suppress(ConnectionError):
         await phone.write(socket_.send_str)
-        await socket_.close()
+    if phone.dropped and isinstance(transport, asyncio.WriteTransport):
+        transport.abort()  # it reads nothing: no close handshake to wait for
+    await close_soon(socket_, transport)
 
 
 class WebServer:
