@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 
 import aiohttp
@@ -19,6 +20,7 @@ from web_helpers import BOT, CODE, ROLL, bot_rolls_five, run_with_server, web_to
 from firmware_py.rules import Pass
 from firmware_py.seats.phones import hub as web_hub
 from firmware_py.seats.phones import server as web_server
+from firmware_py.seats.phones.guard import LOG_LINES
 from firmware_py.seats.phones.hub import device_of
 from firmware_py.seats.phones.server import MAX_FRAME, WebServer
 
@@ -587,3 +589,88 @@ def test_a_game_that_ends_gets_a_new_table_code_and_seated_phones_keep_their_sea
         assert (await back.expect("view"))["view"]["player"] == "Dora"
 
     play_with_phones(table, server, steps)
+
+
+def test_requests_that_do_not_name_the_tower_are_refused(tmp_path):
+    """DNS rebinding: a web site points its own name at the tower; the phone's browser then
+    sends that name in Host (and in Origin). Only the tower's own names and addresses pass."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        base = f"http://127.0.0.1:{server.port}"
+        for host in ("evil.example", f"evil.example:{server.port}", "203.0.113.9"):
+            async with session.get(base + "/", headers={"Host": host}) as refused:
+                assert refused.status == 421
+                assert await refused.text() == web_server.NOT_OURS
+        rebinding = {"Host": f"evil.example:{server.port}",
+                     "Origin": f"http://evil.example:{server.port}"}  # fmt: skip
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused_socket:
+            await session.ws_connect(base + "/ws", headers=rebinding)
+        assert refused_socket.value.status == 421
+        for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}"):
+            async with session.get(base + "/", headers={"Host": host}) as page:
+                assert page.status == 200
+
+    play_with_phones(table, server, steps)
+
+
+def test_no_page_may_frame_the_tower_and_no_answer_names_a_version(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        async with session.get(f"http://127.0.0.1:{server.port}/") as page:
+            assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+            assert page.headers["Server"] == "qwixx-tower"
+        unparsable = await asyncio.to_thread(raw_request, server.port, b"GARBAGE\r\n\r\n")
+        assert unparsable.startswith(b"HTTP/1.0 400")
+        assert b"Server: qwixx-tower\r\n" in unparsable and b"aiohttp" not in unparsable
+
+    play_with_phones(table, server, steps)
+
+
+def test_connections_that_never_finish_their_request_are_closed(tmp_path, monkeypatch):
+    """A connection that sends nothing, or its headers a byte at a time and never all of
+    them, is closed after IDLE seconds (shortened here): thousands of them cannot pile up."""
+    monkeypatch.setattr(web_server, "IDLE", 0.5)
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+        for connection in (silent, slow):
+            connection.settimeout(30)  # bounds a hang only
+            assert await asyncio.to_thread(connection.recv, 100) == b"", "still open"
+            connection.close()
+        async with session.get(f"http://127.0.0.1:{server.port}/") as page:
+            assert page.status == 200
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_flood_of_bad_requests_costs_a_few_log_lines(tmp_path, caplog):
+    table, _, server = web_tower(tmp_path)
+    bad = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"
+
+    async def steps(session) -> None:
+        for _ in range(40):
+            assert (await asyncio.to_thread(raw_request, server.port, bad)).startswith(
+                b"HTTP/1.0 400"
+            )
+
+    with caplog.at_level(logging.DEBUG, logger="aiohttp"):
+        play_with_phones(table, server, steps)
+    lines = [record for record in caplog.records if record.name.startswith("aiohttp")]
+    assert len(lines) <= LOG_LINES
+    assert all(record.exc_info is None for record in lines), "a traceback per bad request"
+
+
+def raw_request(port: int, data: bytes) -> bytes:
+    """Send `data` on a new connection; what comes back until the tower closes it."""
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.settimeout(30)  # bounds a hang only
+        connection.sendall(data)
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+        return answer

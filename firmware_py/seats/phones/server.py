@@ -14,11 +14,13 @@ import contextlib
 import errno
 import logging
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
+from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
 from firmware_py.seats.phones.hub import MAX_MESSAGE, Phone, WebHub
 
 log = logging.getLogger(__name__)
@@ -30,11 +32,19 @@ CLOSE_WAIT = 0.5  # seconds a closing socket waits for the phone's reply (or its
 RESTARTING = "the tower is restarting: this phone reconnects by itself"
 CROWDED = "too many connections from this phone to the tower: close the other tabs"
 HUB = web.AppKey("hub", WebHub)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Transport = asyncio.BaseTransport | None
 SOCKETS = web.AppKey("sockets", dict[web.WebSocketResponse, Transport])
+HOSTS = web.AppKey("hosts", OwnHosts)
+IDLE = 10.0  # seconds a connection may take to send its request (or idle between requests)
+SERVER_NAME = "qwixx-tower"  # the Server header: no versions for anyone to look up
+NOT_OURS = "this is the Qwixx tower: open it by its own address (the QR code on its display)"
 HEADERS = {
     "Cache-Control": "no-cache",
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",  # no other page may show this one in a frame
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # the table code in the address stays on the table
 }
@@ -43,8 +53,9 @@ EVERY_NETWORK = ("0.0.0.0", "::")
 
 def make_app(hub: WebHub) -> web.Application:
     """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
-    app = web.Application(client_max_size=4096)
+    app = web.Application(client_max_size=4096, middlewares=[_own_host_only])
     app[HUB] = hub
+    app[HOSTS] = OwnHosts()
     app[SOCKETS] = {}  # the phones' open sockets, told and closed when the tower stops
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _websocket)
@@ -53,9 +64,19 @@ def make_app(hub: WebHub) -> web.Application:
     return app
 
 
+@web.middleware
+async def _own_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Only requests that name the tower (DNS rebinding: a site whose name the attacker points
+    at the tower sends its own name, in Host as in Origin)."""
+    if not request.app[HOSTS].allows(request.host):
+        raise web.HTTPMisdirectedRequest(text=NOT_OURS)
+    return await handler(request)
+
+
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
+    response.headers["Server"] = SERVER_NAME
 
 
 async def _page(request: web.Request) -> web.FileResponse:
@@ -163,8 +184,16 @@ class WebServer:
         return None
 
     async def _listen(self, port: int) -> web.AppRunner:
+        few_log_lines()
+        # Also the answers aiohttp writes itself, to requests it cannot parse (they never reach
+        # the app's hooks), carry no versions: this is the process's only web server.
+        web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
         runner = web.AppRunner(
-            make_app(self.hub), access_log=None, handle_signals=False, shutdown_timeout=CLOSE_WAIT
+            make_app(self.hub),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=CLOSE_WAIT,
+            keepalive_timeout=IDLE,  # also a connection that never sends (all) its headers
         )
         await runner.setup()
         try:
