@@ -674,3 +674,24 @@ def raw_request(port: int, data: bytes) -> bytes:
         while chunk := connection.recv(4096):
             answer += chunk
         return answer
+
+
+def test_a_seat_played_from_another_phone_is_news_at_the_table(tmp_path):
+    """Dora's token shown from another device (a stolen token, or her new phone) moves her
+    seat, and the table is told; a reload from her own phone is no news."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        dora, token = await join(session, server, "Dora")
+        await dora.socket.close()
+        reload = await open_page(session, server)
+        await reload.send(type="hello", token=token)
+        await reload.expect("view")
+        assert not [line for line in table.news if "another phone" in line]
+        async with from_another_address() as elsewhere:
+            other = await open_page(elsewhere, server)
+            await other.send(type="hello", token=token)
+            assert (await other.expect("view"))["view"]["player"] == "Dora"
+        assert table.news[-1] == "Dora's seat is played from another phone now"
+
+    play_with_phones(table, server, steps)

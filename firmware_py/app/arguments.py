@@ -19,9 +19,8 @@ from typing import NoReturn
 
 from firmware_py import __version__
 from firmware_py.seating import MAX_SEATS
+from firmware_py.seats.names import MAX_NAME
 from sheets import sheet_names
-
-NAME_LENGTH = 24  # characters in a player's name: enough for "Alexandra-Charlotte"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -63,8 +62,8 @@ def names_list(text: str) -> list[str]:
     for name in names:
         if not name.isprintable():
             raise argparse.ArgumentTypeError(f"{name!r} holds a control character")
-        if len(name) > NAME_LENGTH:
-            raise argparse.ArgumentTypeError(f"{name!r} is longer than {NAME_LENGTH} characters")
+        if len(name) > MAX_NAME:  # the one limit of every door (seats.names)
+            raise argparse.ArgumentTypeError(f"{name!r} is longer than {MAX_NAME} characters")
     return names
 
 

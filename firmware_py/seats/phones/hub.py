@@ -157,6 +157,7 @@ class WebHub:
         self._wrong_codes: dict[str, deque[float]] = {}  # address -> when, the last minute's
         self._answering: Phone | None = None
         self._seen = -1
+        self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
         table.subscribe(self.push_all)
 
     # ---- connections -------------------------------------------------------------------------
@@ -242,7 +243,19 @@ class WebHub:
                 "lost it): join with the table code",
                 forget=True,
             )
+        self._note_where_played(device, phone.address)
         self.sync(phone)
+
+    def _note_where_played(self, device: str, address: str) -> None:
+        """A seat played from another address than before is a line of news: a player whose
+        seat a stolen token took sees it on the tower (a reload comes from the same one)."""
+        before = self._played_from.get(device)
+        self._played_from[device] = address
+        name = self.seats.seat_of(device)
+        if before is not None and before != address and name is not None:
+            self.table.tell(f"{name}'s seat is played from another phone now")
+        for gone in [d for d in self._played_from if self.seats.seat_of(d) is None]:
+            del self._played_from[gone]  # only seats at the table are remembered
 
     def _take_over(self, device: str) -> None:
         """The token is the phone's secret: a connection that shows it is that phone, back
@@ -272,6 +285,7 @@ class WebHub:
         if refusal is not None:
             raise Refused(refusal.reason)
         phone.device = device
+        self._played_from[device] = phone.address
         phone.send({"type": "joined", "token": token, "player": self.seats.seat_of(device)})
         self.sync(phone)
 
