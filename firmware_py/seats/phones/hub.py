@@ -41,6 +41,7 @@ PER_SECOND = 10.0  # ... and then per second; a connection over its budget is cl
 MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
 WRONG_CODES_A_MINUTE = 10  # wrong codes from one address before that address waits a minute
 ADDRESSES_KEPT = 256  # addresses whose wrong codes are counted (the oldest are forgotten)
+COOL_OFF = 10.0  # seconds an address cut off for flooding waits before it may connect again
 MAX_REQUEST_ID = 80
 CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
@@ -92,6 +93,7 @@ class Phone:
         self.wrong_codes = 0
         self.closing = False
         self.dropped = False  # it read nothing for too long: closed without last words
+        self.cut_off = False  # it flooded: its connection is cut after its last words
         self._outbox: list[tuple[str, str]] = []
         self._ready = asyncio.Event()
         self._budget = float(BURST)
@@ -158,6 +160,7 @@ class WebHub:
         self._answering: Phone | None = None
         self._seen = -1
         self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
+        self._cooling: dict[str, float] = {}  # address -> until when it may not connect
         table.subscribe(self.push_all)
 
     # ---- connections -------------------------------------------------------------------------
@@ -179,6 +182,24 @@ class WebHub:
         self.sync(phone)
         return phone
 
+    def cut_off(self, phone: Phone) -> None:
+        """A connection that floods ends without a close handshake (what it still sends is
+        not read), and its address waits COOL_OFF seconds before it may connect again: a
+        client that reconnects at full speed costs the tower almost nothing."""
+        phone.cut_off = True
+        phone.end()
+        self._cooling[phone.address] = self.clock() + COOL_OFF
+        while len(self._cooling) > ADDRESSES_KEPT:
+            del self._cooling[next(iter(self._cooling))]
+
+    def cooling(self, address: str) -> bool:
+        """True while `address` waits after a flood (see `cut_off`)."""
+        until = self._cooling.get(address)
+        if until is not None and until <= self.clock():
+            del self._cooling[address]
+            return False
+        return until is not None
+
     def _seated(self, phone: Phone) -> bool:
         return phone.device is not None and self.seats.seat_of(phone.device) is not None
 
@@ -197,7 +218,7 @@ class WebHub:
             return
         if not phone.spend(self.clock()):
             phone.send({"type": "refused", "reason": TOO_FAST, "forget": False, "final": True})
-            phone.end()
+            self.cut_off(phone)
             return
         try:
             message = parse(text)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
 from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
-from firmware_py.seats.phones.hub import MAX_MESSAGE, Phone, WebHub
+from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,8 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     if origin is not None and urlsplit(origin).netloc != request.host:
         # another web site open on the phone may not play for it (cross-site WebSocket)
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
+    if hub.cooling(request.remote or ""):  # it flooded a moment ago: refused before upgrading
+        raise web.HTTPTooManyRequests(text=TOO_FAST)
     socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, timeout=CLOSE_WAIT)
     await socket_.prepare(request)
     phone = hub.open(request.remote or "")
@@ -151,6 +153,8 @@ async def _write_then_close(
         await phone.write(socket_.send_str)
     if phone.dropped and isinstance(transport, asyncio.WriteTransport):
         transport.abort()  # it reads nothing: no close handshake to wait for
+    elif phone.cut_off and transport is not None:
+        transport.close()  # its last words go out; nothing more it sends is read
     await close_soon(socket_, transport)
 
 
