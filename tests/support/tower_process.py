@@ -10,6 +10,7 @@ only bounds a hang.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -233,10 +234,6 @@ class Tower:
         self.process.send_signal(signal.SIGINT)
         return self.process.wait(timeout=WAIT)
 
-    def restart(self) -> None:
-        self.kill()
-        self.start()
-
     def __enter__(self) -> Tower:
         return self
 
@@ -272,7 +269,6 @@ class Phone:
 
     async def expect(self, kind: str, **fields: Any) -> dict:
         """The first message of type `kind` whose fields include `fields`; waits for it."""
-        import asyncio
 
         async def found() -> dict:
             while True:
