@@ -187,7 +187,7 @@ def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp
         await thief.send(type="decide", request="x/1", action="pass")
         answer = await thief.expect("answer")  # with its request id: the page stops waiting
         assert (answer["request"], answer["ok"]) == ("x/1", False)
-        assert "has no seat" in answer["reason"]
+        assert answer["reason"] == web_hub.NO_SEAT_WORDS
         await first.socket.close()  # Dora reloads the page
         again = await open_page(session, server)
         await again.send(type="hello", token=token)

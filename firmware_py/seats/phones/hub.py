@@ -357,7 +357,8 @@ class WebHub:
         if refusal is None:
             phone.send({"type": "answer", "request": request, "ok": True})
         else:
-            phone.send(_answer(request, refusal.reason, str(refusal.kind)))
+            reason = NO_SEAT_WORDS if refusal.kind == NO_SEAT else refusal.reason  # a phone's
+            phone.send(_answer(request, reason, str(refusal.kind)))  # way back is the code
         self.sync(phone)
 
     # ---- pushing views -----------------------------------------------------------------------
