@@ -91,7 +91,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         # another web site open on the phone may not play for it (cross-site WebSocket)
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
     if hub.cooling(request.remote or ""):  # it flooded a moment ago: refused before upgrading
-        raise web.HTTPTooManyRequests(text=TOO_FAST)
+        raise web.HTTPTooManyRequests(text=TOO_FAST, headers={"Connection": "close"})
     socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, timeout=CLOSE_WAIT)
     await socket_.prepare(request)
     phone = hub.open(request.remote or "")
