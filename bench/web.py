@@ -18,16 +18,33 @@ thread copying bytes between the two pseudo-terminals (as in `qwixx-tower demo`)
 
     .venv/bin/python bench/web.py
     .venv/bin/python bench/web.py --games 5
+
+With --hostile, one misbehaving device beside the table (issue 22), all traffic to 127.0.0.1,
+bounded in count and time: `sheets` (a tap to every phone's sheet updated, five phones playing
+and ten watching, each from an address of its own on the loopback; then again with a client
+flooding junk at full speed), `memory` (the tower's RSS before and after 60 s of every flood
+at once: junk never read, pings never read, connects, unparsable requests, silent
+connections), `idle` (2,000 TCP connections held open while four phones play, a fifth joins
+and games go on; the tower's log lines counted), `stop` (Ctrl-C to the end of `qwixx-tower
+run` with a seated phone connected).
+
+    nice .venv/bin/python bench/web.py --hostile sheets memory idle stop --taps 300
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
+import multiprocessing
+import os
 import random
+import signal
+import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -400,6 +417,323 @@ def report(timings: Timings) -> None:
               f"p99 {percentile(ms, 0.99):6.1f} ms  max {max(ms):6.1f} ms")  # fmt: skip
 
 
+# ---- one hostile device beside the table (issue 22) --------------------------------------------
+# Five phones play (games started and rolled by the robot finger), ten watch; one device on the
+# same machine misbehaves. All traffic goes to 127.0.0.1 only, bounded in count and in time.
+
+SHEET_PLAYERS, SHEET_WATCHERS = 5, 10
+TAP_GAP = 0.05  # seconds between two taps at the table: robots at a human pace (a phone's
+# message budget is 10 a second: a robot tapping flat out is cut off as a flood would be)
+
+
+def raw_websocket(port: int) -> socket.socket:
+    """A WebSocket opened by hand on a plain socket that will never read what it is sent."""
+    sock = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.250", 0))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())  # fmt: skip
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(1)
+        if not chunk:
+            raise ConnectionError("closed during the handshake")
+        answer += chunk
+    return sock
+
+
+def masked_frame(text: str) -> bytes:
+    data, mask = text.encode(), os.urandom(4)
+    return (
+        struct.pack("!BB", 0x81, 0x80 | len(data))
+        + mask
+        + bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
+    )
+
+
+def flood(port: int, kind: str, seconds: float) -> None:
+    """One hostile client for `seconds` (run in its own process), reconnecting whenever the
+    tower cuts it off: `junk` (messages that are not JSON, never reading the refusals),
+    `ping` (asks for a full view, never reading them), `connect` (WebSockets opened and
+    dropped), `bad-http` (requests aiohttp cannot parse), `silent` (TCP connections that
+    never send a byte)."""
+    deadline = time.monotonic() + seconds
+    frames = {"junk": masked_frame("junk") * 200, "ping": masked_frame('{"type":"ping"}') * 100}
+    held: list[socket.socket] = []
+    while time.monotonic() < deadline:
+        try:
+            if kind in frames:
+                with raw_websocket(port) as sock:
+                    while time.monotonic() < deadline:
+                        sock.sendall(frames[kind])
+            elif kind == "connect":
+                raw_websocket(port).close()
+            elif kind == "bad-http":
+                with socket.create_connection(("127.0.0.1", port)) as sock:
+                    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+                    sock.recv(4096)
+            elif kind == "silent":
+                held.append(socket.create_connection(("127.0.0.1", port)))
+                held = held[-500:]  # at most 500 at once from this client
+        except OSError:
+            time.sleep(0.001)  # cut off: again
+    for sock in held:
+        sock.close()
+
+
+def flooders(port: int, kinds: list[str], seconds: float) -> list[multiprocessing.Process]:
+    processes = [multiprocessing.Process(target=flood, args=(port, kind, seconds), daemon=True)
+                 for kind in kinds]  # fmt: skip
+    for process in processes:
+        process.start()
+    return processes
+
+
+class Listener:
+    """A phone's page that records when it last heard from the tower, and its newest view."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.view, self.heard = name, None, asyncio.Event()
+        self.answers: dict[str, bool] = {}
+        self.joined = asyncio.Event()
+        self.socket = None
+
+    async def open(self, address: str, base: str) -> None:
+        """Connect from `address` (127.x.y.z: each phone a device of its own to the tower)."""
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        self.session = aiohttp.ClientSession(connector=connector)
+        self.socket = await self.session.ws_connect(base + "/ws")
+        self.reading = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        await self.session.close()
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            data = json.loads(message.data)
+            self.heard.set()
+            if data["type"] == "view":
+                self.view = data["view"]
+            elif data["type"] == "joined":
+                self.joined.set()
+            elif data["type"] == "answer":
+                self.answers[data["request"]] = data["ok"]
+
+
+def decision(view: dict) -> dict | None:
+    if view is None:
+        return None
+    if view["moves"]:
+        move = view["moves"][0]
+        return {"action": "mark", "row": move["row"], "number": move["number"],
+                "lucky": move["lucky"], "choice": (move["choices"] or [""])[0]}  # fmt: skip
+    return {"action": "pass"} if view["may_pass"] else None
+
+
+async def taps_to_sheets(url: str, taps: int, newcomer_at: int | None = None) -> list[float]:
+    """Seconds from a player's tap to the moment every phone (players and watchers) has heard
+    of it, one tap at a time. `newcomer_at`: only four play at first; the fifth phone joins
+    after that many seconds (while the tower is busy), and then the games start."""
+    base, code = url.split("/?code=")
+    players = [Listener(f"P{n}") for n in range(SHEET_PLAYERS)]
+    watchers = [Listener(f"W{n}") for n in range(SHEET_WATCHERS)]
+    seated = players if newcomer_at is None else players[:-1]
+    for number, phone in enumerate([*seated, *watchers], 10):
+        await phone.open(f"127.0.0.{number}", base)
+    for phone in seated:
+        await phone.socket.send_json({"type": "join", "code": code, "name": phone.name})
+        await asyncio.wait_for(phone.joined.wait(), 30)
+    if newcomer_at is not None:
+        await asyncio.sleep(newcomer_at)
+        started = time.perf_counter()
+        await players[-1].open("127.0.0.40", base)
+        await players[-1].socket.send_json({"type": "join", "code": code, "name": "P4"})
+        await asyncio.wait_for(players[-1].joined.wait(), 60)
+        print(f"  a new phone joined in {(time.perf_counter() - started) * 1000:.0f} ms")
+    everyone = [*players, *watchers]
+    samples: list[float] = []
+    count = 0
+    while len(samples) < taps:
+        ready = [(p, d) for p in players if (d := decision(p.view)) is not None]
+        if not ready:
+            await asyncio.sleep(0.001)
+            continue
+        player, fields = ready[0]
+        count += 1
+        request = f"bench/{count}"
+        for phone in everyone:
+            phone.heard.clear()
+        player.view = None  # it taps again on a view that comes after this tap
+        sent = time.perf_counter()
+        await player.socket.send_json({"type": "decide", "request": request, **fields})
+        await asyncio.wait_for(asyncio.gather(*(p.heard.wait() for p in everyone)), 30)
+        if player.answers.get(request):
+            samples.append(time.perf_counter() - sent)
+        await asyncio.sleep(TAP_GAP)
+    for phone in everyone:
+        await phone.close()
+    return samples
+
+
+def tower_for(folder: Path, name: str) -> tuple[subprocess.Popen, str]:
+    tower, url = start_tower(str(folder / name), [], 10_000, web=True)
+    return tower, url
+
+
+def port_of(url: str) -> int:
+    return int(url.split("/?")[0].rsplit(":", 1)[1])
+
+
+def hostile_sheets(folder: Path, taps: int) -> None:
+    for flooded in (False, True):
+        tower, url = tower_for(folder, f"sheets-{flooded}")
+        processes = flooders(port_of(url), ["junk"], 600) if flooded else []
+        try:
+            ms = [t * 1000 for t in asyncio.run(taps_to_sheets(url, taps))]
+        finally:
+            for process in processes:
+                process.terminate()
+            stop_tower(tower)
+        beside = "one client flooding junk at full speed" if flooded else "no hostile client"
+        print(f"tap -> every phone's sheet, {SHEET_PLAYERS} phones + {SHEET_WATCHERS} watchers, "
+              f"{beside}: n={len(ms)} p50 {statistics.median(ms):.1f} ms "
+              f"p99 {percentile(ms, 0.99):.1f} ms max {max(ms):.1f} ms")  # fmt: skip
+
+
+def hostile_memory(folder: Path, seconds: float) -> None:
+    kinds = ["junk", "ping", "connect", "bad-http", "silent"]
+    tower, url = tower_for(folder, "memory")
+    try:
+        time.sleep(1.0)
+        before = resident_mb(tower.pid)
+        for process in flooders(port_of(url), kinds, seconds):
+            process.join(seconds + 30)
+        after = resident_mb(tower.pid)
+        peak = resident_mb(tower.pid, "VmHWM")
+    finally:
+        stop_tower(tower)
+    print(
+        f"tower RSS before {before:.1f} MB, after {seconds:.0f} s of {', '.join(kinds)} "
+        f"floods at once: {after:.1f} MB ({after - before:+.1f} MB; peak {peak:.1f} MB)"
+    )
+
+
+def hostile_idle(folder: Path, connections: int, taps: int) -> None:
+    """`connections` TCP connections held open (opened again as the tower closes them) by
+    another process, while four phones play, a fifth joins, and games go on; the tower's
+    log lines are counted."""
+    tower, url = start_tower_logged(folder / "idle")
+    stop = multiprocessing.Event()
+    holder = multiprocessing.Process(target=hold_idle, args=(port_of(url), connections, stop))
+    holder.start()
+    try:
+        ms = [t * 1000 for t in asyncio.run(taps_to_sheets(url, taps, newcomer_at=3))]
+    finally:
+        stop.set()
+        holder.join(30)
+        stop_tower(tower)
+    assert tower.stderr is not None
+    lines = tower.stderr.read().splitlines()
+    print(
+        f"{connections} idle connections held: taps p50 {statistics.median(ms):.1f} ms "
+        f"p99 {percentile(ms, 0.99):.1f} ms (n={len(ms)}); tower log {len(lines)} lines"
+    )
+
+
+def hold_idle(port: int, connections: int, stop) -> None:
+    """In its own process: `connections` silent connections, reopened as the tower closes
+    them (after its idle time), until `stop` is set."""
+    held: list[socket.socket] = []
+    while not stop.is_set():
+        held = [sock for sock in held if not closed_by_tower(sock) or sock.close()]
+        while len(held) < connections and not stop.is_set():
+            try:
+                held.append(socket.create_connection(("127.0.0.1", port)))
+            except OSError:
+                break
+            held[-1].setblocking(False)
+        stop.wait(0.5)
+    for sock in held:
+        sock.close()
+
+
+def closed_by_tower(sock: socket.socket) -> bool:
+    """True when the other end closed `sock` (a non-blocking socket that reads nothing)."""
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def start_tower_logged(state: Path) -> tuple[subprocess.Popen, str]:
+    """The tower of `start_tower`, its standard error kept (what it logs)."""
+    command = [sys.executable, __file__, "--serve", str(state), "--games", "10000"]
+    tower = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert tower.stdout is not None
+    line = tower.stdout.readline().strip()
+    while not line.startswith("http"):
+        line = tower.stdout.readline().strip()
+    return tower, line
+
+
+async def read_all(socket_) -> None:
+    async for _ in socket_:
+        pass
+
+
+def hostile_stop(folder: Path) -> None:
+    """`qwixx-tower run` itself (as systemd runs it), a seated phone connected: the time
+    from SIGINT (Ctrl-C; SIGTERM is `systemctl restart`) to the process's end."""
+    import aiohttp
+
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))  # the configured port, held: the tower takes a free one
+    config = folder / "stop.toml"
+    config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {held.getsockname()[1]}\n')
+    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--config",
+               str(config), "--state-dir", str(folder / "stop")]  # fmt: skip
+    tower = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+    assert tower.stdout is not None
+    while not (line := tower.stdout.readline()).startswith("Phones join at "):
+        pass
+    base, code = line.split()[-1].split("/?code=")
+
+    async def seated_then_stopped() -> float:
+        async with aiohttp.ClientSession() as session:
+            socket_ = await session.ws_connect(base + "/ws")
+            await socket_.send_json({"type": "join", "code": code, "name": "Dora"})
+            while json.loads((await socket_.receive()).data)["type"] != "joined":
+                pass
+            reading = asyncio.create_task(read_all(socket_))  # as a page does
+            started = time.perf_counter()
+            tower.send_signal(signal.SIGINT)
+            await asyncio.to_thread(tower.wait, 60)
+            stopped = time.perf_counter() - started
+            reading.cancel()
+            return stopped
+
+    seconds = asyncio.run(seated_then_stopped())
+    held.close()
+    print(f"stop (SIGINT) with a seated phone connected: {seconds * 1000:.0f} ms")
+
+
+def hostile_main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        if "sheets" in args.hostile:
+            hostile_sheets(folder, args.taps)
+        if "memory" in args.hostile:
+            hostile_memory(folder, args.seconds)
+        if "idle" in args.hostile:
+            hostile_idle(folder, args.idle, args.taps)
+        if "stop" in args.hostile:
+            hostile_stop(folder)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
@@ -408,11 +742,20 @@ def main() -> None:
     parser.add_argument("--serve", metavar="STATE_DIR", help=argparse.SUPPRESS)
     parser.add_argument("--ports", default="", help=argparse.SUPPRESS)
     parser.add_argument("--no-web", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--hostile", nargs="+", choices=("sheets", "memory", "idle", "stop"),
+                        help="one hostile device beside the table: tap -> sheets with and "
+                        "without a flood, memory under floods, idle connections")  # fmt: skip
+    parser.add_argument("--taps", type=int, default=400, help="taps measured (--hostile)")
+    parser.add_argument("--seconds", type=float, default=60, help="flood time (--hostile memory)")
+    parser.add_argument("--idle", type=int, default=2000, help="idle connections (--hostile idle)")
     args = parser.parse_args()
     ports = [port for port in args.ports.split(",") if port]
     if args.serve:
         with contextlib.suppress(KeyboardInterrupt):
             serve(args.serve, ports, args.games, web=not args.no_web)
+        return
+    if args.hostile:
+        hostile_main(args)
         return
     from firmware_py.app.demo import Cable
 

@@ -98,17 +98,21 @@ async def _serve(
     web: WebServer | None = None,
     port_note: web_tower.PortNote | None = None,
 ) -> None:
+    """The table first, then its doors: the journal is read back and every seat restored
+    before the pad hub and the web server take a hello (a pad's hello taken earlier found no
+    seat to give back, and the pad lost its seat after a power cut)."""
     loop = asyncio.get_running_loop()
-    hub.open(loop)
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, table.stop)
-    if keyboard:
-        console.attach_keyboard(loop)
-    if console.full_screen:
-        loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
-    if web is not None:
-        await web_tower.start(web, table, console, sys.stdout, port_note)
     try:
+        await table.start(games=games)
+        hub.open(loop)
+        if web is not None:
+            await web_tower.start(web, table, console, sys.stdout, port_note)
+        if keyboard:
+            console.attach_keyboard(loop)
+        if console.full_screen:
+            loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
         await table.run(games=games)
     finally:
         if web is not None:

@@ -1,13 +1,14 @@
 """The web server's part in `qwixx-tower run`: built from `[web]`, started inside the tower's
-loop before the table runs (so the first screens already show the join QR code), announced in
-the terminal, stopped with the tower. A port another program holds gives way to a free one
-(the QR code and the address say which), and that port is kept in the state directory
+loop once the table has read its journal back (then the displays show the join QR code),
+announced in the terminal, stopped with the tower. A port another program holds gives way to a
+free one (the QR code and the address say which), and that port is kept in the state directory
 (`web-port.json`): at the next start the tower listens there first, so the phones' bookmarks
 and the printed QR code stay good. A host it cannot listen on is one sentence, and the tower
 plays on without phones."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -101,7 +102,8 @@ async def start(
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
-    table.join_address = (server.url, server.hub.code)
+    show_join_address(server, table)
+    server.hub.code_changed = lambda: new_code_shown(server, table)  # after every game
     if port_override() is not None:
         note = None  # a port for this run only
     if note is not None:
@@ -119,6 +121,19 @@ async def start(
     else:
         print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
     return True
+
+
+def show_join_address(server: WebServer, table: Any) -> None:
+    """The address phones join at, with the table code, on the displays and the terminal."""
+    table.join_address = (server.url, server.hub.code)
+    table.publish()
+
+
+def new_code_shown(server: WebServer, table: Any) -> None:
+    """A new table code (a game ended): on the displays with the next publication, drawn
+    once the change being published now has reached every presenter."""
+    table.join_address = (server.url, server.hub.code)
+    asyncio.get_running_loop().call_soon(table.publish)
 
 
 def join_footer(url: str, table: Any) -> Callable[[], list[str]]:

@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's log
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
 DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
+TABLE_SEATS = "table-seats.json"  # who sits at the table now, also between games
 PROBE = ".write-test"  # a small file written (and removed) to see that saving works
 PROBE_BYTES = 512  # about one event line
 REWRITTEN = "the game log was moved or deleted: written again from the game so far"
@@ -353,6 +354,16 @@ class Journal:
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
         _write_durably(path.with_suffix(SEATS), seat_records(seats))
 
+    def note_table_seats(self, seats: Iterable[SeatLike]) -> None:
+        """Write down, durably, who sits at the table now (as `note_seats`): between games too,
+        so that a power cut between games keeps the seats that pads and phones joined."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write_durably(self.directory / TABLE_SEATS, seat_records(seats))
+
+    def noted_table_seats(self) -> list[dict[str, str]]:
+        """The seats `note_table_seats` wrote last ([] without a note one can read)."""
+        return _seat_list(self.directory / TABLE_SEATS)[0]
+
     def note_draft(
         self,
         variant: str,
@@ -471,8 +482,14 @@ def noted_seats(path: Path) -> list[dict[str, str]]:
 def read_noted_seats(path: Path) -> tuple[list[dict[str, str]], str]:
     """`noted_seats`, and what is wrong with the note: "" when nothing, "is missing" or
     "cannot be read"."""
+    return _seat_list(path.with_suffix(SEATS))
+
+
+def _seat_list(path: Path) -> tuple[list[dict[str, str]], str]:
+    """A note of seats read back ({"name", "kind", "pad"} each, and "level" where noted), and
+    what is wrong with it: "" when nothing, "is missing" or "cannot be read"."""
     try:
-        record = json.loads(disk.read_regular(path.with_suffix(SEATS)))
+        record = json.loads(disk.read_regular(path))
     except FileNotFoundError:
         return [], "is missing"
     except (OSError, ValueError):
@@ -548,7 +565,7 @@ def _log_names(directory: Path) -> list[str]:
 
 def _ours(name: str) -> bool:
     """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
-    return name == DRAFT or number_of(name) is not None
+    return name in (DRAFT, TABLE_SEATS) or number_of(name) is not None
 
 
 def is_empty(path: Path) -> bool:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import NAME_LENGTH, SeatKind
+from firmware_py.seating import SeatKind
+from firmware_py.seats.names import MAX_NAME, clean_name, skeleton
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
@@ -198,17 +199,19 @@ class RemoteSeats:
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
-        # Names differing only in capitals ("bot" beside "Bot") would be told apart by no one.
+        # Names that look alike ("bot" beside "Bot", a Cyrillic or full-width "Bot") would be
+        # told apart by no one: they are compared by their skeletons (seats.names).
         seated = [*self.table.seating.names(), *self.seated.values()]
-        taken = {name.casefold() for name in seated}
-        wanted = clean_name(typed or "") or self.names.get(device, "")
-        if wanted and wanted.casefold() not in taken:
+        taken = {skeleton(name) for name in seated}
+        wanted = clean_name(typed or "") or clean_name(self.names.get(device, ""))
+        if wanted and skeleton(wanted) not in taken:
             return wanted
         if wanted:
-            numbered = (f"{wanted} {n}" for n in range(2, 99))
-            return next(name for name in numbered if name.casefold() not in taken)
+            stem = wanted[: MAX_NAME - 3].rstrip()  # room for the number, in the one limit
+            numbered = (f"{stem} {n}" for n in range(2, 99))
+            return next(name for name in numbered if skeleton(name) not in taken)
         number = len(self.table.seats) + 1
-        while f"Player {number}".casefold() in taken:
+        while skeleton(f"Player {number}") in taken:
             number += 1
         return f"Player {number}"
 
@@ -243,15 +246,22 @@ class RemoteSeats:
         accepted without being applied again, even after a restart, because the journal keeps
         the ids of the requests its events answered."""
         answered = f"{device}/{request}"
-        if self.table.applied.applied(answered):
+        if self.table.applied.applied(answered) or self._applied_from_another_seat(request):
             return None  # applied before (perhaps before a restart): the same answer
         name = self.seat_of(device)
         if name is None:
-            return Refusal("this pad has no seat: join between games", NO_SEAT)
+            return Refusal(f"this {self.kind} has no seat: join between games", NO_SEAT)
         event = decision_event(name, asked)
         if isinstance(event, Refusal):
             return event
         return self.door.decide(event, answered)
+
+    def _applied_from_another_seat(self, request: str) -> bool:
+        """A phone's request ids begin with a random number its page drew when it loaded, so
+        an id applied under another seat token is this page's own tap, sent again after the
+        phone joined anew (a lost seat, a token the page forgot): it is not applied twice.
+        A pad's ids (its boot number, its count) are unique only with its ident."""
+        return self.kind == SeatKind.PHONE and self.table.applied.applied_under_any(request)
 
     def view(self, device: str | None) -> SeatView:
         """What the device shows now: its player's sheet, or how to join."""
@@ -272,10 +282,3 @@ def join_view(table: Table) -> SeatView:
     refusal = table.why_not_join()
     return idle_view("press any button to join" if refusal is None else refusal.reason,
                      may_join=True)  # fmt: skip
-
-
-def clean_name(typed: str) -> str:
-    """A typed name as the table shows it: printable characters, spaces squeezed, cut to
-    NAME_LENGTH characters."""
-    printable = "".join(ch for ch in typed if ch.isprintable())
-    return " ".join(printable.split())[:NAME_LENGTH]

@@ -132,6 +132,7 @@ class Table:
         self._displays = DisplayPresenter(hardware.displays)
         self._presenters: list[Presenter] = [self._displays, LightPresenter(hardware.lights)]
         self._changed: dict[str, Any] = {}  # what the next publication announces
+        self.started = False  # `start` has read the journal back
         self._stopped = asyncio.Event()
 
     # ---- presenters, seats, what the parts keep ----------------------------------------------
@@ -170,8 +171,10 @@ class Table:
 
     # ---- start and stop ----------------------------------------------------------------------
 
-    async def run(self, *, games: int | None = None) -> None:
-        """Run the table until `stop()` (or until `games` games have finished)."""
+    async def start(self, *, games: int | None = None) -> None:
+        """Get ready to play: the roll button, the dice, and the evening picked up where it
+        was (the journal read back, every seat given back). Devices' doors open only after
+        this, so that no hello finds the table before its seats are restored."""
         loop = asyncio.get_running_loop()
         self.timers.attach(loop)
         self.planner.games_wanted = games
@@ -179,6 +182,13 @@ class Table:
         await self.dice.connect()
         startup.resume_or_attract(self)
         self.storage.check()
+        self.started = True
+
+    async def run(self, *, games: int | None = None) -> None:
+        """Run the table until `stop()` (or until `games` games have finished); started
+        first unless `start` was awaited already."""
+        if not self.started:
+            await self.start(games=games)
         systemd.ready("the tower is ready")
         chores = asyncio.create_task(housekeeping(self))
         try:

@@ -50,6 +50,11 @@ class AppliedRequests:
         """True when the request with this id was applied (and must not be again)."""
         return any(request in ids for ids in self._by_player.values())
 
+    def applied_under_any(self, tail: str) -> bool:
+        """True when a request id ending in `/tail` was applied, whatever device sent it."""
+        ending = "/" + tail
+        return any(r.endswith(ending) for ids in self._by_player.values() for r in ids)
+
     def stale(self, request: str) -> bool:
         """True for a replay of an old request: older than the newest applied for its device
         and boot, and not one of those applied recently."""

@@ -15,6 +15,7 @@ from drivers.button import RollButton
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, JournalError, number_of, read_noted_seats
 from firmware_py.seating import SeatKind, SeatSpec, seats_for
+from firmware_py.table.seats_note import SeatsNote, restore_device_seats
 from firmware_py.table.storage import set_aside_words
 from firmware_py.view import SETUP
 
@@ -51,10 +52,12 @@ def resume_or_attract(table: Table) -> None:
         resumed = game_log = None
     for problem in table.hardware.problems:
         table.alert(problem)
+    table.subscribe(SeatsNote(table))  # from now on, every change of seats is noted
     if resumed is None:
         table.applied.remember_all(table.journal.last_requests())
         if table.lucky.resume():
             return
+        restore_device_seats(table)
         table.screen = SETUP  # the variant, the seats, and how to start
         table.publish()
         return

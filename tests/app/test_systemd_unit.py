@@ -143,3 +143,11 @@ def test_the_tower_prefixes_priorities_only_when_its_stderr_is_the_journal(tmp_p
     in_a_terminal = tower_stderr(journal=False)
     assert any(line.startswith("WARNING ") for line in in_a_terminal.splitlines())
     assert "<4>" not in in_a_terminal
+
+
+def test_the_unit_lets_the_tower_hold_thousands_of_connections_open():
+    """A thousand connections from one hostile device (closed after seconds of silence, but
+    open meanwhile) would reach the default soft limit of 1024 open files, and then the
+    journal could not open a game's log: the unit raises it."""
+    (limit,) = unit_settings()["LimitNOFILE"]
+    assert int(limit) >= 4096

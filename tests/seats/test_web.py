@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 
 import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.raw_ws import flood, open_websocket, text_frame
 from support.table import until
 from support.web import BOT, CODE, ROLL, bot_rolls_five, run_with_server, web_tower
 
+from firmware_py.rules import Pass
 from firmware_py.seats.phones import hub as web_hub
+from firmware_py.seats.phones import server as web_server
+from firmware_py.seats.phones.guard import LOG_LINES
 from firmware_py.seats.phones.hub import device_of
 from firmware_py.seats.phones.server import MAX_FRAME, WebServer
 
@@ -132,7 +137,10 @@ def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_p
     play_with_phones(table, server, steps)
 
 
-def test_many_wrong_codes_from_many_connections_pause_joining_for_a_minute(tmp_path):
+def test_many_wrong_codes_from_one_address_make_it_wait_a_minute_and_no_one_else(tmp_path):
+    """A guesser on one phone (new connections for every two guesses) waits a minute, even
+    with the right code; a player on another phone joins meanwhile (20 wrong codes a minute
+    from one device used to lock everyone out)."""
     table, hub, server = web_tower(tmp_path)
     now = [1000.0]
     hub.clock = lambda: now[0]
@@ -143,17 +151,28 @@ def test_many_wrong_codes_from_many_connections_pause_joining_for_a_minute(tmp_p
             for guess in ("0000", "1111"):
                 await page.send(type="join", code=guess, name="Eve")
                 await page.expect("refused")
+            await page.socket.close()
         page = await open_page(session, server)
-        await page.send(type="join", code=CODE, name="Dora")  # even the right code waits
+        await page.send(type="join", code=CODE, name="Eve")  # even the right code waits
         paused = await page.expect("refused")
-        assert (
-            paused["reason"] == "too many wrong table codes at this table: wait a minute, then join"
+        assert paused["reason"] == (
+            "too many wrong table codes from this phone: wait a minute, then join"
         )
+        async with from_another_address() as elsewhere:
+            other = await open_page(elsewhere, server)
+            await other.send(type="join", code=CODE, name="Dora")
+            await other.expect("joined")
         now[0] += 61
-        await page.send(type="join", code=CODE, name="Dora")
+        await page.send(type="join", code=CODE, name="Eve")
         await page.expect("joined")
 
     play_with_phones(table, server, steps)
+
+
+def from_another_address() -> aiohttp.ClientSession:
+    """A session whose connections come from 127.0.0.2: another device, to the tower (Linux
+    answers every 127.x.x.x address on the loopback)."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0)))
 
 
 def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp_path):
@@ -166,7 +185,9 @@ def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp
         unknown = await thief.expect("refused")
         assert unknown["forget"] is True and "holds no seat at this table" in unknown["reason"]
         await thief.send(type="decide", request="x/1", action="pass")
-        assert "holds no seat" in (await thief.expect("refused"))["reason"]
+        answer = await thief.expect("answer")  # with its request id: the page stops waiting
+        assert (answer["request"], answer["ok"]) == ("x/1", False)
+        assert answer["reason"] == web_hub.NO_SEAT_WORDS
         await first.socket.close()  # Dora reloads the page
         again = await open_page(session, server)
         await again.send(type="hello", token=token)
@@ -345,18 +366,48 @@ def test_every_change_is_pushed_to_the_phones_without_asking(tmp_path):
     play_with_phones(table, server, steps)
 
 
-def test_more_phones_than_the_tower_serves_are_told_so(tmp_path, monkeypatch):
+def test_more_phones_than_the_tower_serves_the_oldest_without_a_seat_gives_way(
+    tmp_path, monkeypatch
+):
+    """Connections without a seat are capped; a new one (perhaps a seat holder back after a
+    reload) always gets in, and the oldest connection without a seat is told and closed: a
+    seat holder's connection never is."""
     monkeypatch.setattr(web_hub, "MAX_PHONES", 2)
+    table, hub, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        seated, token = await join(session, server, "Dora")
+        lobby = [await open_page(session, server) for _ in range(2)]
+        await seated.socket.close()  # Dora reloads: her new connection holds no seat yet
+        back = await open_page(session, server)
+        said = await lobby[0].expect("refused")
+        assert (said["reason"], said["final"]) == (web_hub.TOO_MANY, True)
+        await back.send(type="hello", token=token)
+        assert (await back.expect("view"))["view"]["player"] == "Dora"
+        newcomers = [await open_page(session, server) for _ in range(2)]  # kept open: the
+        assert not newcomers[1].socket.closed  # oldest without a seat gives way again
+        assert (await lobby[1].expect("refused"))["reason"] == web_hub.TOO_MANY
+        await back.send(type="ping")  # Dora's connection is still served
+        assert (await back.expect("view"))["view"]["player"] == "Dora"
+        assert [phone.device for phone in hub.phones if phone.device] == [device_of(token)]
+
+    play_with_phones(table, server, steps)
+
+
+def test_one_address_holds_a_few_connections_without_a_seat(tmp_path, monkeypatch):
+    """One device cannot take every connection: PER_ADDRESS without a seat, then it is told
+    in words, while another device still gets in."""
+    monkeypatch.setattr(web_hub, "PER_ADDRESS", 2)
     table, _, server = web_tower(tmp_path)
 
     async def steps(session) -> None:
-        pages = [await open_page(session, server) for _ in range(2)]
+        pages = [await open_page(session, server) for _ in range(2)]  # kept open
         extra = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws")
         said = json.loads((await extra.receive()).data)
-        assert said["reason"] == "too many phones are connected to the tower right now"
-        await pages[0].socket.close()
-        await until(lambda: len(server.hub.phones) == 1)
-        await open_page(session, server)  # room again
+        assert said == {"type": "refused", "reason": web_server.CROWDED, "final": True}
+        async with from_another_address() as elsewhere:
+            await open_page(elsewhere, server)
+        assert all(not page.socket.closed for page in pages)
 
     play_with_phones(table, server, steps)
 
@@ -457,5 +508,222 @@ def test_a_seat_whose_phone_left_sits_the_next_game_out_and_is_back_with_its_pho
         )
         table.new_game()  # the next game (the menu's, setting this one aside)
         assert [player.name for player in table.game.players] == ["Bot", "Zoe"]
+
+
+def test_a_client_that_floods_and_never_reads_is_dropped_and_the_table_plays_on(
+    tmp_path, monkeypatch
+):
+    """A client sends junk at full speed and reads none of the refusals: what waits for it is
+    bounded (MAX_OUTBOX), then it is cut off; a seated phone is served on. (Its budget is
+    lifted here, so that the queue's bound is what stops it.)"""
+    monkeypatch.setattr(web_hub, "BURST", 10**9)
+    table, hub, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        dora, _ = await join(session, server, "Dora")
+        hostile = await asyncio.to_thread(open_websocket, server.port)
+        try:
+            await asyncio.to_thread(flood, hostile, text_frame("junk"), 300_000)
+            await until(lambda: len(hub.phones) == 1)  # Dora's only: the flooder is gone
+        finally:
+            hostile.close()
+        await dora.send(type="ping")
+        assert (await dora.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_page_sending_far_more_than_a_player_taps_is_told_and_cut_off(tmp_path):
+    """Over its budget a connection is told, cut off, and its device may not connect again
+    for COOL_OFF seconds (refused before the WebSocket opens: reconnecting at full speed
+    costs the tower next to nothing); other devices are served on."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        async with from_another_address() as elsewhere:
+            dora, _ = await join(elsewhere, server, "Dora")
+            noisy = await open_page(session, server)
+            for _ in range(web_hub.BURST + 20):
+                await noisy.send(type="ping")
+            said = await noisy.expect("refused", final=True)
+            assert said["reason"] == "this phone sent too many messages at once: reload the page"
+            ended = await asyncio.wait_for(noisy.socket.receive(), 5)
+            assert ended.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                                  aiohttp.WSMsgType.ERROR)  # fmt: skip
+            with pytest.raises(aiohttp.WSServerHandshakeError) as again:
+                await session.ws_connect(f"http://127.0.0.1:{server.port}/ws")
+            assert again.value.status == 429
+            await dora.send(type="ping")
+            assert (await dora.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+@pytest.mark.parametrize(
+    ("typed", "seated_as"),
+    [
+        ("\u0412\u043e\u0442", "\u0412\u043e\u0442 2"),  # Cyrillic "Вот" beside the computer Bot
+        ("\uff22\uff4f\uff54", "Bot 2"),  # a full-width Bot: NFKC makes it "Bot"
+        ("BOT", "BOT 2"),
+        ("Bo\u0442", "Bo\u0442 2"),  # one Cyrillic letter among Latin ones
+    ],
+)
+def test_a_name_that_looks_like_a_seated_one_is_numbered(tmp_path, typed, seated_as):
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        await join(session, server, typed)
+        assert [seat.name for seat in table.seats] == ["Bot", seated_as]
+
+    play_with_phones(table, server, steps)
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("\u3164", "a name needs at least one letter or digit"),  # HANGUL FILLER
+        ("\u2800\u2800", "a name needs at least one letter or digit"),  # BRAILLE BLANK
+        ("a" + "\u0301" * 6, "that name has too many accents piled up: type it plainly"),
+    ],
+)
+def test_a_name_that_shows_nothing_readable_is_refused_in_words(tmp_path, typed, reason):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        page = await open_page(session, server)
+        await page.send(type="join", code=CODE, name=typed)
+        assert (await page.expect("refused"))["reason"] == reason
+        assert table.seats == []
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_game_that_ends_gets_a_new_table_code_and_seated_phones_keep_their_seats(tmp_path):
+    """Who saw the code (a guest gone home, a photo of the display) cannot join the next game
+    with it; Dora's phone, seated by its token, comes back after a reload without a code."""
+    table, hub, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        dora, token = await join(session, server, "Dora")
+        table.new_game()
+        for turn in range(7):  # Bot's four roll turns without a cross: four penalties
+            roller = "Bot" if turn % 2 == 0 else "Dora"
+            for event in (ROLL, Pass("Bot"), Pass("Dora"), Pass(roller)):
+                assert table.submit(event) is None
+        assert table.game.over
+        await until(lambda: hub.code != CODE)
+        guest = await open_page(session, server)
+        await guest.send(type="join", code=CODE, name="Eve")
+        assert (await guest.expect("refused"))["reason"].startswith(f"{CODE} is not")
+        await dora.socket.close()
+        back = await open_page(session, server)
+        await back.send(type="hello", token=token)
+        assert (await back.expect("view"))["view"]["player"] == "Dora"
+
+    play_with_phones(table, server, steps)
+
+
+def test_requests_that_do_not_name_the_tower_are_refused(tmp_path):
+    """DNS rebinding: a web site points its own name at the tower; the phone's browser then
+    sends that name in Host (and in Origin). Only the tower's own names and addresses pass."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        base = f"http://127.0.0.1:{server.port}"
+        for host in ("evil.example", f"evil.example:{server.port}", "203.0.113.9"):
+            async with session.get(base + "/", headers={"Host": host}) as refused:
+                assert refused.status == 421
+                assert await refused.text() == web_server.NOT_OURS
+        rebinding = {"Host": f"evil.example:{server.port}",
+                     "Origin": f"http://evil.example:{server.port}"}  # fmt: skip
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused_socket:
+            await session.ws_connect(base + "/ws", headers=rebinding)
+        assert refused_socket.value.status == 421
+        for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}"):
+            async with session.get(base + "/", headers={"Host": host}) as page:
+                assert page.status == 200
+
+    play_with_phones(table, server, steps)
+
+
+def test_no_page_may_frame_the_tower_and_no_answer_names_a_version(tmp_path):
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        async with session.get(f"http://127.0.0.1:{server.port}/") as page:
+            assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+            assert page.headers["Server"] == "qwixx-tower"
+        unparsable = await asyncio.to_thread(raw_request, server.port, b"GARBAGE\r\n\r\n")
+        assert unparsable.startswith(b"HTTP/1.0 400")
+        assert b"Server: qwixx-tower\r\n" in unparsable and b"aiohttp" not in unparsable
+
+    play_with_phones(table, server, steps)
+
+
+def test_connections_that_never_finish_their_request_are_closed(tmp_path, monkeypatch):
+    """A connection that sends nothing, or its headers a byte at a time and never all of
+    them, is closed after IDLE seconds (shortened here): thousands of them cannot pile up."""
+    monkeypatch.setattr(web_server, "IDLE", 0.5)
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+        for connection in (silent, slow):
+            connection.settimeout(30)  # bounds a hang only
+            assert await asyncio.to_thread(connection.recv, 100) == b"", "still open"
+            connection.close()
+        async with session.get(f"http://127.0.0.1:{server.port}/") as page:
+            assert page.status == 200
+
+    play_with_phones(table, server, steps)
+
+
+def test_a_flood_of_bad_requests_costs_a_few_log_lines(tmp_path, caplog):
+    table, _, server = web_tower(tmp_path)
+    bad = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"
+
+    async def steps(session) -> None:
+        for _ in range(40):
+            assert (await asyncio.to_thread(raw_request, server.port, bad)).startswith(
+                b"HTTP/1.0 400"
+            )
+
+    with caplog.at_level(logging.DEBUG, logger="aiohttp"):
+        play_with_phones(table, server, steps)
+    lines = [record for record in caplog.records if record.name.startswith("aiohttp")]
+    assert len(lines) <= LOG_LINES
+    assert all(record.exc_info is None for record in lines), "a traceback per bad request"
+
+
+def raw_request(port: int, data: bytes) -> bytes:
+    """Send `data` on a new connection; what comes back until the tower closes it."""
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.settimeout(30)  # bounds a hang only
+        connection.sendall(data)
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+        return answer
+
+
+def test_a_seat_played_from_another_phone_is_news_at_the_table(tmp_path):
+    """Dora's token shown from another device (a stolen token, or her new phone) moves her
+    seat, and the table is told; a reload from her own phone is no news."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        dora, token = await join(session, server, "Dora")
+        await dora.socket.close()
+        reload = await open_page(session, server)
+        await reload.send(type="hello", token=token)
+        await reload.expect("view")
+        assert not [line for line in table.news if "another phone" in line]
+        async with from_another_address() as elsewhere:
+            other = await open_page(elsewhere, server)
+            await other.send(type="hello", token=token)
+            assert (await other.expect("view"))["view"]["player"] == "Dora"
+        assert table.news[-1] == "Dora's seat is played from another phone now"
 
     play_with_phones(table, server, steps)

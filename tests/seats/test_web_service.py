@@ -58,8 +58,8 @@ def test_run_prints_the_join_address_and_the_display_shows_its_qr_code(tmp_path,
     table.pace = 60  # the computer players wait: the table stays between games
 
     async def steps() -> None:
+        await until(lambda: table.join_address[0] != "")  # the screens with the code are out
         url = f"http://127.0.0.1:{web.port}/?code={CODE}"
-        await until(lambda: table.version > 0)  # the first screens are out
         assert capsys.readouterr().out.splitlines()[0] == f"Phones join at {url}"
         frame = table.hardware.displays["main"].frame
         assert [found.text for found in zxingcpp.read_barcodes(frame.convert("L"))] == [url]
@@ -83,7 +83,9 @@ def test_a_taken_port_is_one_sentence_and_phones_join_on_another(tmp_path, capsy
     assert said == [f"port {port} is in use by another program: phones join on port {web.port}"]
     assert f"Phones join at http://127.0.0.1:{web.port}/?code={CODE}" in printed
     assert table.games_finished == 1
-    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={CODE}", CODE)
+    code = web.hub.code  # a new one after the game: who saw the old one cannot join with it
+    assert code != CODE
+    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={code}", code)
 
 
 def test_the_drawn_tower_shows_the_qr_code_between_games_and_the_address_always(

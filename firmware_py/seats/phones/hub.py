@@ -24,19 +24,24 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.seating import NAME_LENGTH
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
+from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
 from firmware_py.seats.seatview import SeatView
-from firmware_py.table import Table
+from firmware_py.table import NO_SEAT, Table
 from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
 
-MAX_PHONES = 24  # open connections at once: five players, their reloads, and some margin
+MAX_PHONES = 24  # connections without a seat at once (seat holders always get in besides)
+PER_ADDRESS = 4  # connections without a seat from one address: a phone and its reloads
 MAX_MESSAGE = 2000  # characters a page message may have (a decision is about 150)
+MAX_OUTBOX = 64  # messages waiting for a phone that does not read them: then it is dropped
+BURST = 30  # messages a connection may send at once (a page sends a few per tap) ...
+PER_SECOND = 10.0  # ... and then per second; a connection over its budget is closed
 MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
-WRONG_CODES_A_MINUTE = 20  # wrong codes from all phones together before joining pauses
-MAX_NAME = NAME_LENGTH  # characters of a player's name: one limit everywhere
+WRONG_CODES_A_MINUTE = 10  # wrong codes from one address before that address waits a minute
+ADDRESSES_KEPT = 256  # addresses whose wrong codes are counted (the oldest are forgotten)
+COOL_OFF = 10.0  # seconds an address cut off for flooding waits before it may connect again
 MAX_REQUEST_ID = 80
 CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
@@ -44,11 +49,17 @@ FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
 START_WORDS = "A press of the tower's roll button starts the game."
+NO_SEAT_WORDS = "this phone holds no seat: join with the table code first"
+TOO_MANY = "too many phones are connected to the tower right now"
+TOO_FAST = "this phone sent too many messages at once: reload the page"
 
 
-def new_table_code() -> str:
-    """Four random digits, new at every tower start: only who sees the tower can join."""
-    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+def new_table_code(old: str = "") -> str:
+    """Four random digits, new at every tower start and after every game (never the `old`
+    one again): only who sees the tower can join."""
+    while (code := f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}") == old:
+        pass
+    return code
 
 
 def new_token() -> str:
@@ -72,22 +83,49 @@ class Refused(Exception):
 
 
 class Phone:
-    """One open WebSocket: the device it speaks for once it has a seat, and what waits to be
-    sent (a newer view replaces an unsent older one, so a slow phone never falls behind)."""
+    """One open WebSocket: the device it speaks for once it has a seat, what waits to be sent
+    (a newer view replaces an unsent older one, so a slow phone never falls behind; a phone
+    that reads nothing while MAX_OUTBOX messages wait is dropped), and its message budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, address: str = "", now: float = 0.0) -> None:
+        self.address = address  # where it connects from: caps and wrong codes are per address
         self.device: str | None = None
         self.wrong_codes = 0
         self.closing = False
+        self.dropped = False  # it read nothing for too long: closed without last words
+        self.cut_off = False  # it flooded: its connection is cut after its last words
         self._outbox: list[tuple[str, str]] = []
         self._ready = asyncio.Event()
+        self._budget = float(BURST)
+        self._budget_at = now
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
         kind = message["type"]
         if kind in ("view", "lobby"):
             self._outbox = [(k, m) for k, m in self._outbox if k not in ("view", "lobby")]
+        if len(self._outbox) >= MAX_OUTBOX:
+            self.drop()
+            return
         self._outbox.append((kind, json.dumps(message)))
         self._ready.set()
+
+    def drop(self) -> None:
+        """Close without sending what waits: the phone does not read what it is sent."""
+        self.dropped = self.closing = True
+        self._outbox = []
+        self._ready.set()
+
+    def spend(self, now: float) -> bool:
+        """One message from the page, from its budget (BURST, refilled PER_SECOND); False when
+        the budget is spent: the page sends far more than a player taps."""
+        self._budget = min(BURST, self._budget + (now - self._budget_at) * PER_SECOND)
+        self._budget_at = now
+        if self._budget < 1:
+            return False
+        self._budget -= 1
+        return True
 
     async def write(self, send_str: Callable[[str], Any]) -> None:
         """Send what is queued, as it comes, until cancelled (the socket closed) or ended."""
@@ -96,6 +134,8 @@ class Phone:
             self._ready.clear()
             batch, self._outbox = self._outbox, []
             for _, text in batch:
+                if self.dropped:
+                    return
                 await send_str(text)
             if self.closing:
                 return
@@ -113,34 +153,73 @@ class WebHub:
         self.table = table
         self.seats = seats
         self.code = code or new_table_code()
-        self.phones: set[Phone] = set()
+        self.phones: dict[Phone, None] = {}  # open connections, oldest first
         self.clock = time.monotonic
-        self._wrong_codes: deque[float] = deque()  # when wrong codes came, the last minute's
+        self.code_changed: Callable[[], None] = lambda: None  # the join address shows the code
+        self._wrong_codes: dict[str, deque[float]] = {}  # address -> when, the last minute's
         self._answering: Phone | None = None
         self._seen = -1
+        self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
+        self._cooling: dict[str, float] = {}  # address -> until when it may not connect
         table.subscribe(self.push_all)
 
     # ---- connections -------------------------------------------------------------------------
 
-    def open(self) -> Phone | None:
-        """A new connection, or None when as many are open as the tower serves."""
-        if len(self.phones) >= MAX_PHONES:
+    def open(self, address: str = "") -> Phone | None:
+        """A new connection from `address`, or None when that address has PER_ADDRESS open
+        without a seat. Seat holders always get in: when MAX_PHONES connections hold no seat,
+        the oldest of them gives way (a new one may be a seat holder back after a reload)."""
+        unseated = [phone for phone in self.phones if not self._seated(phone)]
+        if sum(phone.address == address for phone in unseated) >= PER_ADDRESS:
             return None
-        phone = Phone()
-        self.phones.add(phone)
+        if len(unseated) >= MAX_PHONES:
+            oldest = unseated[0]
+            oldest.send({"type": "refused", "reason": TOO_MANY, "forget": False, "final": True})
+            oldest.end()
+            del self.phones[oldest]
+        phone = Phone(address, self.clock())
+        self.phones[phone] = None
         self.sync(phone)
         return phone
 
+    def cut_off(self, phone: Phone) -> None:
+        """A connection that floods ends without a close handshake (what it still sends is
+        not read), and its address waits COOL_OFF seconds before it may connect again: a
+        client that reconnects at full speed costs the tower almost nothing."""
+        phone.cut_off = True
+        phone.end()
+        self._cooling[phone.address] = self.clock() + COOL_OFF
+        while len(self._cooling) > ADDRESSES_KEPT:
+            del self._cooling[next(iter(self._cooling))]
+
+    def cooling(self, address: str) -> bool:
+        """True while `address` waits after a flood (see `cut_off`)."""
+        until = self._cooling.get(address)
+        if until is not None and until <= self.clock():
+            del self._cooling[address]
+            return False
+        return until is not None
+
+    def _seated(self, phone: Phone) -> bool:
+        return phone.device is not None and self.seats.seat_of(phone.device) is not None
+
     def close(self, phone: Phone) -> None:
         """The connection is gone; its seat stays for the phone's next hello."""
-        self.phones.discard(phone)
+        self.phones.pop(phone, None)
         if phone.device is not None:
             self.seats.disconnect(phone)
 
     # ---- messages from a page ----------------------------------------------------------------
 
     def receive(self, phone: Phone, text: str) -> None:
-        """One message from the page: every outcome is answered in words, none raises."""
+        """One message from the page: every outcome is answered in words, none raises. A
+        connection that sends more than its budget is closed."""
+        if phone.closing:
+            return
+        if not phone.spend(self.clock()):
+            phone.send({"type": "refused", "reason": TOO_FAST, "forget": False, "final": True})
+            self.cut_off(phone)
+            return
         try:
             message = parse(text)
             kind = message.get("type")
@@ -178,15 +257,26 @@ class WebHub:
         refusal = self.seats.connect(device, phone)
         if refusal is not None:
             raise Refused(refusal.reason)
+        phone.device = device  # seated or not: its retries are answered from the journal
         if self.seats.seat_of(device) is None:
-            self.seats.disconnect(phone)
             raise Refused(
-                "this phone holds no seat at this table (the tower was restarted, or the seat "
-                "was given up): join with the table code",
+                "this phone holds no seat at this table (the seat was given up, or the tower "
+                "lost it): join with the table code",
                 forget=True,
             )
-        phone.device = device
+        self._note_where_played(device, phone.address)
         self.sync(phone)
+
+    def _note_where_played(self, device: str, address: str) -> None:
+        """A seat played from another address than before is a line of news: a player whose
+        seat a stolen token took sees it on the tower (a reload comes from the same one)."""
+        before = self._played_from.get(device)
+        self._played_from[device] = address
+        name = self.seats.seat_of(device)
+        if before is not None and before != address and name is not None:
+            self.table.tell(f"{name}'s seat is played from another phone now")
+        for gone in [d for d in self._played_from if self.seats.seat_of(d) is None]:
+            del self._played_from[gone]  # only seats at the table are remembered
 
     def _take_over(self, device: str) -> None:
         """The token is the phone's secret: a connection that shows it is that phone, back
@@ -205,7 +295,7 @@ class WebHub:
             self.sync(phone)  # seated already
             return
         self._check_code(phone, message.get("code"))
-        name = clean_name(message.get("name"))
+        name = typed_name(message.get("name"))
         token = new_token()
         device = device_of(token)
         refusal = self.seats.connect(device, phone)
@@ -216,21 +306,27 @@ class WebHub:
         if refusal is not None:
             raise Refused(refusal.reason)
         phone.device = device
+        self._played_from[device] = phone.address
         phone.send({"type": "joined", "token": token, "player": self.seats.seat_of(device)})
         self.sync(phone)
 
     def _check_code(self, phone: Phone, code: object) -> None:
         """The table code, guarded against guessing: five wrong codes close a connection, and
-        more than WRONG_CODES_A_MINUTE from all phones pause joining for the rest of a minute."""
+        WRONG_CODES_A_MINUTE from one address make that address (only) wait for the rest of a
+        minute; the code changes after every game."""
         now = self.clock()
-        while self._wrong_codes and self._wrong_codes[0] < now - 60:
-            self._wrong_codes.popleft()
-        if len(self._wrong_codes) >= WRONG_CODES_A_MINUTE:
-            raise Refused("too many wrong table codes at this table: wait a minute, then join")
+        wrong = self._wrong_codes.pop(phone.address, deque())
+        self._wrong_codes[phone.address] = wrong  # the newest last: the oldest are forgotten
+        while len(self._wrong_codes) > ADDRESSES_KEPT:
+            del self._wrong_codes[next(iter(self._wrong_codes))]
+        while wrong and wrong[0] < now - 60:
+            wrong.popleft()
+        if len(wrong) >= WRONG_CODES_A_MINUTE:
+            raise Refused("too many wrong table codes from this phone: wait a minute, then join")
         typed = str(code).strip() if isinstance(code, (str, int)) else ""
         if secrets.compare_digest(typed.encode(), self.code.encode()):
             return
-        self._wrong_codes.append(now)
+        wrong.append(now)
         phone.wrong_codes += 1
         if phone.wrong_codes >= MAX_WRONG_CODES:
             raise Refused("too many wrong table codes: reload the page to try again", close=True)
@@ -245,8 +341,9 @@ class WebHub:
         if not isinstance(request, str) or not 1 <= len(request) <= MAX_REQUEST_ID:
             raise Refused("the page sent a decision without a request number; reload the page")
         device = phone.device
-        if device is None or self.seats.seat_of(device) is None:
-            raise Refused("this phone holds no seat: join with the table code first")
+        if device is None:
+            phone.send(_answer(request, NO_SEAT_WORDS, str(NO_SEAT)))
+            return
         try:
             decision = RemoteDecision(**decision_fields(message))
         except (TypeError, ValueError) as error:
@@ -260,16 +357,23 @@ class WebHub:
         if refusal is None:
             phone.send({"type": "answer", "request": request, "ok": True})
         else:
-            phone.send(_answer(request, refusal.reason, str(refusal.kind)))
+            reason = NO_SEAT_WORDS if refusal.kind == NO_SEAT else refusal.reason  # a phone's
+            phone.send(_answer(request, reason, str(refusal.kind)))  # way back is the code
         self.sync(phone)
 
     # ---- pushing views -----------------------------------------------------------------------
 
     def push_all(self, view: TableView) -> None:
-        """After a change, every phone's new view (display-only frames change nothing here)."""
+        """After a change, every phone's new view (display-only frames change nothing here).
+        A game that ends gets the table a new code: who saw the old one (a guest gone home, a
+        photo of the display) cannot join the next game with it; seated phones keep their
+        seats by their tokens."""
         if view.version == self._seen:
             return
         self._seen = view.version
+        if view.ended:
+            self.code = new_table_code(self.code)
+            self.code_changed()
         for phone in self.phones:
             if phone is not self._answering:
                 self.sync(phone)
@@ -310,18 +414,21 @@ def parse(text: str) -> dict[str, Any]:
     return message
 
 
-def clean_name(name: object) -> str:
-    """A player's name as typed: trimmed, printable, at most MAX_NAME characters."""
-    if not isinstance(name, str):
+def typed_name(name: object) -> str:
+    """A name typed on a phone, cleaned as every door cleans names; Refused in words for one
+    that is too long or shows nothing a player could read."""
+    if not isinstance(name, str) or not name.strip():
         raise Refused("type your name to join")
-    name = " ".join(name.split())
-    if not name:
-        raise Refused("type your name to join")
-    if len(name) > MAX_NAME:
-        raise Refused(f"that name is too long: at most {MAX_NAME} characters")
-    if any(unicodedata.category(char).startswith("C") for char in name):
+    normal = " ".join(unicodedata.normalize("NFKC", name).split())
+    if any(unicodedata.category(char).startswith("C") for char in normal):
         raise Refused("a name has letters, digits and spaces only")
-    return name
+    cleaned = clean_name(name)
+    if len(normal) > MAX_NAME:
+        raise Refused(f"that name is too long: at most {MAX_NAME} characters")
+    why = why_not_name(cleaned)
+    if why is not None:
+        raise Refused(why)
+    return cleaned
 
 
 def decision_fields(message: dict[str, Any]) -> dict[str, Any]:

@@ -14,22 +14,37 @@ import contextlib
 import errno
 import logging
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
-from firmware_py.seats.phones.hub import MAX_MESSAGE, Phone, WebHub
+from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
+from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 1009)
 HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
+CLOSE_WAIT = 0.5  # seconds a closing socket waits for the phone's reply (or its last words)
+RESTARTING = "the tower is restarting: this phone reconnects by itself"
+CROWDED = "too many connections from this phone to the tower: close the other tabs"
 HUB = web.AppKey("hub", WebHub)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Transport = asyncio.BaseTransport | None
+SOCKETS = web.AppKey("sockets", dict[web.WebSocketResponse, Transport])
+HOSTS = web.AppKey("hosts", OwnHosts)
+IDLE = 10.0  # seconds a connection may take to send its request (or idle between requests)
+SERVER_NAME = "qwixx-tower"  # the Server header: no versions for anyone to look up
+NOT_OURS = "this is the Qwixx tower: open it by its own address (the QR code on its display)"
 HEADERS = {
     "Cache-Control": "no-cache",
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",  # no other page may show this one in a frame
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # the table code in the address stays on the table
 }
@@ -38,8 +53,10 @@ EVERY_NETWORK = ("0.0.0.0", "::")
 
 def make_app(hub: WebHub) -> web.Application:
     """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
-    app = web.Application(client_max_size=4096)
+    app = web.Application(client_max_size=4096, middlewares=[_own_host_only])
     app[HUB] = hub
+    app[HOSTS] = OwnHosts()
+    app[SOCKETS] = {}  # the phones' open sockets, told and closed when the tower stops
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _websocket)
     app.router.add_static("/static/", STATIC)
@@ -47,9 +64,19 @@ def make_app(hub: WebHub) -> web.Application:
     return app
 
 
+@web.middleware
+async def _own_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Only requests that name the tower (DNS rebinding: a site whose name the attacker points
+    at the tower sends its own name, in Host as in Origin)."""
+    if not request.app[HOSTS].allows(request.host):
+        raise web.HTTPMisdirectedRequest(text=NOT_OURS)
+    return await handler(request)
+
+
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
+    response.headers["Server"] = SERVER_NAME
 
 
 async def _page(request: web.Request) -> web.FileResponse:
@@ -63,16 +90,18 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     if origin is not None and urlsplit(origin).netloc != request.host:
         # another web site open on the phone may not play for it (cross-site WebSocket)
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
-    socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT)
+    if hub.cooling(request.remote or ""):  # it flooded a moment ago: refused before upgrading
+        raise web.HTTPTooManyRequests(text=TOO_FAST, headers={"Connection": "close"})
+    socket_ = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, timeout=CLOSE_WAIT)
     await socket_.prepare(request)
-    phone = hub.open()
+    phone = hub.open(request.remote or "")
     if phone is None:
-        await socket_.send_json(
-            {"type": "refused", "reason": "too many phones are connected to the tower right now"}
-        )
-        await socket_.close()
+        with contextlib.suppress(ConnectionError):
+            await socket_.send_json({"type": "refused", "reason": CROWDED, "final": True})
+        await close_soon(socket_, request.transport)
         return socket_
-    writer = asyncio.create_task(_write_then_close(phone, socket_))
+    writer = asyncio.create_task(_write_then_close(phone, socket_, request.transport))
+    request.app[SOCKETS][socket_] = request.transport
     try:
         async for message in socket_:
             if message.type is WSMsgType.TEXT:
@@ -80,21 +109,53 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
             elif message.type is WSMsgType.BINARY:
                 hub.receive(phone, "binary")  # refused in words: not JSON
     finally:
+        request.app[SOCKETS].pop(socket_, None)
         hub.close(phone)
-        if not writer.done():
+        if not writer.done() and not socket_.closed:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(writer), 0.5)  # last words out
+                await asyncio.wait_for(asyncio.shield(writer), CLOSE_WAIT)  # last words out
         writer.cancel()
-        await socket_.close()
+        await close_soon(socket_, request.transport)
     return socket_
 
 
-async def _write_then_close(phone: Phone, socket_: web.WebSocketResponse) -> None:
+async def close_soon(
+    socket_: web.WebSocketResponse, transport: Transport, code: int = WSCloseCode.OK
+) -> None:
+    """Close a socket without waiting long: a phone that does not read (its buffers full) or
+    never answers the close is cut off after CLOSE_WAIT seconds."""
+    try:
+        await asyncio.wait_for(socket_.close(code=code), CLOSE_WAIT)
+    except (TimeoutError, ConnectionError):
+        if isinstance(transport, asyncio.WriteTransport):
+            transport.abort()
+
+
+async def say_goodbye(sockets: dict[web.WebSocketResponse, Transport]) -> None:
+    """The tower stops: every phone is told it restarts, and its socket closed with the
+    WebSocket code for a restart (1012), all at once and bounded; the page reconnects."""
+
+    async def goodbye(socket_: web.WebSocketResponse, transport: Transport) -> None:
+        with contextlib.suppress(Exception):
+            words = {"type": "restarting", "text": RESTARTING}
+            await asyncio.wait_for(socket_.send_json(words), CLOSE_WAIT)
+        await close_soon(socket_, transport, WSCloseCode.SERVICE_RESTART)
+
+    await asyncio.gather(*(goodbye(*pair) for pair in list(sockets.items())))
+
+
+async def _write_then_close(
+    phone: Phone, socket_: web.WebSocketResponse, transport: Transport
+) -> None:
     """What the hub queues for the phone, until the hub ends the connection (or the phone goes:
     then what was queued for it is dropped; it gets a fresh view at its next hello)."""
     with contextlib.suppress(ConnectionError):
         await phone.write(socket_.send_str)
-        await socket_.close()
+    if phone.dropped and isinstance(transport, asyncio.WriteTransport):
+        transport.abort()  # it reads nothing: no close handshake to wait for
+    elif phone.cut_off and transport is not None:
+        transport.close()  # its last words go out; nothing more it sends is read
+    await close_soon(socket_, transport)
 
 
 class WebServer:
@@ -127,7 +188,17 @@ class WebServer:
         return None
 
     async def _listen(self, port: int) -> web.AppRunner:
-        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False)
+        few_log_lines()
+        # Also the answers aiohttp writes itself, to requests it cannot parse (they never reach
+        # the app's hooks), carry no versions: this is the process's only web server.
+        web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
+        runner = web.AppRunner(
+            make_app(self.hub),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=CLOSE_WAIT,
+            keepalive_timeout=IDLE,  # also a connection that never sends (all) its headers
+        )
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, port).start()
@@ -144,7 +215,10 @@ class WebServer:
         )
 
     async def stop(self) -> None:
+        """Stop within about a second, phones connected or not: each is told the tower
+        restarts and its socket closed; then the server ends (no request waits longer)."""
         if self._runner is not None:
+            await say_goodbye(self._runner.app[SOCKETS])
             await self._runner.cleanup()
             self._runner = None
 

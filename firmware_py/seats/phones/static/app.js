@@ -46,14 +46,15 @@ function connect() {
     }
     handle(message);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     heard();
     if (stopped) {
       setStatus("disconnected: reload the page to play here", "lost");
       return;
     }
     const seconds = Math.round(backoff / 100) / 10;
-    setStatus(`connection lost: trying again in ${seconds} s`, "lost");
+    const why = event.code === 1012 ? "the tower is restarting" : "connection lost";
+    setStatus(`${why}: trying again in ${seconds} s`, "lost");
     retry = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, MAX_BACKOFF);
   };
@@ -111,6 +112,8 @@ function handle(message) {
       break;
     case "joined":
       localStorage.setItem(TOKEN_KEY, message.token);
+      pending.clear();  // taps of a seat this phone lost: never the new seat's
+      document.body.classList.remove("busy");
       clearRefusal();
       break;
     case "view": {
@@ -124,6 +127,9 @@ function handle(message) {
       if (!pending.size) document.body.classList.remove("busy");
       if (message.ok) clearRefusal();
       else showRefusal(message.reason);
+      break;
+    case "restarting":  // the socket closes next (code 1012); the page comes back by itself
+      setStatus(message.text, "lost");
       break;
     case "refused":
       showRefusal(message.reason);

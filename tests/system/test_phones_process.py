@@ -1,0 +1,174 @@
+"""Phones at a real table, through the real `qwixx-tower run` with its web server on: exactly
+once across a power cut (a tap journalled, then the plug pulled, is answered from the journal
+after the restart, with its request id, and never applied again, not even in the next game),
+seats that survive a restart between games, and a stop in well under a second with a phone
+connected."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import aiohttp
+from support.tower_process import WAIT, Phone, Tower, journal_lines, saved_game
+
+from firmware_py.journal.journal import read_game
+from firmware_py.rules import Pass, Roll
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.phones.hub import device_of
+
+TOKEN = "ann-s-seat-token-0123456789"
+ROLLED = Roll((4, 1), dict.fromkeys(("red", "yellow", "green", "blue"), 3))
+SEATS = [SeatSpec("Ann", PHONE, device_of(TOKEN)), SeatSpec("Bot", COMPUTER)]
+
+
+def one_pass_from_the_end(state: Path) -> Path:
+    """A game of Ann (on her phone) and Bot that Ann's next pass ends (her fourth penalty)."""
+    turns = []
+    for turn in range(7):  # Ann passes through turns 0, 2, 4 (three penalties) and Bot likewise
+        turns += [ROLLED, Pass("Bot"), Pass("Ann"), Pass("Ann" if turn % 2 == 0 else "Bot")]
+    log = saved_game(state, SEATS, *turns[:-2], Pass("Ann"))  # turn 6: action 2 is Ann's
+    assert read_game(log).game.phase == "action2"
+    return log
+
+
+def kill_once_journalled(tower: Tower, log: Path, count: int) -> None:
+    """Pull the plug the moment the game log has `count` lines (the tap is fsynced)."""
+    deadline = time.monotonic() + WAIT
+    while len(log.read_text().splitlines()) < count:
+        assert time.monotonic() < deadline, "the tower never journalled the tap"
+        time.sleep(0.001)
+    tower.kill()
+
+
+async def seated_phone(session: aiohttp.ClientSession, tower: Tower) -> Phone:
+    """Ann's phone, back with its token (no code typed): her view."""
+    phone = await Phone.open(session, tower.ws_url)
+    await phone.send(type="hello", token=TOKEN)
+    assert (await phone.expect("view"))["view"]["player"] == "Ann"
+    return phone
+
+
+def ids_in_journal(state: Path, tail: str) -> list[str]:
+    """Every journalled request id of every game that ends in `/tail`."""
+    found = []
+    for log in sorted(state.glob("game-*.jsonl")):
+        for line in journal_lines(log):
+            for ids in line.get("request", {}).values():
+                found += [request for request in ids if request.endswith("/" + tail)]
+    return found
+
+
+def test_a_game_ending_tap_killed_after_its_fsync_is_answered_from_the_journal_once(tmp_path):
+    """Ann's pass ends the game; the plug is pulled once it is on disk. After the restart her
+    phone is back in her seat without the code (a restart between games keeps seats), its retry
+    is answered ok with its request id, and in the next game the same retry is answered ok
+    again and applied to nothing: the id is in the journal once."""
+    log = one_pass_from_the_end(tmp_path / "state")
+    count = len(log.read_text().splitlines())
+    with Tower(tmp_path, keyboard=True) as tower:
+
+        async def tap_then_power_cut() -> None:
+            async with aiohttp.ClientSession() as session:
+                phone = await seated_phone(session, tower)
+                await phone.send(type="decide", request="a1b2/7", action="pass")
+                await asyncio.to_thread(kill_once_journalled, tower, log, count + 1)
+
+        async def retry_after_restart() -> None:
+            async with aiohttp.ClientSession() as session:
+                phone = await seated_phone(session, tower)
+                await phone.send(type="decide", request="a1b2/7", action="pass")
+                answer = await phone.expect("answer", request="a1b2/7")
+                assert answer["ok"] is True, answer
+                await press_until(tower, phone, "roll")  # the next game: Ann alone (Bot was
+                await press_until(tower, phone, "action1")  # in the old game only); her roll
+                await phone.send(type="decide", request="a1b2/7", action="pass")
+                assert (await phone.expect("answer", request="a1b2/7"))["ok"] is True
+
+        asyncio.run(tap_then_power_cut())
+        tower.start()
+        tower.join_url()
+        asyncio.run(retry_after_restart())
+    assert read_game(log).game.over
+    assert ids_in_journal(tmp_path / "state", "a1b2/7") == [f"{device_of(TOKEN)}/a1b2/7"]
+    newest = sorted((tmp_path / "state").glob("game-*.jsonl"))[-1]
+    assert newest != log and [line["event"] for line in journal_lines(newest)] == [
+        "start",
+        "roll",
+    ], "the retry was applied in the next game"
+
+
+async def press_until(tower: Tower, phone: Phone, phase: str) -> None:
+    """Press the roll button until the phone shows `phase` (a press while the simulated
+    button is still down from the last one presses nothing: a player presses again)."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        tower.press()
+        try:
+            await asyncio.wait_for(until_phase(phone, phase), 2.0)
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError(f"the phone never showed {phase}")
+
+
+async def until_phase(phone: Phone, phase: str) -> dict:
+    """The first view in `phase` (views of other phases before it are passed over)."""
+    while True:
+        message = await phone.expect("view")
+        if message["view"]["phase"] == phase:
+            return message
+
+
+def test_a_phone_that_joined_between_games_keeps_its_seat_across_a_power_cut(tmp_path):
+    """Dora joins with the table code; the plug is pulled before any game; after the restart
+    her phone's token alone (no code) gives her seat back."""
+    with Tower(tmp_path) as tower:
+
+        async def join() -> str:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="join", code=tower.code, name="Dora")
+                return (await phone.expect("joined"))["token"]
+
+        async def back(token: str) -> dict:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="hello", token=token)
+                return (await phone.expect("view"))["view"]
+
+        token = asyncio.run(join())
+        tower.kill()
+        tower.start()
+        tower.join_url()
+        view = asyncio.run(back(token))
+    assert (view["player"], view["phase"]) == ("Dora", "idle")
+
+
+def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp_path):
+    """Ctrl-C (and so `systemctl restart`) with a seated phone and a page still in the lobby:
+    each is told the tower is restarting, its socket closes with the WebSocket code for a
+    restart (the page reconnects by itself), and the process ends cleanly."""
+    with Tower(tmp_path) as tower:
+
+        async def connected_then_stopped() -> list[tuple[dict, int | None]]:
+            async with aiohttp.ClientSession() as session:
+                seated = await Phone.open(session, tower.ws_url)
+                await seated.send(type="join", code=tower.code, name="Dora")
+                await seated.expect("joined")
+                lobby = await Phone.open(session, tower.ws_url)
+                await lobby.expect("lobby")
+                status = await asyncio.to_thread(tower.interrupt)
+                assert status == 0
+                told = []
+                for phone in (seated, lobby):
+                    words = await phone.expect("restarting")
+                    closed = await phone.socket.receive()
+                    told.append((words, closed.data if closed.type.name == "CLOSE" else None))
+                return told
+
+        told = asyncio.run(connected_then_stopped())
+    for words, code in told:
+        assert words["text"] == "the tower is restarting: this phone reconnects by itself"
+        assert code == aiohttp.WSCloseCode.SERVICE_RESTART
