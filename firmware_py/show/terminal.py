@@ -378,6 +378,9 @@ class Console:
         self._typed = b""
         self.keyboard_attached = True
         loop.add_reader(fd, self._on_input, loop, fd)
+        if self._view is not None and not self.full_screen:
+            self._print_plain(self._view)  # the page the keyboard starts from (shown before it)
+            self.out.flush()
 
     def _on_input(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
         """What the terminal sends: whole lines are answers. End of input (Ctrl-D) presses

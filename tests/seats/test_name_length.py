@@ -15,7 +15,7 @@ from firmware_py.app.config import ConfigError, parse_config
 from firmware_py.seating import NAME_LENGTH
 from firmware_py.seats.devices import clean_name as kept_name
 from firmware_py.seats.phones.hub import Refused
-from firmware_py.seats.phones.hub import clean_name as typed_on_a_phone
+from firmware_py.seats.phones.hub import typed_name as typed_on_a_phone
 
 LONGEST = "Alexandra-Charlotte Bell"  # 24 characters
 TOO_LONG = LONGEST + "e"

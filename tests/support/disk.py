@@ -31,7 +31,7 @@ def tmpfs(path: Path, size: str = "256k") -> Iterator[Path]:
 def fill(disk: Path) -> Path:
     """Fill the filesystem of `disk` up to its last byte with one file."""
     filler = disk / "filler"
-    with open(filler, "wb", buffering=0) as file:
+    with open(filler, "ab", buffering=0) as file:  # (again: what was freed since is taken)
         for size in (4096, 512, 1):
             try:
                 while True:
