@@ -23,7 +23,6 @@ import subprocess
 import sys
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,43 +34,15 @@ from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Start
 from firmware_py.seating import SeatSpec
+from support import pads
 
 WAIT = 60.0  # seconds: bounds a hang only, generous for a loaded 2-core machine
 JOIN_LINE = re.compile(r"Phones join at (http://\S+)")
 
 
-class PtyPad:
-    """A pad on the master side of a pseudo-terminal whose slave the tower opens via `path`."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)  # no echo, no line editing, before the tower's open
-        path.symlink_to(os.ttyname(self.slave))
-        self.decoder = protocol.FrameDecoder()
-        self.inbox: list[protocol.Message] = []
-        self.seq = 0
-
-    def send(self, name: str, fields: dict | None = None, *, seq: int | None = None) -> int:
-        if seq is None:
-            self.seq = seq = protocol.next_seq(self.seq)
-        os.write(self.master, protocol.encode(name, seq, fields))
-        return seq
-
-    def expect(self, name: str, **fields: Any) -> protocol.Message:
-        """The first message called `name` whose fields include `fields`; waits for it."""
-        deadline = time.monotonic() + WAIT
-        while True:
-            for index, message in enumerate(self.inbox):
-                if message.name == name and all(message[k] == v for k, v in fields.items()):
-                    return self.inbox.pop(index)
-            left = deadline - time.monotonic()
-            assert left > 0, f"the pad got no {name} {fields}; it got {self.inbox}"
-            self._receive(left)
-
-    def drain(self) -> None:
-        self._receive(0)
-        self.inbox.clear()
+class PtyPad(pads.PtyPad):
+    """A pad on a pseudo-terminal (support.pads), that can also answer the tower's hellos by
+    itself, at once, from a thread of its own (a pad waiting for its tower)."""
 
     def _receive(self, timeout: float) -> None:
         if getattr(self, "_queue", None) is not None:
@@ -114,9 +85,7 @@ class PtyPad:
     def unplug(self) -> None:
         if getattr(self, "_answering", None) is not None:
             self._answering.set()
-        os.close(self.master)
-        os.close(self.slave)
-        self.path.unlink()
+        super().unplug()
 
 
 def pad_hello(ident: str, boot: int = 300) -> dict:
