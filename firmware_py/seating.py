@@ -46,6 +46,16 @@ class SeatSpec:
     level: str = ""
 
 
+def seat_from_record(record: dict[str, str]) -> SeatSpec | None:
+    """A seat as a note on disk wrote it (name, kind, pad, level); None for a kind of seat this
+    tower does not know."""
+    try:
+        kind = SeatKind(record["kind"])
+    except ValueError:
+        return None
+    return SeatSpec(record["name"], kind, record["pad"], record.get("level", ""))
+
+
 def seats_for(
     players: Iterable[str], configured: list[SeatSpec], noted: list[SeatSpec]
 ) -> list[SeatSpec]:

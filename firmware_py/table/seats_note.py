@@ -14,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from firmware_py.journal.journal import JournalError
-from firmware_py.seating import DEVICES, SeatKind, SeatSpec
+from firmware_py.seating import DEVICES, seat_from_record
 from firmware_py.view import TableView
 
 if TYPE_CHECKING:
@@ -45,9 +45,9 @@ def restore_device_seats(table: Table) -> None:
     """The seats pads and phones held when the tower stopped, back at the end of the table
     (as many as there is room for, none under a name already seated)."""
     for record in table.journal.noted_table_seats():
-        kind = record["kind"]
-        if kind not in DEVICES or not record["pad"]:
+        seat = seat_from_record(record)
+        if seat is None or seat.kind not in DEVICES or not seat.pad:
             continue
-        if table.seating.full() or table.seating.taken(record["name"]):
+        if table.seating.full() or table.seating.taken(seat.name):
             continue
-        table.seating.add(SeatSpec(record["name"], SeatKind(kind), record["pad"]))
+        table.seating.add(seat)

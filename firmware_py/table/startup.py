@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from drivers.button import RollButton
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, JournalError, number_of, read_noted_seats
-from firmware_py.seating import SeatKind, SeatSpec, seats_for
+from firmware_py.seating import seat_from_record, seats_for
 from firmware_py.table.seats_note import SeatsNote, restore_device_seats
 from firmware_py.table.storage import set_aside_words
 from firmware_py.view import SETUP
@@ -66,7 +66,7 @@ def resume_or_attract(table: Table) -> None:
     table.game_log = game_log
     table.applied.remember_all(resumed.requests)
     records, problem = read_noted_seats(resumed.path)
-    noted = [seat for record in records if (seat := noted_seat(record))]
+    noted = [seat for record in records if (seat := seat_from_record(record))]
     players = [player.name for player in game.players]
     table.seating.seats = seats_for(players, table.seats, noted)
     log.info("resumed %s after %d events", resumed.path.name, resumed.events)
@@ -78,15 +78,6 @@ def resume_or_attract(table: Table) -> None:
             "the players configured take their seats, the others the first pads that come"
         )
     table.publish()
-
-
-def noted_seat(record: dict[str, str]) -> SeatSpec | None:
-    """A seat as the note beside its game wrote it; None for a kind of seat not known here."""
-    try:
-        kind = SeatKind(record["kind"])
-    except ValueError:
-        return None
-    return SeatSpec(record["name"], kind, record["pad"], record.get("level", ""))
 
 
 def set_aside_unreadable(table: Table) -> None:

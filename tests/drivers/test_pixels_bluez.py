@@ -11,17 +11,10 @@ import contextlib
 import pytest
 from support.bluez import PixelsDie, Radio, serving
 from support.bluez.bus import private_system_bus
+from support.pixels import DICE
 
 from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader, bluetooth_trouble
 
-DICE = {
-    "white 1": 0x1A2B_0001,
-    "white 2": 0x1A2B_0002,
-    "red": 0x1A2B_0003,
-    "yellow": 0x1A2B_0004,
-    "green": 0x1A2B_0005,
-    "blue": 0x1A2B_0006,
-}
 ALL_COLOURS = ["red", "yellow", "green", "blue"]
 LIMIT = 30.0  # seconds that only bound a hang on a loaded machine
 

@@ -29,6 +29,7 @@ from firmware_py.table import Table
 from sheets import load_sheet
 from support import HANG
 from support.browser import endpoint as shared_chromium
+from support.table import until
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CODE = "4821"
@@ -50,14 +51,6 @@ def phone_tower(tmp_path: Path, seats=(BOT,), variant: str = "classic"):
                   hardware=hardware, pace=60, autoplay=True)  # fmt: skip
     hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
     return table, hub, WebServer(hub, "127.0.0.1", 0)
-
-
-async def until(condition, timeout: float = HANG) -> None:
-    """Wait (bounded) for the table to reach a state."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "the table never got there"
-        await asyncio.sleep(0.005)
 
 
 def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HANG) -> None:

@@ -19,15 +19,8 @@ import time
 import pytest
 from support.bluez.bus import bus_environment, private_system_bus
 from support.bluez.control import StandInProcess
+from support.pixels import DICE
 
-DICE = {
-    "white 1": 0x1A2B_0001,
-    "white 2": 0x1A2B_0002,
-    "red": 0x1A2B_0003,
-    "yellow": 0x1A2B_0004,
-    "green": 0x1A2B_0005,
-    "blue": 0x1A2B_0006,
-}
 ALL_WAITED = (
     "waiting for white 1, white 2, the red die, the yellow die, the green die and the blue die"
 )

@@ -10,8 +10,10 @@ import asyncio
 
 import pytest
 from PIL import Image
+from support import HANG
 from support.bluez import PixelsDie, Radio, serving
 from support.bluez.bus import private_system_bus
+from support.pixels import DICE
 
 from drivers.display import SHIFT_OFFSETS
 from drivers.pixels import BleakPixelsScanner, PixelsReader
@@ -23,15 +25,7 @@ from firmware_py.show.screens import render
 from firmware_py.table import Table
 from sheets import load_sheet
 
-DICE = {
-    "white 1": 0x1A2B_0001,
-    "white 2": 0x1A2B_0002,
-    "red": 0x1A2B_0003,
-    "yellow": 0x1A2B_0004,
-    "green": 0x1A2B_0005,
-    "blue": 0x1A2B_0006,
-}
-LIMIT = 30.0  # seconds that only bound a hang on a loaded machine
+LIMIT = HANG  # seconds that only bound a hang on a loaded machine
 PRESS = 0.06  # seconds a finger holds the button: longer than its debounce
 
 
