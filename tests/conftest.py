@@ -38,6 +38,21 @@ def towers_side_by_side():
         os.environ["QWIXX_WEB_PORT"] = saved
 
 
+@pytest.fixture(autouse=True, scope="session")
+def towers_without_certificate_stores(tmp_path_factory):
+    """Towers the tests start skip loading the machine's CA certificates (support.__init__ says
+    why): OpenSSL reads an empty file and an empty folder instead, unless the person running
+    the suite chose stores of their own."""
+    empty = tmp_path_factory.mktemp("no-certificates")
+    (empty / "none.pem").write_text("")
+    stores = {"SSL_CERT_FILE": str(empty / "none.pem"), "SSL_CERT_DIR": str(empty)}
+    chosen = {name: value for name, value in stores.items() if name not in os.environ}
+    os.environ.update(chosen)
+    yield
+    for name in chosen:
+        os.environ.pop(name, None)
+
+
 # The tests that take longest, started first so that they run beside the rest (pytest-xdist
 # hands out tests in this order): whole systems, then games played by whole processes.
 STARTED_FIRST = (

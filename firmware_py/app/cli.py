@@ -10,6 +10,7 @@ from pathlib import Path
 
 from firmware_py.app.arguments import (
     OneLineParser,
+    VersionAction,
     names_list,
     number_from,
     player_name,
@@ -17,7 +18,6 @@ from firmware_py.app.arguments import (
     screens_folder,
     seat_level,
     variant_name,
-    version_words,
     whole_number_from,
 )
 from firmware_py.app.paths import default_state_dir
@@ -54,7 +54,7 @@ def _reader_went_away() -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="qwixx-tower", description="The Qwixx tower.")
-    parser.add_argument("--version", action="version", version=version_words())
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(title="commands", parser_class=OneLineParser)
 
     run_cmd = commands.add_parser("run", help="run the tower (simulated hardware without --config)")

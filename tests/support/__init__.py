@@ -6,3 +6,14 @@ import os
 # Seconds a test waits for something that should happen before it calls it a hang: only a hang
 # takes this long, even on a machine as busy as a shared CI runner (QWIXX_TEST_HANG to change).
 HANG = float(os.environ.get("QWIXX_TEST_HANG", "180"))
+
+# The tower never makes a TLS connection, yet aiohttp loads the machine's CA certificates twice
+# as it is imported (for client contexts): about 0.06 s of CPU at each of the suite's several
+# hundred tower starts. The suite points OpenSSL at empty stores (tests/conftest.py); whatever
+# reaches a package index (pip) gets the environment without them: `with_certificates(env)`.
+EMPTY_CERTIFICATE_STORES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+def with_certificates(env: dict[str, str]) -> dict[str, str]:
+    """`env` without the suite's empty certificate stores: for pip, which may need them."""
+    return {name: value for name, value in env.items() if name not in EMPTY_CERTIFICATE_STORES}

@@ -27,7 +27,7 @@ from firmware_py.seats.phones.hub import WebHub
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.table import Table
 from sheets import load_sheet
-from support import HANG
+from support import HANG, with_certificates
 from support.browser import endpoint as shared_chromium
 from support.table import until
 
@@ -133,7 +133,8 @@ def axe_source() -> str | None:
         try:
             subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix",
                             str(fresh), f"axe-core@{AXE_VERSION}"], check=True,
-                           capture_output=True, timeout=300)  # fmt: skip
+                           capture_output=True, timeout=300,
+                           env=with_certificates(dict(os.environ)))  # fmt: skip
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
             shutil.rmtree(fresh, ignore_errors=True)
             return None  # the registry cannot be reached from here

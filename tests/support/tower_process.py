@@ -108,11 +108,12 @@ def journal_lines(log: Path) -> list[dict]:
 
 
 @contextlib.contextmanager
-def busy_cpu(processes: int = 4) -> Iterator[None]:
-    """`processes` busy loops beside the tower for the block's duration (a loaded machine)."""
-    spinners = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(processes)
-    ]
+def busy_cpu(processes: int = 4, niceness: int = 0) -> Iterator[None]:
+    """`processes` busy loops for the block's duration, at `niceness`: a tower started at the
+    same niceness (`Tower(..., niceness=)`) meets a machine as loaded as `processes` + 1
+    runnable programs, while the rest of the suite beside it, at niceness 0, keeps its CPU."""
+    loop = f"import os; os.nice({niceness})\nwhile True: pass"
+    spinners = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(processes)]
     try:
         yield
     finally:
@@ -126,7 +127,8 @@ class Tower:
     `web` is False); its standard output read by a thread into lines the test waits for."""
 
     def __init__(self, tmp_path: Path, pads: list[PtyPad] = (), *, web: bool = True,
-                 keyboard: bool = False, extra: tuple[str, ...] = ()) -> None:  # fmt: skip
+                 keyboard: bool = False, extra: tuple[str, ...] = (),
+                 niceness: int = 0) -> None:  # fmt: skip
         self.tmp_path, self.state = tmp_path, tmp_path / "state"
         self.keyboard = os.openpty() if keyboard else None  # Enter presses the roll button
         self._held = socket.socket()  # the configured port, held: the tower takes a free one
@@ -142,6 +144,7 @@ class Tower:
         self.command += ["--pace", "30", "--config", str(config), "--state-dir", str(self.state)]
         self.command += list(extra)
         self.process: subprocess.Popen | None = None
+        self.niceness = niceness
         self.start()
 
     def start(self) -> None:
@@ -149,8 +152,9 @@ class Tower:
         self.seen: list[str] = []
         self.url = ""
         stdin = self.keyboard[1] if self.keyboard else subprocess.DEVNULL
+        niced = ["nice", "-n", str(self.niceness)] if self.niceness else []  # (it execs)
         self.process = subprocess.Popen(
-            self.command, stdin=stdin, stdout=subprocess.PIPE,
+            niced + self.command, stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         reader = threading.Thread(target=_read, args=(self.process, self.lines), daemon=True)

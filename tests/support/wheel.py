@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from support import with_certificates
 from support.paths import ROOT
 
 NOT_SOURCE = shutil.ignore_patterns(
@@ -21,6 +22,7 @@ UNREACHABLE = ("Could not find a version", "No matching distribution", "NewConne
 
 def _run(*command: str | Path, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = with_certificates(env)  # pip may reach a package index over TLS
     return subprocess.run(
         [str(part) for part in command],
         cwd=cwd,

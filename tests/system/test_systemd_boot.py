@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import with_certificates
 from support.paths import ROOT
 from support.wheel import UNREACHABLE, build_wheel
 
@@ -281,7 +282,7 @@ def tower(tmp_path_factory) -> Iterator[BootedTower]:
         (layers / "game-000001.seats.json").write_text(
             json.dumps([{"name": n, "kind": "computer", "pad": ""} for n in ("Ann", "Ben", "Cleo")])
         )
-        env = dict(os.environ, MASKED=" ".join(MASKED))
+        env = dict(with_certificates(dict(os.environ)), MASKED=" ".join(MASKED))  # pip: TLS
         installed = subprocess.run(
             ["unshare", "-m", "--propagation", "private",
              "sh", "-c", INSTALL, "install", str(layers), str(wheel)],
