@@ -48,7 +48,9 @@ class Board:
         self.raw = 0  # buttons down, bit i for padapp.BUTTONS[i]
         self.steps = []  # button steps still to play: [delay ms, button or -1, down]
         self.step_at = 0
-        self._changed_at = time.ticks_add(time.ticks_ms(), -padapp.DEBOUNCE_MS)  # last level change
+        self._real_at = time.ticks_ms()  # the real clock when the pad's clock was last read
+        self._clock = self._real_at  # the pad's clock (ticks_ms)
+        self._changed_at = time.ticks_add(self._clock, -padapp.DEBOUNCE_MS)  # last level change
         self._led = None
         self._stopped = False
         self._opened_at = None
@@ -59,7 +61,18 @@ class Board:
     # --- time and identity ---
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        """The pad's clock: the real one, except that while a finger is on the buttons (steps
+        still to play) it moves at most LOOP_MS between two looks. A Pico's loop looks every
+        LOOP_MS; a loaded machine can hold this process up for seconds, and a hold of pass
+        would then be seen only after its release, and pass nothing. Here the pad sees every
+        press as a Pico would, only later."""
+        real = time.ticks_ms()
+        advance = time.ticks_diff(real, self._real_at)
+        self._real_at = real
+        if self.steps:
+            advance = min(advance, padapp.LOOP_MS)
+        self._clock = time.ticks_add(self._clock, advance)
+        return self._clock
 
     def random16(self):
         data = os.urandom(2)

@@ -187,6 +187,7 @@ class Console:
         self._opened = False  # the alternate screen is in use
         self.keyboard_closed = False
         self.keyboard_attached = False
+        self._finger = asyncio.Lock()  # one press at a time: an Enter typed meanwhile waits
         self._status: list[str] = []  # --plain: the between-games lines last printed
         table.subscribe(self.refresh)
 
@@ -429,7 +430,8 @@ class Console:
 
     async def press_button(self, *, hold: bool = False) -> None:
         """Press the simulated roll button (or hold it past a long press): its mock pin goes
-        low, then high again."""
+        low, then high again. Presses take turns, each let go of for longer than the button's
+        debounce time before the next, so no Enter is lost however busy the machine is."""
         hardware = self.table.hardware
         if hardware.button_factory is None:
             return  # a real button: press it
@@ -437,6 +439,8 @@ class Console:
         if not isinstance(pin, MockPin):  # --config with a real button: Enter cannot press it
             self.table.say(REAL_BUTTON)
             return
-        pin.drive_low()
-        await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
-        pin.drive_high()
+        async with self._finger:
+            pin.drive_low()
+            await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
+            pin.drive_high()
+            await asyncio.sleep(2 * hardware.button_debounce)  # let go of, then the next

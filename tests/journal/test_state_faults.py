@@ -121,8 +121,8 @@ def test_a_state_directory_that_cannot_be_written_at_start_is_shown_and_retried(
         await until(lambda: table.storage.fault != "")
         assert table.storage.fault == "cannot save games: the disk is full"
         assert shows(table, table.storage.fault)
-        await asyncio.sleep(FIRST_RETRY * 1.5)  # one retry failed: still waiting, no game
-        assert table.game is None and Journal(tmp_path).games() == []
+        await until(lambda: table.storage.delay > 2 * FIRST_RETRY)  # a retry has failed
+        assert table.game is None and Journal(tmp_path).games() == []  # still waiting, no game
         assert table.storage.delay == 4 * FIRST_RETRY  # waits grow: 1 s, 2 s, 4 s ...
         monkeypatch.setattr(disk, "write_all", writes)
         await task

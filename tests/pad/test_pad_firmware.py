@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import signal
 import threading
 import time
 
@@ -243,6 +244,23 @@ def test_pass_takes_a_long_press_and_undo_takes_it_back(table):
     screen = t.pad.wait_screen(lambda s: s[6] == "white 5: RYGB", what="action 1 open again")
     assert t.decisions() == [Pass("Ann"), Undo("Ann")]
     assert screen[7] == "hold P: pass"
+
+
+def test_a_hold_of_pass_while_a_busy_machine_holds_the_pad_up_still_passes(table):
+    """The machine holds the pad's process up (SIGSTOP) for longer than the whole hold of
+    pass: the pad sees the hold as a Pico would (its clock moves a loop at a time while a
+    finger is down), so the player passes. It used to see only the release, and nothing
+    passed: the test waited for the pass until its limit."""
+    t = table()
+    t.start_game()
+    t.roll((4, 1))
+    t.pad.press("hold pass")
+    time.sleep(0.1)  # pass is down by now on an idle machine (if not: the pause is harmless)
+    t.pad.process.send_signal(signal.SIGSTOP)
+    time.sleep(padapp.HOLD_MS / 1000 + 0.5)
+    t.pad.process.send_signal(signal.SIGCONT)
+    t.pad.wait_screen(lambda s: s[7] == "U: take back", what="Ann passed")
+    assert t.decisions() == [Pass("Ann")]
 
 
 def test_waiting_line_says_who_the_table_waits_for(table):
