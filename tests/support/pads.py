@@ -62,6 +62,14 @@ class PtyPad:
             assert left > 0, f"the pad got no {name} {fields}; it got {self.inbox}"
             self._receive(left)
 
+    def talk_for(self, seconds: float, every: float = 0.5) -> None:
+        """Stay on the line for `seconds` as a pad does, a heartbeat `every` seconds: a pad
+        that says nothing is dropped by the tower after a few beats."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.send("heartbeat", {"state": 0})
+            self._receive(min(every, max(0.0, deadline - time.monotonic())))
+
     def drain(self):
         """Read and forget everything the tower has sent so far."""
         self._receive(0)
