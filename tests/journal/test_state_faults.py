@@ -222,6 +222,7 @@ class Tower:
     def __init__(self, state: Path, games: int = 1, *, modes_apply: bool = False) -> None:
         self.state = state
         self.lines: list[str] = []
+        self.errors = ""  # its standard error, once killed
         self.process = subprocess.Popen(
             tower_command(state, games),
             stdin=subprocess.DEVNULL,
@@ -238,7 +239,10 @@ class Tower:
         assert stdout is not None
         while not wanted(self.lines):
             left = deadline - time.monotonic()
-            assert left > 0, f"the tower never got there; it said: {self.lines[-10:]}"
+            if left <= 0:
+                self.kill()  # (its standard error says why, if anything went wrong inside)
+                raise AssertionError(f"the tower never got there; it said: {self.lines[-10:]}"
+                                     f"\nand on standard error: {self.errors[-3000:]}")  # fmt: skip
             if select.select([stdout], [], [], min(left, 0.05))[0]:
                 line = stdout.readline()
                 assert line, f"the tower ended early: {self.finish()}"
@@ -264,7 +268,7 @@ class Tower:
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
-            self.process.communicate()
+            self.errors = self.process.communicate()[1]
 
 
 @pytest.fixture

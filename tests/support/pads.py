@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import queue
 import select
+import threading
 import time
 import tty
 from pathlib import Path
@@ -31,7 +32,10 @@ def pad_hello(boot=7, version=protocol.PROTOCOL_VERSION):
 class PtyPad:
     """A pad on the master side of a pseudo-terminal whose slave the tower opens through `path`."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, heartbeats: bool = False):
+        """`heartbeats`: a thread sends the pad's heartbeat every half beat, as a pad does
+        whatever its player does; without them the tower drops a pad after a few beats of
+        silence, which a test on a busy machine can take between two messages."""
         self.path = path
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no line editing, before the tower's open
@@ -39,14 +43,29 @@ class PtyPad:
         self.decoder = protocol.FrameDecoder()
         self.inbox: list[protocol.Message] = []
         self.seq = 0
+        self.state_seq = 0  # the number of the newest STATE read (what a heartbeat reports)
         self.plugged = True
+        self._writing = threading.Lock()  # one frame at a time, each with its own number
+        self._quiet = threading.Event()
+        if heartbeats:
+            threading.Thread(target=self._beat, daemon=True).start()
 
     def send(self, name, fields=None, *, seq=None):
         """Send a message (a new number, or `seq` to send a request again); its number."""
-        if seq is None:
-            self.seq = seq = protocol.next_seq(self.seq)
-        os.write(self.master, protocol.encode(name, seq, fields))
+        with self._writing:
+            if seq is None:
+                self.seq = seq = protocol.next_seq(self.seq)
+            os.write(self.master, protocol.encode(name, seq, fields))
         return seq
+
+    def _beat(self) -> None:
+        while not self._quiet.wait(protocol.BEAT_SECONDS / 2):
+            with self._writing:
+                if self._quiet.is_set():
+                    return  # unplugged: the descriptor may belong to another file by now
+                self.seq = protocol.next_seq(self.seq)
+                frame = protocol.encode("heartbeat", self.seq, {"state": self.state_seq})
+                os.write(self.master, frame)
 
     def write(self, data: bytes):
         os.write(self.master, data)
@@ -81,12 +100,20 @@ class PtyPad:
 
     def _receive(self, timeout):
         while select.select([self.master], [], [], timeout)[0]:
-            self.inbox += self.decoder.feed(os.read(self.master, 4096))
+            self._heard(self.decoder.feed(os.read(self.master, 4096)))
             timeout = 0
+
+    def _heard(self, messages: list[protocol.Message]) -> None:
+        self.inbox += messages
+        for message in messages:
+            if message.name == "state":
+                self.state_seq = message.seq
 
     def unplug(self):
         if self.plugged:
             self.plugged = False
+            with self._writing:
+                self._quiet.set()
             os.close(self.master)
             os.close(self.slave)
             self.path.unlink()

@@ -47,13 +47,13 @@ class PtyPad(pads.PtyPad):
     def _receive(self, timeout: float) -> None:
         if getattr(self, "_queue", None) is not None:
             with contextlib.suppress(queue.Empty):
-                self.inbox.append(self._queue.get(timeout=timeout))
+                self._heard([self._queue.get(timeout=timeout)])
                 while True:
-                    self.inbox.append(self._queue.get_nowait())
+                    self._heard([self._queue.get_nowait()])
             return
         while select.select([self.master], [], [], timeout)[0]:
             try:
-                self.inbox += self.decoder.feed(os.read(self.master, 4096))
+                self._heard(self.decoder.feed(os.read(self.master, 4096)))
             except OSError:  # the tower closed its end (killed): nothing more to read
                 return
             timeout = 0

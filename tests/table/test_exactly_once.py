@@ -33,7 +33,7 @@ class Evening:
 
     def __init__(self, tmp_path, seats=None):
         self.games = tmp_path / "games"
-        self.pad = PtyPad(tmp_path / "pad")
+        self.pad = PtyPad(tmp_path / "pad", heartbeats=True)
         self.seats = seats or [SeatSpec("Ann", PAD), SeatSpec("Bot", COMPUTER)]
 
     def tower(self):
