@@ -71,7 +71,8 @@ class RollButton:
     @property
     def is_pressed(self) -> bool:
         """The contact right now, without debouncing (for checks such as `doctor`)."""
-        return self._button.is_pressed
+        pressed: bool = self._button.is_pressed  # gpiozero ships no types
+        return pressed
 
     @property
     def debounce_time(self) -> float:
@@ -129,7 +130,7 @@ class RollButton:
         with self._lock:
             if self._closed or not self._accept_edge() or self._pressed_at is None:
                 return
-            callback = self._release_callback()
+            callback = self._release_callback(self._pressed_at)
         _call(callback)
 
     def _accept_edge(self) -> bool:
@@ -140,8 +141,8 @@ class RollButton:
         self._last_edge_at = now
         return True
 
-    def _release_callback(self) -> Callback | None:
-        held_for = self._last_edge_at - self._pressed_at
+    def _release_callback(self, pressed_at: float) -> Callback | None:
+        held_for = self._last_edge_at - pressed_at
         already_fired = self._long_press_fired
         self._pressed_at = None
         if already_fired:

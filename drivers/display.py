@@ -19,10 +19,9 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import luma.core.error
-from luma.core.device import device as LumaDevice
 from PIL import Image
 
 from drivers.display_device import (
@@ -53,6 +52,23 @@ PANEL_ERRORS = (*IO_ERRORS, RuntimeError, ValueError)
 SHIFT_OFFSETS = ((0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 
 
+class Panel(Protocol):
+    """What `Display` uses of a luma device (luma ships no types): the picture's mode and size,
+    and the panel's commands."""
+
+    mode: str
+    size: tuple[int, int]
+    width: int
+    height: int
+    bounding_box: tuple[int, int, int, int]
+
+    def display(self, image: Image.Image) -> None: ...
+    def show(self) -> None: ...
+    def hide(self) -> None: ...
+    def contrast(self, level: int) -> None: ...
+    def cleanup(self) -> None: ...
+
+
 class Display:
     """`device` behind frame de-duplication, error recovery and burn-in protection.
 
@@ -63,10 +79,10 @@ class Display:
 
     def __init__(
         self,
-        device: LumaDevice,
+        device: Panel,
         *,
         link: CountingSerial | None = None,
-        reinit: Callable[[], LumaDevice] | None = None,
+        reinit: Callable[[], Panel] | None = None,
         clock: Callable[[], float] = time.monotonic,
         contrast: int = 0xCF,
         dim_contrast: int = 0x10,
@@ -116,7 +132,7 @@ class Display:
         return self._device.bounding_box
 
     @property
-    def device(self) -> LumaDevice:
+    def device(self) -> Panel:
         """The luma device frames go to (after a re-initialisation, the new one)."""
         return self._device
 
@@ -203,7 +219,7 @@ class Display:
 
     def _recover(self) -> None:
         """After an error: once the panel answers again, re-run its init sequence."""
-        if not self._needs_reinit:
+        if not self._needs_reinit or self._reinit is None:  # None: never needs it
             return
         _power(self._device, self._wanted_power, self._contrast_for(self._wanted_power))
         self._device = self._reinit()
@@ -261,7 +277,7 @@ def open_display(config: DisplayConfig | Mapping[str, Any], **options: Any) -> D
     return Display(device, link=link, reinit=lambda: build_chip(config, link), **options)
 
 
-def _power(device: LumaDevice, power: str, contrast: int) -> None:
+def _power(device: Panel, power: str, contrast: int) -> None:
     if power == "blank":
         device.hide()
     else:

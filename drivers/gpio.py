@@ -61,19 +61,19 @@ def make_pin_factory(backend: str) -> Factory:
     )
 
 
-class RecentStatesPin(MockPin):
+class RecentStatesPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
     """gpiozero's mock pin, remembering only its last STATES_KEPT changes: a mock pin keeps
     every change in `states` for tests to check, which over years of simulated lights or a
     simulated buzzer (a kiosk configured without one) would fill the memory."""
 
-    def _change_state(self, value):
-        changed = super()._change_state(value)
+    def _change_state(self, value: float) -> bool:
+        changed: bool = super()._change_state(value)  # gpiozero ships no types
         if len(self.states) > 2 * STATES_KEPT:  # trimmed now and then, not at every change
             del self.states[:-STATES_KEPT]
         return changed
 
 
-class RecentStatesPWMPin(RecentStatesPin, MockPWMPin):
+class RecentStatesPWMPin(RecentStatesPin, MockPWMPin):  # type: ignore[misc]  # as above
     """A PWM mock pin (a simulated buzzer's) that remembers only its recent changes."""
 
 

@@ -19,6 +19,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
 import serial
 
@@ -27,6 +28,11 @@ from firmware_py import __version__
 from firmware_py.pad import protocol
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:  # protocol.Fields is a name for the type checker only (MicroPython has no typing)
+    MessageCallback = Callable[["PadLink", protocol.Message], object]
+    LinkCallback = Callable[["PadLink"], object]
+    Admit = Callable[["PadLink", protocol.Fields], str | None]
 
 READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() is noticed
 # Seconds a write may wait for room in the port's buffer. Writes come from the asyncio loop: a
@@ -61,6 +67,18 @@ class Backoff:
         self.delay = self.first
 
 
+class LinkOptions(TypedDict, total=False):
+    """The settings of a PadLink that whoever opens links (the pad hub) passes through."""
+
+    baudrate: int
+    ident: str
+    clock: Callable[[], float]
+    beat: float
+    missed: int
+    retry: tuple[float, float]
+    deduper: protocol.RequestDeduper
+
+
 class PadLink:
     """One pad's serial link, read by a background thread from construction until `close()`.
 
@@ -76,9 +94,9 @@ class PadLink:
         self,
         port: str,
         *,
-        when_message: Callable | None = None,
-        when_gone: Callable | None = None,
-        when_back: Callable | None = None,
+        when_message: MessageCallback | None = None,
+        when_gone: LinkCallback | None = None,
+        when_back: LinkCallback | None = None,
         baudrate: int = 115200,
         ident: str = "qwixx-tower",
         clock: Callable[[], float] = time.monotonic,
@@ -86,7 +104,7 @@ class PadLink:
         missed: int = protocol.MISSED_BEATS,
         retry: tuple[float, float] = (0.25, 5.0),
         deduper: protocol.RequestDeduper | None = None,
-        admit: Callable[[PadLink, dict], str | None] | None = None,
+        admit: Admit | None = None,
     ) -> None:
         _check_timing(beat, missed, retry)
         self.port = port
@@ -99,9 +117,9 @@ class PadLink:
         self.clock = clock
         self.beat = beat
         self.missed = missed
-        self.pad: dict | None = None  # the accepted HELLO's fields, while a session is open
+        self.pad: protocol.Fields | None = None  # the accepted HELLO's fields, in a session
         self.present = False
-        self._known: dict = {}  # the last accepted HELLO's fields, kept across sessions
+        self._known: protocol.Fields = {}  # the last accepted HELLO's fields, kept across sessions
         self._counts = {
             "port_errors": 0,
             "opened": 0,
@@ -112,14 +130,14 @@ class PadLink:
         self._deduper = deduper or protocol.RequestDeduper()
         self._backoff = Backoff(*retry)
         self._decoder = protocol.FrameDecoder()
-        self._serial: serial.SerialBase | None = None
+        self._serial: serial.Serial | None = None
         self._write_lock = threading.Lock()
         self._dedupe_lock = threading.Lock()
         self._failed = False
         self._seq = 0
         self._boot = random.getrandbits(16)
         self._heard_at = self._beat_at = self._state_at = 0.0
-        self._state: tuple[int, dict] | None = None  # the last STATE sent: seq, fields
+        self._state: tuple[int, protocol.Fields] | None = None  # the last STATE sent: seq, fields
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"padlink {port}", daemon=True)
         self._thread.start()
@@ -137,11 +155,11 @@ class PadLink:
         return self._known.get("boot")
 
     @property
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, int]:
         """Counts: good frames, drops by kind (protocol.DROPS), port errors, opens and more."""
         return {**self._decoder.stats, **self._counts}
 
-    def send(self, name: str, fields: dict | None = None) -> int | None:
+    def send(self, name: str, fields: protocol.Fields | None = None) -> int | None:
         """Send one message; its sequence number, or None if the port is not open (dropped).
 
         A STATE is remembered: heartbeats report its number, and a pad that says it holds an
@@ -151,7 +169,7 @@ class PadLink:
             raise DriverClosedError(f"pad link {self.port} is closed")
         return self._send(name, fields)
 
-    def _send(self, name: str, fields: dict | None = None) -> int | None:
+    def _send(self, name: str, fields: protocol.Fields | None = None) -> int | None:
         """Write one frame from any thread; a failed write leaves the reopening to the reader."""
         with self._write_lock:
             if self._serial is None or self._failed:
@@ -208,7 +226,7 @@ class PadLink:
             elif self._failed:
                 self._lose("write failed")
             else:
-                self._read_once()
+                self._read_once(self._serial)
         except Exception:
             log.exception("pad link %s: unexpected error; reopening the port", self.port)
             self._counts["internal_errors"] += 1
@@ -243,7 +261,7 @@ class PadLink:
         self._send("hello", self._hello_fields())
         self._beat()
 
-    def _hello_fields(self) -> dict:
+    def _hello_fields(self) -> protocol.Fields:
         return {
             "protocol": protocol.PROTOCOL_VERSION,
             "role": protocol.ROLE_TOWER,
@@ -252,10 +270,10 @@ class PadLink:
             "firmware": __version__,
         }
 
-    def _read_once(self) -> None:
+    def _read_once(self, port: serial.Serial) -> None:
         """Read what has arrived (waiting up to READ_TIMEOUT), handle it, then tick."""
         try:
-            data = self._serial.read(max(1, self._serial.in_waiting))
+            data = port.read(max(1, port.in_waiting))
         except (serial.SerialException, OSError) as error:
             self._lose(error)
             return
@@ -362,7 +380,7 @@ class PadLink:
         self._open_session(message.fields)
         self._call(self.when_message, self, message)
 
-    def _admitted(self, fields: dict) -> str | None:
+    def _admitted(self, fields: protocol.Fields) -> str | None:
         """Ask `admit` about a pad's hello; a failing callback refuses nobody."""
         try:
             return self.admit(self, fields) if self.admit is not None else None
@@ -372,7 +390,7 @@ class PadLink:
             return None
 
     @staticmethod
-    def _hello_status(fields: dict) -> int:
+    def _hello_status(fields: protocol.Fields) -> int:
         if fields["role"] != protocol.ROLE_PAD:
             return protocol.ROLE
         if fields["protocol"] != protocol.PROTOCOL_VERSION:
@@ -380,7 +398,7 @@ class PadLink:
         return protocol.OK
 
     @staticmethod
-    def _refusal(status: int, fields: dict) -> str:
+    def _refusal(status: int, fields: protocol.Fields) -> str:
         if status == protocol.ROLE:
             return "this cable joins two towers: plug a pad into it"
         return (
@@ -388,7 +406,7 @@ class PadLink:
             f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"
         )
 
-    def _open_session(self, fields: dict) -> None:
+    def _open_session(self, fields: protocol.Fields) -> None:
         """Start a session; a pad back from a restart (new boot number) starts its requests anew.
 
         A pad merely replugged keeps its boot number, so its unanswered request, sent again,
@@ -424,7 +442,7 @@ class PadLink:
             self._send("answer", earlier)
         # else: still being decided; its one answer will come
 
-    def _call(self, callback: Callable | None, *args: object) -> None:
+    def _call(self, callback: Callable[..., object] | None, *args: object) -> None:
         """Run a callback; an exception in it is logged, never the end of the link."""
         if callback is None:
             return

@@ -51,7 +51,7 @@ import struct
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from drivers.errors import (
     DiceNotLandedError,
@@ -59,6 +59,12 @@ from drivers.errors import (
     PixelsConfigError,
     RollInProgressError,
 )
+
+if TYPE_CHECKING:  # bleak is imported when scanning starts, so this module imports without it
+    from bleak import BleakClient, BleakScanner
+    from bleak.backends.characteristic import BleakGATTCharacteristic
+    from bleak.backends.device import BLEDevice
+    from bleak.backends.scanner import AdvertisementData
 
 log = logging.getLogger(__name__)
 
@@ -353,7 +359,7 @@ class PixelsReader:
         self._listening_since = clock()
         self._roll: _Roll | None = None
         self._changed = asyncio.Event()
-        self._watchdog: asyncio.Task | None = None
+        self._watchdog: asyncio.Task[None] | None = None
         self._started = False
         self._closed = False
         self._no_bluetooth = False  # the scanner cannot scan: silence says nothing of the dice
@@ -371,7 +377,7 @@ class PixelsReader:
     @property
     def waiting_for(self) -> tuple[str, ...]:
         """The roles the current roll still waits for; empty when no roll is being read."""
-        return self._not_landed() if self._roll else ()
+        return self._not_landed(self._roll) if self._roll else ()
 
     async def start(self) -> None:
         """Start the scanner and the watchdog that notices silent dice."""
@@ -421,9 +427,9 @@ class PixelsReader:
         roles = self._roles_in_play(colours, timeout)
         if self._roll is not None:
             raise RollInProgressError("a roll is already being read; wait for it or cancel it")
-        self._begin_roll(roles, self._clock() + timeout)
+        roll = self._begin_roll(roles, self._clock() + timeout)
         try:
-            return await self._until_landed()
+            return await self._until_landed(roll)
         finally:
             self._roll = None
 
@@ -446,8 +452,10 @@ class PixelsReader:
     ) -> bool:
         """Take in an advertisement; True if it comes from a configured die (worth connecting)."""
         status = parse_advertisement(manufacturer_data, service_data)
-        die = self._by_id.get(status.die_id) if status else None
-        if die is None or self._closed:
+        if status is None or self._closed:
+            return False
+        die = self._by_id.get(status.die_id)
+        if die is None:
             return False
         self._by_address[address] = die
         self._take_status(die, status)
@@ -544,20 +552,21 @@ class PixelsReader:
             die.lost = True
             self._emit(DiceEventKind.OUT_OF_RANGE, die, f"{die_name(die.role)} is out of range")
 
-    def _begin_roll(self, roles: tuple[str, ...], deadline: float) -> None:
-        """Forget earlier landings: only what the dice do from now on counts."""
+    def _begin_roll(self, roles: tuple[str, ...], deadline: float) -> _Roll:
+        """Forget earlier landings: only what the dice do from now on counts; the roll now
+        being read."""
         for die in self._dice.values():
             die.moved = die.roll_state in MOVING
             die.face_at_start = die.face if die.roll_state in AT_REST else None
-        self._roll = _Roll(roles, deadline)
+        self._roll = roll = _Roll(roles, deadline)
         self._progress()
+        return roll
 
-    async def _until_landed(self) -> tuple[tuple[int, int], dict[str, int]]:
-        roll = self._roll
+    async def _until_landed(self, roll: _Roll) -> tuple[tuple[int, int], dict[str, int]]:
         while True:
             if self._closed:
                 raise DriverClosedError("the Pixels reader was closed while waiting for a roll")
-            waiting = self._not_landed()
+            waiting = self._not_landed(roll)
             if not waiting:
                 return self._result(roll.roles)
             if self._clock() >= roll.deadline:
@@ -569,22 +578,23 @@ class PixelsReader:
         face_ok = die.face is not None and 1 <= die.face <= self._faces
         return die.moved and die.roll_state is RollState.ROLLED and face_ok
 
-    def _not_landed(self) -> tuple[str, ...]:
-        return tuple(role for role in self._roll.roles if not self._landed(self._dice[role]))
+    def _not_landed(self, roll: _Roll) -> tuple[str, ...]:
+        return tuple(role for role in roll.roles if not self._landed(self._dice[role]))
 
     def _progress(self) -> None:
         """Wake the roll being read, and tell the table when the dice it awaits change."""
         self._changed.set()
         if self._roll is None:
             return
-        waiting = self._not_landed()
+        waiting = self._not_landed(self._roll)
         if waiting and waiting != self._roll.waiting:
             event = DiceEvent(DiceEventKind.WAITING, waiting, describe_waiting(waiting))
             self._send(event)
         self._roll.waiting = waiting
 
     def _result(self, roles: tuple[str, ...]) -> tuple[tuple[int, int], dict[str, int]]:
-        faces = {role: self._dice[role].face for role in roles}
+        # every die of `roles` has landed, so each has a face
+        faces = {role: face for role in roles if (face := self._dice[role].face) is not None}
         white = (faces["white 1"], faces["white 2"])
         return white, {role: face for role, face in faces.items() if role not in WHITE_ROLES}
 
@@ -708,11 +718,11 @@ class BleakPixelsScanner:
         self._rescan_after = rescan_after
         self._ask_every = ask_every
         self._listener: PixelsListener | None = None
-        self._scanner = None
-        self._links: dict[str, asyncio.Task] = {}
+        self._scanner: BleakScanner | None = None
+        self._links: dict[str, asyncio.Task[None]] = {}
         self._failed_at: dict[str, float] = {}
         self._heard_at = 0.0  # time.monotonic() of the last advertisement or message
-        self._keeper: asyncio.Task | None = None
+        self._keeper: asyncio.Task[None] | None = None
         self._trouble: str | None = None
 
     async def start(self, listener: PixelsListener) -> None:
@@ -721,12 +731,12 @@ class BleakPixelsScanner:
 
         self._listener = listener
         # DuplicateData=True asks BlueZ to pass on repeats, which show that a still die is near.
-        self._scanner = BleakScanner(
+        self._scanner = scanner = BleakScanner(
             self._detected,
             service_uuids=list(SERVICE_UUIDS),
             bluez={"filters": {"DuplicateData": True}},
         )
-        await self._scanner.start()
+        await scanner.start()
         self._heard_at = time.monotonic()
         self._keeper = asyncio.create_task(self._keep_scanning())
 
@@ -758,10 +768,13 @@ class BleakPixelsScanner:
                 await self._rescan()
 
     async def _rescan(self) -> None:
+        scanner = self._scanner
+        if scanner is None:  # stopped meanwhile
+            return
         with contextlib.suppress(Exception):  # the scan may have ended with the adapter
-            await self._scanner.stop()
+            await scanner.stop()
         try:
-            await self._scanner.start()
+            await scanner.start()
         except Exception as error:  # bleak's BleakBluetoothNotAvailableError, a D-Bus error
             self._tell_trouble(bluetooth_trouble(error))
         else:
@@ -770,10 +783,13 @@ class BleakPixelsScanner:
     def _tell_trouble(self, words: str | None) -> None:
         if words != self._trouble:
             self._trouble = words
-            self._listener.on_trouble(words)
+            if self._listener is not None:  # None once stopped
+                self._listener.on_trouble(words)
 
-    def _detected(self, device, advertisement) -> None:
+    def _detected(self, device: BLEDevice, advertisement: AdvertisementData) -> None:
         self._heard_at = time.monotonic()
+        if self._listener is None:  # never: bleak reports only between start and stop
+            return
         wanted = self._listener.on_advertisement(
             device.address, advertisement.manufacturer_data, advertisement.service_data
         )
@@ -785,7 +801,7 @@ class BleakPixelsScanner:
         recent = time.monotonic() - failed_at < self._retry_after
         return self._scanner is not None and address not in self._links and not recent
 
-    async def _hold_link(self, device) -> None:
+    async def _hold_link(self, device: BLEDevice) -> None:
         """Connect, listen to the die's messages until the link drops, then report the drop."""
         from bleak_retry_connector import BleakClientWithServiceCache, establish_connection
 
@@ -803,7 +819,7 @@ class BleakPixelsScanner:
                 notify, write = _die_characteristics(client)
                 await client.start_notify(notify, lambda _char, data: self._message(device, data))
                 linked = True
-                self._listener.on_link(device.address, True)
+                self._tell_link(device, True)
                 # The die stops advertising once connected: ask where it stands now.
                 await client.write_gatt_char(write, bytes([MSG_WHO_ARE_YOU]), response=_ack(write))
                 await self._hold_until_dropped(client, write, dropped)
@@ -815,9 +831,15 @@ class BleakPixelsScanner:
         finally:
             self._links.pop(device.address, None)
             if linked:
-                self._listener.on_link(device.address, False)
+                self._tell_link(device, False)
 
-    async def _hold_until_dropped(self, client, write, dropped: asyncio.Event) -> None:
+    def _tell_link(self, device: BLEDevice, linked: bool) -> None:
+        if self._listener is not None:  # None once stopped
+            self._listener.on_link(device.address, linked)
+
+    async def _hold_until_dropped(
+        self, client: BleakClient, write: BleakGATTCharacteristic, dropped: asyncio.Event
+    ) -> None:
         """Wait for the link to drop, asking the die its battery level every `ask_every`
         seconds: a link BlueZ has lost without a word (bluetoothd restarted) fails the question
         and ends, and the answer keeps the battery level fresh."""
@@ -828,12 +850,15 @@ class BleakPixelsScanner:
                 return
             await client.write_gatt_char(write, question, response=_ack(write))
 
-    def _message(self, device, data: bytearray) -> None:
+    def _message(self, device: BLEDevice, data: bytearray) -> None:
         self._heard_at = time.monotonic()
-        self._listener.on_notification(device.address, bytes(data))
+        if self._listener is not None:  # None once stopped
+            self._listener.on_notification(device.address, bytes(data))
 
 
-def _die_characteristics(client):
+def _die_characteristics(
+    client: BleakClient,
+) -> tuple[BleakGATTCharacteristic, BleakGATTCharacteristic]:
     """The die's notify and write characteristics: current UUIDs, else legacy ones."""
     for _service, notify, write in DIE_UUIDS:
         notify_char = client.services.get_characteristic(notify)
@@ -843,6 +868,6 @@ def _die_characteristics(client):
     raise LookupError("no Pixels characteristics on this device")
 
 
-def _ack(characteristic) -> bool:
+def _ack(characteristic: BleakGATTCharacteristic) -> bool:
     """Write with response where the characteristic allows it (bleak wants us to choose)."""
     return "write" in characteristic.properties

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_py.app.arguments import (
@@ -29,6 +30,9 @@ from sheets.text import sheet_text
 
 EXIT_BAD_LOG = 2
 
+Handler = Callable[[argparse.Namespace], int]
+"""What each command runs (its parser's `handler` default): arguments in, exit status out."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
@@ -36,8 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "handler"):
         parser.print_help()
         return 0
+    handler: Handler = args.handler  # argparse's Namespace holds Any: set_defaults below
     try:
-        return args.handler(args)
+        return handler(args)
     except BrokenPipeError:
         return _reader_went_away()
     except KeyboardInterrupt:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ipaddress
 import tomllib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DisplayConfigError
@@ -26,6 +28,9 @@ DISPLAY_ROLES = ("main", "options")
 I2C_ADDRESSES = (0x3C, 0x3D)
 DICE_SOURCES = ("software", "pixels")
 DIE_ROLES = ("white 1", "white 2", *COLOURS)
+
+Table = Mapping[str, object]
+"""A TOML table as tomllib reads it: every value is checked before it is used."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,8 @@ def load_config(path: Path | str | None) -> TowerConfig:
     return parse_config(data, source=path.name)
 
 
-def parse_config(data: dict, source: str = "config.toml") -> TowerConfig:
+def parse_config(data: Table, source: str = "config.toml") -> TowerConfig:
+    """Check a parsed configuration file; `source` names it in the messages."""
     check = _Checker(source)
     known = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "table", "web")
     check.known_keys(data, "", known)
@@ -161,22 +167,24 @@ class _Checker:
         where = f"[{section}] {key}" if section else key
         return ConfigError(f"{self.source}: {where}: {problem}")
 
-    def table(self, data: dict, section: str) -> dict:
+    def table(self, data: Table, section: str) -> Table:
         value = data.get(section, {})
         if not isinstance(value, dict):
             raise self.fail("", f"[{section}]", "must be a table, written [" + section + "]")
         return value
 
-    def known_keys(self, table: dict, section: str, known: tuple[str, ...]) -> None:
+    def known_keys(self, table: Table, section: str, known: tuple[str, ...]) -> None:
         for key in table:
             if key not in known:
                 raise self.fail(section, key, f"unknown key; known keys: {', '.join(known)}")
 
-    def tower_keys(self, tower: dict) -> None:
+    def tower_keys(self, tower: Table) -> None:
         known = ("variant", "action1_timer", "look_ahead", "idle_dim", "idle_blank", "state_dir")
         self.known_keys(tower, "tower", known)
 
-    def integer(self, table: dict, section: str, key: str, low: int, high: int, default=None):
+    def integer(
+        self, table: Table, section: str, key: str, low: int, high: int, default: int | None = None
+    ) -> int:
         value = table.get(key, default)
         if value is None:
             raise self.fail(section, key, f"is missing (e.g. {key} = {low})")
@@ -186,7 +194,7 @@ class _Checker:
             )
         return value
 
-    def pin(self, table: dict, section: str, key: str, example: int):
+    def pin(self, table: Table, section: str, key: str, example: int) -> int:
         value = table.get(key)
         if value is None:
             raise self.fail(section, key, f"is missing: the GPIO number (e.g. {key} = {example})")
@@ -198,7 +206,9 @@ class _Checker:
             )
         return value
 
-    def number(self, table: dict, section: str, key: str, low: float, high: float, default: float):
+    def number(
+        self, table: Table, section: str, key: str, low: float, high: float, default: float
+    ) -> float:
         value = table.get(key, default)
         if (
             not isinstance(value, (int, float))
@@ -210,15 +220,17 @@ class _Checker:
             )
         return float(value)
 
-    def choice(self, table: dict, section: str, key: str, choices, default: str | None) -> str:
+    def choice(
+        self, table: Table, section: str, key: str, choices: Collection[str], default: str | None
+    ) -> str:
         value = table.get(key, default)
         if value is None:
             raise self.fail(section, key, f"is missing: one of {', '.join(choices)}")
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:
             raise self.fail(section, key, f"{value!r} is not one of {', '.join(choices)}")
         return value
 
-    def path(self, table: dict, section: str, key: str) -> Path | None:
+    def path(self, table: Table, section: str, key: str) -> Path | None:
         value = table.get(key)
         if value is None:
             return None
@@ -230,7 +242,7 @@ class _Checker:
             )
         return Path(value)
 
-    def button(self, data: dict) -> ButtonConfig | None:
+    def button(self, data: Table) -> ButtonConfig | None:
         if "button" not in data:
             return None
         table = self.table(data, "button")
@@ -248,7 +260,7 @@ class _Checker:
             )
         return button
 
-    def lights(self, data: dict) -> dict[str, int] | None:
+    def lights(self, data: Table) -> dict[str, int] | None:
         if "lights" not in data:
             return None
         table = self.table(data, "lights")
@@ -256,7 +268,7 @@ class _Checker:
         examples = dict(zip(COLOURS, (5, 6, 13, 19), strict=True))
         return {colour: self.pin(table, "lights", colour, examples[colour]) for colour in COLOURS}
 
-    def displays(self, data: dict) -> dict[str, DisplayConfig]:
+    def displays(self, data: Table) -> dict[str, DisplayConfig]:
         tables = data.get("displays", [])
         if not isinstance(tables, list):
             raise self.fail("", "displays", "must be [[displays]] tables, one per display")
@@ -287,35 +299,34 @@ class _Checker:
                 )  # fmt: skip
             seen[place] = role
 
-    def display(self, table: dict, section: str) -> tuple[str, DisplayConfig]:
+    def display(self, table: Table, section: str) -> tuple[str, DisplayConfig]:
         """One [[displays]] table: its role, and the display driver's settings."""
-        known = ("role", "chip", "interface", "bus", "bus_device", "address", "device", "dc")
-        known += ("reset", "rotate")
+        known: tuple[str, ...] = ("role", "chip", "interface", "bus", "bus_device", "address")
+        known += ("device", "dc", "reset", "rotate")
         self.known_keys(table, section, known)
         role = self.choice(table, section, "role", DISPLAY_ROLES, None)
         interface = self.choice(table, section, "interface", ("i2c", "spi"), "i2c")
         address = self.integer(table, section, "address", 0, 0x7F, 0x3C)
         if interface == "i2c" and address not in I2C_ADDRESSES:
             raise self.fail(section, "address", f"{address:#x} is not 0x3C or 0x3D (e.g. 0x3C)")
-        settings = {
-            "driver": self.choice(
-                table, section, "chip", DISPLAY_CHIPS + DISPLAY_EMULATORS, "ssd1306"
-            ),
-            "interface": interface,
-            "i2c_port": self.integer(table, section, "bus", 0, 31, 1),
-            "i2c_device": self.bus_device(table, section),
-            "i2c_address": address,
-            "spi_device": self.integer(table, section, "device", 0, 1, 0),
-            "gpio_dc": self.integer(table, section, "dc", 0, 27, 24),
-            "gpio_rst": self.integer(table, section, "reset", 0, 27, 25),
-            "rotate": self.integer(table, section, "rotate", 0, 3, 0),
-        }
+        chips = DISPLAY_CHIPS + DISPLAY_EMULATORS
         try:
-            return role, DisplayConfig(**settings, where=f"[{section}]")
+            return role, DisplayConfig(
+                driver=self.choice(table, section, "chip", chips, "ssd1306"),
+                interface=interface,
+                i2c_port=self.integer(table, section, "bus", 0, 31, 1),
+                i2c_device=self.bus_device(table, section),
+                i2c_address=address,
+                spi_device=self.integer(table, section, "device", 0, 1, 0),
+                gpio_dc=self.integer(table, section, "dc", 0, 27, 24),
+                gpio_rst=self.integer(table, section, "reset", 0, 27, 25),
+                rotate=self.integer(table, section, "rotate", 0, 3, 0),
+                where=f"[{section}]",
+            )
         except DisplayConfigError as error:
             raise ConfigError(f"{self.source}: {error}") from error
 
-    def bus_device(self, table: dict, section: str) -> str:
+    def bus_device(self, table: Table, section: str) -> str:
         """`bus_device`: the I2C bus's device file when it is not /dev/i2c-<bus>; "" if unset."""
         value = table.get("bus_device", "")
         if not isinstance(value, str) or (value and not value.startswith("/")):
@@ -324,7 +335,7 @@ class _Checker:
             )
         return value
 
-    def pixels(self, data: dict) -> dict[str, int]:
+    def pixels(self, data: Table) -> dict[str, int]:
         dice = self.table(data, "dice")
         self.known_keys(dice, "dice", ("source", "pixels"))
         table = dice.get("pixels", {})
@@ -333,7 +344,7 @@ class _Checker:
         self.known_keys(table, "dice.pixels", DIE_ROLES)
         return {role: self.integer(table, "dice.pixels", role, 0, 2**32 - 1) for role in table}
 
-    def ports(self, data: dict) -> tuple[str, ...]:
+    def ports(self, data: Table) -> tuple[str, ...]:
         pads = self.table(data, "pads")
         self.known_keys(pads, "pads", ("ports", "baud", "names"))
         ports = pads.get("ports", [])
@@ -343,7 +354,7 @@ class _Checker:
             )
         return tuple(ports)
 
-    def pad_names(self, data: dict) -> dict[str, str]:
+    def pad_names(self, data: Table) -> dict[str, str]:
         names = self.table(data, "pads").get("names", {})
         if not isinstance(names, dict) or not all(
             isinstance(name, str) and name.strip() for name in names.values()
@@ -363,16 +374,16 @@ class _Checker:
                 section, key, f"{name.strip()!r} is longer than {NAME_LENGTH} characters"
             )
 
-    def computer_players(self, data: dict) -> tuple[str, ...]:
+    def computer_players(self, data: Table) -> tuple[str, ...]:
         """[table] computer_players: the names of the computer players seated at power-on
         (none by default: the seats are people, who join on their pads)."""
         return tuple(name for name, _ in self._computer_seats(data))
 
-    def computer_levels(self, data: dict) -> dict[str, str]:
+    def computer_levels(self, data: Table) -> dict[str, str]:
         """The level of each computer player given as {name = "...", level = "..."}."""
         return {name: level for name, level in self._computer_seats(data) if level}
 
-    def _computer_seats(self, data: dict) -> list[tuple[str, str]]:
+    def _computer_seats(self, data: Table) -> list[tuple[str, str]]:
         """[table] computer_players: each a name, or a table {name = "Ada", level = "hard"}."""
         table = self.table(data, "table")
         self.known_keys(table, "table", ("computer_players",))
@@ -423,7 +434,7 @@ class _Checker:
                     "in [pads] names; give the computer player another name"
                 )
 
-    def web(self, data: dict) -> WebConfig:
+    def web(self, data: Table) -> WebConfig:
         """[web]: phones as pads on the LAN; without the section, no web server."""
         if "web" not in data:
             return WebConfig(enabled=False)
@@ -453,7 +464,7 @@ class _Checker:
                 raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
             used[pin] = key
 
-    def sound(self, data: dict) -> SoundConfig | None:
+    def sound(self, data: Table) -> SoundConfig | None:
         """[sound]: absent means a simulated buzzer and no speech."""
         if "sound" not in data:
             return None
@@ -470,13 +481,13 @@ class _Checker:
             speed=self.integer(table, "sound", "speed", 80, 450, 160),
         )
 
-    def sound_switch(self, table: dict, key: str) -> bool:
+    def sound_switch(self, table: Table, key: str) -> bool:
         value = table.get(key, True)
         if not isinstance(value, bool):
             raise self.fail("sound", key, f"must be true or false, not {value!r}")
         return value
 
-    def sound_voice(self, table: dict, speech: bool) -> str:
+    def sound_voice(self, table: Table, speech: bool) -> str:
         """An espeak-ng voice; where espeak-ng is installed, one it knows."""
         voice = table.get("voice", "en")
         if not isinstance(voice, str) or not VOICE_PATTERN.fullmatch(voice):
@@ -493,7 +504,7 @@ class _Checker:
         return voice
 
 
-def _is_ip_address(value: object) -> bool:
+def _is_ip_address(value: object) -> TypeGuard[str]:
     try:
         ipaddress.ip_address(value if isinstance(value, str) else "-")
     except ValueError:

@@ -23,7 +23,10 @@ import sys
 import tempfile
 import threading
 import tty
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import IO
 
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
@@ -31,7 +34,7 @@ from firmware_py.app.service import setup_logging
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
 from firmware_py.players.thumb import choose
-from firmware_py.rules import ACTION1, ACTION2, ROLL, Mark
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark
 from firmware_py.seats.pads import PadHub, join_state, pad_state
 from firmware_py.show.terminal import Console
 from firmware_py.table import Table
@@ -46,6 +49,10 @@ JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 GAME_OVER = "game over"  # a pad's screen line once the game has ended
 END_WAIT = 10.0  # seconds the pads may take to show the end after the tower's last game
 NUDGE_AFTER = 5.0  # seconds the table may wait on the fingers before they look and press again
+
+Decision = tuple[object, object]
+"""What a finger pressed for: the roll's dice (or the lucky draft) and the phase (or how many
+lucky numbers were chosen); the first is compared by identity, the second by value."""
 
 
 def micropython() -> str | None:
@@ -100,16 +107,20 @@ class SimulatedPad:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         self.screen: list[str] = [""] * 8
+        if self.process.stdin is None or self.process.stdout is None:  # never: both are pipes
+            raise DemoError("the pad firmware's process has no pipes")
+        self._buttons: IO[bytes] = self.process.stdin
+        self._output: IO[bytes] = self.process.stdout
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
     def press(self, commands: list[str]) -> None:
         """Button commands ('tap red', 'hold pass', ...) for the firmware's board."""
-        self.process.stdin.write("".join(c + "\n" for c in commands).encode())
-        self.process.stdin.flush()
+        self._buttons.write("".join(c + "\n" for c in commands).encode())
+        self._buttons.flush()
 
     def _read(self) -> None:
-        for raw in self.process.stdout:
+        for raw in self._output:
             line = raw.decode("utf-8", "replace").rstrip("\n")
             if line.startswith("screen|"):
                 self.screen = line.split("|")[1:]
@@ -134,7 +145,7 @@ class RobotFingers:
         self.pace = pace
         self.joined = False
         self._scheduled: set[tuple[int, str]] = set()
-        self._pressed: dict[str, tuple] = {}  # name -> (roll, phase) its last presses were for
+        self._pressed: dict[str, Decision] = {}  # name -> what its last presses were for
         self._let_go = -BUTTON_REST  # the loop's time the roll button was last let go of
         self._nudging: asyncio.Task[None] | None = None  # presses again when the table waits
         table.subscribe(self.look)
@@ -143,11 +154,11 @@ class RobotFingers:
         """Each pad in turn: once its screen asks, a press joins it (a seat the tower kept,
         from a resumed game, needs none); then the game can start."""
         for name, pad in self.pads.items():
-            await self._until(lambda pad=pad, name=name: self._asks(pad) or self._seated(name))
+            await self._until(partial(self._may_join, pad, name))
             if not self._seated(name):
                 await asyncio.sleep(self.pace)  # a finger is not that quick
                 pad.press(robot.presses(join_state(self.table), robot.join()))
-                await self._until(lambda name=name: self._seated(name))
+                await self._until(partial(self._seated, name))
         self.joined = True
         self._nudging = asyncio.get_running_loop().create_task(self.keep_playing())
         self.look(self.table.view())
@@ -157,6 +168,10 @@ class RobotFingers:
         if self._nudging is not None:
             self._nudging.cancel()
 
+    def _may_join(self, pad: SimulatedPad, name: str) -> bool:
+        """The pad's screen asks for a press to join, or its player has a seat already."""
+        return self._asks(pad) or self._seated(name)
+
     @staticmethod
     def _asks(pad: SimulatedPad) -> bool:
         return JOIN_PROMPT in pad.screen
@@ -165,7 +180,7 @@ class RobotFingers:
         return name in (seat.name for seat in self.table.seats)
 
     @staticmethod
-    async def _until(condition) -> None:
+    async def _until(condition: Callable[[], bool]) -> None:
         deadline = asyncio.get_running_loop().time() + JOIN_WAIT
         while not condition():
             if asyncio.get_running_loop().time() > deadline:
@@ -206,20 +221,20 @@ class RobotFingers:
                 if name in self.pads and not self._at_work(name, game):
                     self._once((view.version, name), self._decide, name)
 
-    def _at_work(self, name: str, game) -> bool:
+    def _at_work(self, name: str, game: Game | None) -> bool:
         """True once the fingers pressed for this decision: this roll (each roll is a new object,
         kept alive here so it is never mistaken for another) and this action; before a longo
         game (`game` None), this lucky number of this game's draft."""
         pressed, now = self._pressed.get(name, (None, None)), self._decision(name, game)
         return pressed[0] is now[0] and pressed[1] == now[1]
 
-    def _decision(self, name: str, game) -> tuple:
-        if game is None:
-            draft = self.table.draft
-            return (draft, len(draft.chosen[name]))
-        return (game.dice, game.phase)
+    def _decision(self, name: str, game: Game | None) -> Decision:
+        if game is not None:
+            return (game.dice, game.phase)
+        draft = self.table.draft
+        return (draft, len(draft.chosen[name]) if draft is not None else 0)
 
-    def _once(self, key: tuple[int, str], action, *args) -> None:
+    def _once(self, key: tuple[int, str], action: Callable[..., None], *args: str) -> None:
         if key not in self._scheduled:
             self._scheduled.add(key)
             asyncio.get_running_loop().call_later(self.pace, action, key[0], *args)
@@ -230,6 +245,8 @@ class RobotFingers:
 
     async def _press_roll_button(self) -> None:
         hardware = self.table.hardware
+        if hardware.button_factory is None:  # never: the demo's hardware is simulated
+            raise DemoError("the tower has no roll button to press")
         pin = hardware.button_factory.pin(hardware.button_pin)
         loop = asyncio.get_running_loop()
         # With --pace 0 the next press came within the debounce time of the last release and
@@ -242,7 +259,7 @@ class RobotFingers:
 
     def _decide(self, version: int, name: str) -> None:
         game = self.table.game
-        if self.table.version != version or name not in game.waiting_for():
+        if self.table.version != version or game is None or name not in game.waiting_for():
             return
         if self._at_work(name, game):
             return  # its fingers are still at work on this decision (a held pass takes a second)
@@ -291,7 +308,9 @@ def run_demo(args: argparse.Namespace) -> int:
         return asyncio.run(_demo(binary, Path(folder), names, args, full_screen))
 
 
-async def _demo(binary: str, folder: Path, names: list[str], args, full_screen: bool) -> int:
+async def _demo(
+    binary: str, folder: Path, names: list[str], args: argparse.Namespace, full_screen: bool
+) -> int:
     hardware = build_hardware(SIMULATED, load_sheet(args.variant).dice_faces)
     journal = Journal(args.state_dir or folder / "games")
     table = Table(seats=[], variant=args.variant, journal=journal, hardware=hardware,

@@ -9,10 +9,13 @@ from __future__ import annotations
 import asyncio
 import glob
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
+from typing import TextIO
 
 from gpiozero import Device
+from gpiozero.pins import Factory
 from PIL import Image, ImageDraw
 
 from drivers.button import RollButton
@@ -58,7 +61,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
         yield from _guarded("roll button", lambda: _button(config, factory))
         yield from _guarded("lock lights", lambda: _lights(config, factory))
     for role in ("main", "options"):
-        yield from _guarded(f"{role} display", lambda role=role: _display(config, role))
+        yield from _guarded(f"{role} display", partial(_display, config, role))
     yield _dice(config)
     yield from _guarded("buzzer", lambda: _buzzer(config))
     yield _speech(config)
@@ -68,7 +71,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     yield _state_dir(state_dir)
 
 
-def report(checks: Iterator[Check], out) -> int:
+def report(checks: Iterator[Check], out: TextIO) -> int:
     """Print each result; the exit status is 0 when every part works, 1 otherwise."""
     failed = 0
     for ok, words in checks:
@@ -91,28 +94,34 @@ def _configuration(config: TowerConfig) -> Check:
     return True, f"configuration {config.source} is complete and consistent"
 
 
-def _pin_factory(config: TowerConfig):
+def _pin_factory(config: TowerConfig) -> Factory:
     real = config.button is not None or config.lights is not None
     return make_pin_factory("hardware" if real else "simulated")
 
 
-def _button(config: TowerConfig, factory) -> Check:
+def _button(config: TowerConfig, factory: Factory) -> Check:
     pin = config.button.pin if config.button else SIMULATED_BUTTON_PIN
     where = f"roll button on GPIO{pin}" + ("" if config.button else " (simulated)")
-    chosen = factory if config.button else make_pin_factory("simulated")
-    timings = (
-        {"debounce_time": config.button.debounce, "long_press_time": config.button.long_press}
-        if config.button
-        else {}
-    )
-    with RollButton(pin, pin_factory=chosen, **timings) as button:
+    with _roll_button(config, factory) as button:
         held = button.is_pressed
     if held:
         return False, f"{where}: reads as pressed; check it is wired to ground, normally open"
     return True, f"{where}: answers, not pressed"
 
 
-def _lights(config: TowerConfig, factory) -> Check:
+def _roll_button(config: TowerConfig, factory: Factory) -> RollButton:
+    """The configured roll button on `factory`, or the simulated one on a factory of its own."""
+    if config.button is None:
+        return RollButton(SIMULATED_BUTTON_PIN, pin_factory=make_pin_factory("simulated"))
+    return RollButton(
+        config.button.pin,
+        pin_factory=factory,
+        debounce_time=config.button.debounce,
+        long_press_time=config.button.long_press,
+    )
+
+
+def _lights(config: TowerConfig, factory: Factory) -> Check:
     pins = config.lights or SIMULATED_LIGHT_PINS
     chosen = factory if config.lights else make_pin_factory("simulated")
     with LockLights(pins, pin_factory=chosen) as lights:
@@ -233,7 +242,9 @@ class _PixelsHeard:
     def __init__(self) -> None:
         self.ids: dict[int, None] = {}
 
-    def on_advertisement(self, address: str, manufacturer: dict, service: dict) -> bool:
+    def on_advertisement(
+        self, address: str, manufacturer: Mapping[int, bytes], service: Mapping[str, bytes]
+    ) -> bool:
         status = parse_advertisement(manufacturer, service)
         if status is not None:
             self.ids[status.die_id] = None

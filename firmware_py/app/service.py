@@ -18,7 +18,14 @@ from firmware_py.app.hardware import build_hardware
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
-from firmware_py.seating import COMPUTER, KEYBOARD, MAX_SEATS, SeatSpec, seats_for
+from firmware_py.seating import (
+    COMPUTER,
+    KEYBOARD,
+    MAX_SEATS,
+    SeatSpec,
+    seat_from_record,
+    seats_for,
+)
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.sound import SoundPresenter
@@ -211,7 +218,7 @@ def _set_aside_if_new(
 def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool:
     """The saved game, carried on, has the players the command line names (in order, and
     who plays them) and its variant."""
-    noted = [SeatSpec(**seat) for seat in noted_seats(saved.path) or []]
+    noted = [seat for record in noted_seats(saved.path) if (seat := seat_from_record(record))]
     players = [player.name for player in saved.game.players]
     had = [(seat.name, seat.kind) for seat in seats_for(players, seats, noted)]
     return saved.game.sheet.name == variant and had == [(s.name, s.kind) for s in seats]

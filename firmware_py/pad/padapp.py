@@ -20,6 +20,15 @@ else:
 
 __all__ = ["BEAT_MS", "FIRMWARE", "RETRY_MS", "Link"]  # from towerlink, for the pad's users
 
+# The functions the tower's robot finger (robot.py) calls are annotated, in quotes where a name
+# is the type checker's only (MicroPython has no typing module and drops annotations); the rest
+# of the firmware is not held to mypy --strict (pyproject.toml).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, which mypy knows by name
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from firmware_py.pad.protocol import Fields
+
 # Buttons by index: bit i of a raw level mask. Colour buttons are row codes minus one.
 BUTTONS = ("red", "yellow", "green", "blue", "pass", "undo")
 PASS_BUTTON = 4
@@ -109,7 +118,7 @@ def cell_colour(state, move):
     return cells[position] if cells and 0 <= position < len(cells) else row["colour"]
 
 
-def button_colour(state, move):
+def button_colour(state: "Fields", move: "Fields") -> int:
     """The colour button that reaches a move: its row in action 1, its cell's colour in action 2
     (a white die plus that colour's die)."""
     if state["phase"] == PHASE_ACTION2:
@@ -117,7 +126,7 @@ def button_colour(state, move):
     return move["row"]
 
 
-def moves_for(state, colour):
+def moves_for(state: "Fields", colour: int) -> "list[Fields]":
     """The moves colour button `colour` (a row code) steps through, in order: plain crosses
     before lucky ones, then top row first, then left to right."""
     found = [move for move in state["moves"] if button_colour(state, move) == colour]
@@ -131,7 +140,7 @@ def moves_for(state, colour):
     return found
 
 
-def lucky_numbers(state):
+def lucky_numbers(state: "Fields") -> list[int]:
     """The lucky numbers the player may still choose, lowest first."""
     return sorted(move["number"] for move in state["moves"])
 
@@ -154,7 +163,7 @@ def mark_fields(move, choice):
     }
 
 
-def describe(fields):
+def describe(fields: "Fields") -> str:
     """A request in a few characters: 'pass', 'undo', 'R 5', 'G 3 lucky', 'Y 11 +B'."""
     action = fields["action"]
     if action == protocol.JOIN:
@@ -188,7 +197,16 @@ class PadApp:
     `version` grows with every change the screen may show, so the loop redraws only then.
     """
 
-    def __init__(self, write, ident, boot, now, beat_ms=BEAT_MS, retry_ms=RETRY_MS, missed=None):
+    def __init__(
+        self,
+        write: "Callable[[bytes], object]",
+        ident: str,
+        boot: int,
+        now: int,
+        beat_ms: int = BEAT_MS,
+        retry_ms: int = RETRY_MS,
+        missed: int | None = None,
+    ) -> None:
         self.link = Link(write, ident, boot, now, beat_ms, retry_ms, missed)
         self.ident = ident
         self.buttons = Buttons()
@@ -205,13 +223,13 @@ class PadApp:
         self._last_mark = None  # the last mark sent, re-selected if the tower asks for a choice
         self._link_seen = None
 
-    def start(self, now):
+    def start(self, now: int) -> None:
         self.link.start(now)
         self._changed()
 
     # --- input ---
 
-    def receive(self, data, now):
+    def receive(self, data: bytes, now: int) -> None:
         """Bytes from the line."""
         for message in self.link.receive(data, now):
             if message.name == "state":
@@ -222,7 +240,7 @@ class PadApp:
                 self._on_notice(message.fields, now)
         self._watch_link()
 
-    def sample(self, raw, now):
+    def sample(self, raw: int, now: int) -> None:
         """The raw button levels (bit i: button i down), debounced into presses and releases."""
         for button, down in self.buttons.update(raw, now):
             if down:
@@ -231,7 +249,7 @@ class PadApp:
                 self._release_pass(now)
             self._changed()
 
-    def tick(self, now):
+    def tick(self, now: int) -> None:
         """Time passing: the link's timers, a pass held long enough, an overlay's end."""
         self.link.tick(now)
         if self._pass_down_at is not None and ticks_diff(now, self._pass_down_at) >= LONG_MS:

@@ -3,7 +3,9 @@
 One module for both ends of the cable. The tower imports it as `firmware_py.pad.protocol`; the pad
 firmware (MicroPython on a Pico) copies it to the board and imports it as `protocol`. So it imports
 nothing from its package, and uses only what CPython 3.11 and MicroPython 1.2x both run: no
-dataclasses, no typing, no f-strings, `isinstance(True, int)` not relied on (False on MicroPython).
+dataclasses, no typing at run time, no f-strings, `isinstance(True, int)` not relied on (False on
+MicroPython). Its annotations are for mypy: MicroPython's compiler drops them, and those naming
+the type aliases below are in quotes, so CPython never evaluates them either.
 
 The written protocol, with the byte layout and the rules for sequence numbers, answers and
 heartbeats, is docs/pad-protocol.md; the table below is its single source.
@@ -13,8 +15,21 @@ import struct
 
 try:
     from binascii import crc32 as _crc32
+
+    _HAS_CRC32 = True
 except ImportError:  # a MicroPython build without binascii.crc32: the table-less fallback below
-    _crc32 = None
+    _HAS_CRC32 = False
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, which mypy knows by name; MicroPython has no typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    # A message's or a record's fields by name, each value as the message table below types it:
+    # an int (u8, u16, i16), str, bytes, or a list of records (x[]). What a value is depends on
+    # the message's name, known only at run time, so the values are Any to the type checker.
+    Fields = dict[str, Any]
+    # A message's layout from the table: (name, kind) pairs, a record list's kind its own layout.
+    Layout = tuple[tuple[str, "str | Layout"], ...]
 
 # Byte 0 of every frame. It changes only if the framing itself changes; a reader drops frames of
 # another format (counted as "version"). What the messages mean is PROTOCOL_VERSION, in HELLO.
@@ -128,7 +143,7 @@ class ProtocolError(ValueError):
 class BadFrame(ProtocolError):
     """A received frame cannot be used; `kind` names why, as counted in FrameDecoder.stats."""
 
-    def __init__(self, kind, detail=""):
+    def __init__(self, kind: str, detail: str = "") -> None:
         super().__init__(kind + (": " + detail if detail else ""))
         self.kind = kind
 
@@ -140,19 +155,17 @@ class BadMessage(ProtocolError):
 DROPS = ("truncated", "crc", "oversize", "version", "unknown", "malformed")
 
 
-def _fields(spec):
+def _fields(spec: str) -> "Layout":
     """'name:kind ...' as ((name, kind), ...); a kind 'x[]' becomes the fields of record x."""
-    fields = []
+    fields: list[tuple[str, str | Layout]] = []
     for item in spec.split():
         name, kind = item.split(":")
-        if kind.endswith("[]"):
-            kind = _fields(RECORDS[kind[:-2]])
-        fields.append((name, kind))
+        fields.append((name, _fields(RECORDS[kind[:-2]]) if kind.endswith("[]") else kind))
     return tuple(fields)
 
 
-BY_NAME = {}  # name -> (id, fields)
-BY_ID = {}  # id -> (name, fields)
+BY_NAME: "dict[str, tuple[int, Layout]]" = {}  # name -> (id, fields)
+BY_ID: "dict[int, tuple[str, Layout]]" = {}  # id -> (name, fields)
 for _id, _name, _sender, _spec in MESSAGES:
     BY_NAME[_name] = (_id, _fields(_spec))
     BY_ID[_id] = (_name, BY_NAME[_name][1])
@@ -161,15 +174,15 @@ for _id, _name, _sender, _spec in MESSAGES:
 class Message:
     """One message: its table name, the sender's sequence number, and its fields as a dict."""
 
-    def __init__(self, name, seq, fields):
+    def __init__(self, name: str, seq: int, fields: "Fields") -> None:
         self.name = name
         self.seq = seq
         self.fields = fields
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> "Any":
         return self.fields[key]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Message)
             and self.name == other.name
@@ -177,19 +190,21 @@ class Message:
             and self.fields == other.fields
         )
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = None
+    # Unhashable, as CPython makes a class that defines __eq__ (MicroPython needs it said).
+    # typeshed types object.__hash__ as a method, so mypy (as typeshed itself) is told here.
+    __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Message(" + repr(self.name) + ", " + str(self.seq) + ", " + repr(self.fields) + ")"
 
 
 # --- COBS: frames contain no 0x00, so 0x00 can delimit them and a reader can always resync ---
 
 
-def cobs_encode(data):
+def cobs_encode(data: bytes | bytearray) -> bytes:
     """`data` with every 0x00 removed by Consistent Overhead Byte Stuffing."""
     out = bytearray()
     for part in bytes(data).split(b"\x00"):
@@ -202,7 +217,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(data):
+def cobs_decode(data: bytes | bytearray) -> bytes:
     """The bytes that `cobs_encode` turned into `data`; BadFrame('truncated') if cut short."""
     out = bytearray()
     pos = 0
@@ -218,7 +233,7 @@ def cobs_decode(data):
     return bytes(out)
 
 
-def _crc_table():
+def _crc_table() -> list[int]:
     table = []
     for byte in range(256):
         crc = byte
@@ -228,7 +243,7 @@ def _crc_table():
     return table
 
 
-def crc32_fallback(data, table=None):
+def crc32_fallback(data: bytes | bytearray, table: list[int] | None = None) -> int:
     """CRC-32 (the zlib/binascii one) in Python, for builds whose binascii lacks crc32."""
     table = table or _crc_table()
     crc = 0xFFFFFFFF
@@ -237,16 +252,16 @@ def crc32_fallback(data, table=None):
     return crc ^ 0xFFFFFFFF
 
 
-if _crc32 is None:
+if not _HAS_CRC32:
     _TABLE = _crc_table()
 
-    def crc32(data):
+    def crc32(data: bytes | bytearray) -> int:
         """CRC-32 of `data`, unsigned."""
         return crc32_fallback(data, _TABLE)
 
 else:
 
-    def crc32(data):
+    def crc32(data: bytes | bytearray) -> int:
         """CRC-32 of `data`, unsigned."""
         return _crc32(data) & 0xFFFFFFFF
 
@@ -254,7 +269,7 @@ else:
 # --- fields ---
 
 
-def _as_int(name, value, kind):
+def _as_int(name: str, value: object, kind: str) -> bytes:
     if value is True or value is False:
         value = int(value)
     fmt, _, low, high = _INTS[kind]
@@ -263,14 +278,14 @@ def _as_int(name, value, kind):
     return struct.pack(fmt, value)
 
 
-def _as_blob(name, value, kind):
+def _as_blob(name: str, value: object, kind: str) -> bytes:
     """A str or bytes field: a length byte and the bytes (UTF-8 for text)."""
     if kind == "str":
         if not isinstance(value, str):
             raise BadMessage(name + " must be text")
         data = value.encode("utf-8")
     else:
-        if isinstance(value, (int, str)):
+        if not isinstance(value, (bytes, bytearray, list, tuple)):
             raise BadMessage(name + " must be bytes")
         try:
             data = bytes(value)
@@ -281,7 +296,7 @@ def _as_blob(name, value, kind):
     return bytes([len(data)]) + data
 
 
-def _pack_fields(fields, values, out):
+def _pack_fields(fields: "Layout", values: object, out: bytearray) -> None:
     """Append `values` (a dict) laid out as `fields`; missing fields are 0, empty or none."""
     if not isinstance(values, dict):
         raise BadMessage("fields must be a dict, not " + repr(values))
@@ -293,10 +308,10 @@ def _pack_fields(fields, values, out):
         _pack_value(name, kind, values.get(name), out)
 
 
-def _pack_value(name, kind, value, out):
-    if kind in _INTS:
+def _pack_value(name: str, kind: "str | Layout", value: object, out: bytearray) -> None:
+    if isinstance(kind, str) and kind in _INTS:
         out += _as_int(name, 0 if value is None else value, kind)
-    elif kind in ("str", "bytes"):
+    elif isinstance(kind, str):  # "str" or "bytes"
         out += _as_blob(name, ("" if kind == "str" else b"") if value is None else value, kind)
     else:
         items = [] if value is None else value
@@ -307,14 +322,14 @@ def _pack_value(name, kind, value, out):
             _pack_fields(kind, item, out)
 
 
-def _need(data, pos, size):
+def _need(data: bytes, pos: int, size: int) -> None:
     if pos + size > len(data):
         raise BadFrame("malformed", "payload ends inside a field")
 
 
-def _unpack_value(kind, data, pos):
+def _unpack_value(kind: "str | Layout", data: bytes, pos: int) -> "tuple[Any, int]":
     """The value of one field at `pos` in `data`, and the position after it."""
-    if kind in _INTS:
+    if isinstance(kind, str) and kind in _INTS:
         fmt, size, _, _ = _INTS[kind]
         _need(data, pos, size)
         return struct.unpack_from(fmt, data, pos)[0], pos + size
@@ -327,19 +342,27 @@ def _unpack_value(kind, data, pos):
         return (_text(raw) if kind == "str" else raw), pos + count
     items = []
     for _ in range(count):
-        item, pos = _unpack_fields(kind, data, pos)
+        item, pos = _unpack_fields(_records(kind), data, pos)
         items.append(item)
     return items, pos
 
 
-def _text(raw):
+def _records(kind: "str | Layout") -> "Layout":
+    """A record list's layout; "malformed" for a kind the table does not give (never: every kind
+    is an int, str, bytes or a record list)."""
+    if isinstance(kind, str):
+        raise BadFrame("malformed", "no field kind " + kind)
+    return kind
+
+
+def _text(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeError:
         raise BadFrame("malformed", "text is not UTF-8") from None
 
 
-def _unpack_fields(fields, data, pos):
+def _unpack_fields(fields: "Layout", data: bytes, pos: int) -> "tuple[Fields, int]":
     values = {}
     for name, kind in fields:
         values[name], pos = _unpack_value(kind, data, pos)
@@ -349,12 +372,12 @@ def _unpack_fields(fields, data, pos):
 # --- frames ---
 
 
-def next_seq(seq):
+def next_seq(seq: int) -> int:
     """The sequence number after `seq`: 1..65535, wrapping to 1; 0 means none."""
     return seq % 0xFFFF + 1
 
 
-def encode(name, seq, fields=None):
+def encode(name: str, seq: object, fields: object = None) -> bytes:
     """The wire bytes of one message: 0x00, the COBS-encoded frame, 0x00 (see the doc)."""
     entry = BY_NAME.get(name)
     if entry is None:
@@ -369,7 +392,7 @@ def encode(name, seq, fields=None):
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
-def decode(frame):
+def decode(frame: bytes | bytearray) -> Message:
     """The Message in one frame as sent (delimiters optional); BadFrame says why not."""
     frame = bytes(frame).strip(b"\x00")
     if len(frame) > MAX_ENCODED:
@@ -377,7 +400,7 @@ def decode(frame):
     return parse(cobs_decode(frame))
 
 
-def parse(body):
+def parse(body: bytes) -> Message:
     """The Message in a decoded frame: header, payload, CRC-32 over both."""
     if len(body) > MAX_FRAME:
         raise BadFrame("oversize")
@@ -406,33 +429,33 @@ class FrameDecoder:
     frames after it.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.stats = {"frames": 0}
         for kind in DROPS:
             self.stats[kind] = 0
         self._pending = bytearray()
         self._overflow = False
 
-    def feed(self, data):
+    def feed(self, data: bytes | bytearray) -> list[Message]:
         """The good messages completed by `data`, in order."""
         chunks = bytes(data).split(b"\x00")
-        found = []
+        found: list[Message] = []
         for chunk in chunks[:-1]:
             self._add(chunk)
             self._finish(found)
         self._add(chunks[-1])
         return found
 
-    def dropped(self):
+    def dropped(self) -> int:
         """How many frames were dropped, of every kind."""
         return sum(self.stats[kind] for kind in DROPS)
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget a partly received frame, e.g. when the port is reopened."""
         self._pending = bytearray()
         self._overflow = False
 
-    def _add(self, chunk):
+    def _add(self, chunk: bytes) -> None:
         if self._overflow:
             return
         if len(self._pending) + len(chunk) > MAX_ENCODED:
@@ -441,7 +464,7 @@ class FrameDecoder:
         else:
             self._pending += chunk
 
-    def _finish(self, found):
+    def _finish(self, found: list[Message]) -> None:
         frame, overflow = self._pending, self._overflow
         self.reset()
         if overflow:
@@ -463,39 +486,40 @@ class RequestDeduper:
     sequence number but different fields is a new request (the pad restarted its numbering).
     """
 
-    def __init__(self):
-        self._last = {}  # pad -> [seq, fields, answer fields or None while unanswered]
+    def __init__(self) -> None:
+        # pad -> [seq, fields, answer fields or None while unanswered]
+        self._last: dict[object, list[Any]] = {}
 
-    def admit(self, pad, request):
+    def admit(self, pad: object, request: Message) -> bool:
         """True if `request` is new (it now awaits its answer); False if it repeats the last."""
         if self._matching(pad, request) is not None:
             return False
         self._last[pad] = [request.seq, request.fields, None]
         return True
 
-    def answer_for(self, pad, request):
+    def answer_for(self, pad: object, request: Message) -> "Fields | None":
         """The answer fields already given to this repeated request; None while it has none."""
         last = self._matching(pad, request)
         return None if last is None else last[2]
 
-    def record(self, pad, request, answer):
+    def record(self, pad: object, request: Message, answer: "Fields") -> None:
         """Remember `answer` (ANSWER fields) for `request`, unless a newer request came since."""
         last = self._matching(pad, request)
         if last is not None:
             last[2] = answer
 
-    def forget(self, pad):
+    def forget(self, pad: object) -> None:
         """Forget the pad's last request: it restarted, and numbers its requests afresh."""
         self._last.pop(pad, None)
 
-    def _matching(self, pad, request):
+    def _matching(self, pad: object, request: Message) -> "list[Any] | None":
         last = self._last.get(pad)
         if last is None or last[0] != request.seq or last[1] != request.fields:
             return None
         return last
 
 
-def clip(text, limit):
+def clip(text: str, limit: int) -> str:
     """`text` cut to at most `limit` UTF-8 bytes, never inside a character."""
     data = text.encode("utf-8")
     if len(data) <= limit:
@@ -506,12 +530,12 @@ def clip(text, limit):
     return data[:cut].decode("utf-8")
 
 
-def row_code(colour):
+def row_code(colour: str | None) -> int:
     """The wire code of a row named by its colour: 1..4; 0 for None."""
     return 0 if colour is None else COLOURS.index(colour) + 1
 
 
-def row_colour(code):
+def row_colour(code: int) -> str | None:
     """The colour of a row code, or None for 0; ValueError for any other code."""
     if code == 0:
         return None

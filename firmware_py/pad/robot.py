@@ -11,7 +11,12 @@ check them, so the finger and the firmware cannot drift apart.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from firmware_py.pad import padapp, protocol
+
+if TYPE_CHECKING:
+    from firmware_py.pad.protocol import Fields
 
 CLEAR = "tap undo"  # with nothing to take back, undo clears a half-made selection
 JOIN_PRESS = "tap pass"  # on a pad without a seat any button asks to join
@@ -21,7 +26,7 @@ class RobotError(ValueError):
     """The decision cannot be made on this pad now (not among its moves, not allowed)."""
 
 
-def presses(state: dict, request: dict) -> list[str]:
+def presses(state: Fields, request: Fields) -> list[str]:
     """The button commands that make a pad holding `state` send `request` (REQUEST fields:
     action, and for a mark row, number, flags (LUCKY) and choice)."""
     action = request.get("action")
@@ -46,7 +51,7 @@ def presses(state: dict, request: dict) -> list[str]:
     raise RobotError(f"no such action {action!r}")
 
 
-def mark_presses(state: dict, request: dict) -> list[str]:
+def mark_presses(state: Fields, request: Fields) -> list[str]:
     """Colour taps to step to the move, confirm, and for a bonus that needs a row, the row's
     colour and confirm again."""
     move = _offered_move(state, request)
@@ -64,7 +69,7 @@ def mark_presses(state: dict, request: dict) -> list[str]:
     return commands
 
 
-def lucky_presses(state: dict, number: int) -> list[str]:
+def lucky_presses(state: Fields, number: int) -> list[str]:
     """Before a longo game: step from the number the pad shows on a new state (the lowest still
     open) to `number` the short way round, and tap confirm; 0: hold confirm, the tower draws."""
     numbers = padapp.lucky_numbers(state)
@@ -80,30 +85,31 @@ def lucky_presses(state: dict, number: int) -> list[str]:
     return [*taps, "tap pass"]
 
 
-def join() -> dict:
+def join() -> Fields:
     """REQUEST fields asking for a seat."""
     return {"action": protocol.JOIN}
 
 
-def lucky(number: int = 0) -> dict:
+def lucky(number: int = 0) -> Fields:
     """REQUEST fields for one lucky number (0: let the tower draw)."""
     return {"action": protocol.LUCKY_NUMBER, "number": number}
 
 
-def _offered_move(state: dict, request: dict) -> dict:
+def _offered_move(state: Fields, request: Fields) -> Fields:
     lucky = request.get("flags", 0) & protocol.LUCKY
-    for move in state["moves"]:
+    moves: list[Fields] = state["moves"]  # STATE's move[] records
+    for move in moves:
         same = (move["row"], move["number"]) == (request["row"], request["number"])
         if same and move["flags"] & protocol.LUCKY == lucky:
             return move
     raise RobotError(f"the pad does not offer {padapp.describe(_full(request))}")
 
 
-def _full(request: dict) -> dict:
+def _full(request: Fields) -> Fields:
     return {"action": 0, "row": 0, "number": 0, "flags": 0, "choice": 0, **request}
 
 
-def mark(row: str, number: int, *, lucky: bool = False, choice: str | None = None) -> dict:
+def mark(row: str, number: int, *, lucky: bool = False, choice: str | None = None) -> Fields:
     """REQUEST fields for a mark, from colour names: mark('green', 9, choice='blue')."""
     return {
         "action": protocol.MARK,
@@ -114,7 +120,7 @@ def mark(row: str, number: int, *, lucky: bool = False, choice: str | None = Non
     }
 
 
-def simulate(state: dict, commands: list[str]) -> list[dict]:
+def simulate(state: Fields, commands: list[str]) -> list[Fields]:
     """The REQUEST fields a pad holding `state` sends when `commands` are pressed, played on a
     PadApp with the unix board's finger timings and a clock that only moves when told."""
     sent: list[protocol.Message] = []

@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import glob
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from math import ceil
+from typing import Unpack
 
-from drivers.padlink import PadLink
+from drivers.padlink import LinkOptions, PadLink
 from firmware_py.lucky import LuckyDraft
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Undo
@@ -59,26 +60,26 @@ STATUS_OF_REFUSAL = {
 }
 
 
-def pad_state(table: Table, name: str) -> dict:
+def pad_state(table: Table, name: str) -> protocol.Fields:
     """The STATE for `name`'s pad at this moment: lucky numbers being chosen, or the game."""
     if table.draft is not None and name in table.draft.chosen:
         return lucky_state_fields(table.draft, name)
     return state_fields(table.game, name)
 
 
-def lucky_state_fields(draft: LuckyDraft, name: str) -> dict:
+def lucky_state_fields(draft: LuckyDraft, name: str) -> protocol.Fields:
     """Before a longo game: the numbers chosen (`lucky`), those still open (`moves`, row 0),
     undo while one is chosen, and who the table waits for."""
     return state_of(lucky_view(draft, name))
 
 
-def join_state(table: Table) -> dict:
+def join_state(table: Table) -> protocol.Fields:
     """The STATE of a pad without a seat: any button asks to join; the text says whether it
     can now, in a player's words."""
     return state_of(join_view(table))
 
 
-def state_fields(game: Game | None, name: str, text: str = "") -> dict:
+def state_fields(game: Game | None, name: str, text: str = "") -> protocol.Fields:
     """The STATE message for `name`'s pad: everything it shows, as plain wire fields."""
     if game is None or name not in game.seat:
         return state_of(idle_view(text, player=name))
@@ -86,7 +87,7 @@ def state_fields(game: Game | None, name: str, text: str = "") -> dict:
     return state_of(replace(view, text=text) if text else view)
 
 
-def state_of(view: SeatView) -> dict:
+def state_of(view: SeatView) -> protocol.Fields:
     """A player's `SeatView` as the wire's STATE fields (docs/pad-protocol.md)."""
     return {
         "player": ascii_words(view.player),  # the pad's font is ASCII: Łukasz as Lukasz
@@ -119,7 +120,7 @@ def _dice_bytes(view: SeatView) -> bytes:
     return bytes([*view.white, *(view.colours.get(colour, 0) for colour in COLOURS)])
 
 
-def _row_record(row: RowView) -> dict:
+def _row_record(row: RowView) -> protocol.Fields:
     mixed = any(colour != row.colour for colour in row.cell_colours)
     flags = protocol.ROW_LOCKED if row.locked_by_me else 0
     flags |= protocol.ROW_CLOSED if row.closed else 0
@@ -132,7 +133,7 @@ def _row_record(row: RowView) -> dict:
     }
 
 
-def _move_records(view: SeatView) -> list[dict]:
+def _move_records(view: SeatView) -> list[protocol.Fields]:
     """The moves as records; before a longo game, the lucky numbers still open (row 0). A
     move with a choice of rows is flagged NEEDS_CHOICE: the pad asks for the row."""
     if view.phase == "lucky":
@@ -148,7 +149,7 @@ def _move_records(view: SeatView) -> list[dict]:
     ]
 
 
-def pad_decision(fields: dict) -> RemoteDecision:
+def pad_decision(fields: protocol.Fields) -> RemoteDecision:
     """A REQUEST's fields as the decision it asks for; ValueError for one naming no cell."""
     action = fields["action"]
     if action == protocol.LUCKY_NUMBER:
@@ -167,7 +168,7 @@ def pad_decision(fields: dict) -> RemoteDecision:
     return RemoteDecision("mark", row, fields["number"], lucky, choice)
 
 
-def request_event(name: str, fields: dict) -> Mark | Pass | Undo | LuckyNumber:
+def request_event(name: str, fields: protocol.Fields) -> Mark | Pass | Undo | LuckyNumber:
     """A REQUEST's fields as the player's decision; ValueError for a request naming no cell."""
     event = decision_event(name, pad_decision(fields))
     if isinstance(event, Refusal):
@@ -180,7 +181,11 @@ class PadHub:
     hellos, joins and requests in, a STATE per change out."""
 
     def __init__(
-        self, table: Table, ports: list[str], names: dict[str, str] | None = None, **link_options
+        self,
+        table: Table,
+        ports: list[str],
+        names: dict[str, str] | None = None,
+        **link_options: Unpack[LinkOptions],
     ) -> None:
         self.table = table
         self.seats = RemoteSeats(table, PAD, names, alive=_heard_lately)
@@ -228,10 +233,11 @@ class PadHub:
         for link in self.links:
             link.close()
 
-    def _from_thread(self, handler):
+    def _from_thread(self, handler: Callable[..., object]) -> Callable[..., object]:
+        """`handler`, called from a link's thread, run on the table's loop instead."""
         return lambda *args: self._loop.call_soon_threadsafe(handler, *args)
 
-    def _admit(self, link: PadLink, hello: dict) -> str | None:
+    def _admit(self, link: PadLink, hello: protocol.Fields) -> str | None:
         """On the link's thread, before its hello is accepted: why this pad may not speak on
         this port (its ident is connected on another port that is still up), or None."""
         refusal = self.seats.claim(hello["ident"], link)

@@ -44,6 +44,8 @@ def braille(image: Image.Image) -> list[str]:
     image = image.convert("1")
     width, height = image.size
     pixels = image.load()
+    if pixels is None:  # Pillow has no pixels to read in an image without data
+        return []
     lines = []
     for top in range(0, height, 4):
         chars = []
@@ -410,7 +412,7 @@ class Console:
             if text == "":
                 asyncio.get_running_loop().create_task(self.press_button())
             return
-        event = self._event_for(text)
+        event = self._event_for(self.asking, text)
         if event is None:
             self.table.say("type the number of a mark, p to pass or u to undo")
             return
@@ -418,8 +420,8 @@ class Console:
         if refusal is not None:
             self.table.say(f"refused: {refusal.reason}")
 
-    def _event_for(self, text: str):
-        name = self.asking
+    def _event_for(self, name: str, text: str) -> Mark | Pass | Undo | None:
+        """The decision `text` types for `name`; None if it names none."""
         if text in ("p", "pass"):
             return Pass(name)
         if text in ("u", "undo"):
