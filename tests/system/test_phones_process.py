@@ -172,3 +172,38 @@ def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp
     for words, code in told:
         assert words["text"] == "the tower is restarting: this phone reconnects by itself"
         assert code == aiohttp.WSCloseCode.SERVICE_RESTART
+
+
+def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path):
+    """`run --plain`: Ann's pass ends the game, a new table code is drawn, and the terminal
+    prints it in one line of at most 80 columns; a phone joins with that code, not the old."""
+    one_pass_from_the_end(tmp_path / "state")
+    with Tower(tmp_path) as tower:
+        old = tower.code
+
+        async def last_pass_then_join(new: asyncio.Future[str]) -> tuple[dict, dict]:
+            async with aiohttp.ClientSession() as session:
+                ann = await seated_phone(session, tower)
+                await ann.send(type="decide", request="c3d4/1", action="pass")
+                assert (await ann.expect("answer", request="c3d4/1"))["ok"] is True
+                code = await new
+                guest = await Phone.open(session, tower.ws_url)
+                await guest.send(type="join", code=old, name="Eve")
+                refused = await guest.expect("refused")
+                await guest.send(type="join", code=code, name="Eve")
+                return refused, await guest.expect("joined")
+
+        async def run() -> tuple[str, dict, dict]:
+            loop = asyncio.get_running_loop()
+            new: asyncio.Future[str] = loop.create_future()
+            playing = asyncio.create_task(last_pass_then_join(new))
+            line = await asyncio.to_thread(tower.wait_for, r"New table code \d+.*")
+            new.set_result(line.group(0).split()[3].rstrip(":"))
+            refused, joined = await playing
+            return line.group(0), refused, joined
+
+        line, refused, joined = asyncio.run(run())
+    code = line.split()[3].rstrip(":")
+    assert len(line) <= 80 and code != old and line.endswith(f"?code={code}"), line
+    assert f"{old} is not this table's code" in refused["reason"]
+    assert joined["player"] == "Eve"
