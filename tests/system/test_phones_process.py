@@ -207,3 +207,49 @@ def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path)
     assert len(line) <= 80 and code != old and line.endswith(f"?code={code}"), line
     assert f"{old} is not this table's code" in refused["reason"]
     assert joined["player"] == "Eve"
+
+
+def test_seat_tokens_are_renewed_at_every_hello_and_kept_across_power_cuts(tmp_path):
+    """Dora's hello is answered with a new token, and the plug is pulled before her page can
+    keep it (the answer lost): after the restart her old token still gets her in. Once her
+    page has kept the next new token, the tokens before it (what someone who read an old frame
+    on the network has) are refused, also after another restart; the newest one gets in."""
+    with Tower(tmp_path) as tower:
+
+        async def hello(token: str, keep: bool = False) -> tuple[dict, str | None]:
+            """Dora's page says hello with `token`: the view (or refusal), the new token."""
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="hello", token=token)
+                first = await phone.expect_any("view", "refused")
+                if first["type"] == "refused":
+                    return first, None
+                fresh = (await phone.expect("token"))["token"]
+                if keep:
+                    await phone.send(type="kept", token=fresh)
+                    await phone.expect("view")  # the tower answered: the new one is kept
+                return first, fresh
+
+        async def join() -> str:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="join", code=tower.code, name="Dora")
+                return (await phone.expect("joined"))["token"]
+
+        joined = asyncio.run(join())
+        view, lost = asyncio.run(hello(joined))
+        assert view["view"]["player"] == "Dora" and lost not in (None, joined)
+        tower.kill()  # the new token never reached the page
+        tower.start()
+        tower.join_url()
+        view, kept = asyncio.run(hello(joined, keep=True))
+        assert view["view"]["player"] == "Dora" and kept not in (None, joined, lost)
+        tower.kill()
+        tower.start()
+        tower.join_url()
+        for old in (joined, lost):
+            refused, _ = asyncio.run(hello(old))
+            assert refused["type"] == "refused" and refused["forget"] is True, refused
+            assert refused["reason"].endswith("join with the table code"), refused
+        view, newest = asyncio.run(hello(kept))
+    assert view["view"]["player"] == "Dora" and newest not in (None, kept)

@@ -493,7 +493,8 @@ def test_a_second_tab_of_the_same_phone_takes_the_seat_and_the_first_stops(bot_t
         await seated(second, "Dora")
         await first.wait_for_selector("#status >> text=disconnected: reload the page to play here")
         assert (
-            await first.inner_text("#refusal") == "this seat is played from a newer connection now"
+            await first.inner_text("#refusal")
+            == "Dora's seat moved to another phone (or another tab): it is played there now"
         )
         await asyncio.sleep(1.5)  # longer than the first reconnect delay: it stays away
         assert await second.inner_text("#status") == "connected"
