@@ -28,6 +28,7 @@ from firmware_py.table import Table
 
 log = logging.getLogger(__name__)
 
+PLAIN_COLUMNS = 80  # a line of the plain terminal fits a classic terminal's width
 QR_ROOM = 60  # terminal lines needed to show the QR code under the drawn tower
 PORT_NOTE = "web-port.json"  # in the state directory: the port chosen when the configured was taken
 PORT_VARIABLE = "QWIXX_WEB_PORT"  # this run's port, over [web] port and the note; 0: any free port
@@ -103,7 +104,8 @@ async def start(
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
     show_join_address(server, table)
-    server.hub.code_changed = lambda: new_code_shown(server, table)  # after every game
+    plain = None if console.full_screen else out  # plain lines: the new code is one of them
+    server.hub.code_changed = lambda: new_code_shown(server, table, plain)  # after every game
     if port_override() is not None:
         note = None  # a port for this run only
     if note is not None:
@@ -129,11 +131,25 @@ def show_join_address(server: WebServer, table: Any) -> None:
     table.publish()
 
 
-def new_code_shown(server: WebServer, table: Any) -> None:
+def new_code_shown(server: WebServer, table: Any, plain: TextIO | None = None) -> None:
     """A new table code (a game ended): on the displays with the next publication, drawn
-    once the change being published now has reached every presenter."""
+    once the change being published now has reached every presenter; in the plain terminal
+    (`plain`), one line after the game's last news, since phones need the new code."""
     table.join_address = (server.url, server.hub.code)
-    asyncio.get_running_loop().call_soon(table.publish)
+    loop = asyncio.get_running_loop()
+    loop.call_soon(table.publish)
+    if plain is not None:
+        line = new_code_line(server.hub.code, server.url)
+        loop.call_soon(lambda: print(line, file=plain, flush=True))
+
+
+def new_code_line(code: str, url: str, columns: int = PLAIN_COLUMNS) -> str:
+    """The new table code and where phones join, in one line of at most `columns`: the
+    address is left out when it does not fit (a long IPv6 one)."""
+    for line in (f"New table code {code}: phones join at {url}", f"New table code {code}: {url}"):
+        if len(line) <= columns:
+            return line
+    return f"New table code {code}"
 
 
 def join_footer(url: str, table: Any) -> Callable[[], list[str]]:

@@ -46,6 +46,7 @@ ABANDONED = ".abandoned"  # the suffix of the marker beside an abandoned game's 
 SEATS = ".seats.json"  # the suffix of the note of how each player decides
 DRAFT = "lucky-draft.json"  # lucky numbers chosen for a game that has not started yet
 TABLE_SEATS = "table-seats.json"  # who sits at the table now, also between games
+PHONE_TOKENS = "phone-tokens.json"  # which seat token opens which phone's seat (digests)
 PROBE = ".write-test"  # a small file written (and removed) to see that saving works
 PROBE_BYTES = 512  # about one event line
 REWRITTEN = "the game log was moved or deleted: written again from the game so far"
@@ -364,6 +365,26 @@ class Journal:
         """The seats `note_table_seats` wrote last ([] without a note one can read)."""
         return _seat_list(self.directory / TABLE_SEATS)[0]
 
+    def note_phone_tokens(self, tokens: dict[str, list[str]]) -> None:
+        """Write down, durably, which seat tokens open which phone's seat: for each phone's
+        device id, the digests of the token its phone holds and of the one just given to it
+        (a power cut between the two keeps both good). JournalError if it cannot."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write_durably(self.directory / PHONE_TOKENS, tokens)
+
+    def noted_phone_tokens(self) -> dict[str, list[str]]:
+        """What `note_phone_tokens` wrote last ({} without a note one can read)."""
+        try:
+            record = json.loads(disk.read_regular(self.directory / PHONE_TOKENS))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(record, dict) or not all(
+            isinstance(digests, list) and all(isinstance(each, str) for each in digests)
+            for digests in record.values()
+        ):
+            return {}
+        return record
+
     def note_draft(
         self,
         variant: str,
@@ -565,7 +586,7 @@ def _log_names(directory: Path) -> list[str]:
 
 def _ours(name: str) -> bool:
     """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
-    return name in (DRAFT, TABLE_SEATS) or number_of(name) is not None
+    return name in (DRAFT, TABLE_SEATS, PHONE_TOKENS) or number_of(name) is not None
 
 
 def is_empty(path: Path) -> bool:

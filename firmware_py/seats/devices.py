@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import SeatKind
-from firmware_py.seats.names import MAX_NAME, clean_name, skeleton
+from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
 from firmware_py.table.seats import Decision, SeatDoor
@@ -200,18 +200,18 @@ class RemoteSeats:
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
         # Names that look alike ("bot" beside "Bot", a Cyrillic or full-width "Bot") would be
-        # told apart by no one: they are compared by their skeletons (seats.names).
+        # told apart by no one: they are compared by how they look (seats.names).
         seated = [*self.table.seating.names(), *self.seated.values()]
-        taken = {skeleton(name) for name in seated}
+        taken = frozenset().union(*(looks(name) for name in seated))
         wanted = clean_name(typed or "") or clean_name(self.names.get(device, ""))
-        if wanted and skeleton(wanted) not in taken:
+        if wanted and looks(wanted).isdisjoint(taken):
             return wanted
         if wanted:
             stem = wanted[: MAX_NAME - 3].rstrip()  # room for the number, in the one limit
             numbered = (f"{stem} {n}" for n in range(2, 99))
-            return next(name for name in numbered if skeleton(name) not in taken)
+            return next(name for name in numbered if looks(name).isdisjoint(taken))
         number = len(self.table.seats) + 1
-        while skeleton(f"Player {number}") in taken:
+        while not looks(f"Player {number}").isdisjoint(taken):
             number += 1
         return f"Player {number}"
 

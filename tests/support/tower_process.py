@@ -260,5 +260,20 @@ class Phone:
         except TimeoutError:
             raise AssertionError(f"no {kind} {fields}; got {self.inbox}") from None
 
+    async def expect_any(self, *kinds: str) -> dict:
+        """The first message of any of these types (others before it stay in the inbox)."""
+        for message in self.inbox:
+            if message.get("type") in kinds:
+                self.inbox.remove(message)
+                return message
+        while True:
+            received = await asyncio.wait_for(self.socket.receive(), WAIT)
+            if received.type != aiohttp.WSMsgType.TEXT:
+                raise AssertionError(f"the socket ended ({received.type}) before {kinds}")
+            message = json.loads(received.data)
+            if message.get("type") in kinds:
+                return message
+            self.inbox.append(message)
+
     async def close(self) -> None:
         await self.socket.close()

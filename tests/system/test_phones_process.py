@@ -172,3 +172,84 @@ def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp
     for words, code in told:
         assert words["text"] == "the tower is restarting: this phone reconnects by itself"
         assert code == aiohttp.WSCloseCode.SERVICE_RESTART
+
+
+def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path):
+    """`run --plain`: Ann's pass ends the game, a new table code is drawn, and the terminal
+    prints it in one line of at most 80 columns; a phone joins with that code, not the old."""
+    one_pass_from_the_end(tmp_path / "state")
+    with Tower(tmp_path) as tower:
+        old = tower.code
+
+        async def last_pass_then_join(new: asyncio.Future[str]) -> tuple[dict, dict]:
+            async with aiohttp.ClientSession() as session:
+                ann = await seated_phone(session, tower)
+                await ann.send(type="decide", request="c3d4/1", action="pass")
+                assert (await ann.expect("answer", request="c3d4/1"))["ok"] is True
+                code = await new
+                guest = await Phone.open(session, tower.ws_url)
+                await guest.send(type="join", code=old, name="Eve")
+                refused = await guest.expect("refused")
+                await guest.send(type="join", code=code, name="Eve")
+                return refused, await guest.expect("joined")
+
+        async def run() -> tuple[str, dict, dict]:
+            loop = asyncio.get_running_loop()
+            new: asyncio.Future[str] = loop.create_future()
+            playing = asyncio.create_task(last_pass_then_join(new))
+            line = await asyncio.to_thread(tower.wait_for, r"New table code \d+.*")
+            new.set_result(line.group(0).split()[3].rstrip(":"))
+            refused, joined = await playing
+            return line.group(0), refused, joined
+
+        line, refused, joined = asyncio.run(run())
+    code = line.split()[3].rstrip(":")
+    assert len(line) <= 80 and code != old and line.endswith(f"?code={code}"), line
+    assert f"{old} is not this table's code" in refused["reason"]
+    assert joined["player"] == "Eve"
+
+
+def test_seat_tokens_are_renewed_at_every_hello_and_kept_across_power_cuts(tmp_path):
+    """Dora's hello is answered with a new token, and the plug is pulled before her page can
+    keep it (the answer lost): after the restart her old token still gets her in. Once her
+    page has kept the next new token, the tokens before it (what someone who read an old frame
+    on the network has) are refused, also after another restart; the newest one gets in."""
+    with Tower(tmp_path) as tower:
+
+        async def hello(token: str, keep: bool = False) -> tuple[dict, str | None]:
+            """Dora's page says hello with `token`: the view (or refusal), the new token."""
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="hello", token=token)
+                first = await phone.expect_any("view", "refused")
+                if first["type"] == "refused":
+                    return first, None
+                fresh = (await phone.expect("token"))["token"]
+                if keep:
+                    await phone.send(type="kept", token=fresh)
+                    await phone.expect("view")  # the tower answered: the new one is kept
+                return first, fresh
+
+        async def join() -> str:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="join", code=tower.code, name="Dora")
+                return (await phone.expect("joined"))["token"]
+
+        joined = asyncio.run(join())
+        view, lost = asyncio.run(hello(joined))
+        assert view["view"]["player"] == "Dora" and lost not in (None, joined)
+        tower.kill()  # the new token never reached the page
+        tower.start()
+        tower.join_url()
+        view, kept = asyncio.run(hello(joined, keep=True))
+        assert view["view"]["player"] == "Dora" and kept not in (None, joined, lost)
+        tower.kill()
+        tower.start()
+        tower.join_url()
+        for old in (joined, lost):
+            refused, _ = asyncio.run(hello(old))
+            assert refused["type"] == "refused" and refused["forget"] is True, refused
+            assert refused["reason"].endswith("join with the table code"), refused
+        view, newest = asyncio.run(hello(kept))
+    assert view["view"]["player"] == "Dora" and newest not in (None, kept)

@@ -19,7 +19,7 @@ from support import HANG
 from support.browser import endpoint as shared_chromium
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
-from support.table import PACE
+from support.table import PACE, until
 from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 
 from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
@@ -493,7 +493,8 @@ def test_a_second_tab_of_the_same_phone_takes_the_seat_and_the_first_stops(bot_t
         await seated(second, "Dora")
         await first.wait_for_selector("#status >> text=disconnected: reload the page to play here")
         assert (
-            await first.inner_text("#refusal") == "this seat is played from a newer connection now"
+            await first.inner_text("#refusal")
+            == "Dora's seat moved to another phone (or another tab): it is played there now"
         )
         await asyncio.sleep(1.5)  # longer than the first reconnect delay: it stays away
         assert await second.inner_text("#status") == "connected"
@@ -529,5 +530,35 @@ def test_the_sheet_fits_a_small_phone_without_sideways_scrolling(tmp_path, varia
             "#sheet .cell", "cells => cells.filter(c => c.scrollWidth > c.clientWidth).length"
         )
         assert spilled == 0, "numbers spill out of their cells"
+
+    with_browser(table, server, steps)
+
+
+def test_a_reloaded_page_keeps_a_new_token_and_the_old_one_takes_nothing(tmp_path):
+    """Every hello is answered with a new seat token: Dora's page, reloaded, keeps it, and
+    the token she joined with (what someone on the Wi-Fi may have read) is refused in words
+    on another phone, while Dora plays on."""
+    table, hub, server = web_tower(tmp_path, [BOT])
+
+    async def steps(browser) -> None:
+        dora = await seated_phone(browser, server, "Dora")
+        joined = await dora.evaluate("localStorage.getItem('qwixx-seat-token')")
+        await dora.reload()
+        await seated(dora, "Dora")
+        await dora.wait_for_function(
+            f"() => localStorage.getItem('qwixx-seat-token') !== {joined!r}"
+        )
+        await until(lambda: hub.tokens.device(joined) is None)  # the new one was kept
+        other = await phone(browser)
+        await other.goto(f"http://127.0.0.1:{server.port}/")
+        await other.evaluate(f"localStorage.setItem('qwixx-seat-token', {joined!r})")
+        await other.reload()
+        await other.wait_for_function(
+            "() => document.getElementById('refusal').textContent.includes('replaced')"
+        )
+        assert await other.is_hidden("#game")
+        await dora.wait_for_selector("#status >> text=connected")
+        assert await dora.is_visible("#game")
+        assert not [line for line in table.news if "another phone" in line]
 
     with_browser(table, server, steps)

@@ -1,9 +1,12 @@
 """Phones as pads: each open WebSocket is a device of the table's remote seats.
 
 A phone proves who it is with a seat token: issued when it joins (with the table code shown on
-the tower), kept by the page, and sent again in a hello after every reconnect. The device id
-the seats know is derived from the token, so a reload gets the seat back, a made-up token gets
-nothing, and a second phone cannot take a seat while its phone is connected (`connect` refuses).
+the tower), kept by the page, and sent again in a hello after every reconnect, which is
+answered with a new token (`tokens`: the old one stays good until the new one is used). The
+device id the seats know is derived from the first token, so a reload gets the seat back and a
+made-up token gets nothing. A connection that shows a seat's token takes the seat over from
+the connection holding it (the token is the phone's secret): the table hears that the seat
+moved, and the page it left is told so.
 Every page message is answered (in words, or with a view: a `ping` from a phone that woke up
 gets its newest view, so the page can tell a live connection from one that died silently);
 after every table change each phone gets its player's `SeatView` (or, without a seat, whether
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
 import json
 import logging
 import secrets
@@ -26,6 +28,7 @@ from typing import Any
 
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
+from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
 from firmware_py.table import NO_SEAT, Table
 from firmware_py.view import TableView
@@ -52,6 +55,11 @@ START_WORDS = "A press of the tower's roll button starts the game."
 NO_SEAT_WORDS = "this phone holds no seat: join with the table code first"
 TOO_MANY = "too many phones are connected to the tower right now"
 TOO_FAST = "this phone sent too many messages at once: reload the page"
+MOVED = "{name}'s seat moved to another phone (or another tab): it is played there now"
+SUPERSEDED = (
+    "this phone's seat token was replaced by a newer one (the seat is played with that one "
+    "now): join with the table code"
+)
 
 
 def new_table_code(old: str = "") -> str:
@@ -60,16 +68,6 @@ def new_table_code(old: str = "") -> str:
     while (code := f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}") == old:
         pass
     return code
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
-
-
-def device_of(token: str) -> str:
-    """The device id the seats know a phone by: a digest of its token (the token itself stays
-    on the phone; journals and logs see only this)."""
-    return "phone-" + hashlib.sha256(token.encode()).hexdigest()[:16]
 
 
 class Refused(Exception):
@@ -152,6 +150,7 @@ class WebHub:
     def __init__(self, table: Table, seats: RemoteSeats, code: str | None = None) -> None:
         self.table = table
         self.seats = seats
+        self.tokens = SeatTokens(table.journal, self._has_seat)
         self.code = code or new_table_code()
         self.phones: dict[Phone, None] = {}  # open connections, oldest first
         self.clock = time.monotonic
@@ -224,7 +223,7 @@ class WebHub:
             message = parse(text)
             kind = message.get("type")
             handlers = {"hello": self._hello, "join": self._join, "decide": self._decide,
-                        "ping": self._ping}  # fmt: skip
+                        "ping": self._ping, "kept": self._kept}  # fmt: skip
             handler = handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
                 raise Refused("the tower does not know that message; reload the page")
@@ -241,19 +240,22 @@ class WebHub:
         self.sync(phone)
 
     def _hello(self, phone: Phone, message: dict[str, Any]) -> None:
-        """A page with a token comes back: into its seat, if it holds one here."""
+        """A page with a token comes back: into its seat, if it holds one here, with a new
+        token (the one it came with stays good until the new one is used)."""
         token = message.get("token")
         if not isinstance(token, str) or not 8 <= len(token) <= 64:
             raise Refused(
                 "this phone's seat token is malformed: join with the table code", forget=True
             )
-        device = device_of(token)
+        device = self.tokens.device(token)
+        if device is None:
+            raise Refused(SUPERSEDED, forget=True)
         if phone.device == device:
             self.sync(phone)
             return
         if phone.device is not None:
             raise Refused("this connection already speaks for a seat; reload the page")
-        self._take_over(device)
+        moved = self._take_over(device)
         refusal = self.seats.connect(device, phone)
         if refusal is not None:
             raise Refused(refusal.reason)
@@ -264,30 +266,52 @@ class WebHub:
                 "lost it): join with the table code",
                 forget=True,
             )
-        self._note_where_played(device, phone.address)
+        self._note_where_played(device, phone.address, told=moved)
+        fresh = self.tokens.renew(device, token)
+        if fresh is not None:
+            phone.send({"type": "token", "token": fresh})
         self.sync(phone)
 
-    def _note_where_played(self, device: str, address: str) -> None:
-        """A seat played from another address than before is a line of news: a player whose
-        seat a stolen token took sees it on the tower (a reload comes from the same one)."""
+    def _kept(self, phone: Phone, message: dict[str, Any]) -> None:
+        """The page kept the token its hello was answered with: the one before is no good.
+        Answered, as every message is, with the newest view."""
+        token = message.get("token")
+        if phone.device is not None and isinstance(token, str) and len(token) <= 64:
+            self.tokens.kept(phone.device, token)
+        self.sync(phone)
+
+    def _has_seat(self, device: str) -> bool:
+        """True while a phone seat at the table is `device`'s (its tokens are worth keeping)."""
+        return any(seat.pad == device for seat in self.table.seats)
+
+    def _note_where_played(self, device: str, address: str, *, told: bool = False) -> None:
+        """A seat played from another address than before is a line of news (unless `told`
+        already): a player whose seat a stolen token took while the phone was away sees it
+        on the tower (a reload comes from the same one)."""
         before = self._played_from.get(device)
         self._played_from[device] = address
         name = self.seats.seat_of(device)
-        if before is not None and before != address and name is not None:
+        if before is not None and before != address and name is not None and not told:
             self.table.tell(f"{name}'s seat is played from another phone now")
         for gone in [d for d in self._played_from if self.seats.seat_of(d) is None]:
             del self._played_from[gone]  # only seats at the table are remembered
 
-    def _take_over(self, device: str) -> None:
-        """The token is the phone's secret: a connection that shows it is that phone, back
-        after a reload or a lost network while its old connection still seems open (until the
-        heartbeat finds it dead). The old connection is told and closed; the seat moves."""
-        for old in [phone for phone in self.phones if phone.device == device]:
-            self.seats.disconnect(old)
-            old.device = None
-            old.send({"type": "refused", "forget": False, "final": True,
-                      "reason": "this seat is played from a newer connection now"})  # fmt: skip
-            old.end()
+    def _take_over(self, device: str) -> bool:
+        """The token is the phone's secret: a connection that shows it speaks for the seat
+        from now on, also while another connection holds it (the same phone back after a lost
+        network, or another phone that was shown the token). The table hears that the seat
+        moved, and the page it left is told so and closed. True when it moved."""
+        old = [phone for phone in self.phones if phone.device == device]
+        name = self.seats.seat_of(device)
+        for each in old:
+            self.seats.disconnect(each)
+            each.device = None
+            each.send({"type": "refused", "forget": False, "final": True,
+                       "reason": MOVED.format(name=name or "this")})  # fmt: skip
+            each.end()
+        if old and name is not None:
+            self.table.tell(f"{name}'s seat moved to another phone")
+        return bool(old)
 
     def _join(self, phone: Phone, message: dict[str, Any]) -> None:
         """A player types the table code and a name: a new seat, between games."""

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 16 * MAX_MESSAGE  # bytes; a longer frame closes the socket (code 1009)
+READ_CHUNK = 16 * 1024  # bytes read from a phone's socket at once (asyncio reads 256 KiB)
 HEARTBEAT = 10.0  # seconds between pings, so a phone that vanished is noticed
 CLOSE_WAIT = 0.5  # seconds a closing socket waits for the phone's reply (or its last words)
 RESTARTING = "the tower is restarting: this phone reconnects by itself"
@@ -53,7 +54,7 @@ EVERY_NETWORK = ("0.0.0.0", "::")
 
 def make_app(hub: WebHub) -> web.Application:
     """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
-    app = web.Application(client_max_size=4096, middlewares=[_own_host_only])
+    app = web.Application(client_max_size=4096, middlewares=[_read_little, _own_host_only])
     app[HUB] = hub
     app[HOSTS] = OwnHosts()
     app[SOCKETS] = {}  # the phones' open sockets, told and closed when the tower stops
@@ -62,6 +63,14 @@ def make_app(hub: WebHub) -> web.Application:
     app.router.add_static("/static/", STATIC)
     app.on_response_prepare.append(_headers)
     return app
+
+
+@web.middleware
+async def _read_little(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """From its first request on, a connection is read a little at a time (see
+    `read_little_at_once`): also one refused (429) goes on being read after its answer."""
+    read_little_at_once(request.transport)
+    return await handler(request)
 
 
 @web.middleware
@@ -117,6 +126,16 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         writer.cancel()
         await close_soon(socket_, request.transport)
     return socket_
+
+
+def read_little_at_once(transport: Transport) -> None:
+    """A phone's socket is read READ_CHUNK bytes at a time, not asyncio's 256 KiB: a client
+    flooding small frames made each read a burst of thousands of messages, parsed before any
+    was handled (the tower's memory grew by 40 MB in seconds, and stayed grown). A page's
+    messages are a few hundred bytes. asyncio's socket transports read `max_size` bytes per
+    call; a transport without it (another event loop) is left as it is."""
+    if transport is not None and hasattr(transport, "max_size"):
+        transport.max_size = READ_CHUNK
 
 
 async def close_soon(

@@ -1,5 +1,6 @@
 // The phone as a Qwixx pad: shows what the tower pushes (the player's sheet, the dice, whose
-// turn), sends taps as decisions, and keeps its seat with the token the tower gave at join.
+// turn), sends taps as decisions, and keeps its seat with the token the tower gave last (at
+// join, then at every hello).
 "use strict";
 
 const TOKEN_KEY = "qwixx-seat-token";
@@ -109,6 +110,10 @@ function handle(message) {
   switch (message.type) {
     case "lobby":
       if (!localStorage.getItem(TOKEN_KEY)) showLobby(message);
+      break;
+    case "token":  // a new token at every hello: the old one is good only until this is kept
+      localStorage.setItem(TOKEN_KEY, message.token);
+      send({ type: "kept", token: message.token });
       break;
     case "joined":
       localStorage.setItem(TOKEN_KEY, message.token);
