@@ -29,7 +29,8 @@ def endpoint(executable: str) -> str:
 
 
 def _start(executable: str) -> str:
-    profile = tempfile.TemporaryDirectory(prefix="qwixx-chromium-")
+    # (chromium's helper processes may still write there as it ends: what is left is left)
+    profile = tempfile.TemporaryDirectory(prefix="qwixx-chromium-", ignore_cleanup_errors=True)
     process = subprocess.Popen(
         [executable, *FLAGS, "--remote-debugging-port=0", f"--user-data-dir={profile.name}",
          "about:blank"],

@@ -1,0 +1,103 @@
+"""The test suite's own figures: wall time, CPU time, and where the CPU goes.
+
+    .venv/bin/python bench/suite.py [--runs N] [--busy K] [--workers W] [--top T] [PYTEST ARGS]
+
+Runs pytest as `./dev test` does (`-n W --dist loadgroup`), N times in a row, optionally beside K
+busy loops (`while True: pass`, at niceness 0: a loaded machine), and prints for each run its
+verdict, wall time and CPU time (pytest, its workers and every process they waited for), then
+the modules and tests that took the most CPU, measured per test by a small plugin
+(`bench/suite_cpu.py`: the worker's own CPU and that of the processes it waited for during the
+test, e.g. tower processes). ruff and mypy are left out: after set-up they take a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def busy_loops(count: int):
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float, float]:
+    """One pytest run: (exit status, wall seconds, CPU seconds)."""
+    env = dict(os.environ, QWIXX_SUITE_CPU=str(records))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as ./dev does
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "bench"), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "pytest", "-n", str(workers), "--dist", "loadgroup",
+               "-p", "suite_cpu", "-q", *extra]  # fmt: skip
+    cpu, start = children_cpu(), time.monotonic()
+    status = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL).returncode
+    return status, time.monotonic() - start, children_cpu() - cpu
+
+
+def report(records: Path, top: int) -> None:
+    rows = [json.loads(line) for path in records.glob("*.jsonl") for line in path.open()]
+    if not rows:
+        return
+    spent = sum(row["cpu"] for row in rows)
+    print(f"\nCPU inside tests: {spent:.0f} s over {len(rows)} tests (the rest: starting "
+          "workers, collecting, browsers shared by a worker's tests)")  # fmt: skip
+    modules: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
+    for row in rows:
+        module = modules[row["test"].split("::")[0]]
+        module[0] += row["cpu"]
+        module[1] += row["wall"]
+        module[2] += 1
+    print(f"\n{'CPU s':>7} {'wall s':>7} {'tests':>5}  module (wall: summed over workers)")
+    for name, (cpu, wall, count) in sorted(modules.items(), key=lambda m: -m[1][0])[:top]:
+        print(f"{cpu:7.1f} {wall:7.1f} {count:5d}  {name}")
+    print(f"\n{'CPU s':>7} {'wall s':>7}  test")
+    for row in sorted(rows, key=lambda r: -r["cpu"])[:top]:
+        print(f"{row['cpu']:7.1f} {row['wall']:7.1f}  {row['test'][:100]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
+    parser.add_argument("--busy", type=int, default=0, help="busy loops beside (default 0)")
+    parser.add_argument("--workers", type=int, default=6, help="pytest-xdist workers (6)")
+    parser.add_argument("--top", type=int, default=15, help="rows of the CPU tables (15)")
+    args, extra = parser.parse_known_args()
+    green = 0
+    with busy_loops(args.busy):
+        for run in range(1, args.runs + 1):
+            with tempfile.TemporaryDirectory() as folder:
+                records = Path(folder)
+                status, wall, cpu = run_once(args.workers, extra, records)
+                verdict = "green" if status == 0 else f"RED (exit {status})"
+                green += status == 0
+                print(f"run {run}: {verdict}, {wall:.0f} s wall, {cpu:.0f} s CPU"
+                      f" ({args.busy} busy loops beside)", flush=True)  # fmt: skip
+                if run == args.runs:
+                    report(records, args.top)
+    print(f"\n{green} of {args.runs} runs green")
+    return 0 if green == args.runs else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

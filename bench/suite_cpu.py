@@ -1,0 +1,30 @@
+"""A pytest plugin for bench/suite.py: the CPU each test takes, written where
+$QWIXX_SUITE_CPU says (one file per worker). A test's CPU is its worker's own and that of the
+processes the worker waited for meanwhile (the towers the test started and stopped)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    folder = os.environ.get("QWIXX_SUITE_CPU")
+    cpu, start = _cpu(), time.monotonic()
+    yield
+    if folder:
+        row = {"test": item.nodeid, "cpu": _cpu() - cpu, "wall": time.monotonic() - start}
+        with (Path(folder) / f"{os.getpid()}.jsonl").open("a") as records:
+            records.write(json.dumps(row) + "\n")
