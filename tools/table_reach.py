@@ -90,9 +90,9 @@ def reaches_table(node: ast.expr, typed: set[str]) -> bool:
 def names_typed_table(tree: ast.Module) -> set[str]:
     typed: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.arg) and node.annotation is not None:
-            if "Table" in ast.unparse(node.annotation).split("."):
-                typed.add(node.arg)
+        annotation = node.annotation if isinstance(node, ast.arg) else None
+        if annotation is not None and "Table" in ast.unparse(annotation).split("."):
+            typed.add(node.arg)
     return typed
 
 
@@ -117,9 +117,9 @@ def writes(tree: ast.Module) -> list[tuple[int, str]]:
             targets = [node.target]
         for target in targets:
             for part in ast.walk(target):
-                if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
-                    if reaches_table(part.value, typed):
-                        found.append((node.lineno, ast.unparse(part)))
+                stored = isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store)
+                if stored and reaches_table(part.value, typed):
+                    found.append((node.lineno, ast.unparse(part)))
     return found
 
 

@@ -241,13 +241,12 @@ class Table:
         if self.button_menu.close_if_idle():
             self.publish()
 
-    def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
+    def decide(self, event: Decision) -> Refusal | None:
         """A person's decision, whatever their seat; None when accepted, else the referee's
-        refusal. `request` is the id a device sent it under (see `requests`): a request
-        applied before, also before a restart, is accepted again without being applied twice;
-        a replayed old one is refused. Seats of one kind decide through their `SeatDoor`."""
+        refusal. Seats of one kind decide through their `SeatDoor`; a device's request id,
+        checked for exactly once by its seats, comes that way (`seats.devices.RemoteSeats`)."""
         self.power.touched()
-        return seats.route(self, event, request)
+        return seats.route(self, event)
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import COMPUTER, SeatKind, SeatSpec
-from firmware_py.table.decisions import NOT_NOW, RULE, STALE, LuckyNumber, Refusal
+from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
 from firmware_py.view import SETUP
 
 if TYPE_CHECKING:
@@ -61,13 +61,9 @@ class SeatDoor:
 
 
 def route(table: Table, event: Decision, request: str | None = None) -> Refusal | None:
-    """Where a decision goes: a request applied before (also before a restart) is accepted
-    again without being applied twice, a replayed old one is refused; lucky numbers go to the
-    lucky step before a Longo game, everything else to the referee while a game is on."""
-    if request is not None and table.applied.applied(request):
-        return None
-    if request is not None and table.applied.stale(request):
-        return Refusal("an old request, answered long ago: nothing was changed", STALE)
+    """Where a decision goes: lucky numbers to the lucky step before a Longo game, everything
+    else to the referee while a game is on. A device's `request` was checked for exactly
+    once by its seats (`RemoteSeats.decide`) before it came here; it goes into the journal."""
     if table.draft is not None:
         return table.lucky.decide(event, request)
     if isinstance(event, LuckyNumber):
