@@ -44,7 +44,7 @@ from firmware_py.rules import (
     Start,
     Undo,
 )
-from firmware_py.seating import Seating, SeatKind, SeatSpec
+from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
 from firmware_py.show.presenters import DisplayPower, DisplayPresenter, LightPresenter, Presenter
 from firmware_py.table import games, seats, showing, startup
 from firmware_py.table import phase as phases
@@ -58,7 +58,7 @@ from firmware_py.table.phase import TablePhase
 from firmware_py.table.planner import Planner
 from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.rolling import Dice
-from firmware_py.table.seats import Decision
+from firmware_py.table.seats import Decision, SeatDoor
 from firmware_py.table.storage import StorageGuard
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import ATTRACT, SETUP, TableView
@@ -117,10 +117,10 @@ class Table:
         self.lucky = LuckyStep(self)  # LUCKY
         self.dice = Dice(self)  # ROLLING, and thrown electronic dice
         self.notice_until = 0.0  # LOCK_NOTICE: when the notice ends
-        self.computers = ComputerPlayers(self)
+        self.computers = ComputerPlayers(self, SeatDoor(self, COMPUTER))
         self.planner = Planner(self)
         self.storage = StorageGuard(self)  # a failed write pauses the table until saving works
-        self.newsfeed = NewsFeed(self)
+        self.newsfeed = NewsFeed(clock, self.set_message, self.show)
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -168,6 +168,25 @@ class Table:
     def kind_of(self, name: str) -> SeatKind:
         """How the seat of `name` decides: computer, keyboard, pad or phone."""
         return self.seating.kind_of(name)
+
+    # ---- what the parts ask the table to change (core alone writes its fields) ------------
+
+    def set_message(self, words: str) -> None:
+        """Words the displays show with the next view (a join, a time-out, a dice problem)."""
+        self.message = words
+
+    def seat_joined(self, seat: SeatSpec) -> None:
+        """A new seat between games, at the end of the table: the set-up screen shows the
+        seats and who joined."""
+        self.seating.add(seat)
+        self.screen = SETUP
+        self.message = f"{seat.name} joins the table"
+        self.tell(self.message)
+        self.publish()
+
+    def choose_variant(self, variant: str) -> None:
+        """The variant of the next game (the menu's variant page)."""
+        self.variant = variant
 
     # ---- start and stop ----------------------------------------------------------------------
 
@@ -402,6 +421,19 @@ class Table:
     def alert(self, words: str) -> None:
         """A problem the players can act on: on the displays for a few seconds, and in the news."""
         self.newsfeed.alert(words)
+
+    def problem(self, words: str) -> None:
+        """Something the tower cannot do (save, read back): on the displays until the next
+        change, and in the log."""
+        self.newsfeed.problem(words)
+
+    def end_alert(self) -> None:
+        """The alert's time is up: its words leave the screens, and what is on is shown again
+        (the terminal redraws too)."""
+        if self.message == self.newsfeed.alert_words():
+            self.message = ""
+        self.version += 1
+        self.present(self.view())
 
     def rest_displays(self) -> None:
         """Dim after `idle_dim` seconds without input, blank after `idle_blank`."""

@@ -60,8 +60,7 @@ class Chores:
             table.publish()  # the notice is over: the game as it is
         alerting = table.newsfeed.alert_shown() is not None
         if self.alert_shown and not alerting and table.phase is not phases.ROLLING:
-            table.newsfeed.alert_over()
-            table.present(table.view())  # the alert is over: what is on
+            table.end_alert()  # the alert is over: what is on
         self.alert_shown = alerting
         self.turn_page()
         table.rest_displays()
