@@ -115,10 +115,10 @@ class Table:
         self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
         self.button_menu = ButtonMenu(self)  # MENU
         self.lucky = LuckyStep(self)  # LUCKY
-        self.dice = Dice(self)  # ROLLING, and thrown electronic dice
+        self.dice = Dice(self, hardware)  # ROLLING, and thrown electronic dice
         self.notice_until = 0.0  # LOCK_NOTICE: when the notice ends
         self.computers = ComputerPlayers(self, SeatDoor(self, COMPUTER))
-        self.planner = Planner(self)
+        self.planner = Planner(self, self.dice, self.computers.decide)
         self.storage = StorageGuard(self)  # a failed write pauses the table until saving works
         self.newsfeed = NewsFeed(clock, self.set_message, self.show)
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
@@ -183,6 +183,15 @@ class Table:
         self.message = f"{seat.name} joins the table"
         self.tell(self.message)
         self.publish()
+
+    def saving_works_again(self) -> None:
+        """The journal saves again after a fault: a game whose start could not be saved
+        begins (its lucky numbers all in), else the moment is shown and planned afresh."""
+        draft = self.draft
+        if draft is not None and draft.complete():
+            self.lucky.start_when_complete()
+        else:
+            self.publish()
 
     def choose_variant(self, variant: str) -> None:
         """The variant of the next game (the menu's variant page)."""

@@ -52,12 +52,14 @@ def resume_or_attract(table: Table) -> None:
         resumed = game_log = None
     for problem in table.hardware.problems:
         table.alert(problem)
-    table.subscribe(SeatsNote(table))  # from now on, every change of seats is noted
+    table.subscribe(
+        SeatsNote(table.seating, table.journal)
+    )  # from now on, every change of seats is noted
     if resumed is None:
         table.applied.remember_all(table.journal.last_requests())
         if table.lucky.resume():
             return
-        restore_device_seats(table)
+        restore_device_seats(table.seating, table.journal)
         table.screen = SETUP  # the variant, the seats, and how to start
         table.publish()
         return
