@@ -114,7 +114,7 @@ class Table:
         self.applied = AppliedRequests()  # devices' requests in the journal: exactly once
         self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
         self.button_menu = ButtonMenu(self)  # MENU
-        self.lucky = LuckyStep(self)  # LUCKY
+        self.lucky = LuckyStep(self, self.sample)  # LUCKY
         self.dice = Dice(self, hardware)  # ROLLING, and thrown electronic dice
         self.notice_until = 0.0  # LOCK_NOTICE: when the notice ends
         self.computers = ComputerPlayers(self, SeatDoor(self, COMPUTER))
@@ -165,6 +165,11 @@ class Table:
         """Lines of news told since the start (more than are kept)."""
         return self.newsfeed.count
 
+    def sample(self, population: list[int], count: int) -> list[int]:
+        """`count` different values of `population`, drawn by the tower's dice's source (so
+        that nobody can predict the lucky numbers the tower draws)."""
+        return self.hardware.dice.sample(population, count)
+
     def kind_of(self, name: str) -> SeatKind:
         """How the seat of `name` decides: computer, keyboard, pad or phone."""
         return self.seating.kind_of(name)
@@ -193,6 +198,21 @@ class Table:
         else:
             self.publish()
 
+    def take_seats(self, seats: list[SeatSpec], variant: str) -> None:
+        """The seats and variant of a game being picked up after a restart."""
+        self.seating.seats = seats
+        self.variant = variant
+
+    def show_setup(self) -> None:
+        """Between games the main display shows the set-up: the variant, the seats, how to
+        start."""
+        self.screen = SETUP
+
+    def carry_on(self, game: Game, game_log: GameLog, seats: list[SeatSpec]) -> None:
+        """After a restart: the game read back from its log goes on, with these seats."""
+        self.game, self.game_log = game, game_log
+        self.seating.seats = seats
+
     def choose_variant(self, variant: str) -> None:
         """The variant of the next game (the menu's variant page)."""
         self.variant = variant
@@ -206,7 +226,7 @@ class Table:
         loop = asyncio.get_running_loop()
         self.timers.attach(loop)
         self.planner.games_wanted = games
-        startup.attach_button(self, loop)
+        self.hardware.button = startup.roll_button(self, loop)
         await self.dice.connect()
         startup.resume_or_attract(self)
         self.storage.check()
@@ -227,7 +247,7 @@ class Table:
             self.timers.end_phase()
             await self.dice.close()
             if self.game_log is not None:
-                self.game_log.close()
+                self.game_log.close()  # kept, closed: what was played can still be read
 
     def stop(self) -> None:
         self._stopped.set()
@@ -343,8 +363,34 @@ class Table:
         games.new_game(self)
 
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
-        """Journal the start and play; False (and the problem shown) if it cannot be saved."""
-        return games.begin(self, start, requests)
+        """Journal the start (`games.journal_start`, with the device requests of the lucky
+        numbers chosen for it) and play; False (and the problem shown) if it cannot be saved."""
+        game_log = games.journal_start(self, start, requests)
+        if game_log is None:
+            return False
+        self.game_log = game_log
+        self.applied.remember_all(requests or [])
+        self.last_decisions = {}
+        self.lucky.forget()
+        self.notice_until = 0.0  # a lock of the last game is no news in this one
+        self.game = game = Game.start(start)
+        self.screen = ATTRACT
+        self.message = ""
+        self.tell(f"New game of {game.sheet.title}: {', '.join(start.players)}")
+        self.announce(started=True)
+        self.publish()
+        return True
+
+    def close_log(self) -> None:
+        """The game's log is closed (its game set aside or the table stopping)."""
+        if self.game_log is not None:
+            self.game_log.close()
+            self.game_log = None
+
+    def set_aside_game(self) -> None:
+        """No game on any more: a new one is being set up (its log closed)."""
+        self.close_log()
+        self.game = None
 
     def playing(self) -> bool:
         """True while a game is on (begun and not over)."""
