@@ -123,21 +123,26 @@ def writes(tree: ast.Module) -> list[tuple[int, str]]:
     return found
 
 
-def port_members(tree: ast.Module) -> dict[str, set[str]]:
-    """Each `Protocol` class's declared members."""
-    ports: dict[str, set[str]] = {}
+def protocols(tree: ast.Module) -> dict[str, tuple[list[str], set[str]]]:
+    """Each `Protocol` class of a module: (its bases' names, the members it declares)."""
+    found: dict[str, tuple[list[str], set[str]]] = {}
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and any(
-            ast.unparse(base).endswith("Protocol") for base in node.bases
-        ):
+        bases = [ast.unparse(base) for base in node.bases] if isinstance(node, ast.ClassDef) else []
+        if isinstance(node, ast.ClassDef) and any(base.endswith("Protocol") for base in bases):
             members = set()
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     members.add(item.name)
                 elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     members.add(item.target.id)
-            ports[node.name] = members
-    return ports
+            found[node.name] = ([b for b in bases if not b.endswith("Protocol")], members)
+    return found
+
+
+def port_members(name: str, known: dict[str, tuple[list[str], set[str]]]) -> set[str]:
+    """A port's members, with those of the facets it is made of (`state.GameOn`, ...)."""
+    bases, members = known[name]
+    return members.union(*(port_members(base, known) for base in bases if base in known))
 
 
 def main() -> None:
@@ -157,8 +162,13 @@ def main() -> None:
     print(f"writes to the table's fields outside core.py: {len(found)}")
     for name, line, target in found:
         print(f"  {name}.py:{line}: {target}")
-    ports = {f"{name}.{port}": members for name, tree in parts.items()
-             for port, members in port_members(tree).items()}  # fmt: skip
+    known = {port: found for tree in trees.values() for port, found in protocols(tree).items()}
+    ports = {
+        f"{name}.{port}": port_members(port, known)
+        for name, tree in parts.items()
+        if name != "state"  # the read-only facets the ports are made of
+        for port in protocols(tree)
+    }
     widest = set().union(*ports.values()) if ports else set()
     print(f"ports: {len(ports)}, distinct members declared in all: {len(widest)}")
     for port, members in ports.items():

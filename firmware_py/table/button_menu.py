@@ -9,7 +9,6 @@ while closes it. The pages themselves (`firmware_py.menu`) know nothing of the t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.menu import (
@@ -23,24 +22,18 @@ from firmware_py.menu import (
     Menu,
     menu_view,
 )
-from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS, Seating
+from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS
+from firmware_py.table.state import Clocked, Publishes, Seated, Variant
 from firmware_py.view import MENU, TableView
 from sheets import load_sheet, sheet_names
 
 
-class MenuTable(Protocol):
+class MenuTable(Clocked, Variant, Seated, Publishes, Protocol):
     """What the menu reads of the table, and what it asks of it."""
 
-    @property
-    def clock(self) -> Callable[[], float]: ...
-    @property
-    def variant(self) -> str: ...
-    @property
-    def seating(self) -> Seating: ...
     def playing(self) -> bool: ...
     def choose_variant(self, variant: str) -> None: ...
     def new_game(self) -> None: ...
-    def publish(self) -> None: ...
 
 
 class ButtonMenu:

@@ -20,9 +20,8 @@ from firmware_py.players import DEFAULT_LEVEL, decide
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.players.thumb import choose
 from firmware_py.rules import Game, Mark, Pass, Roll
-from firmware_py.seating import Seating
 from firmware_py.table.seats import SeatDoor
-from firmware_py.table.timers import PhaseTimers
+from firmware_py.table.state import GameOn, Seated, Timed
 
 log = logging.getLogger(__name__)
 
@@ -30,20 +29,14 @@ Moment = tuple[object, int, str, Roll | None]
 QUICK_LEVELS = ("easy", "medium")  # microseconds a decision: no thread needed
 
 
-class ComputersTable(Protocol):
+class ComputersTable(GameOn, Seated, Timed, Protocol):
     """What the computer players read of the table: the game and its log (which game it is),
     each seat's level, how far to look ahead, and the phase's timers to think again by."""
 
     @property
-    def game(self) -> Game | None: ...
-    @property
     def game_log(self) -> GameLog | None: ...
     @property
-    def seating(self) -> Seating: ...
-    @property
     def look_ahead(self) -> int: ...
-    @property
-    def timers(self) -> PhaseTimers: ...
 
 
 class ComputerPlayers:

@@ -15,31 +15,24 @@ from typing import Protocol
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, Journal, JournalError
 from firmware_py.lucky import draw_all
-from firmware_py.rules import Game, Start
-from firmware_py.seating import Seating, SeatSpec
+from firmware_py.rules import Start
+from firmware_py.seating import SeatSpec
 from firmware_py.table.button_menu import ButtonMenu
 from firmware_py.table.lucky_step import LuckyStep
+from firmware_py.table.state import GameOn, Journalled, Publishes, Seated, Tells, Variant
 from firmware_py.table.storage import StorageGuard
 from sheets import load_sheet
 
 log = logging.getLogger(__name__)
 
 
-class GamesTable(Protocol):
+class GamesTable(Seated, Variant, GameOn, Journalled, Tells, Publishes, Protocol):
     """What a new game reads of the table (the seats, the variant, the game on and its log,
     the journal) and asks of it: the menu closed, a message, news, the lucky numbers asked
     for, the game on set aside, the new one begun, the moment shown."""
 
     @property
-    def seating(self) -> Seating: ...
-    @property
-    def variant(self) -> str: ...
-    @property
-    def game(self) -> Game | None: ...
-    @property
     def game_log(self) -> GameLog | None: ...
-    @property
-    def journal(self) -> Journal: ...
     @property
     def storage(self) -> StorageGuard: ...
     @property
@@ -50,11 +43,9 @@ class GamesTable(Protocol):
     def playing(self) -> bool: ...
     def sample(self, population: list[int], count: int) -> list[int]: ...
     def set_message(self, words: str) -> None: ...
-    def tell(self, words: str) -> None: ...
     def set_aside_game(self) -> None: ...
     def close_log(self) -> None: ...
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
-    def publish(self) -> None: ...
 
 
 def new_game(table: GamesTable) -> None:

@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.app import systemd
 from firmware_py.app.hardware import Hardware
 from firmware_py.table import phase as phases
 from firmware_py.table.news_feed import NewsFeed
-from firmware_py.table.phase import TablePhase
 from firmware_py.table.showing import page_of
+from firmware_py.table.state import Clocked, Phased, Publishes
 
 log = logging.getLogger(__name__)
 
 FAILURES_TO_EXIT = 3  # seconds in a row a chore may fail before the tower exits
 
 
-class ChoresTable(Protocol):
+class ChoresTable(Phased, Clocked, Publishes, Protocol):
     """What the chores read of the table (its displays, phase, clock, the lock notice's end,
     the alert) and ask of it: the moment shown again, the alert ended, a page turned, the
     displays rested, an idle menu closed."""
@@ -32,14 +31,9 @@ class ChoresTable(Protocol):
     @property
     def hardware(self) -> Hardware: ...
     @property
-    def phase(self) -> TablePhase: ...
-    @property
-    def clock(self) -> Callable[[], float]: ...
-    @property
     def notice_until(self) -> float: ...
     @property
     def newsfeed(self) -> NewsFeed: ...
-    def publish(self) -> None: ...
     def end_alert(self) -> None: ...
     def redraw_displays(self) -> None: ...
     def rest_displays(self) -> None: ...

@@ -9,19 +9,20 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from firmware_py.journal.journal import Journal, JournalError
+from firmware_py.journal.journal import JournalError
 from firmware_py.lucky import LuckyDraft, Sample, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
 from firmware_py.seating import DEVICES, SeatSpec, seats_for
 from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
 from firmware_py.table.requests import AppliedRequests
+from firmware_py.table.state import Journalled, Publishes, Tells
 from firmware_py.table.storage import StorageGuard
 from sheets import Sheet, SheetError
 
 log = logging.getLogger(__name__)
 
 
-class LuckyTable(Protocol):
+class LuckyTable(Journalled, Tells, Publishes, Protocol):
     """What the lucky step reads of the table (the seats, the journal, the requests applied,
     a storage fault) and asks of it: news, the moment shown, the game begun, and after a
     restart the seats and variant of the game being set up taken back."""
@@ -29,14 +30,10 @@ class LuckyTable(Protocol):
     @property
     def seats(self) -> list[SeatSpec]: ...
     @property
-    def journal(self) -> Journal: ...
-    @property
     def applied(self) -> AppliedRequests: ...
     @property
     def storage(self) -> StorageGuard: ...
-    def tell(self, words: str) -> None: ...
     def alert(self, words: str) -> None: ...
-    def publish(self) -> None: ...
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
 

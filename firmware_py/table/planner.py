@@ -13,34 +13,25 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from firmware_py.rules import ACTION1, ACTION2, ROLL, Event, Game, Pass
-from firmware_py.seating import COMPUTER, Seating, SeatKind
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Event, Pass
+from firmware_py.seating import COMPUTER, SeatKind
 from firmware_py.table import phase as phases
 from firmware_py.table.decisions import Refusal
-from firmware_py.table.phase import TablePhase
 from firmware_py.table.rolling import Dice
+from firmware_py.table.state import GameOn, Phased, Seated, Timed
 from firmware_py.table.storage import StorageGuard
-from firmware_py.table.timers import PhaseTimers
 
 WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
 BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
-class PlannerTable(Protocol):
+class PlannerTable(Phased, GameOn, Seated, Timed, Protocol):
     """What the planner reads of the table (where it is, who sits where, its settings) and
     what it asks of it: go on as a press would, stop, a message, a pass for a person."""
 
     @property
-    def phase(self) -> TablePhase: ...
-    @property
-    def game(self) -> Game | None: ...
-    @property
-    def seating(self) -> Seating: ...
-    @property
     def storage(self) -> StorageGuard: ...
-    @property
-    def timers(self) -> PhaseTimers: ...
     @property
     def pace(self) -> float: ...
     @property

@@ -13,11 +13,11 @@ from typing import Protocol
 
 from drivers.pixels import DiceEvent, DiceEventKind, bluetooth_trouble
 from firmware_py.app.hardware import Hardware
-from firmware_py.rules import ROLL, Event, Game, Roll
+from firmware_py.rules import ROLL, Event, Roll
 from firmware_py.table import phase as phases
 from firmware_py.table.decisions import Refusal
 from firmware_py.table.phase import TablePhase
-from firmware_py.table.timers import PhaseTimers
+from firmware_py.table.state import GameOn, Publishes, Timed
 from firmware_py.view import TableView
 
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
@@ -31,20 +31,15 @@ ALERTS = (
 )
 
 
-class DiceTable(Protocol):
+class DiceTable(GameOn, Timed, Publishes, Protocol):
     """What the dice read of the table (the game, its pace, the phase's timers) and ask of it:
     enter a phase, show a frame, hand a roll to the referee, tell the players."""
 
     @property
-    def game(self) -> Game | None: ...
-    @property
     def pace(self) -> float: ...
-    @property
-    def timers(self) -> PhaseTimers: ...
     def enter(self, phase: TablePhase) -> None: ...
     def view(self) -> TableView: ...
     def present(self, view: TableView) -> None: ...
-    def publish(self) -> None: ...
     def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
     def say(self, words: str) -> None: ...
     def alert(self, words: str) -> None: ...

@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from firmware_py.lucky import LuckyDraft
-from firmware_py.rules import Event, Game, Mark, Pass, Undo
-from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
+from firmware_py.rules import Event, Mark, Pass, Undo
+from firmware_py.seating import COMPUTER, SeatKind, SeatSpec
 from firmware_py.show.presenters import DisplayPower
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
+from firmware_py.table.state import GameOn, Seated
 
 Decision = Mark | Pass | Undo | LuckyNumber
 
@@ -30,7 +31,7 @@ class LuckyDecider(Protocol):
     def decide(self, event: Decision, request: str | None = None) -> Refusal | None: ...
 
 
-class RouteTable(Protocol):
+class RouteTable(GameOn, Protocol):
     """What a decision's route reads of the table: the lucky numbers or the game, and the
     referee to hand it to."""
 
@@ -38,17 +39,13 @@ class RouteTable(Protocol):
     def draft(self) -> LuckyDraft | None: ...
     @property
     def lucky(self) -> LuckyDecider: ...
-    @property
-    def game(self) -> Game | None: ...
     def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
 
 
-class DoorTable(RouteTable, Protocol):
+class DoorTable(RouteTable, Seated, Protocol):
     """What a door reads of the table, and what it asks of it: whose seat is of which kind,
     the displays woken, a seat added between games and shown."""
 
-    @property
-    def seating(self) -> Seating: ...
     @property
     def power(self) -> DisplayPower: ...
     def kind_of(self, name: str) -> SeatKind: ...

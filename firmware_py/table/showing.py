@@ -8,18 +8,15 @@ presenters other than screens read: the phase, the game, the lucky numbers, the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
 from firmware_py.lucky import LuckyDraft
-from firmware_py.rules import Game
-from firmware_py.seating import Seating
 from firmware_py.table import phase as phases
 from firmware_py.table.button_menu import ButtonMenu
 from firmware_py.table.news_feed import NewsFeed
-from firmware_py.table.phase import TablePhase
 from firmware_py.table.rolling import Dice
+from firmware_py.table.state import Clocked, GameOn, Phased, Seated, Variant
 from firmware_py.table.storage import StorageGuard
 from firmware_py.view import ERROR, LOCK, LUCKY, ROLLING, SETUP, Seat, TableView, table_view
 from sheets import load_sheet
@@ -27,22 +24,11 @@ from sheets import load_sheet
 PAGE_SECONDS = 4.0  # what does not fit one screen takes turns: a page this long
 
 
-class Clocked(Protocol):
-    """Whatever has the table's clock."""
-
-    @property
-    def clock(self) -> Callable[[], float]: ...
-
-
-class ShownTable(Clocked, Protocol):
+class ShownTable(Clocked, Phased, GameOn, Variant, Seated, Protocol):
     """All that the view of the moment is made of; read only."""
 
     @property
-    def phase(self) -> TablePhase: ...
-    @property
     def version(self) -> int: ...
-    @property
-    def game(self) -> Game | None: ...
     @property
     def draft(self) -> LuckyDraft | None: ...
     @property
@@ -57,10 +43,6 @@ class ShownTable(Clocked, Protocol):
     def message(self) -> str: ...
     @property
     def screen(self) -> str: ...
-    @property
-    def variant(self) -> str: ...
-    @property
-    def seating(self) -> Seating: ...
     @property
     def join_address(self) -> tuple[str, str]: ...
     def lock_notice_on(self) -> bool: ...

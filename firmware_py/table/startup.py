@@ -10,60 +10,52 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from drivers.button import RollButton
 from firmware_py.app.hardware import Hardware
 from firmware_py.journal.history import game_title
-from firmware_py.journal.journal import GameLog, Journal, JournalError, number_of, read_noted_seats
+from firmware_py.journal.journal import GameLog, JournalError, number_of, read_noted_seats
 from firmware_py.rules import Game
-from firmware_py.seating import Seating, SeatSpec, seat_from_record, seats_for
+from firmware_py.seating import SeatSpec, seat_from_record, seats_for
 from firmware_py.show.presenters import Presenter
 from firmware_py.table.lucky_step import LuckyStep
 from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.seats_note import SeatsNote, restore_device_seats
+from firmware_py.table.state import Clocked, Journalled, Publishes, Seated, Tells
 from firmware_py.table.storage import set_aside_words
 
 log = logging.getLogger(__name__)
 
 
-class ButtonTable(Protocol):
+class ButtonTable(Clocked, Protocol):
     """What the roll button is attached to: the table's presses, its clock, its hardware."""
 
     @property
     def hardware(self) -> Hardware: ...
     @property
     def long_press(self) -> float: ...
-    @property
-    def clock(self) -> Callable[[], float]: ...
     def press(self) -> None: ...
     def long_press_menu(self) -> None: ...
 
 
-class StartingTable(Protocol):
+class StartingTable(Journalled, Seated, Tells, Publishes, Protocol):
     """What picking the evening up reads of the table (the journal, the hardware's problems,
     the seats, the lucky step, the requests applied) and asks of it: problems and news told,
     the seats' note subscribed, the set-up screen, the game carried on, the moment shown."""
 
     @property
-    def journal(self) -> Journal: ...
-    @property
     def hardware(self) -> Hardware: ...
-    @property
-    def seating(self) -> Seating: ...
     @property
     def lucky(self) -> LuckyStep: ...
     @property
     def applied(self) -> AppliedRequests: ...
     def problem(self, words: str) -> None: ...
     def alert(self, words: str) -> None: ...
-    def tell(self, words: str) -> None: ...
     def set_message(self, words: str) -> None: ...
     def subscribe(self, presenter: Presenter) -> None: ...
     def show_setup(self) -> None: ...
     def carry_on(self, game: Game, game_log: GameLog, seats: list[SeatSpec]) -> None: ...
-    def publish(self) -> None: ...
 
 
 def roll_button(table: ButtonTable, loop: asyncio.AbstractEventLoop) -> RollButton:

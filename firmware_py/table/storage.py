@@ -16,8 +16,8 @@ import logging
 from typing import Protocol
 
 from firmware_py.journal.disk import SetAside, plain_reason
-from firmware_py.journal.journal import Journal, JournalError, number_of
-from firmware_py.table.timers import PhaseTimers
+from firmware_py.journal.journal import JournalError, number_of
+from firmware_py.table.state import Journalled, Publishes, Tells, Timed
 
 log = logging.getLogger(__name__)
 
@@ -25,17 +25,11 @@ FIRST_RETRY = 1.0  # seconds before the first try to save again
 LAST_RETRY = 30.0  # the longest wait between tries
 
 
-class StorageTable(Protocol):
+class StorageTable(Journalled, Timed, Tells, Publishes, Protocol):
     """What the guard reads of the table (whether a game is on, the journal, the phase's
     timers) and asks of it: a line of news, the moment shown, play picked up again."""
 
-    @property
-    def journal(self) -> Journal: ...
-    @property
-    def timers(self) -> PhaseTimers: ...
     def playing(self) -> bool: ...
-    def tell(self, words: str) -> None: ...
-    def publish(self) -> None: ...
     def saving_works_again(self) -> None: ...
 
 
