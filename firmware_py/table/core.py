@@ -13,7 +13,10 @@ knows only as callables.
 The table's parts live beside it, each with one job: the seats' doors (`seats`), the roll
 button's menu (`button_menu`), the dice (`rolling`), a game's start and end (`games`), what is
 shown (`showing`), news and alerts (`news_feed`), what happens next by itself (`planner`),
-start-up (`startup`), the chores (`housekeeping`).
+start-up (`startup`), the chores (`housekeeping`). Each part is handed the table as its own
+port (a Protocol of what it reads, from `state`, and the few actions it asks for), and never
+writes the table's fields: this module alone does, in the named actions parts call
+(`set_message`, `seat_joined`, `begin`, `carry_on`, ...).
 """
 
 from __future__ import annotations
