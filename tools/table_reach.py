@@ -154,7 +154,8 @@ def main() -> None:
     parts = {name: tree for name, tree in trees.items() if name not in ("core", "__init__")}
     used = {name: members_used(tree) for name, tree in parts.items()}
     union = set().union(*used.values())
-    print(f"Table members used from parts: {len(union)}")
+    total = sum(len(members) for members in used.values())
+    print(f"Table members used from parts: {len(union)} distinct, {total} summed over the parts")
     for name, members in used.items():
         if members:
             print(f"  {name}: {len(members)} {sorted(members)}")
