@@ -159,6 +159,15 @@ class Table:
         return self.button_menu.open
 
     @property
+    def fault(self) -> str:
+        """Why the table is paused: the journal cannot save ("" while saving works)."""
+        return self.storage.fault
+
+    def alert_shown(self) -> str | None:
+        """The words of the alert on the displays now; None when no alert is."""
+        return self.newsfeed.alert_shown()
+
+    @property
     def news(self) -> deque[str]:
         """What happened, newest last (the last NEWS_KEPT lines)."""
         return self.newsfeed.lines

@@ -14,16 +14,15 @@ from typing import Protocol
 from firmware_py.app import systemd
 from firmware_py.app.hardware import Hardware
 from firmware_py.table import phase as phases
-from firmware_py.table.news_feed import NewsFeed
 from firmware_py.table.showing import page_of
-from firmware_py.table.state import Clocked, Phased, Publishes
+from firmware_py.table.state import Alerting, Clocked, Phased, Publishes
 
 log = logging.getLogger(__name__)
 
 FAILURES_TO_EXIT = 3  # seconds in a row a chore may fail before the tower exits
 
 
-class ChoresTable(Phased, Clocked, Publishes, Protocol):
+class ChoresTable(Phased, Clocked, Publishes, Alerting, Protocol):
     """What the chores read of the table (its displays, phase, clock, the lock notice's end,
     the alert) and ask of it: the moment shown again, the alert ended, a page turned, the
     displays rested, an idle menu closed."""
@@ -32,8 +31,6 @@ class ChoresTable(Phased, Clocked, Publishes, Protocol):
     def hardware(self) -> Hardware: ...
     @property
     def notice_until(self) -> float: ...
-    @property
-    def newsfeed(self) -> NewsFeed: ...
     def end_alert(self) -> None: ...
     def redraw_displays(self) -> None: ...
     def rest_displays(self) -> None: ...
@@ -75,7 +72,7 @@ class Chores:
             display.refresh()
         if table.phase is phases.LOCK_NOTICE and table.clock() >= table.notice_until:
             table.publish()  # the notice is over: the game as it is
-        alerting = table.newsfeed.alert_shown() is not None
+        alerting = table.alert_shown() is not None
         if self.alert_shown and not alerting and table.phase is not phases.ROLLING:
             table.end_alert()  # the alert is over: what is on
         self.alert_shown = alerting

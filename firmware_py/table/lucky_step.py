@@ -15,14 +15,13 @@ from firmware_py.rules import Mark, Pass, Start, Undo
 from firmware_py.seating import DEVICES, SeatSpec, seats_for
 from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
 from firmware_py.table.requests import AppliedRequests
-from firmware_py.table.state import Journalled, Publishes, Tells
-from firmware_py.table.storage import StorageGuard
+from firmware_py.table.state import Journalled, Paused, Publishes, Tells
 from sheets import Sheet, SheetError
 
 log = logging.getLogger(__name__)
 
 
-class LuckyTable(Journalled, Tells, Publishes, Protocol):
+class LuckyTable(Journalled, Tells, Publishes, Paused, Protocol):
     """What the lucky step reads of the table (the seats, the journal, the requests applied,
     a storage fault) and asks of it: news, the moment shown, the game begun, and after a
     restart the seats and variant of the game being set up taken back."""
@@ -31,8 +30,6 @@ class LuckyTable(Journalled, Tells, Publishes, Protocol):
     def seats(self) -> list[SeatSpec]: ...
     @property
     def applied(self) -> AppliedRequests: ...
-    @property
-    def storage(self) -> StorageGuard: ...
     def alert(self, words: str) -> None: ...
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
@@ -112,7 +109,7 @@ class LuckyStep:
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
         if not self.table.begin(start, self.requests):
-            return Refusal(self.table.storage.fault, STORAGE)
+            return Refusal(self.table.fault, STORAGE)
         return None
 
     def note(self) -> None:

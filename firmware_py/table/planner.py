@@ -18,20 +18,17 @@ from firmware_py.seating import COMPUTER, SeatKind
 from firmware_py.table import phase as phases
 from firmware_py.table.decisions import Refusal
 from firmware_py.table.rolling import Dice
-from firmware_py.table.state import GameOn, Phased, Seated, Timed
-from firmware_py.table.storage import StorageGuard
+from firmware_py.table.state import GameOn, Paused, Phased, Seated, Timed
 
 WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
 BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
-class PlannerTable(Phased, GameOn, Seated, Timed, Protocol):
+class PlannerTable(Phased, GameOn, Seated, Timed, Paused, Protocol):
     """What the planner reads of the table (where it is, who sits where, its settings) and
     what it asks of it: go on as a press would, stop, a message, a pass for a person."""
 
-    @property
-    def storage(self) -> StorageGuard: ...
     @property
     def pace(self) -> float: ...
     @property
@@ -63,7 +60,7 @@ class Planner:
     def plan(self) -> None:
         """The timers of this moment (a timer already running for it is not started again)."""
         table = self.table
-        if table.storage.fault:
+        if table.fault:
             return  # paused: nothing goes on unsaved, until saving works again
         if table.phase in WAITING:
             return

@@ -8,23 +8,22 @@ presenters other than screens read: the phase, the game, the lucky numbers, the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
 from firmware_py.lucky import LuckyDraft
 from firmware_py.table import phase as phases
 from firmware_py.table.button_menu import ButtonMenu
-from firmware_py.table.news_feed import NewsFeed
 from firmware_py.table.rolling import Dice
-from firmware_py.table.state import Clocked, GameOn, Phased, Seated, Variant
-from firmware_py.table.storage import StorageGuard
+from firmware_py.table.state import Alerting, Clocked, GameOn, Paused, Phased, Seated, Variant
 from firmware_py.view import ERROR, LOCK, LUCKY, ROLLING, SETUP, Seat, TableView, table_view
 from sheets import load_sheet
 
 PAGE_SECONDS = 4.0  # what does not fit one screen takes turns: a page this long
 
 
-class ShownTable(Clocked, Phased, GameOn, Variant, Seated, Protocol):
+class ShownTable(Clocked, Phased, GameOn, Variant, Seated, Paused, Alerting, Protocol):
     """All that the view of the moment is made of; read only."""
 
     @property
@@ -32,11 +31,11 @@ class ShownTable(Clocked, Phased, GameOn, Variant, Seated, Protocol):
     @property
     def draft(self) -> LuckyDraft | None: ...
     @property
-    def newsfeed(self) -> NewsFeed: ...
+    def news(self) -> Sequence[str]: ...
+    @property
+    def news_count(self) -> int: ...
     @property
     def button_menu(self) -> ButtonMenu: ...
-    @property
-    def storage(self) -> StorageGuard: ...
     @property
     def dice(self) -> Dice: ...
     @property
@@ -57,20 +56,20 @@ def view_of(table: ShownTable) -> TableView:
         version=table.version,
         game=table.game,
         draft=table.draft,
-        news=tuple(table.newsfeed.lines),
-        news_count=table.newsfeed.count,
+        news=tuple(table.news),
+        news_count=table.news_count,
     )
 
 
 def screen_view(table: ShownTable) -> TableView:
     """What the displays show in the table's phase."""
-    alert = table.newsfeed.alert_shown()
+    alert = table.alert_shown()
     if alert is not None:
         return TableView(ERROR, message=alert)
     if table.phase is phases.MENU:
         return table.button_menu.view()
-    if table.storage.fault:
-        return TableView(ERROR, message=table.storage.fault)
+    if table.fault:
+        return TableView(ERROR, message=table.fault)
     if table.phase is phases.LUCKY:
         assert table.draft is not None  # the LUCKY phase is the draft's
         return lucky_view(table.draft)

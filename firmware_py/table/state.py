@@ -55,6 +55,19 @@ class Variant(Protocol):
     def variant(self) -> str: ...
 
 
+class Paused(Protocol):
+    """Why the table is paused: the journal cannot save ("" while saving works)."""
+
+    @property
+    def fault(self) -> str: ...
+
+
+class Alerting(Protocol):
+    """The words of the alert on the displays now; None when no alert is."""
+
+    def alert_shown(self) -> str | None: ...
+
+
 class Journalled(Protocol):
     """The journal the table writes its games to."""
 
