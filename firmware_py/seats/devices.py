@@ -246,8 +246,9 @@ class RemoteSeats:
         accepted without being applied again, even after a restart, because the journal keeps
         the ids of the requests its events answered."""
         answered = f"{device}/{request}"
-        if self.table.applied.applied(answered) or self._applied_from_another_seat(request):
-            return None  # applied before (perhaps before a restart): the same answer
+        earlier = self.table.applied.earlier(answered, tail_of_any_device=self._any_seat(request))
+        if earlier is not None:
+            return earlier.refusal  # seen before (perhaps before a restart): the same answer
         name = self.seat_of(device)
         if name is None:
             return Refusal(f"this {self.kind} has no seat: join between games", NO_SEAT)
@@ -256,12 +257,12 @@ class RemoteSeats:
             return event
         return self.door.decide(event, answered)
 
-    def _applied_from_another_seat(self, request: str) -> bool:
+    def _any_seat(self, request: str) -> str:
         """A phone's request ids begin with a random number its page drew when it loaded, so
         an id applied under another seat token is this page's own tap, sent again after the
         phone joined anew (a lost seat, a token the page forgot): it is not applied twice.
-        A pad's ids (its boot number, its count) are unique only with its ident."""
-        return self.kind == SeatKind.PHONE and self.table.applied.applied_under_any(request)
+        A pad's ids (its boot number, its count) are unique only with its ident: ""."""
+        return request if self.kind == SeatKind.PHONE else ""
 
     def view(self, device: str | None) -> SeatView:
         """What the device shows now: its player's sheet, or how to join."""

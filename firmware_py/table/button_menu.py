@@ -9,7 +9,7 @@ while closes it. The pages themselves (`firmware_py.menu`) know nothing of the t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_py.menu import (
     BACK,
@@ -23,17 +23,23 @@ from firmware_py.menu import (
     menu_view,
 )
 from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS
+from firmware_py.table.state import Clocked, Publishes, Seated, Variant
 from firmware_py.view import MENU, TableView
 from sheets import load_sheet, sheet_names
 
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+
+class MenuTable(Clocked, Variant, Seated, Publishes, Protocol):
+    """What the menu reads of the table, and what it asks of it."""
+
+    def playing(self) -> bool: ...
+    def choose_variant(self, variant: str) -> None: ...
+    def new_game(self) -> None: ...
 
 
 class ButtonMenu:
     """The menu the roll button opens (`open`: its pages, None while it is closed)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: MenuTable) -> None:
         self.table = table
         self.open: Menu | None = None
 
@@ -53,7 +59,7 @@ class ButtonMenu:
             menu.next_item()
         elif menu.page == VARIANT:
             names = sheet_names()
-            table.variant = names[(names.index(table.variant) + 1) % len(names)]
+            table.choose_variant(names[(names.index(table.variant) + 1) % len(names)])
         elif menu.page == PLAYERS:
             table.seating.one_more()
         elif menu.page == LEVEL:

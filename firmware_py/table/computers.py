@@ -13,17 +13,15 @@ import logging
 import random
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from firmware_py.journal.journal import GameLog
 from firmware_py.players import DEFAULT_LEVEL, decide
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.players.thumb import choose
 from firmware_py.rules import Game, Mark, Pass, Roll
-from firmware_py.seating import COMPUTER
 from firmware_py.table.seats import SeatDoor
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.table.state import GameOn, Seated, Timed
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +29,23 @@ Moment = tuple[object, int, str, Roll | None]
 QUICK_LEVELS = ("easy", "medium")  # microseconds a decision: no thread needed
 
 
-class ComputerPlayers:
-    """Decides for the table's computer seats, on the table's loop."""
+class ComputersTable(GameOn, Seated, Timed, Protocol):
+    """What the computer players read of the table: the game and its log (which game it is),
+    each seat's level, how far to look ahead, and the phase's timers to think again by."""
 
-    def __init__(self, table: Table) -> None:
+    @property
+    def game_log(self) -> GameLog | None: ...
+    @property
+    def look_ahead(self) -> int: ...
+
+
+class ComputerPlayers:
+    """Decides for the table's computer seats, on the table's loop; each decision goes in by
+    `door`, the computer's `SeatDoor`, as every seat's does."""
+
+    def __init__(self, table: ComputersTable, door: SeatDoor) -> None:
         self.table = table
-        self.door = SeatDoor(table, COMPUTER)  # computer players decide as every seat does
+        self.door = door
         self.thinking: set[str] = set()  # players whose thought is running in the worker
         self._rng = random.Random()  # for decisions that draw (the dice have their own source)
 

@@ -13,7 +13,10 @@ knows only as callables.
 The table's parts live beside it, each with one job: the seats' doors (`seats`), the roll
 button's menu (`button_menu`), the dice (`rolling`), a game's start and end (`games`), what is
 shown (`showing`), news and alerts (`news_feed`), what happens next by itself (`planner`),
-start-up (`startup`), the chores (`housekeeping`).
+start-up (`startup`), the chores (`housekeeping`). Each part is handed the table as its own
+port (a Protocol of what it reads, from `state`, and the few actions it asks for), and never
+writes the table's fields: this module alone does, in the named actions parts call
+(`set_message`, `seat_joined`, `begin`, `carry_on`, ...).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from firmware_py.rules import (
     Start,
     Undo,
 )
-from firmware_py.seating import Seating, SeatKind, SeatSpec
+from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
 from firmware_py.show.presenters import DisplayPower, DisplayPresenter, LightPresenter, Presenter
 from firmware_py.table import games, seats, showing, startup
 from firmware_py.table import phase as phases
@@ -58,7 +61,7 @@ from firmware_py.table.phase import TablePhase
 from firmware_py.table.planner import Planner
 from firmware_py.table.requests import AppliedRequests
 from firmware_py.table.rolling import Dice
-from firmware_py.table.seats import Decision
+from firmware_py.table.seats import Decision, SeatDoor
 from firmware_py.table.storage import StorageGuard
 from firmware_py.table.timers import PhaseTimers
 from firmware_py.view import ATTRACT, SETUP, TableView
@@ -114,13 +117,13 @@ class Table:
         self.applied = AppliedRequests()  # devices' requests in the journal: exactly once
         self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
         self.button_menu = ButtonMenu(self)  # MENU
-        self.lucky = LuckyStep(self)  # LUCKY
-        self.dice = Dice(self)  # ROLLING, and thrown electronic dice
+        self.lucky = LuckyStep(self, self.sample)  # LUCKY
+        self.dice = Dice(self, hardware)  # ROLLING, and thrown electronic dice
         self.notice_until = 0.0  # LOCK_NOTICE: when the notice ends
-        self.computers = ComputerPlayers(self)
-        self.planner = Planner(self)
+        self.computers = ComputerPlayers(self, SeatDoor(self, COMPUTER))
+        self.planner = Planner(self, self.dice, self.computers.decide)
         self.storage = StorageGuard(self)  # a failed write pauses the table until saving works
-        self.newsfeed = NewsFeed(self)
+        self.newsfeed = NewsFeed(clock, self.set_message, self.show)
         self.power = DisplayPower(hardware.displays, clock, idle_dim, idle_blank)
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -156,6 +159,15 @@ class Table:
         return self.button_menu.open
 
     @property
+    def fault(self) -> str:
+        """Why the table is paused: the journal cannot save ("" while saving works)."""
+        return self.storage.fault
+
+    def alert_shown(self) -> str | None:
+        """The words of the alert on the displays now; None when no alert is."""
+        return self.newsfeed.alert_shown()
+
+    @property
     def news(self) -> deque[str]:
         """What happened, newest last (the last NEWS_KEPT lines)."""
         return self.newsfeed.lines
@@ -165,9 +177,57 @@ class Table:
         """Lines of news told since the start (more than are kept)."""
         return self.newsfeed.count
 
+    def sample(self, population: list[int], count: int) -> list[int]:
+        """`count` different values of `population`, drawn by the tower's dice's source (so
+        that nobody can predict the lucky numbers the tower draws)."""
+        return self.hardware.dice.sample(population, count)
+
     def kind_of(self, name: str) -> SeatKind:
         """How the seat of `name` decides: computer, keyboard, pad or phone."""
         return self.seating.kind_of(name)
+
+    # ---- what the parts ask the table to change (core alone writes its fields) ------------
+
+    def set_message(self, words: str) -> None:
+        """Words the displays show with the next view (a join, a time-out, a dice problem)."""
+        self.message = words
+
+    def seat_joined(self, seat: SeatSpec) -> None:
+        """A new seat between games, at the end of the table: the set-up screen shows the
+        seats and who joined."""
+        self.seating.add(seat)
+        self.screen = SETUP
+        self.message = f"{seat.name} joins the table"
+        self.tell(self.message)
+        self.publish()
+
+    def saving_works_again(self) -> None:
+        """The journal saves again after a fault: a game whose start could not be saved
+        begins (its lucky numbers all in), else the moment is shown and planned afresh."""
+        draft = self.draft
+        if draft is not None and draft.complete():
+            self.lucky.start_when_complete()
+        else:
+            self.publish()
+
+    def take_seats(self, seats: list[SeatSpec], variant: str) -> None:
+        """The seats and variant of a game being picked up after a restart."""
+        self.seating.seats = seats
+        self.variant = variant
+
+    def show_setup(self) -> None:
+        """Between games the main display shows the set-up: the variant, the seats, how to
+        start."""
+        self.screen = SETUP
+
+    def carry_on(self, game: Game, game_log: GameLog, seats: list[SeatSpec]) -> None:
+        """After a restart: the game read back from its log goes on, with these seats."""
+        self.game, self.game_log = game, game_log
+        self.seating.seats = seats
+
+    def choose_variant(self, variant: str) -> None:
+        """The variant of the next game (the menu's variant page)."""
+        self.variant = variant
 
     # ---- start and stop ----------------------------------------------------------------------
 
@@ -178,7 +238,7 @@ class Table:
         loop = asyncio.get_running_loop()
         self.timers.attach(loop)
         self.planner.games_wanted = games
-        startup.attach_button(self, loop)
+        self.hardware.button = startup.roll_button(self, loop)
         await self.dice.connect()
         startup.resume_or_attract(self)
         self.storage.check()
@@ -199,7 +259,7 @@ class Table:
             self.timers.end_phase()
             await self.dice.close()
             if self.game_log is not None:
-                self.game_log.close()
+                self.game_log.close()  # kept, closed: what was played can still be read
 
     def stop(self) -> None:
         self._stopped.set()
@@ -241,13 +301,12 @@ class Table:
         if self.button_menu.close_if_idle():
             self.publish()
 
-    def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
+    def decide(self, event: Decision) -> Refusal | None:
         """A person's decision, whatever their seat; None when accepted, else the referee's
-        refusal. `request` is the id a device sent it under (see `requests`): a request
-        applied before, also before a restart, is accepted again without being applied twice;
-        a replayed old one is refused. Seats of one kind decide through their `SeatDoor`."""
+        refusal. Seats of one kind decide through their `SeatDoor`; a device's request id,
+        checked for exactly once by its seats, comes that way (`seats.devices.RemoteSeats`)."""
         self.power.touched()
-        return seats.route(self, event, request)
+        return seats.route(self, event)
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
@@ -316,8 +375,34 @@ class Table:
         games.new_game(self)
 
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool:
-        """Journal the start and play; False (and the problem shown) if it cannot be saved."""
-        return games.begin(self, start, requests)
+        """Journal the start (`games.journal_start`, with the device requests of the lucky
+        numbers chosen for it) and play; False (and the problem shown) if it cannot be saved."""
+        game_log = games.journal_start(self, start, requests)
+        if game_log is None:
+            return False
+        self.game_log = game_log
+        self.applied.remember_all(requests or [])
+        self.last_decisions = {}
+        self.lucky.forget()
+        self.notice_until = 0.0  # a lock of the last game is no news in this one
+        self.game = game = Game.start(start)
+        self.screen = ATTRACT
+        self.message = ""
+        self.tell(f"New game of {game.sheet.title}: {', '.join(start.players)}")
+        self.announce(started=True)
+        self.publish()
+        return True
+
+    def close_log(self) -> None:
+        """The game's log is closed (its game set aside or the table stopping)."""
+        if self.game_log is not None:
+            self.game_log.close()
+            self.game_log = None
+
+    def set_aside_game(self) -> None:
+        """No game on any more: a new one is being set up (its log closed)."""
+        self.close_log()
+        self.game = None
 
     def playing(self) -> bool:
         """True while a game is on (begun and not over)."""
@@ -403,6 +488,19 @@ class Table:
     def alert(self, words: str) -> None:
         """A problem the players can act on: on the displays for a few seconds, and in the news."""
         self.newsfeed.alert(words)
+
+    def problem(self, words: str) -> None:
+        """Something the tower cannot do (save, read back): on the displays until the next
+        change, and in the log."""
+        self.newsfeed.problem(words)
+
+    def end_alert(self) -> None:
+        """The alert's time is up: its words leave the screens, and what is on is shown again
+        (the terminal redraws too)."""
+        if self.message == self.newsfeed.alert_words():
+            self.message = ""
+        self.version += 1
+        self.present(self.view())
 
     def rest_displays(self) -> None:
         """Dim after `idle_dim` seconds without input, blank after `idle_blank`."""

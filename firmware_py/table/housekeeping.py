@@ -9,21 +9,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_py.app import systemd
+from firmware_py.app.hardware import Hardware
 from firmware_py.table import phase as phases
 from firmware_py.table.showing import page_of
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.table.state import Alerting, Clocked, Phased, Publishes
 
 log = logging.getLogger(__name__)
 
 FAILURES_TO_EXIT = 3  # seconds in a row a chore may fail before the tower exits
 
 
-async def housekeeping(table: Table) -> None:
+class ChoresTable(Phased, Clocked, Publishes, Alerting, Protocol):
+    """What the chores read of the table (its displays, phase, clock, the lock notice's end,
+    the alert) and ask of it: the moment shown again, the alert ended, a page turned, the
+    displays rested, an idle menu closed."""
+
+    @property
+    def hardware(self) -> Hardware: ...
+    @property
+    def notice_until(self) -> float: ...
+    def end_alert(self) -> None: ...
+    def redraw_displays(self) -> None: ...
+    def rest_displays(self) -> None: ...
+    def close_idle_menu(self) -> None: ...
+
+
+async def housekeeping(table: ChoresTable) -> None:
     """Run the chores every second (or more often, for a short watchdog) until cancelled."""
     watchdog = systemd.watchdog_interval()  # None: no watchdog to ping
     tick = min(1.0, watchdog) if watchdog else 1.0
@@ -47,7 +61,7 @@ class Chores:
     """One round of chores: display refresh (pixel shift, retries), the end of a lock notice
     or an alert, burn-in protection when nobody has touched anything for a while."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: ChoresTable) -> None:
         self.table = table
         self.alert_shown = False  # an alert was on the displays at the last round
         self.page = -1  # the page on the displays at the last round
@@ -58,10 +72,9 @@ class Chores:
             display.refresh()
         if table.phase is phases.LOCK_NOTICE and table.clock() >= table.notice_until:
             table.publish()  # the notice is over: the game as it is
-        alerting = table.newsfeed.alert_shown() is not None
+        alerting = table.alert_shown() is not None
         if self.alert_shown and not alerting and table.phase is not phases.ROLLING:
-            table.newsfeed.alert_over()
-            table.present(table.view())  # the alert is over: what is on
+            table.end_alert()  # the alert is over: what is on
         self.alert_shown = alerting
         self.turn_page()
         table.rest_displays()

@@ -7,33 +7,48 @@ a restart before the game starts loses none; the game begins as soon as every pl
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_py.journal.journal import JournalError
-from firmware_py.lucky import LuckyDraft, draft_from_note, noted_requests
+from firmware_py.lucky import LuckyDraft, Sample, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
-from firmware_py.seating import DEVICES, seats_for
+from firmware_py.seating import DEVICES, SeatSpec, seats_for
 from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
+from firmware_py.table.requests import AppliedRequests
+from firmware_py.table.state import Journalled, Paused, Publishes, Tells
 from sheets import Sheet, SheetError
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
 
 log = logging.getLogger(__name__)
 
 
-class LuckyStep:
-    """The lucky numbers being chosen for the next longo game (`draft`, None when none are)."""
+class LuckyTable(Journalled, Tells, Publishes, Paused, Protocol):
+    """What the lucky step reads of the table (the seats, the journal, the requests applied,
+    a storage fault) and asks of it: news, the moment shown, the game begun, and after a
+    restart the seats and variant of the game being set up taken back."""
 
-    def __init__(self, table: Table) -> None:
+    @property
+    def seats(self) -> list[SeatSpec]: ...
+    @property
+    def applied(self) -> AppliedRequests: ...
+    def alert(self, words: str) -> None: ...
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
+    def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
+
+
+class LuckyStep:
+    """The lucky numbers being chosen for the next longo game (`draft`, None when none are);
+    the tower draws with `sample`, its dice's source."""
+
+    def __init__(self, table: LuckyTable, sample: Sample) -> None:
         self.table = table
+        self.sample = sample
         self.draft: LuckyDraft | None = None
         self.requests: list[tuple[str, str]] = []  # (player, device request) of each choice
 
     def ask(self, sheet: Sheet, names: list[str]) -> None:
         """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
         table = self.table
-        self.draft = draft = LuckyDraft(sheet, names, table.hardware.dice.sample)
+        self.draft = draft = LuckyDraft(sheet, names, self.sample)
         for seat in table.seats:
             if seat.kind not in DEVICES:
                 draft.draw(seat.name)
@@ -94,7 +109,7 @@ class LuckyStep:
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
         if not self.table.begin(start, self.requests):
-            return Refusal(self.table.storage.fault, STORAGE)
+            return Refusal(self.table.fault, STORAGE)
         return None
 
     def note(self) -> None:
@@ -124,7 +139,7 @@ class LuckyStep:
             record = table.journal.noted_draft()
             if record is None:
                 return False
-            seats, draft = draft_from_note(record, table.hardware.dice.sample)
+            seats, draft = draft_from_note(record, self.sample)
             requests = noted_requests(record)
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
@@ -132,7 +147,8 @@ class LuckyStep:
             table.journal.set_aside_draft(str(error))  # kept for inspection
             table.alert("The lucky numbers chosen before the restart are lost: choose them again")
             return False
-        table.seating.seats, table.variant, self.draft = seats, draft.sheet.name, draft
+        table.take_seats(seats, draft.sheet.name)
+        self.draft = draft
         self.requests = requests
         table.applied.remember_all(requests)
         table.tell("Lucky numbers: go on entering them on your pads")

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from firmware_py.rules import Event, Game
 from firmware_py.show.news import describe, final_words
 from firmware_py.view import ERROR
 from sheets import COLOURS
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +27,19 @@ ALERT_SECONDS = 5.0  # a problem players can act on (a pad missing, a die lost) 
 
 
 class NewsFeed:
-    """The table's news (`lines`, newest last) and the alert on its displays."""
+    """The table's news (`lines`, newest last) and the alert on its displays. It reads the
+    table's clock and asks the table for two things: to put words on its displays
+    (`set_message`), and to show a change at once (`show`, with changes to the view)."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        set_message: Callable[[str], None],
+        show: Callable[..., Any],
+    ) -> None:
+        self.clock = clock
+        self.set_message = set_message
+        self.show = show
         self.lines: deque[str] = deque(maxlen=NEWS_KEPT)
         self.count = 0  # lines told since the start (more than are kept)
         self._alert: tuple[str, float] = ("", 0.0)  # words on the displays until this time
@@ -57,29 +64,27 @@ class NewsFeed:
     def say(self, words: str) -> None:
         """News that changes no game state (dice found, dice missing, ...), shown at once."""
         self.tell(words)
-        self.table.message = words
-        self.table.show()
+        self.set_message(words)
+        self.show()
 
     def alert(self, words: str) -> None:
         """A problem the players can act on: on the displays for a few seconds, and in the news."""
         log.warning("%s", words)
-        self._alert = (words, self.table.clock() + ALERT_SECONDS)
+        self._alert = (words, self.clock() + ALERT_SECONDS)
         self.say(words)
 
     def problem(self, words: str) -> None:
         """Something the tower cannot do (save, read back): on the displays until the next
         change, and in the log."""
         log.error("%s", words)
-        self.table.message = words
-        self.table.show(screen=ERROR, message=words)
+        self.set_message(words)
+        self.show(screen=ERROR, message=words)
 
-    def alert_over(self) -> None:
-        """The alert's time is up: its words leave the screens (the terminal redraws too)."""
-        if self.table.message == self._alert[0]:
-            self.table.message = ""
-        self.table.version += 1
+    def alert_words(self) -> str:
+        """The words of the last alert (on the displays or not any more)."""
+        return self._alert[0]
 
     def alert_shown(self) -> str | None:
         """The words of the alert on the displays now; None when no alert is."""
         words, until = self._alert
-        return words if self.table.clock() < until else None
+        return words if self.clock() < until else None

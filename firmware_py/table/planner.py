@@ -10,31 +10,57 @@ planned while the menu is open, the dice roll, the lucky numbers are chosen, or 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
-from firmware_py.rules import ACTION1, ACTION2, ROLL, Pass
-from firmware_py.seating import COMPUTER
+from firmware_py.rules import ACTION1, ACTION2, ROLL, Event, Pass
+from firmware_py.seating import COMPUTER, SeatKind
 from firmware_py.table import phase as phases
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.table.decisions import Refusal
+from firmware_py.table.rolling import Dice
+from firmware_py.table.state import GameOn, Paused, Phased, Seated, Timed
 
 WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
 BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
-class Planner:
-    """Plans the table's next moves; `games_wanted` games finished end the run (None: never)."""
+class PlannerTable(Phased, GameOn, Seated, Timed, Paused, Protocol):
+    """What the planner reads of the table (where it is, who sits where, its settings) and
+    what it asks of it: go on as a press would, stop, a message, a pass for a person."""
 
-    def __init__(self, table: Table) -> None:
+    @property
+    def pace(self) -> float: ...
+    @property
+    def action1_timer(self) -> float: ...
+    @property
+    def autoplay(self) -> bool: ...
+    @property
+    def join_address(self) -> tuple[str, str]: ...
+    @property
+    def games_finished(self) -> int: ...
+    def kind_of(self, name: str) -> SeatKind: ...
+    def go_on(self) -> None: ...
+    def stop(self) -> None: ...
+    def set_message(self, words: str) -> None: ...
+    def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
+
+
+class Planner:
+    """Plans the table's next moves; `games_wanted` games finished end the run (None: never).
+    Built with the dice (to wait for thrown ones) and `decide_for`, a computer player's
+    decision (`ComputerPlayers.decide`)."""
+
+    def __init__(self, table: PlannerTable, dice: Dice, decide_for: Callable[[str], None]) -> None:
         self.table = table
+        self.dice = dice
+        self.decide_for = decide_for
         self.games_wanted: int | None = None
 
     def plan(self) -> None:
         """The timers of this moment (a timer already running for it is not started again)."""
         table = self.table
-        if table.storage.fault:
+        if table.fault:
             return  # paused: nothing goes on unsaved, until saving works again
         if table.phase in WAITING:
             return
@@ -45,7 +71,7 @@ class Planner:
 
     def _between_games(self) -> None:
         table = self.table
-        alone = table.autoplay and table.seating.all_computers() and table.seats
+        alone = table.autoplay and table.seating.all_computers() and table.seating.seats
         if alone and not self.finished_enough():
             table.timers.once("next game", self.pause_between_games(), table.go_on)
         if self.finished_enough():
@@ -69,15 +95,15 @@ class Planner:
         assert game is not None
         if game.phase is ROLL and table.kind_of(game.active_name) == COMPUTER:
             table.timers.once("roll", table.pace, table.go_on)
-        elif game.phase is ROLL and table.hardware.pixels is not None:
-            table.dice.read_thrown()
+        elif game.phase is ROLL and self.dice.electronic():
+            self.dice.read_thrown()
         if game.phase is not ACTION1 and game.phase is not ACTION2:
             return
         for name in game.waiting_for():
             if table.kind_of(name) == COMPUTER:
                 pause = table.pace * random.uniform(0.3, 1.0)
                 decision = ("decide", name, game.phase)
-                table.timers.once(decision, pause, table.computers.decide, name)
+                table.timers.once(decision, pause, self.decide_for, name)
             elif table.action1_timer and game.phase is ACTION1:
                 time_out = ("time out", name)
                 table.timers.once(time_out, table.action1_timer, self._time_out, name)
@@ -86,7 +112,7 @@ class Planner:
         """A person took too long in action 1: they pass."""
         table = self.table
         if table.game is not None and table.game.can_pass(name):
-            table.message = f"{name} took too long and passes"
+            table.set_message(f"{name} took too long and passes")
             table.submit(Pass(name))
 
     def finished_enough(self) -> bool:

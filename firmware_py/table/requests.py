@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from collections.abc import Iterable
+from dataclasses import dataclass
+
+from firmware_py.table.decisions import STALE, Refusal
 
 WINDOW = 64  # request ids kept per player: far more than a device has in flight
 DEVICES = 64  # devices whose newest request number is kept (a table has at most ten)
@@ -39,12 +42,37 @@ def _older(seq: int, newest: int) -> bool:
     return 0 < (newest - seq) % SEQ_SPACE < SEQ_SPACE // 2
 
 
+@dataclass(frozen=True)
+class Earlier:
+    """The answer to a request seen before: ok again (`refusal` None: it was applied), or a
+    refusal (a replay of an old frame). Nothing is applied either way."""
+
+    refusal: Refusal | None = None
+
+
+APPLIED = Earlier()
+REPLAYED = Earlier(Refusal("an old request, answered long ago: nothing was changed", STALE))
+
+
 class AppliedRequests:
     """The recent request ids applied per player, and each device's newest request number."""
 
     def __init__(self) -> None:
         self._by_player: OrderedDict[str, deque[str]] = OrderedDict()
         self._newest: OrderedDict[str, int] = OrderedDict()
+
+    def earlier(self, request: str, *, tail_of_any_device: str = "") -> Earlier | None:
+        """The exactly-once check, the one on a decision's path: how a request seen before is
+        answered (applied: ok again; an old replay: refused), None for a request to decide.
+        `tail_of_any_device`: an id's end that, applied under any device, counts as applied
+        (a phone's page that joined anew under another seat token sends its taps again)."""
+        if self.applied(request):
+            return APPLIED
+        if tail_of_any_device and self.applied_under_any(tail_of_any_device):
+            return APPLIED
+        if self.stale(request):
+            return REPLAYED
+        return None
 
     def applied(self, request: str) -> bool:
         """True when the request with this id was applied (and must not be again)."""

@@ -9,14 +9,16 @@ button stays the fallback. The dice's own news (found, low battery, lost) goes t
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from drivers.pixels import DiceEvent, DiceEventKind, bluetooth_trouble
-from firmware_py.rules import ROLL, Roll
+from firmware_py.app.hardware import Hardware
+from firmware_py.rules import ROLL, Event, Roll
 from firmware_py.table import phase as phases
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.table.decisions import Refusal
+from firmware_py.table.phase import TablePhase
+from firmware_py.table.state import GameOn, Publishes, Timed
+from firmware_py.view import TableView
 
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
@@ -29,27 +31,43 @@ ALERTS = (
 )
 
 
-class Dice:
-    """Rolls for the table: the animation's frame (ROLLING), and the task reading thrown dice."""
+class DiceTable(GameOn, Timed, Publishes, Protocol):
+    """What the dice read of the table (the game, its pace, the phase's timers) and ask of it:
+    enter a phase, show a frame, hand a roll to the referee, tell the players."""
 
-    def __init__(self, table: Table) -> None:
+    @property
+    def pace(self) -> float: ...
+    def enter(self, phase: TablePhase) -> None: ...
+    def view(self) -> TableView: ...
+    def present(self, view: TableView) -> None: ...
+    def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
+    def say(self, words: str) -> None: ...
+    def alert(self, words: str) -> None: ...
+    def problem(self, words: str) -> None: ...
+
+
+class Dice:
+    """Rolls for the table: the animation's frame (ROLLING), and the task reading thrown dice,
+    with the tower's `hardware` dice (its own, and the electronic ones if any)."""
+
+    def __init__(self, table: DiceTable, hardware: Hardware) -> None:
         self.table = table
+        self.hardware = hardware
         self.frame = 0  # ROLLING: the animation's frame
         self._reading: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         """Start the electronic dice, if any; when they cannot be read the button rolls."""
-        table = self.table
-        pixels = table.hardware.pixels
+        pixels = self.hardware.pixels
         if pixels is None:
             return
         pixels.on_event = self.dice_event
         try:
             await pixels.start()
         except Exception as error:  # no Bluetooth adapter, BlueZ not running, ...
-            table.hardware.pixels = None
+            self.hardware.pixels = None  # the tower's hardware: these dice are not there
             words = bluetooth_trouble(error)
-            table.newsfeed.problem(f"the electronic dice cannot be read: {words}; the button rolls")
+            self.table.problem(f"the electronic dice cannot be read: {words}; the button rolls")
 
     def dice_event(self, event: DiceEvent) -> None:
         """Electronic dice news: problems (out of range, low battery, lost) are alerts."""
@@ -74,7 +92,7 @@ class Dice:
             table.present(table.view())
             table.timers.once(("frame", frame), table.pace / 8, self.animate, frame + 1)
             return
-        white, colours = table.hardware.dice.roll(game.dice_in_play())
+        white, colours = self.hardware.dice.roll(game.dice_in_play())
         if table.submit(Roll(white, colours)) is not None:
             table.enter(phases.ROLL)  # not saved: press again
             table.publish()
@@ -87,7 +105,7 @@ class Dice:
     async def _thrown(self) -> None:
         """The roll is whatever the dice show once every die in play has landed."""
         table = self.table
-        pixels = table.hardware.pixels
+        pixels = self.hardware.pixels
         while pixels is not None and table.game is not None and table.game.phase is ROLL:
             in_play = table.game.dice_in_play()
             try:
@@ -98,6 +116,10 @@ class Dice:
             table.submit(Roll(white, colours))
             return
 
+    def electronic(self) -> bool:
+        """True when electronic dice are there to be thrown (the button is the fallback)."""
+        return self.hardware.pixels is not None
+
     def stop_reading(self) -> None:
         if self._reading is not None:
             self._reading.cancel()
@@ -106,5 +128,5 @@ class Dice:
     async def close(self) -> None:
         """The table stops: no more reading, and the electronic dice let go."""
         self.stop_reading()
-        if self.table.hardware.pixels is not None:
-            await self.table.hardware.pixels.close()
+        if self.hardware.pixels is not None:
+            await self.hardware.pixels.close()

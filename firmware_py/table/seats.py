@@ -13,23 +13,50 @@ Devices join the table through their door too, between games.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from firmware_py.rules import Mark, Pass, Undo
+from firmware_py.lucky import LuckyDraft
+from firmware_py.rules import Event, Mark, Pass, Undo
 from firmware_py.seating import COMPUTER, SeatKind, SeatSpec
-from firmware_py.table.decisions import NOT_NOW, RULE, STALE, LuckyNumber, Refusal
-from firmware_py.view import SETUP
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.show.presenters import DisplayPower
+from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
+from firmware_py.table.state import GameOn, Seated
 
 Decision = Mark | Pass | Undo | LuckyNumber
+
+
+class LuckyDecider(Protocol):
+    """Where lucky numbers go before a Longo game (`lucky_step.LuckyStep`)."""
+
+    def decide(self, event: Decision, request: str | None = None) -> Refusal | None: ...
+
+
+class RouteTable(GameOn, Protocol):
+    """What a decision's route reads of the table: the lucky numbers or the game, and the
+    referee to hand it to."""
+
+    @property
+    def draft(self) -> LuckyDraft | None: ...
+    @property
+    def lucky(self) -> LuckyDecider: ...
+    def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
+
+
+class DoorTable(RouteTable, Seated, Protocol):
+    """What a door reads of the table, and what it asks of it: whose seat is of which kind,
+    the displays woken, a seat added between games and shown."""
+
+    @property
+    def power(self) -> DisplayPower: ...
+    def kind_of(self, name: str) -> SeatKind: ...
+    def why_not_join(self) -> Refusal | None: ...
+    def seat_joined(self, seat: SeatSpec) -> None: ...
 
 
 class SeatDoor:
     """The way in for the seats of one kind: their players' decisions, and joining."""
 
-    def __init__(self, table: Table, kind: SeatKind) -> None:
+    def __init__(self, table: DoorTable, kind: SeatKind) -> None:
         self.table = table
         self.kind = kind
 
@@ -52,22 +79,14 @@ class SeatDoor:
             refusal = Refusal(f"{name} is already at the table", RULE)
         if refusal is not None:
             return refusal
-        table.seating.add(SeatSpec(name, self.kind, pad))
-        table.screen = SETUP
-        table.message = f"{name} joins the table"
-        table.tell(table.message)
-        table.publish()
+        table.seat_joined(SeatSpec(name, self.kind, pad))
         return None
 
 
-def route(table: Table, event: Decision, request: str | None = None) -> Refusal | None:
-    """Where a decision goes: a request applied before (also before a restart) is accepted
-    again without being applied twice, a replayed old one is refused; lucky numbers go to the
-    lucky step before a Longo game, everything else to the referee while a game is on."""
-    if request is not None and table.applied.applied(request):
-        return None
-    if request is not None and table.applied.stale(request):
-        return Refusal("an old request, answered long ago: nothing was changed", STALE)
+def route(table: RouteTable, event: Decision, request: str | None = None) -> Refusal | None:
+    """Where a decision goes: lucky numbers to the lucky step before a Longo game, everything
+    else to the referee while a game is on. A device's `request` was checked for exactly
+    once by its seats (`RemoteSeats.decide`) before it came here; it goes into the journal."""
     if table.draft is not None:
         return table.lucky.decide(event, request)
     if isinstance(event, LuckyNumber):

@@ -11,43 +11,41 @@ configuration, which may have changed since.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
-from firmware_py.journal.journal import JournalError
-from firmware_py.seating import DEVICES, seat_from_record
+from firmware_py.journal.journal import Journal, JournalError
+from firmware_py.seating import DEVICES, Seating, seat_from_record
 from firmware_py.view import TableView
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
 
 log = logging.getLogger(__name__)
 
 
 class SeatsNote:
-    """A presenter: after a change, the seats are noted if they differ from the last note."""
+    """A presenter: after a change, the table's `seating` is noted in its `journal` if it
+    differs from the last note."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.noted = list(table.seats)
+    def __init__(self, seating: Seating, journal: Journal) -> None:
+        self.seating = seating
+        self.journal = journal
+        self.noted = list(seating.seats)
 
     def __call__(self, view: TableView) -> None:
-        seats = self.table.seats
+        seats = self.seating.seats
         if seats == self.noted:
             return
         self.noted = list(seats)  # a disk that fails is tried again at the next change only
         try:
-            self.table.journal.note_table_seats(seats)
+            self.journal.note_table_seats(seats)
         except JournalError as error:
             log.warning("%s; after a restart seats joined between games are lost", error)
 
 
-def restore_device_seats(table: Table) -> None:
+def restore_device_seats(seating: Seating, journal: Journal) -> None:
     """The seats pads and phones held when the tower stopped, back at the end of the table
     (as many as there is room for, none under a name already seated)."""
-    for record in table.journal.noted_table_seats():
+    for record in journal.noted_table_seats():
         seat = seat_from_record(record)
         if seat is None or seat.kind not in DEVICES or not seat.pad:
             continue
-        if table.seating.full() or table.seating.taken(seat.name):
+        if seating.full() or seating.taken(seat.name):
             continue
-        table.seating.add(seat)
+        seating.add(seat)

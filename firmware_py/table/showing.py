@@ -8,21 +8,46 @@ presenters other than screens read: the phase, the game, the lucky numbers, the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_py.lucky import LuckyDraft
 from firmware_py.table import phase as phases
+from firmware_py.table.button_menu import ButtonMenu
+from firmware_py.table.rolling import Dice
+from firmware_py.table.state import Alerting, Clocked, GameOn, Paused, Phased, Seated, Variant
 from firmware_py.view import ERROR, LOCK, LUCKY, ROLLING, SETUP, Seat, TableView, table_view
 from sheets import load_sheet
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
 
 PAGE_SECONDS = 4.0  # what does not fit one screen takes turns: a page this long
 
 
-def view_of(table: Table) -> TableView:
+class ShownTable(Clocked, Phased, GameOn, Variant, Seated, Paused, Alerting, Protocol):
+    """All that the view of the moment is made of; read only."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def draft(self) -> LuckyDraft | None: ...
+    @property
+    def news(self) -> Sequence[str]: ...
+    @property
+    def news_count(self) -> int: ...
+    @property
+    def button_menu(self) -> ButtonMenu: ...
+    @property
+    def dice(self) -> Dice: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def screen(self) -> str: ...
+    @property
+    def join_address(self) -> tuple[str, str]: ...
+    def lock_notice_on(self) -> bool: ...
+
+
+def view_of(table: ShownTable) -> TableView:
     """What the table shows now, with what presenters other than screens read."""
     return replace(
         screen_view(table),
@@ -36,15 +61,15 @@ def view_of(table: Table) -> TableView:
     )
 
 
-def screen_view(table: Table) -> TableView:
+def screen_view(table: ShownTable) -> TableView:
     """What the displays show in the table's phase."""
-    alert = table.newsfeed.alert_shown()
+    alert = table.alert_shown()
     if alert is not None:
         return TableView(ERROR, message=alert)
     if table.phase is phases.MENU:
         return table.button_menu.view()
-    if table.storage.fault:
-        return TableView(ERROR, message=table.storage.fault)
+    if table.fault:
+        return TableView(ERROR, message=table.fault)
     if table.phase is phases.LUCKY:
         assert table.draft is not None  # the LUCKY phase is the draft's
         return lucky_view(table.draft)
@@ -62,7 +87,7 @@ def screen_view(table: Table) -> TableView:
     return replace(view, join_url=url, join_code=code)
 
 
-def page_of(table: Table) -> int:
+def page_of(table: Clocked) -> int:
     """Which page a screen that pages shows (the names waited for, a long message, the
     winner, scores and join code after a game): the next one every PAGE_SECONDS."""
     return int(table.clock() // PAGE_SECONDS)
@@ -75,7 +100,7 @@ def lucky_view(draft: LuckyDraft) -> TableView:
     return TableView(LUCKY, title=draft.sheet.title, seats=seats, waiting_for=missing)
 
 
-def between_games_view(table: Table) -> TableView:
+def between_games_view(table: ShownTable) -> TableView:
     """The variant, the seats, and how to start (or join from a phone)."""
     sheet = load_sheet(table.variant)
     seating = table.seating
@@ -86,7 +111,7 @@ def between_games_view(table: Table) -> TableView:
                      join_url=url, join_code=code)  # fmt: skip
 
 
-def how_to_start(table: Table) -> str:
+def how_to_start(table: ShownTable) -> str:
     if table.screen != SETUP:
         return ""
-    return "press to start" if table.seats else "press a button on a pad to join"
+    return "press to start" if table.seating.seats else "press a button on a pad to join"

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from firmware_py.journal.disk import SetAside, plain_reason
 from firmware_py.journal.journal import JournalError, number_of
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
+from firmware_py.table.state import Journalled, Publishes, Tells, Timed
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +25,18 @@ FIRST_RETRY = 1.0  # seconds before the first try to save again
 LAST_RETRY = 30.0  # the longest wait between tries
 
 
+class StorageTable(Journalled, Timed, Tells, Publishes, Protocol):
+    """What the guard reads of the table (whether a game is on, the journal, the phase's
+    timers) and asks of it: a line of news, the moment shown, play picked up again."""
+
+    def playing(self) -> bool: ...
+    def saving_works_again(self) -> None: ...
+
+
 class StorageGuard:
     """The table's storage fault: `fault` holds its words ("" while saving works)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: StorageTable) -> None:
         self.table = table
         self.fault = ""
         self.delay = FIRST_RETRY  # the wait before the next try
@@ -39,8 +45,7 @@ class StorageGuard:
     def failed(self, error: Exception) -> str:
         """Saving failed: pause the table, show why, and try again later. Returns the words."""
         table = self.table
-        playing = table.game is not None and not table.game.over
-        if playing:
+        if table.playing():
             words = "cannot save the game: " + plain_reason(error)
         else:
             words = "cannot save games: " + plain_reason(error, table.journal.directory)
@@ -90,11 +95,7 @@ class StorageGuard:
             self._try_later()
             return
         self._carry_on()
-        lucky = self.table.lucky
-        if lucky.draft is not None and lucky.draft.complete():
-            lucky.start_when_complete()  # the game whose start could not be saved begins
-        else:
-            self.table.publish()
+        self.table.saving_works_again()
 
     def _carry_on(self) -> None:
         """Saving works again: the table plans this moment afresh (computer players decide

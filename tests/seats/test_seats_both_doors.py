@@ -10,6 +10,8 @@ from support.doors import door_at
 from support.table import run_table, until
 from support.web import BOT, ROLL
 
+from firmware_py.rules import Pass
+
 DOORS = ["pad", "phone"]
 
 
@@ -91,5 +93,33 @@ def test_a_pass_in_action_1_is_taken_and_the_table_waits_no_more_for_that_player
         await door.moves(phase=2)
         assert (await door.pass_("pass")).ok
         await until(lambda: name not in table.game.waiting_for())
+
+    play(kind, tmp_path, steps)
+
+
+@pytest.mark.parametrize("kind", DOORS)
+def test_a_retry_is_answered_with_the_first_outcome_and_never_taken_as_a_later_decision(
+    tmp_path, kind
+):
+    """The exactly-once check: a mark the rules refused, sent again, hears the same refusal;
+    a pass applied in one turn and sent again in the next (its answer lost, and a newer request
+    sent since, so that a pad's link cannot answer it from its memory of the last frame) hears
+    ok and is not taken as the player's pass of the new turn."""
+
+    async def steps(table, door, name) -> None:
+        start_with_bots_roll(table)
+        await door.moves(phase=2)
+        refused = await door.mark("nine", "red", 9)  # white 4 + 1 makes 5, not 9
+        assert not refused.ok
+        assert await door.mark("nine", "red", 9) == refused
+        assert (await door.pass_("pass")).ok
+        table.submit(Pass("Bot"))  # action 1 is over; Bot, the active player, passes action 2
+        table.submit(Pass("Bot"))
+        table.submit(ROLL)  # the next turn, the device's player's: action 1 again
+        await door.moves(phase=2)
+        assert not (await door.mark("nine again", "red", 9)).ok  # red 6 + 4 or 6 + 1: no 9
+        assert (await door.pass_("pass")).ok  # the first pass's answer was lost
+        assert name in table.game.waiting_for(), "the retry was taken as a new pass"
+        assert table.game.player(name).penalties == 0
 
     play(kind, tmp_path, steps)
