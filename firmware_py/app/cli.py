@@ -171,9 +171,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from firmware_py.app.asked import asked_seats
+    from firmware_py.app.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+        seats = asked_seats(args, config)
+    except ConfigError as error:
+        return say_and_fail(str(error))
     from firmware_py.app.service import run_tower  # imports the hardware libraries: only for run
 
-    return run_tower(args)
+    return run_tower(args, config, seats)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -13,15 +13,13 @@ from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
 from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
-from firmware_py.app.config import ConfigError, TowerConfig, load_config
+from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
 from firmware_py.seating import (
     COMPUTER,
-    KEYBOARD,
-    MAX_SEATS,
     SeatSpec,
     seat_from_record,
     seats_for,
@@ -36,16 +34,10 @@ from sheets import load_sheet
 log = logging.getLogger("qwixx-tower")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
-SIMULATED_PLAYERS = ("Ann", "Ben", "Cleo")  # without --config: computer players, to watch
 
-
-def run_tower(args: argparse.Namespace) -> int:
-    """Run until stopped (or for --games games); exit status 2 for a bad configuration."""
-    try:
-        config = load_config(args.config)
-        seats = _seats(args, config)
-    except ConfigError as error:
-        return say_and_fail(str(error))
+def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpec]) -> int:
+    """Run until stopped (or for --games games), with the configuration and the seats the
+    command asked for (`firmware_py.app.asked`, read before this module's libraries load)."""
     variant = args.variant or config.variant
     state_dir = args.state_dir or config.state_dir or default_state_dir()
     in_the_way = _file_in_the_way(state_dir)
@@ -133,47 +125,6 @@ def _file_in_the_way(state_dir: Path) -> Path | None:
         if folder.exists():
             return None if folder.is_dir() else folder
     return None
-
-
-def _seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:
-    """The seats at power-on. --players names them (--human ones among them play at the
-    keyboard); else the configuration's computer players (none: people join on pads), or
-    without a configuration Ann, Ben and Cleo, and each --human name takes its seat or joins."""
-    if args.players is not None:
-        names = list(args.players)
-        for human in args.human:
-            if human not in names:
-                raise ConfigError(
-                    f"--human {human}: not one of the players ({', '.join(names)}); "
-                    f"name them all with --players"
-                )
-    else:
-        names = list(config.computer_players if args.config else SIMULATED_PLAYERS)
-        names += [human for human in dict.fromkeys(args.human) if human not in names]
-        if len(names) > MAX_SEATS:
-            raise ConfigError(
-                f"--human: at most {MAX_SEATS} players, not {len(names)} ({', '.join(names)})"
-            )
-    levels = _levels(args, config, names)
-    return [
-        SeatSpec(name, KEYBOARD, level="")
-        if name in args.human
-        else SeatSpec(name, COMPUTER, level=levels.get(name, ""))
-        for name in names
-    ]
-
-
-def _levels(args: argparse.Namespace, config: TowerConfig, names: list[str]) -> dict[str, str]:
-    """Each computer seat's level: --level NAME=LEVEL, else --level LEVEL, else the
-    configuration's (a seat without any plays at the default level)."""
-    levels = dict(config.computer_levels)
-    given = sorted(getattr(args, "level", []), key=lambda pair: bool(pair[0]))  # names win
-    for name, level in given:
-        if name and name not in names:
-            raise ConfigError(f"--level {name}={level}: {name} is not one of the players")
-        for seat in [name] if name else names:
-            levels[seat] = level
-    return levels
 
 
 def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:

@@ -9,9 +9,9 @@ import asyncio
 import pytest
 
 from firmware_py.app.arguments import seat_level
+from firmware_py.app.asked import asked_seats
 from firmware_py.app.config import SIMULATED, ConfigError, parse_config
 from firmware_py.app.hardware import build_hardware
-from firmware_py.app.service import _seats
 from firmware_py.journal.journal import Journal, noted_seats, seat_records
 from firmware_py.players import LEVELS
 from firmware_py.seating import COMPUTER, KEYBOARD, SeatSpec
@@ -56,7 +56,7 @@ def test_the_command_line_sets_every_computer_seat_or_one_by_name():
         players=["Ann", "Robo", "Ada"], human=["Ann"], config=None,
         level=[seat_level("Ada=Hard"), seat_level("easy")],
     )  # fmt: skip
-    seats = _seats(args, SIMULATED)
+    seats = asked_seats(args, SIMULATED)
     assert seats == [SeatSpec("Ann", KEYBOARD), SeatSpec("Robo", COMPUTER, level="easy"),
                      SeatSpec("Ada", COMPUTER, level="hard")]  # fmt: skip
 
