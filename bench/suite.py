@@ -51,8 +51,11 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
     command = [sys.executable, "-m", "pytest", "-n", str(workers), "--dist", "loadgroup",
                "-p", "suite_cpu", "-q", *extra]  # fmt: skip
     cpu, start = children_cpu(), time.monotonic()
-    status = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL).returncode
-    return status, time.monotonic() - start, children_cpu() - cpu
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:  # what failed, as pytest summed it up
+        summary = done.stdout.rpartition("short test summary info")[2]
+        print(summary.strip()[-4000:] or done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+    return done.returncode, time.monotonic() - start, children_cpu() - cpu
 
 
 def report(records: Path, top: int) -> None:
