@@ -621,6 +621,30 @@ def test_a_flood_of_small_frames_is_read_a_little_at_a_time(tmp_path):
     assert web_hub.BURST < len(heard) <= 3 * (web_server.READ_CHUNK // len(frame))  # 3 reads
 
 
+def test_a_flood_sent_with_the_handshake_is_read_a_little_at_a_time_too(tmp_path):
+    """The same flood sent in one go with the handshake, before its answer: the connection is
+    read a little at a time from its first byte (the listening socket's receive buffer), not
+    in one read of up to 256 KiB parsed at once."""
+    table, hub, server = web_tower(tmp_path)
+    frame = text_frame("junk")
+    heard = []
+    receive = hub.receive
+    hub.receive = lambda phone, text: (heard.append(text), receive(phone, text))
+
+    def handshake_and_flood() -> None:
+        with contextlib.suppress(OSError, AssertionError):  # cut off by the tower
+            open_websocket(server.port, then=frame * 50_000).close()
+
+    async def steps(session) -> None:
+        flooding = asyncio.create_task(asyncio.to_thread(handshake_and_flood))
+        await until(lambda: len(heard) > web_hub.BURST)
+        await until(lambda: not hub.phones)
+        await flooding
+
+    play_with_phones(table, server, steps)
+    assert len(heard) <= 6 * (web_server.READ_CHUNK // len(frame)), len(heard)
+
+
 def test_a_page_sending_far_more_than_a_player_taps_is_told_and_cut_off(tmp_path):
     """Over its budget a connection is told, cut off, and its device may not connect again
     for COOL_OFF seconds (refused before the WebSocket opens: reconnecting at full speed

@@ -10,9 +10,10 @@ import socket
 import struct
 
 
-def open_websocket(port: int, *, receive_buffer: int = 4096) -> socket.socket:
+def open_websocket(port: int, *, receive_buffer: int = 4096, then: bytes = b"") -> socket.socket:
     """A socket on 127.0.0.1:`port` that has done the WebSocket handshake at /ws (a small
-    receive buffer: what the tower sends piles up on its side)."""
+    receive buffer: what the tower sends piles up on its side); `then` is sent with the
+    handshake, before its answer (pipelined)."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
     sock.connect(("127.0.0.1", port))
@@ -23,6 +24,7 @@ def open_websocket(port: int, *, receive_buffer: int = 4096) -> socket.socket:
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
             "Sec-WebSocket-Version: 13\r\n\r\n"
         ).encode()
+        + then
     )
     answer = b""
     while b"\r\n\r\n" not in answer:

@@ -138,6 +138,26 @@ def read_little_at_once(transport: Transport) -> None:
         transport.max_size = READ_CHUNK
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The phones' listening socket, its receive buffer READ_CHUNK: a connection inherits it
+    from the start, so even a client that sends its handshake and a flood in one go is read a
+    little at a time (`read_little_at_once` takes over once its first request is parsed)."""
+    family, kind, protocol, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, protocol)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, READ_CHUNK)
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 async def close_soon(
     socket_: web.WebSocketResponse, transport: Transport, code: int = WSCloseCode.OK
 ) -> None:
@@ -220,7 +240,7 @@ class WebServer:
         )
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, port).start()
+            await web.SockSite(runner, listening_socket(self.host, port)).start()
         except OSError:
             await runner.cleanup()
             raise
