@@ -11,6 +11,7 @@ per decision, p50/p99/max).
     nice .venv/bin/python bench/strength.py [--games 400]
         [--parts ladder,qwixxer,table,variants,solo]
     nice .venv/bin/python bench/strength.py --games 2000 --parts ga   # hard vs GA alone
+    nice .venv/bin/python bench/strength.py --games 1000 --parts hard   # hard vs the others
 """
 
 from __future__ import annotations
@@ -126,6 +127,16 @@ def qwixxer(games: int) -> None:
     )
 
 
+def hard_line(games: int) -> None:
+    """The hard level against every other opponent (the GA heuristic is the `ga` part)."""
+    print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
+    for opponent in ("Opportunist", "thumb"):
+        mine, theirs = series("classic", [level("hard"), OPPONENTS[opponent]], games, seed=1)
+        print(line(f"hard vs {opponent}", mine, theirs), flush=True)
+    mine, theirs = series("classic", [level("hard"), level("medium", 1)], games, seed=2)
+    print(line("hard vs medium", mine, theirs), flush=True)
+
+
 def table(games: int) -> None:
     print("\nhard at a bigger table, classic (a fair share is 1/players)")
     for others in (2, 3):
@@ -156,6 +167,7 @@ def solo(games: int) -> None:
 PARTS = {
     "ladder": ladder,
     "ga": against_ga,
+    "hard": hard_line,
     "qwixxer": qwixxer,
     "table": table,
     "variants": variants,
@@ -166,7 +178,8 @@ PARTS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per line")
-    everything = "ladder,qwixxer,table,variants,solo"  # "ga" is the ladder's hard vs GA line alone
+    # "ga" is the ladder's hard vs GA line alone, "hard" its other lines of the hard level
+    everything = "ladder,qwixxer,table,variants,solo"
     parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
     args = parser.parse_args()
     for part in args.parts.split(","):
