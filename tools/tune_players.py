@@ -6,7 +6,8 @@ than the games' noise) is kept, and the steps halve after each round. A candidat
 its share of sole wins over the same seeded games (common dice, so candidates differ by their
 play alone) against several opponents, not one:
 qwixxer's GA heuristic and its Opportunist (bench/opponents), the rules of thumb (medium), and
-a 3-player table of it, the GA heuristic and the rules of thumb. Writes firmware_py/players/weights.json.
+a 3-player table of it, the GA heuristic and the rules of thumb.
+Writes firmware_py/players/weights.json.
 
     nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 300] [--rounds 2]
 
