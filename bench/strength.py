@@ -1,13 +1,17 @@
 """How strong the computer players are: the ladder of levels, through our referee.
 
-Each level against a random player, the rules of thumb, qwixxer's GA heuristic (written afresh
-in bench/opponents) and the other levels: 2-player classic games, seats rotated, seeded dice;
-the share of games won outright with its Wilson 95 % interval, and mean points. Then the hard
-level at 3 and 4 players against GA heuristics, hard against medium in every variant, each
-level's mean score alone, and what a decision costs (CPU time per decision, p50/p99/max).
+Each level against a random player, the rules of thumb, qwixxer's GA heuristic and its
+Opportunist (both written afresh in bench/opponents) and the other levels: 2-player classic
+games, seats rotated, seeded dice; the share of games won outright with its Wilson 95 %
+interval, and mean points. Then the two qwixxer bots in qwixxer's own rule model against the
+figures it publishes, the hard level at 3 and 4 players against GA heuristics, hard against
+medium in every variant, each level's mean score alone, and what a decision costs (CPU time
+per decision, p50/p99/max).
 
-    nice .venv/bin/python bench/strength.py [--games 400] [--parts ladder,table,variants,solo]
+    nice .venv/bin/python bench/strength.py [--games 400]
+        [--parts ladder,qwixxer,table,variants,solo]
     nice .venv/bin/python bench/strength.py --games 2000 --parts ga   # hard vs GA alone
+    nice .venv/bin/python bench/strength.py --games 1000 --parts hard   # hard vs the others
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import Player, Tally, series
+from arena import Player, Tally, series, wilson
+from opponents import qwixxer_model
 from opponents.qwixxer_ga import QwixxerGA
+from opponents.qwixxer_opportunist import Opportunist
 
 from firmware_py.players import LEVELS, decide
 from firmware_py.players.thumb import choose as thumb
@@ -55,11 +61,20 @@ def ga() -> Player:
     return QwixxerGA().decide
 
 
+def opportunist() -> Player:
+    return Opportunist().decide
+
+
 def rules_of_thumb() -> Player:
     return thumb
 
 
-OPPONENTS: dict[str, Factory] = {"random": random_player, "thumb": rules_of_thumb, "GA": ga}
+OPPONENTS: dict[str, Factory] = {
+    "random": random_player,
+    "thumb": rules_of_thumb,
+    "GA": ga,
+    "Opportunist": opportunist,
+}
 
 
 def line(label: str, tally: Tally, other: Tally) -> str:
@@ -98,6 +113,30 @@ def against_ga(games: int) -> None:
     print(f"{line('hard vs GA', mine, theirs)}   {times(mine)}", flush=True)
 
 
+def qwixxer(games: int) -> None:
+    """The benchmark opponents in qwixxer's own rule model, against its published figures
+    (the GA heuristic: about 68.5 points alone, about 66 % of games against the Opportunist)."""
+    print("\nqwixxer's own rule model: the benchmark opponents against its published figures")
+    (alone,) = qwixxer_model.series([QwixxerGA], games, seed=7)
+    print(f"GA alone {sum(alone.points) / games:.1f} points (qwixxer: about 68.5)")
+    ga_, opp = qwixxer_model.series([QwixxerGA, Opportunist], games, seed=8)
+    low, high = wilson(ga_.sole_wins, games)
+    print(
+        f"GA vs Opportunist {100 * ga_.sole_wins / games:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+        f" (qwixxer: about 66 %), {sum(ga_.points) / games:.1f} vs {sum(opp.points) / games:.1f}"
+    )
+
+
+def hard_line(games: int) -> None:
+    """The hard level against every other opponent (the GA heuristic is the `ga` part)."""
+    print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
+    for opponent in ("Opportunist", "thumb"):
+        mine, theirs = series("classic", [level("hard"), OPPONENTS[opponent]], games, seed=1)
+        print(line(f"hard vs {opponent}", mine, theirs), flush=True)
+    mine, theirs = series("classic", [level("hard"), level("medium", 1)], games, seed=2)
+    print(line("hard vs medium", mine, theirs), flush=True)
+
+
 def table(games: int) -> None:
     print("\nhard at a bigger table, classic (a fair share is 1/players)")
     for others in (2, 3):
@@ -125,13 +164,22 @@ def solo(games: int) -> None:
     print(f"{'GA':<8} {alone.mean():>6.1f}", flush=True)
 
 
-PARTS = {"ladder": ladder, "ga": against_ga, "table": table, "variants": variants, "solo": solo}
+PARTS = {
+    "ladder": ladder,
+    "ga": against_ga,
+    "hard": hard_line,
+    "qwixxer": qwixxer,
+    "table": table,
+    "variants": variants,
+    "solo": solo,
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per line")
-    everything = "ladder,table,variants,solo"  # "ga" is the ladder's hard vs GA line alone
+    # "ga" is the ladder's hard vs GA line alone, "hard" its other lines of the hard level
+    everything = "ladder,qwixxer,table,variants,solo"
     parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
     args = parser.parse_args()
     for part in args.parts.split(","):

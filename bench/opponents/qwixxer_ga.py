@@ -266,11 +266,25 @@ def opponents_move(state: State, number: int, locked: int, gap: int) -> Move | N
     return best_by_instinct(options)  # type: ignore[return-value]
 
 
-class QwixxerGA:
-    """The GA heuristic as a player at our table: `decide(game, name)` like ours."""
+class QwixxerSeat:
+    """A qwixxer strategy as a player at our table: `decide(game, name)` like ours. A strategy
+    gives its active turn (`your_move`), its white-sum mark as a non-active player
+    (`opponents_move`) and, should a row close in action 1 under its planned colour mark, its
+    choice among the colour marks left (`choose_again`: (state after, choice) options)."""
 
     def __init__(self) -> None:
         self._plan: tuple[object, str, Move] | None = None  # (the roll, the player, the move)
+
+    def your_move(
+        self, state: State, white: tuple[int, int], colours: dict[int, int], gap: int
+    ) -> Move:
+        raise NotImplementedError
+
+    def opponents_move(self, state: State, number: int, locked: int, gap: int) -> Move | None:
+        raise NotImplementedError
+
+    def choose_again(self, state: State, options: list[tuple[State, object]]) -> object:
+        raise NotImplementedError
 
     def decide(self, game: Game, name: str) -> Mark | Pass:
         if game.phase is ACTION1 and name != game.active_name:
@@ -281,7 +295,7 @@ class QwixxerGA:
 
     def _as_opponent(self, game: Game, name: str) -> Mark | Pass:
         state = state_of(game, name)
-        move = opponents_move(state, game.white_sum, game.closed, score_gap(game, name))
+        move = self.opponents_move(state, game.white_sum, game.closed, score_gap(game, name))
         return _to_event(game, name, move[0]) if move else Pass(name)
 
     def _first_half(self, game: Game, name: str) -> Mark | Pass:
@@ -289,7 +303,7 @@ class QwixxerGA:
         assert dice is not None
         colours = {COLOURS.index(c): face for c, face in dice.colours.items()}
         state = state_of(game, name)
-        move = your_move(state, dice.white, colours, score_gap(game, name))
+        move = self.your_move(state, dice.white, colours, score_gap(game, name))
         self._plan = (dice, name, move)
         if move and move[0][1] == game.white_sum:
             mark = _to_event(game, name, move[0])
@@ -315,7 +329,22 @@ class QwixxerGA:
             (state.mark(COLOURS.index(m.row), m.number), m) for m in legal
         ]
         options.append((state if crossed else state.apply(STRIKE), Pass(name)))
-        return best_by_instinct(options)  # type: ignore[return-value]
+        return self.choose_again(state, options)  # type: ignore[return-value]
+
+
+class QwixxerGA(QwixxerSeat):
+    """The GA heuristic at our table."""
+
+    def your_move(
+        self, state: State, white: tuple[int, int], colours: dict[int, int], gap: int
+    ) -> Move:
+        return your_move(state, white, colours, gap)
+
+    def opponents_move(self, state: State, number: int, locked: int, gap: int) -> Move | None:
+        return opponents_move(state, number, locked, gap)
+
+    def choose_again(self, state: State, options: list[tuple[State, object]]) -> object:
+        return best_by_instinct(options)
 
 
 def _to_event(game: Game, name: str, mark: tuple[int, int]) -> Mark:

@@ -5,9 +5,9 @@ Each pad is the real pad firmware under the MicroPython unix port, on a cable ma
 pseudo-terminals (the firmware opens one, the tower's PadLink the other, a thread copies bytes
 between them). The tower is the same Table and PadHub as on the appliance, on simulated
 hardware. A robot finger first presses a button on each pad in turn, once its screen asks, so
-that it joins the table (seats in pad order); then it makes each computer player's decision by
-pressing that pad's buttons, and presses the tower's roll button (gpiozero's mock pin) to start
-the game and for the player whose roll it is.
+that it joins the table (seats in pad order); then it makes each computer player's decision (the
+hard level's) by pressing that pad's buttons, and presses the tower's roll button (gpiozero's
+mock pin) to start the game and for the player whose roll it is.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from firmware_py.app.hardware import build_hardware
 from firmware_py.app.service import setup_logging
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
-from firmware_py.players.thumb import choose
+from firmware_py.players import decide
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark
 from firmware_py.seats.pads import PadHub, join_state, pad_state
 from firmware_py.show.terminal import Console
@@ -48,6 +48,7 @@ JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
 JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 GAME_OVER = "game over"  # a pad's screen line once the game has ended
 END_WAIT = 10.0  # seconds the pads may take to show the end after the tower's last game
+DEMO_LEVEL = "hard"  # the best player: a few ms a decision, quick enough for any pace
 NUDGE_AFTER = 5.0  # seconds the table may wait on the fingers before they look and press again
 
 Decision = tuple[object, object]
@@ -148,6 +149,7 @@ class RobotFingers:
         self._pressed: dict[str, Decision] = {}  # name -> what its last presses were for
         self._let_go = -BUTTON_REST  # the loop's time the roll button was last let go of
         self._nudging: asyncio.Task[None] | None = None  # presses again when the table waits
+        self._chance = random.Random()  # the players' only chance (the hard level uses none)
         table.subscribe(self.look)
 
     async def join_all(self) -> None:
@@ -264,7 +266,7 @@ class RobotFingers:
         if self._at_work(name, game):
             return  # its fingers are still at work on this decision (a held pass takes a second)
         self._pressed[name] = self._decision(name, game)
-        decision = choose(game, name)
+        decision = decide(game, name, DEMO_LEVEL, self._chance)
         if type(decision) is Mark:
             request = robot.mark(
                 decision.row, decision.number, lucky=decision.lucky, choice=decision.choice

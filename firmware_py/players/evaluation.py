@@ -40,7 +40,9 @@ class Weights:
     # The same for a player alone (active every roll, no race to lock): 2.5 took the mean
     # alone from 60 to 86 points (1: 78, 4: 62), while any skip cost lost games in company.
     skip_alone: float = 2.5
-    ahead: float = 0.0  # how much the look a roll ahead counts (0: not at all, and quicker)
+    # How much the look a roll ahead counts (0: not at all, and quicker). 1 won 59.3 % of 2,000
+    # games against the GA heuristic where 0 won 57.9 % (the same dice), so the tuning starts there.
+    ahead: float = 1.0
 
 
 def load_weights(name: str = "weights.json") -> Weights:

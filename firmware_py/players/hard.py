@@ -15,7 +15,7 @@ from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass
 
 from .evaluation import Weights, load_weights, prepare_shipped_sheets, rolls_left, worth
 
-RECONSIDERED = 3  # the best options judged again a roll ahead
+RECONSIDERED = 6  # the best options judged again a roll ahead (3: 59.3 % against GA, 6: 60.1 %)
 
 _WEIGHTS: Weights | None = None
 prepare_shipped_sheets()
