@@ -16,9 +16,10 @@ import asyncio
 import ctypes
 import errno
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -217,12 +218,14 @@ def _without_dac_override() -> None:
 
 
 class Tower:
-    """`qwixx-tower run` on a state directory, its news read line by line."""
+    """`qwixx-tower run` on a state directory, its news read line by line as it comes (by a
+    thread: a line read ahead into a buffer while the tower then pauses, as it does when the
+    disk is full, is still seen at once)."""
 
     def __init__(self, state: Path, games: int = 1, *, modes_apply: bool = False) -> None:
         self.state = state
         self.lines: list[str] = []
-        self.errors = ""  # its standard error, once killed
+        self._said: list[str] = []  # its standard error, as it comes
         self.process = subprocess.Popen(
             tower_command(state, games),
             stdin=subprocess.DEVNULL,
@@ -231,22 +234,44 @@ class Tower:
             text=True,
             preexec_fn=_without_dac_override if modes_apply and ROOT else None,
         )
+        self._heard: queue.Queue[str | None] = queue.Queue()
+        self._readers = [
+            threading.Thread(target=self._read_news, daemon=True),
+            threading.Thread(target=self._read_errors, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _read_news(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._heard.put(line.rstrip("\n"))
+        self._heard.put(None)
+
+    def _read_errors(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self._said.append(line)
+
+    @property
+    def errors(self) -> str:
+        return "".join(self._said)
 
     def wait_for(self, wanted: Callable[[list[str]], bool], seconds: float = HANG) -> None:
         """Read news until `wanted(lines)`; fail (with what was read) after `seconds`."""
         deadline = time.monotonic() + seconds
-        stdout = self.process.stdout
-        assert stdout is not None
         while not wanted(self.lines):
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()  # (its standard error says why, if anything went wrong inside)
                 raise AssertionError(f"the tower never got there; it said: {self.lines[-10:]}"
                                      f"\nand on standard error: {self.errors[-3000:]}")  # fmt: skip
-            if select.select([stdout], [], [], min(left, 0.05))[0]:
-                line = stdout.readline()
-                assert line, f"the tower ended early: {self.finish()}"
-                self.lines.append(line.rstrip("\n"))
+            try:
+                line = self._heard.get(timeout=min(left, 0.05))
+            except queue.Empty:
+                continue
+            assert line is not None, f"the tower ended early: {self.finish()}"
+            self.lines.append(line)
 
     def read_for(self, seconds: float) -> None:
         """Read whatever the tower says for `seconds`."""
@@ -261,14 +286,23 @@ class Tower:
 
     def finish(self, seconds: float = HANG) -> str:
         """Wait for the end (its games played); the rest of its news read; stderr returned."""
-        out, err = self.process.communicate(timeout=seconds)
-        self.lines += out.splitlines()
-        return err
+        self.process.wait(timeout=seconds)
+        self._read_to_the_end(seconds)
+        return self.errors
 
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
-            self.errors = self.process.communicate()[1]
+            self.process.wait()
+        self._read_to_the_end(HANG)
+
+    def _read_to_the_end(self, seconds: float) -> None:
+        for reader in self._readers:
+            reader.join(timeout=seconds)
+        while not self._heard.empty():
+            line = self._heard.get()
+            if line is not None:
+                self.lines.append(line)
 
 
 @pytest.fixture
