@@ -40,17 +40,20 @@ def towers_side_by_side():
 
 @pytest.fixture(autouse=True, scope="session")
 def towers_without_certificate_stores(tmp_path_factory):
-    """Towers the tests start skip loading the machine's CA certificates (support.__init__ says
-    why): OpenSSL reads an empty file and an empty folder instead, unless the person running
-    the suite chose stores of their own."""
+    """Towers the tests start skip loading CA certificates (support.__init__ says why):
+    OpenSSL reads an empty file and an empty folder instead, also where the machine names its
+    own stores in SSL_CERT_FILE and SSL_CERT_DIR (pip and npm get those back)."""
+    import support  # (its module-level record of the machine's stores is made before this)
+
     empty = tmp_path_factory.mktemp("no-certificates")
     (empty / "none.pem").write_text("")
-    stores = {"SSL_CERT_FILE": str(empty / "none.pem"), "SSL_CERT_DIR": str(empty)}
-    chosen = {name: value for name, value in stores.items() if name not in os.environ}
-    os.environ.update(chosen)
+    os.environ.update({"SSL_CERT_FILE": str(empty / "none.pem"), "SSL_CERT_DIR": str(empty)})
     yield
-    for name in chosen:
-        os.environ.pop(name, None)
+    for name in support.EMPTY_CERTIFICATE_STORES:
+        if name in support.MACHINE_CERTIFICATE_STORES:
+            os.environ[name] = support.MACHINE_CERTIFICATE_STORES[name]
+        else:
+            os.environ.pop(name, None)
 
 
 # The tests that take longest, started first so that they run beside the rest (pytest-xdist

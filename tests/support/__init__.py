@@ -12,8 +12,15 @@ HANG = float(os.environ.get("QWIXX_TEST_HANG", "180"))
 # hundred tower starts. The suite points OpenSSL at empty stores (tests/conftest.py); whatever
 # reaches a package index (pip) gets the environment without them: `with_certificates(env)`.
 EMPTY_CERTIFICATE_STORES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+# The stores the suite found in its environment (they may point at the machine's own), given
+# back to what reaches a package index.
+MACHINE_CERTIFICATE_STORES = {
+    name: os.environ[name] for name in EMPTY_CERTIFICATE_STORES if name in os.environ
+}
 
 
 def with_certificates(env: dict[str, str]) -> dict[str, str]:
-    """`env` without the suite's empty certificate stores: for pip, which may need them."""
-    return {name: value for name, value in env.items() if name not in EMPTY_CERTIFICATE_STORES}
+    """`env` with the certificate stores the suite found, not its empty ones: for pip and
+    npm, which may reach a package index over TLS."""
+    kept = {name: value for name, value in env.items() if name not in EMPTY_CERTIFICATE_STORES}
+    return {**kept, **MACHINE_CERTIFICATE_STORES}
