@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from support import spawn
 from support.tower import Tower
 
 from firmware_py.seating import PAD, SeatSpec
@@ -14,7 +15,7 @@ from sheets import sheet_names
 
 
 def qwixx(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", *args],
         input=stdin,
         capture_output=True,
@@ -133,7 +134,7 @@ def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
     (tmp_path / "game-000002.jsonl").write_text("\n".join(new) + "\n")
     for path in sorted(tmp_path.iterdir()):
         assert qwixx("replay", str(path)).returncode == 0
-    history = subprocess.run(
+    history = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, check=True, env={**os.environ, "TZ": "Europe/Berlin"},
     ).stdout.splitlines()  # fmt: skip

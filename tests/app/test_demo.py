@@ -5,9 +5,9 @@ and pad frames."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
+from support import spawn
 from support.terminal import TowerTerminal
 
 from firmware_py.journal.journal import Journal
@@ -18,7 +18,7 @@ from firmware_py.rules import Mark, Pass
 def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_path):
     """At --pace 0, the quickest a person may ask for: its presses of the roll button once came
     within the button's debounce time of each other, and the demo waited for ever."""
-    result = subprocess.run(
+    result = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "demo", "--plain", "--pace", "0",
          "--players", "Ann,Ben", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=600, check=False,
@@ -30,7 +30,7 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
     final = [line for line in lines if line.startswith("Game over")]
     assert len(final) == 1
     log = Journal(tmp_path).games()[0]
-    replayed = subprocess.run(
+    replayed = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "replay", str(log)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
@@ -45,7 +45,7 @@ def test_the_demo_plays_a_game_through_the_pads_and_ends_with_the_scores(tmp_pat
 
 
 def test_the_longo_demo_enters_the_lucky_numbers_on_the_pad_and_plays_to_the_end(tmp_path):
-    result = subprocess.run(
+    result = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "demo", "--plain", "--pace", "0.05",
          "--variant", "longo", "--players", "Ann", "--state-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=600, check=False,

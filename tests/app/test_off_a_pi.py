@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from support import spawn
 from support.paths import ROOT
 
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def qwixx(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,

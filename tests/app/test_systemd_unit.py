@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import spawn
 from support.paths import ROOT
 
 from firmware_py.app import systemd
@@ -126,7 +127,7 @@ def test_the_tower_prefixes_priorities_only_when_its_stderr_is_the_journal(tmp_p
         stat = os.fstat(write_end)
         env = dict(os.environ, JOURNAL_STREAM=f"{stat.st_dev}:{stat.st_ino}" if journal else "")
         with os.fdopen(read_end) as reader:
-            subprocess.run(
+            spawn.run(
                 [sys.executable, "-m", "firmware_py.app.cli", "run", "--config", str(config),
                  "--plain", "--games", "1", "--pace", "0", "--players", "Ann,Ben",
                  "--state-dir", str(tmp_path)],

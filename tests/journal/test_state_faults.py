@@ -13,7 +13,6 @@ replaced or scribbled on while it is written.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import errno
 import os
 import queue
@@ -25,7 +24,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from support import HANG
+from support import HANG, spawn
+from support.capabilities import without_dac_override
 from support.disk import FULL, fill, tmpfs
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
 from support.table import make_table, shifted, until
@@ -209,14 +209,6 @@ def tower_command(state: Path, games: int = 1) -> list[str]:
     return [*command, "--games", str(games), "--state-dir", str(state)]
 
 
-def _without_dac_override() -> None:
-    """In the tower's process before exec: file modes apply to root as to anyone."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
-        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
-            raise OSError(ctypes.get_errno(), "cannot drop a capability")
-
-
 class Tower:
     """`qwixx-tower run` on a state directory, its news read line by line as it comes (by a
     thread: a line read ahead into a buffer while the tower then pauses, as it does when the
@@ -226,13 +218,13 @@ class Tower:
         self.state = state
         self.lines: list[str] = []
         self._said: list[str] = []  # its standard error, as it comes
-        self.process = subprocess.Popen(
+        self.process = spawn.Popen(
             tower_command(state, games),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=_without_dac_override if modes_apply and ROOT else None,
+            preexec_fn=without_dac_override if modes_apply and ROOT else None,
         )
         self._heard: queue.Queue[str | None] = queue.Queue()
         self._readers = [
@@ -328,7 +320,7 @@ def finishes_cleanly(tower: Tower) -> None:
 def good_game(tmp_path_factory) -> bytes:
     """The log of one whole game, played by the tower."""
     state = tmp_path_factory.mktemp("good")
-    subprocess.run([*tower_command(state), "--pace", "0"], check=True, capture_output=True)
+    spawn.run([*tower_command(state), "--pace", "0"], check=True, capture_output=True)
     return (state / "game-000001.jsonl").read_bytes()
 
 
@@ -606,12 +598,12 @@ def test_history_never_crashes_on_any_of_it(tmp_path, good_game):
     os.mkfifo(tmp_path / "game-000006.jsonl")
     (tmp_path / "game-000007.jsonl").write_bytes(b"")  # stopped before its start: no game
     (tmp_path / "lucky-draft.json").mkdir()
-    done = subprocess.run(
+    done = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
-        preexec_fn=_without_dac_override if ROOT else None,
+        preexec_fn=without_dac_override if ROOT else None,
     )
     assert done.returncode == 0 and "Traceback" not in done.stderr
     lines = done.stdout.splitlines()

@@ -16,7 +16,7 @@ import time
 
 import pyte
 
-from support import HANG
+from support import HANG, spawn
 
 LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 
@@ -34,7 +34,7 @@ class TowerTerminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
-        self.process = subprocess.Popen(
+        self.process = spawn.Popen(
             [sys.executable, "-m", "firmware_py.app.cli", command, *args],
             stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
         )  # fmt: skip

@@ -11,7 +11,10 @@ import sys
 import threading
 import time
 
-from support import HANG  # the one bound for a hang
+from support import (
+    HANG,  # the one bound for a hang
+    spawn,
+)
 
 
 class Tower:
@@ -24,7 +27,7 @@ class Tower:
         self._notify.bind("\0" + name)
         environment = dict(os.environ if env is None else env, NOTIFY_SOCKET="@" + name)
         command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args]
-        self.process = subprocess.Popen(
+        self.process = spawn.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, env=environment,
         )  # fmt: skip

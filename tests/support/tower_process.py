@@ -34,7 +34,7 @@ from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Start
 from firmware_py.seating import SeatSpec
-from support import pads
+from support import pads, spawn
 
 WAIT = 60.0  # seconds: bounds a hang only, generous for a loaded 2-core machine
 JOIN_LINE = re.compile(r"Phones join at (http://\S+)")
@@ -153,7 +153,7 @@ class Tower:
         self.url = ""
         stdin = self.keyboard[1] if self.keyboard else subprocess.DEVNULL
         niced = ["nice", "-n", str(self.niceness)] if self.niceness else []  # (it execs)
-        self.process = subprocess.Popen(
+        self.process = spawn.Popen(
             niced + self.command, stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip

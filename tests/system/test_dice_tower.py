@@ -17,6 +17,7 @@ import sys
 import time
 
 import pytest
+from support import spawn
 from support.bluez.bus import bus_environment, private_system_bus
 from support.bluez.control import StandInProcess
 from support.pixels import DICE
@@ -42,7 +43,7 @@ class PlainTower:
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         master, slave = os.openpty()
-        self.process = subprocess.Popen(
+        self.process = spawn.Popen(
             [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args],
             stdin=slave, stdout=slave, stderr=subprocess.STDOUT, env=env, start_new_session=True,
         )  # fmt: skip
@@ -190,7 +191,7 @@ def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again
 def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):
     dice, config, env = table
     dice.hold_elsewhere(DICE["blue"])  # a phone's Pixels app holds it: it does not advertise
-    doctor = subprocess.run(
+    doctor = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
         env=env, capture_output=True, text=True, timeout=LIMIT, check=False,
     )  # fmt: skip

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support import HANG
+from support import HANG, spawn
 from support.disk import FULL, fill, tmpfs
 from support.pads import PtyPad, pad_hello
 
@@ -56,7 +56,7 @@ def start_tower(tmp_path: Path, *pads: PtyPad) -> subprocess.Popen:
     config.write_text(f"[pads]\nports = [{ports}]\n")
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "30"]
     command += ["--config", str(config), "--state-dir", str(tmp_path / "state")]
-    return subprocess.Popen(
+    return spawn.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
 

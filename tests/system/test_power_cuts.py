@@ -23,7 +23,7 @@ import tty
 from collections import Counter
 from pathlib import Path
 
-from support import HANG
+from support import HANG, spawn
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
 from support.pads import PtyPad, pad_hello
 
@@ -39,7 +39,7 @@ KILLS = 6
 def start_tower(state_dir) -> subprocess.Popen:
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
     command += ["--players", "Ann,Ben,Cleo", "--state-dir", str(state_dir)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return spawn.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
 def news_until_killed(tower: subprocess.Popen, after: str) -> list[str]:
@@ -145,7 +145,7 @@ class PadPlayer:
 def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> subprocess.Popen:
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
     command += ["--config", str(ann.config(tmp_path)), "--state-dir", str(tmp_path / "state")]
-    return subprocess.Popen(
+    return spawn.Popen(
         command, stdin=ann.keyboard_end, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         text=True,
     )  # fmt: skip
