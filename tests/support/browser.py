@@ -1,14 +1,22 @@
 """One headless chromium per test process, started at the first test that needs it and shared
 by the rest: each test connects to it over the DevTools protocol and opens contexts of its own
-(own storage, own viewport), so tests stay apart while the browser starts once, not per test."""
+(own storage, own viewport), so tests stay apart while the browser starts once, not per test.
+
+Playwright's driver (a Node.js process, almost a second of CPU to start) is shared the same way:
+it lives in one event loop of the test process's own, on a thread, and a browser test runs its
+table, web server and steps in that loop (`run_in_browser_loop`) instead of in a loop of its own.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import re
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from support import HANG
 
@@ -63,3 +71,51 @@ def _stop(process: subprocess.Popen[str], profile: tempfile.TemporaryDirectory[s
         process.kill()
         process.wait()
     profile.cleanup()
+
+
+_browser_loop: dict[str, Any] = {}
+
+
+def run_in_browser_loop(coroutine: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """`asyncio.run(coroutine())`, but in the loop where this process's Playwright lives."""
+    loop = _loop()
+    asyncio.run_coroutine_threadsafe(_finished(coroutine()), loop).result()
+
+
+async def _finished(coroutine: Coroutine[Any, Any, None]) -> None:
+    """The coroutine, and then whatever tasks it left behind cancelled, as `asyncio.run` does
+    when it closes its loop: the next test finds the loop as the last one found it."""
+    before = asyncio.all_tasks()
+    try:
+        await coroutine
+    finally:
+        left = [task for task in asyncio.all_tasks() - before if task is not asyncio.current_task()]
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
+
+
+def playwright() -> Any:
+    """This process's Playwright (call it inside `run_in_browser_loop`)."""
+    return _browser_loop["playwright"]
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    with _lock:
+        if "loop" not in _browser_loop:
+            from playwright.async_api import async_playwright
+
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, daemon=True).start()
+            started = asyncio.run_coroutine_threadsafe(async_playwright().start(), loop)
+            _browser_loop.update(loop=loop, playwright=started.result(HANG))
+            atexit.register(_stop_playwright, loop)
+        return _browser_loop["loop"]
+
+
+def _stop_playwright(loop: asyncio.AbstractEventLoop) -> None:
+    stopping = asyncio.run_coroutine_threadsafe(_browser_loop["playwright"].stop(), loop)
+    try:
+        stopping.result(10)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)

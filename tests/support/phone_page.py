@@ -29,6 +29,7 @@ from firmware_py.table import Table
 from sheets import load_sheet
 from support import HANG, with_certificates
 from support.browser import endpoint as shared_chromium
+from support.browser import playwright, run_in_browser_loop
 from support.table import until
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -56,28 +57,27 @@ def phone_tower(tmp_path: Path, seats=(BOT,), variant: str = "classic"):
 def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HANG) -> None:
     """Run the table and its web server while `await steps(browser)`, the browser being this
     process's shared headless chromium (each phone a context of its own)."""
-    from playwright.async_api import async_playwright
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
         await until(lambda: table.hardware.button is not None)
         assert await server.start() is None
         try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.connect_over_cdp(shared_chromium(CHROMIUM))
-                browser.script_errors = []  # uncaught errors of the page's script, any phone
-                try:
-                    await steps(browser)
-                finally:
-                    await browser.close()
-                assert browser.script_errors == [], "the page's script failed"
+            chromium = playwright().chromium
+            browser = await chromium.connect_over_cdp(shared_chromium(CHROMIUM))
+            browser.script_errors = []  # uncaught errors of the page's script, any phone
+            try:
+                await steps(browser)
+            finally:
+                await browser.close()
+            assert browser.script_errors == [], "the page's script failed"
         finally:
             await server.stop()
             table.stop()
             await task
 
     try:
-        asyncio.run(asyncio.wait_for(play(), timeout=timeout))
+        run_in_browser_loop(lambda: asyncio.wait_for(play(), timeout=timeout))
     finally:
         table.hardware.close()
 

@@ -75,9 +75,16 @@ async def _press_for(table: Table, clock: FakeClock, seconds: float) -> None:
     await until(lambda: table.version != version)
 
 
-def run_table(table: Table, steps, hub=None, timeout: float = HANG) -> None:
+def in_a_loop_of_its_own(coroutine) -> None:
+    """`asyncio.run(coroutine())`: how a test runs its table unless told otherwise."""
+    asyncio.run(coroutine())
+
+
+def run_table(table: Table, steps, hub=None, timeout: float = HANG,
+              runner=in_a_loop_of_its_own) -> None:  # fmt: skip
     """Run the table while `await steps()` plays (pressing its button, opening its pad `hub`
-    if it has one); then stop it and close the hub and the hardware."""
+    if it has one); then stop it and close the hub and the hardware. `runner` runs the
+    coroutine (a browser test's: in the loop of its process's Playwright)."""
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
@@ -89,7 +96,7 @@ def run_table(table: Table, steps, hub=None, timeout: float = HANG) -> None:
             await task
 
     try:
-        asyncio.run(asyncio.wait_for(play(), timeout=timeout))
+        runner(lambda: asyncio.wait_for(play(), timeout=timeout))
     finally:
         if hub is not None:
             hub.close()

@@ -10,7 +10,7 @@ from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.seats.phones.server import WebServer
 from support import HANG
-from support.table import make_table, run_table
+from support.table import in_a_loop_of_its_own, make_table, run_table
 
 CODE = "4821"
 BOT = SeatSpec("Bot", COMPUTER)
@@ -27,9 +27,10 @@ def web_tower(tmp_path, seats=(), variant: str = "classic"):
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 
-def run_with_server(table, server, steps, *, hub=None, timeout: float = HANG) -> None:
+def run_with_server(table, server, steps, *, hub=None, timeout: float = HANG,
+                    runner=in_a_loop_of_its_own) -> None:  # fmt: skip
     """Run the table and its web server while `await steps()` plays; then stop both and close
-    the pad `hub` (if any) and the hardware."""
+    the pad `hub` (if any) and the hardware (`runner`: as `run_table` takes it)."""
 
     async def play() -> None:
         assert await server.start() is None
@@ -38,7 +39,7 @@ def run_with_server(table, server, steps, *, hub=None, timeout: float = HANG) ->
         finally:
             await server.stop()
 
-    run_table(table, play, hub=hub, timeout=timeout)
+    run_table(table, play, hub=hub, timeout=timeout, runner=runner)
 
 
 def bot_rolls_five(table) -> None:

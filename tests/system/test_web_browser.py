@@ -17,6 +17,7 @@ import pytest
 from PIL import Image, ImageChops
 from support import HANG
 from support.browser import endpoint as shared_chromium
+from support.browser import playwright, run_in_browser_loop
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.table import PACE, until
@@ -26,7 +27,7 @@ from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seats.pads import PadHub
 
-playwright_api = pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
@@ -55,14 +56,14 @@ def with_browser(table, server, steps, *, hub=None, timeout: float = HANG) -> No
     process's shared headless chromium (each phone in it a context of its own)."""
 
     async def in_browser() -> None:
-        async with playwright_api.async_playwright() as playwright:
-            browser = await playwright.chromium.connect_over_cdp(shared_chromium(CHROMIUM))
-            try:
-                await steps(browser)
-            finally:
-                await browser.close()
+        browser = await playwright().chromium.connect_over_cdp(shared_chromium(CHROMIUM))
+        try:
+            await steps(browser)
+        finally:
+            await browser.close()
 
-    run_with_server(table, server, in_browser, hub=hub, timeout=timeout)
+    run_with_server(table, server, in_browser, hub=hub, timeout=timeout,
+                    runner=run_in_browser_loop)  # fmt: skip
 
 
 async def phone(browser):
