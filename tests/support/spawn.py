@@ -35,6 +35,8 @@ TOWER = [sys.executable, "-m", "firmware_py.app.cli"]
 TESTS = str(Path(__file__).resolve().parent.parent)
 FORKING = os.environ.get("QWIXX_TEST_FORK", "1") != "0"
 
+FORKED_CPU: list[float] = []  # CPU seconds of each forked tower that ended (bench/suite.py)
+
 _zygote: subprocess.Popen | None = None
 _address = ""
 _starting = threading.Lock()
@@ -184,7 +186,9 @@ class Forked:
             if self.returncode is None:
                 line = self._answers.readline()
                 # (no line: the zygote itself ended, and killed its children on the way out)
-                self.returncode = json.loads(line)["returncode"] if line else -9
+                answer = json.loads(line) if line else {"returncode": -9, "cpu": 0.0}
+                self.returncode = answer["returncode"]
+                FORKED_CPU.append(answer["cpu"])
 
     def send_signal(self, signal_number: int) -> None:
         if self.poll() is None:

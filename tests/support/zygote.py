@@ -9,7 +9,7 @@ descriptors. It forks; the child becomes the tower process (those descriptors as
 that environment, fresh `sys.std*` as Python makes them at start) and runs `qwixx-tower`'s
 `main` to its exit, ending as an interpreter does (atexit, flushed output, SIGINT as
 KeyboardInterrupt). The parent answers with the child's pid, and later with its exit status as
-`subprocess.Popen.returncode` reads it.
+`subprocess.Popen.returncode` reads it (and the CPU time it took).
 
 A tower's own code runs as in `python -m firmware_py.app.cli`: only the interpreter's start and
 the imports (half a second of CPU a tower on this machine) are shared. Nothing here keeps
@@ -86,14 +86,15 @@ def _report_exits(children: dict[int, socket.socket]) -> None:
     """Each child that has ended: its status to whoever asked for it."""
     while children:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
         connection = children.pop(pid, None)
         if connection is not None:
-            answer = {"returncode": os.waitstatus_to_exitcode(status)}
+            cpu = usage.ru_utime + usage.ru_stime  # (for bench/suite.py's count per test)
+            answer = {"returncode": os.waitstatus_to_exitcode(status), "cpu": cpu}
             with contextlib.suppress(OSError):  # the test that asked has gone: nobody to tell
                 connection.sendall(json.dumps(answer).encode() + b"\n")
             connection.close()
