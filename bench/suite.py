@@ -58,9 +58,12 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
                "-p", "suite_cpu", "-q", *extra]  # fmt: skip
     cpu, start = children_cpu(), time.monotonic()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode != 0:  # what failed, as pytest summed it up
+    if done.returncode != 0:  # what failed, as pytest summed it up; the whole of it kept
         summary = done.stdout.rpartition("short test summary info")[2]
         print(summary.strip()[-4000:] or done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+        log = Path(tempfile.gettempdir()) / f"qwixx-suite-{time.strftime('%Y%m%d-%H%M%S')}.log"
+        log.write_text(done.stdout + done.stderr)
+        print(f"pytest's whole output: {log}")
     return done.returncode, time.monotonic() - start, children_cpu() - cpu
 
 

@@ -7,8 +7,15 @@ import os
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from hypothesis import HealthCheck, settings
 
 pytest.register_assert_rewrite("support")
+
+# Hypothesis judges by the wall clock unless told not to: an example slower than 200 ms fails
+# (its deadline) and slow data generation fails a health check. On a loaded machine both fail
+# good code, so neither applies here; every property still runs all its examples.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import logging
 import threading
 
 import pytest
+from support import HANG
 from support.fakes import FakeClock
 
 from drivers.button import RollButton
@@ -129,7 +130,7 @@ def test_a_real_hold_fires_the_long_press_without_polling(mock_factory):
         PIN, on_long_press=held.set, long_press_time=0.05, pin_factory=mock_factory
     ) as button:
         mock_factory.pin(PIN).drive_low()
-        assert held.wait(timeout=10)
+        assert held.wait(timeout=HANG)
         assert button.closed is False
 
 

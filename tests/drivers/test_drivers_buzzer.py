@@ -11,6 +11,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
+from support import HANG
 
 from drivers.buzzer import GAME_OVER, LOCK, PENALTY, ROLL, TEST, TUNES, Buzzer
 from drivers.errors import BuzzerConfigError, DriverClosedError, UnknownTuneError
@@ -18,7 +19,7 @@ from drivers.worker import WAITING_KEPT, Worker
 
 PIN = 12
 QUICK = 200.0  # tunes played this many times faster than written
-WAIT = 10  # seconds a tune may take at most, on a busy machine
+WAIT = HANG  # seconds a tune may take at most: only a hang takes longer
 
 
 class FrequencyPin(MockPWMPin):

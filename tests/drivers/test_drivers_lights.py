@@ -4,13 +4,14 @@ from itertools import pairwise
 
 import pytest
 from gpiozero.exc import GPIOPinInUse
+from support import HANG
 
 from drivers.errors import DriverClosedError, LightsConfigError, UnknownColourError
 from drivers.lights import LockLights
 
 PINS = {"red": 5, "yellow": 6, "green": 13, "blue": 19}
 BLINKS = 2
-SETTLE_TIMEOUT = 10
+SETTLE_TIMEOUT = HANG  # only a hang takes longer
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 
 import pytest
+from support import HANG
 from support.bluez import PixelsDie, Radio, serving
 from support.bluez.bus import private_system_bus
 from support.pixels import DICE
@@ -16,7 +17,7 @@ from support.pixels import DICE
 from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader, bluetooth_trouble
 
 ALL_COLOURS = ["red", "yellow", "green", "blue"]
-LIMIT = 30.0  # seconds that only bound a hang on a loaded machine
+LIMIT = HANG  # seconds that only bound a hang on a loaded machine
 
 
 @pytest.fixture

@@ -602,7 +602,7 @@ def test_history_never_crashes_on_any_of_it(tmp_path, good_game):
         [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG,
         preexec_fn=without_dac_override if ROOT else None,
     )
     assert done.returncode == 0 and "Traceback" not in done.stderr

@@ -6,6 +6,7 @@ import importlib.util
 import subprocess
 
 import pytest
+from support import HANG
 from support.paths import MICROPYTHON, ROOT
 
 from firmware_py.app import pad_install as padinstall
@@ -30,7 +31,7 @@ def test_micropython_mounts_the_image_and_finds_the_compiled_firmware(tmp_path):
     check = MICROPYTHON / "lfs_mount_check.py"
     result = subprocess.run(
         [micropython_binary(), "-X", "heapsize=8M", str(check), str(image)],
-        capture_output=True, text=True, timeout=60, check=True,
+        capture_output=True, text=True, timeout=HANG, check=True,
     )  # fmt: skip
     listed = dict(line.split() for line in result.stdout.splitlines()[:-1])
     assert sorted(listed) == sorted(path.name for path in files)

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 
 import pytest
+from support import HANG
 
 from firmware_py.app.arguments import seat_level
 from firmware_py.app.asked import asked_seats
@@ -109,6 +110,6 @@ def test_a_resumed_game_gets_its_levels_back_from_the_notes(tmp_path):
 def test_hard_computer_players_play_a_whole_game_at_the_table(tmp_path):
     """They think in the worker thread; the game ends and every decision was legal."""
     table = table_with(tmp_path, [SeatSpec("Robo", level="hard"), SeatSpec("Ada", level="easy")])
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=120))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     assert table.game.over
     table.hardware.close()

@@ -10,6 +10,7 @@ import socket
 
 import aiohttp
 import zxingcpp
+from support import HANG
 from support.table import make_table, until
 
 from firmware_py.app import service
@@ -48,7 +49,7 @@ def serve(table, console, web, steps=None, games=None) -> None:
         await task
 
     try:
-        asyncio.run(asyncio.wait_for(play(), timeout=60))
+        asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     finally:
         table.hardware.close()
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from support import HANG
 from support.sound import measure
 
 from drivers.buzzer import GAME_OVER, LOCK, PENALTY, ROLL, Buzzer
@@ -25,7 +26,7 @@ from firmware_py.table import Table
 from firmware_py.view import TableView, table_view
 from sheets import COLOURS, load_sheet
 
-WAIT = 60
+WAIT = HANG
 DICE = dict.fromkeys(COLOURS, 3)
 
 

@@ -5,6 +5,7 @@ import logging
 import shutil
 
 import pytest
+from support import HANG
 from support.sound import measure
 
 import drivers.speech
@@ -16,7 +17,7 @@ needs_espeak = pytest.mark.skipif(
     reason="espeak-ng is not installed (./dev test installs it as root with apt; "
     "else sudo apt install espeak-ng)",
 )
-WAIT = 60  # seconds a few sentences may take on a busy machine
+WAIT = HANG  # seconds a few sentences may take: only a hang takes longer
 
 
 @needs_espeak

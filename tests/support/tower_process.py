@@ -34,9 +34,9 @@ from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Start
 from firmware_py.seating import SeatSpec
-from support import pads, spawn
+from support import HANG, pads, spawn
 
-WAIT = 60.0  # seconds: bounds a hang only, generous for a loaded 2-core machine
+WAIT = HANG  # seconds: bounds a hang only
 JOIN_LINE = re.compile(r"Phones join at (http://\S+)")
 
 

@@ -17,7 +17,7 @@ import sys
 import time
 
 import pytest
-from support import spawn
+from support import HANG, spawn
 from support.bluez.bus import bus_environment, private_system_bus
 from support.bluez.control import StandInProcess
 from support.pixels import DICE
@@ -25,7 +25,7 @@ from support.pixels import DICE
 ALL_WAITED = (
     "waiting for white 1, white 2, the red die, the yellow die, the green die and the blue die"
 )
-LIMIT = 60.0  # seconds that only bound a hang on a loaded machine
+LIMIT = HANG  # seconds that only bound a hang on a loaded machine
 CONFIG = """
 [tower]
 state_dir = "{state}"

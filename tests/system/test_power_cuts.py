@@ -39,29 +39,56 @@ KILLS = 6
 def start_tower(state_dir) -> subprocess.Popen:
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
     command += ["--players", "Ann,Ben,Cleo", "--state-dir", str(state_dir)]
-    return spawn.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return spawn.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+class News:
+    """The tower's standard output in lines, read straight from its descriptor as select()
+    says it is ready: no line waits unseen in a buffer while the tower is quiet."""
+
+    def __init__(self, tower) -> None:
+        self.fd = tower.stdout.fileno()
+        self.partial = b""
+        self.ended = False
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def lines(self) -> list[str]:
+        """The whole lines that have come (one read: call it when select() says so)."""
+        data = os.read(self.fd, 65536)
+        self.ended = not data
+        text = self.partial + data
+        *whole, self.partial = text.split(b"\n")
+        if self.ended and self.partial:
+            whole, self.partial = [*whole, self.partial], b""
+        return [line.decode() for line in whole]
+
+    def rest(self) -> list[str]:
+        """Every line still in the pipe, up to its end (the tower has been killed)."""
+        lines = []
+        while not self.ended:
+            lines += self.lines()
+        return lines
 
 
 def news_until_killed(tower: subprocess.Popen, after: str) -> list[str]:
     """Read what the tower announces until a line matches `after` (a regular expression: the
     tower has got that far, however slow the machine), then pull the plug."""
-    lines, deadline = [], time.monotonic() + HANG
+    lines, deadline, news = [], time.monotonic() + HANG, News(tower)
     while not any(re.search(after, line) for line in lines):
         left = deadline - time.monotonic()
         assert left > 0, f"the tower never said {after!r}; it said {lines[-10:]}"
-        ready, _, _ = select.select([tower.stdout], [], [], left)
-        if ready:
-            line = tower.stdout.readline()
-            assert line, f"the tower ended before {after!r}; it said {lines[-10:]}"
-            lines.append(line.rstrip("\n"))
+        if select.select([news], [], [], left)[0]:
+            lines += news.lines()
+            assert not news.ended, f"the tower ended before {after!r}; it said {lines[-10:]}"
     os.kill(tower.pid, signal.SIGKILL)
     tower.wait()
-    lines += tower.stdout.read().splitlines()  # already printed before the kill
-    return lines
+    return lines + news.rest()  # already printed before the kill
 
 
 BOOT = 300  # Ann's pad never restarts: its request ids go on across the tower's restarts
-WAIT_FOR_A_DECISION = 20.0  # seconds at most for a start-up, and for a decision to kill after
+WAIT_FOR_A_DECISION = HANG  # seconds at most for a start-up, and for a decision to kill after
 
 
 class PadPlayer:
@@ -147,7 +174,6 @@ def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> subprocess.Popen:
     command += ["--config", str(ann.config(tmp_path)), "--state-dir", str(tmp_path / "state")]
     return spawn.Popen(
         command, stdin=ann.keyboard_end, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True,
     )  # fmt: skip
 
 
@@ -159,13 +185,13 @@ def play_until_killed(
     `mid_request`, that many seconds after the pad's next decision went out (a few
     milliseconds: before its fsync, between the fsync and the answer, or after it)."""
     lines, deadline = [], time.monotonic() + WAIT_FOR_A_DECISION + seconds
-    started = False
+    started, news = False, News(tower)
     while (left := deadline - time.monotonic()) > 0 or (
         mid_request is not None and not ann.deciding() and left > -WAIT_FOR_A_DECISION
     ):
-        ready, _, _ = select.select([tower.stdout, ann.pad.master], [], [], max(left, 0.05))
-        if tower.stdout in ready:
-            lines.append(tower.stdout.readline().rstrip("\n"))
+        ready, _, _ = select.select([news, ann.pad.master], [], [], max(left, 0.05))
+        if news in ready and not news.ended:
+            lines += news.lines()
         if ann.pad.master in ready:
             ann.hear()
             if not started:  # the tower's hello: it is up
@@ -174,7 +200,7 @@ def play_until_killed(
         time.sleep(mid_request)
     os.kill(tower.pid, signal.SIGKILL)
     tower.wait()
-    lines += tower.stdout.read().splitlines()  # already printed before the kill
+    lines += news.rest()  # already printed before the kill
     ann.pad.drain()  # what the tower said before it died; the pad's request stays in flight
     return lines
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import with_certificates
+from support import HANG, with_certificates
 from support.paths import ROOT
 from support.wheel import UNREACHABLE, build_wheel
 
@@ -41,7 +41,7 @@ PYTHON = "/usr/bin/python3"
 GROUPS = ("gpio", "i2c", "spi", "dialout", "bluetooth", "audio")
 # One worker boots systemd for all of this module's tests (--dist loadgroup).
 pytestmark = pytest.mark.xdist_group("systemd-boot")
-WAIT = 90.0  # seconds before a step that should happen is called a failure
+WAIT = HANG  # seconds before a step that should happen is called a hang
 # Units that would reach past the namespaces into this machine's kernel or devices.
 MASKED = (
     "systemd-udevd.service", "systemd-udevd-control.socket", "systemd-udevd-kernel.socket",

@@ -17,11 +17,12 @@ from dbus_fast.annotations import DBusUInt32 as UInt32
 from dbus_fast.constants import BusType
 from dbus_fast.service import ServiceInterface, method
 
+from support import HANG
 from support.bluez.service import BLUEZ, Radio
 
 Ids = Annotated[list[int], DBusSignature("au")]
 TESTS = Path(__file__).resolve().parents[2]
-START_WAIT = 30.0  # seconds a loaded machine may take to start Python and serve
+START_WAIT = HANG  # seconds a loaded machine may take to start Python and serve
 
 
 class Control(ServiceInterface):
