@@ -44,10 +44,10 @@ from sheets import load_sheet
 PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
 PRESS_SECONDS = 0.08  # the robot holds the tower's roll button this long
 BUTTON_REST = 0.1  # and lets go of it this long between presses, past its debounce time
-JOIN_WAIT = 30.0  # seconds a pad may take to start and ask to be joined
+JOIN_WAIT = 60.0  # seconds a running pad may take to start and ask to be joined (a busy Pi)
 JOIN_PROMPT = "press any button"  # a pad's screen line while it has no seat
 GAME_OVER = "game over"  # a pad's screen line once the game has ended
-END_WAIT = 10.0  # seconds the pads may take to show the end after the tower's last game
+END_WAIT = 60.0  # seconds a running pad may take to show the end after the tower's last game
 DEMO_LEVEL = "hard"  # the best player: a few ms a decision, quick enough for any pace
 NUDGE_AFTER = 5.0  # seconds the table may wait on the fingers before they look and press again
 
@@ -126,6 +126,11 @@ class SimulatedPad:
             if line.startswith("screen|"):
                 self.screen = line.split("|")[1:]
 
+    @property
+    def running(self) -> bool:
+        """The firmware's process is still there (a pad that stopped is waited for no more)."""
+        return self.process.poll() is None
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -156,11 +161,11 @@ class RobotFingers:
         """Each pad in turn: once its screen asks, a press joins it (a seat the tower kept,
         from a resumed game, needs none); then the game can start."""
         for name, pad in self.pads.items():
-            await self._until(partial(self._may_join, pad, name))
+            await self._until(partial(self._may_join, pad, name), pad)
             if not self._seated(name):
                 await asyncio.sleep(self.pace)  # a finger is not that quick
                 pad.press(robot.presses(join_state(self.table), robot.join()))
-                await self._until(partial(self._seated, name))
+                await self._until(partial(self._seated, name), pad)
         self.joined = True
         self._nudging = asyncio.get_running_loop().create_task(self.keep_playing())
         self.look(self.table.view())
@@ -182,9 +187,13 @@ class RobotFingers:
         return name in (seat.name for seat in self.table.seats)
 
     @staticmethod
-    async def _until(condition: Callable[[], bool]) -> None:
+    async def _until(condition: Callable[[], bool], pad: SimulatedPad) -> None:
+        """Until `condition`, while `pad`'s firmware runs: a slow machine is waited for, a
+        stopped pad is said at once, a stuck one after JOIN_WAIT."""
         deadline = asyncio.get_running_loop().time() + JOIN_WAIT
         while not condition():
+            if not pad.running:
+                raise DemoError("a pad's firmware stopped before it joined the table")
             if asyncio.get_running_loop().time() > deadline:
                 raise DemoError("a pad never asked to join the table: is its firmware running?")
             await asyncio.sleep(0.02)
@@ -360,10 +369,13 @@ def shows_the_end(pad: SimulatedPad) -> bool:
 
 async def _until_the_pads_show_the_end(pads: dict[str, SimulatedPad]) -> None:
     """The table has stopped after its last game; the pads' last answers and the game-over
-    state are still on the cables: wait (bounded) until every pad shows the end."""
+    state are still on the cables: wait until every pad whose firmware runs shows the end (a
+    busy machine may take seconds; END_WAIT only bounds a pad that is stuck)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + END_WAIT
-    while not all(shows_the_end(pad) for pad in pads.values()) and loop.time() < deadline:
+    while loop.time() < deadline and not all(
+        shows_the_end(pad) for pad in pads.values() if pad.running
+    ):
         await asyncio.sleep(0.02)
 
 

@@ -5,9 +5,10 @@ and pad frames."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-from support import spawn
+from support import HANG, spawn
 from support.terminal import TowerTerminal
 
 from firmware_py.journal.journal import Journal
@@ -73,3 +74,21 @@ def test_the_demo_in_a_terminal_ends_with_every_pad_showing_the_final_scores(tmp
     assert len(final) == 1
     assert left.count("│game over       │") == 2 and "waiting" not in left
     assert left.count("│Game over: ") == 2  # and who won, on each pad
+
+
+def test_a_pad_firmware_that_stops_at_once_is_said_without_waiting(tmp_path):
+    """A MicroPython that cannot run the pad (a broken install): the demo says that the pad's
+    firmware stopped as soon as it has, instead of waiting out its bound for a slow machine."""
+    broken = tmp_path / "bin" / "micropython"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\nexit 1\n")
+    broken.chmod(0o755)
+    result = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "demo", "--plain", "--pace", "0",
+         "--players", "Ann,Ben", "--state-dir", str(tmp_path / "state")],
+        capture_output=True, text=True, timeout=HANG, check=False,
+        env={**os.environ, "PATH": f"{broken.parent}{os.pathsep}{os.environ['PATH']}"},
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "a pad's firmware stopped before it joined the table" in result.stderr
+    assert "Traceback" not in result.stderr
