@@ -187,6 +187,7 @@ class Console:
         self._typed = b""  # keyboard input not yet ended by Enter
         self._asked: tuple[object, ...] = ()  # the question last printed (plain)
         self._opened = False  # the alternate screen is in use
+        self._closed = False  # the terminal is given back: nothing is drawn any more
         self.keyboard_closed = False
         self.keyboard_attached = False
         self._finger = asyncio.Lock()  # one press at a time: an Enter typed meanwhile waits
@@ -195,7 +196,7 @@ class Console:
 
     def refresh(self, view: TableView) -> None:
         """Draw the table after a change (the displays' own frames in between need no redraw)."""
-        if view.version == self._seen:
+        if view.version == self._seen or self._closed:
             return
         self._seen = view.version
         self._view = view
@@ -209,6 +210,8 @@ class Console:
     def redraw(self) -> None:
         """The whole screen, in place: home, every line overwritten and cleared to its end,
         the rest of the screen cleared; the cursor ends on the prompt."""
+        if self._closed:
+            return
         if not self._opened:
             self.out.write(ALTERNATE_SCREEN)
             self._opened = True
@@ -220,7 +223,10 @@ class Console:
         self.out.flush()
 
     def close(self) -> None:
-        """Leave the alternate screen, and leave the last news in the terminal."""
+        """Leave the alternate screen, and leave the last news in the terminal; a change at
+        the table after this (a pad's last frame as the hub closes) draws nothing, so the
+        terminal is not taken back into the alternate screen, with nobody to leave it."""
+        self._closed = True
         if self._opened:
             self.out.write(MAIN_SCREEN)
             self._opened = False

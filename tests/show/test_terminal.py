@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import time
 
 from gpiozero.pins import Pin
@@ -18,7 +19,7 @@ from firmware_py.journal.journal import Journal
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.show.news import mark_words
-from firmware_py.show.terminal import REAL_BUTTON, Console
+from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN, REAL_BUTTON, Console
 
 
 def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):
@@ -242,3 +243,20 @@ def test_the_hint_how_to_play_stays_under_the_drawn_tower_while_the_news_scrolls
         assert "run with --human Ann to play" in tower.text()
     finally:
         tower.stop()
+
+
+def test_a_change_after_the_console_closed_leaves_the_terminal_on_its_main_screen(tmp_path):
+    """The demo closes its console, then its pads' hub: a pad's last frame changed the table
+    and was drawn, which took the terminal back into the alternate screen after the tower had
+    left it (the final scores printed after it were lost, and the terminal left switched)."""
+    table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
+    out = io.StringIO()
+    console = Console(table, full_screen=True, out=out, size=lambda: os.terminal_size((80, 24)))
+    table.new_game()
+    console.close()
+    left_at = out.getvalue().rindex(MAIN_SCREEN)
+    table.say("Ann's pad has left")  # a change at the table after the console closed
+    table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
+    assert ALTERNATE_SCREEN not in out.getvalue()[left_at:]
+    assert out.getvalue().endswith("\n")  # the last news, left in the terminal
+    table.hardware.close()

@@ -65,7 +65,8 @@ def serve(address: str) -> None:
             request, fds = _receive(connection)
             pid = os.fork()
             if pid == 0:
-                _become(request, fds, closing=[listener, connection], pipes=[wake_read, wake_write])
+                others = [listener, connection, *children.values()]  # not the child's to hold
+                _become(request, fds, closing=others, pipes=[wake_read, wake_write])
             for fd in fds:
                 os.close(fd)
             children[pid] = connection
