@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from support import spawn
+from support import HANG, spawn
 from support.paths import ROOT
 
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -28,7 +28,7 @@ def qwixx(*args: str) -> subprocess.CompletedProcess[str]:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from support import spawn
+from support import HANG, spawn
 
 
 def test_a_display_that_does_not_answer_is_said_once_in_the_log_and_once_in_the_news(
@@ -18,7 +18,7 @@ def test_a_display_that_does_not_answer_is_said_once_in_the_log_and_once_in_the_
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--config",
                str(config), "--players", "Ann", "--pace", "0", "--games", "1",
                "--state-dir", str(tmp_path / "state")]  # fmt: skip
-    result = spawn.run(command, capture_output=True, text=True, timeout=120,
+    result = spawn.run(command, capture_output=True, text=True, timeout=HANG,
                             stdin=subprocess.DEVNULL)  # fmt: skip
     assert result.returncode == 0, result.stderr
     said = "the main display does not answer"

@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import spawn
+from support import HANG, spawn
 
 
 def play_one_game(screens: Path, state: Path) -> None:
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0",
                "--games", "1", "--screens", str(screens), "--state-dir", str(state)]  # fmt: skip
-    result = spawn.run(command, capture_output=True, text=True, timeout=120,
+    result = spawn.run(command, capture_output=True, text=True, timeout=HANG,
                             stdin=subprocess.DEVNULL)  # fmt: skip
     assert result.returncode == 0, result.stderr
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import spawn
+from support import HANG, spawn
 from support.paths import ROOT
 
 from firmware_py.app import systemd
@@ -41,7 +41,7 @@ def security(unit: Path) -> subprocess.CompletedProcess[str]:
         [ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
 
@@ -132,7 +132,7 @@ def test_the_tower_prefixes_priorities_only_when_its_stderr_is_the_journal(tmp_p
                  "--plain", "--games", "1", "--pace", "0", "--players", "Ann,Ben",
                  "--state-dir", str(tmp_path)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write_end,
-                env=env, timeout=120, check=True,
+                env=env, timeout=HANG, check=True,
             )  # fmt: skip
             os.close(write_end)
             return reader.read()

@@ -15,6 +15,7 @@ import pytest
 from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageChops
+from support import HANG
 from support.paths import GOLDEN, ROOT
 from support.views import CROWD, DICE, SEATS, TITLES, VIEWS, menu_at
 
@@ -203,7 +204,7 @@ def test_the_scores_stay_on_the_options_display_while_the_dice_roll(tmp_path):
                   pace=0.005, autoplay=True)  # fmt: skip
     rolling: list[TableView] = []
     table.subscribe(lambda view: rolling.append(view) if view.screen == "rolling" else None)
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     hardware.close()
     assert rolling
     for view in rolling:

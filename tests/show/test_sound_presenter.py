@@ -163,7 +163,7 @@ def test_a_whole_game_at_the_table_sounds_every_roll_penalty_lock_and_the_end(
         autoplay=True,
     )
     table.subscribe(SoundPresenter(buzzer, speech))
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     hardware.close()
     game = read_game(Journal(tmp_path).games()[-1]).game
     rolls = sum('"event": "roll"' in line for line in Journal(tmp_path).games()[-1].open())

@@ -71,7 +71,7 @@ def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_un
 
 def test_a_whole_game_in_80x24_never_floods_the_scrollback(tmp_path):
     tower = TowerTerminal(["--pace", "0.01", "--games", "1", "--state-dir", str(tmp_path)])
-    tower.wait_for("Game over", timeout=60)
+    tower.wait_for("Game over")
     assert tower.wait_for_end(timeout=HANG) == 0
     tower.stop()
     assert tower.scrolled_lines() == 0
@@ -239,7 +239,7 @@ def test_at_80_columns_a_long_refusal_is_shown_whole(tmp_path):
 def test_the_hint_how_to_play_stays_under_the_drawn_tower_while_the_news_scrolls(tmp_path):
     tower = TowerTerminal(["--pace", "0.01", "--state-dir", str(tmp_path)])  # plays on
     try:
-        tower.wait_for("Game over", timeout=60)  # a whole game of news later
+        tower.wait_for("Game over")  # a whole game of news later
         assert "run with --human Ann to play" in tower.text()
     finally:
         tower.stop()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.app.demo import micropython
+from support import HANG
 
 PAD_DIR = Path(__file__).resolve().parents[2] / "firmware_py" / "pad"
 
@@ -38,7 +39,7 @@ def run_check_script(script: Path, stdin: str = "") -> list[str]:
     hold one `pass NAME` or `FAIL NAME: ...` per check and end with `done`."""
     result = subprocess.run(
         [micropython_binary(), str(script), str(PAD_DIR)],
-        input=stdin, capture_output=True, text=True, timeout=120, check=False,
+        input=stdin, capture_output=True, text=True, timeout=HANG, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

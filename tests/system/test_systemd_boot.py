@@ -207,7 +207,7 @@ class BootedTower:
             ["nsenter", "-t", str(self.pid), "-m", "-p", "-u", "-i", "-n", "-r", "-w", *command],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=HANG,
             check=False,
         )
 

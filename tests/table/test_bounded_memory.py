@@ -6,6 +6,8 @@ sounds in test_drivers_buzzer; bench/soak.py measures the whole over 1,000 games
 
 import asyncio
 
+from support import HANG
+
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal, read_game
@@ -72,7 +74,7 @@ def test_game_after_game_the_news_in_memory_stays_at_its_bound_and_the_journal_k
     table = Table(seats=seats, variant="classic", journal=Journal(tmp_path),
                   hardware=build_hardware(SIMULATED, 6), pace=0.0, autoplay=True)  # fmt: skip
     try:
-        asyncio.run(asyncio.wait_for(table.run(games=4), timeout=120))
+        asyncio.run(asyncio.wait_for(table.run(games=4), timeout=HANG))
     finally:
         table.hardware.close()
     games = [read_game(path) for path in Journal(tmp_path).games()]

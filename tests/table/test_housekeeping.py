@@ -14,6 +14,7 @@ import socket
 import time
 
 import pytest
+from support import HANG
 from support.fakes import FakeClock
 from support.table import run_table
 
@@ -165,7 +166,7 @@ def test_housekeeping_that_keeps_failing_exits_non_zero_at_once(tmp_path, caplog
     monkeypatch.setattr(table.hardware.displays["main"], "refresh", broken)
     try:
         with caplog.at_level(logging.ERROR), pytest.raises(SystemExit) as exited:
-            asyncio.run(asyncio.wait_for(table.run(), timeout=60))
+            asyncio.run(asyncio.wait_for(table.run(), timeout=HANG))
     finally:
         table.hardware.close()
     assert exited.value.code != 0

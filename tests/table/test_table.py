@@ -57,12 +57,12 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
 
     seats = [SeatSpec(name) for name in ("Ann", "Ben", "Cleo")]
     table = make_table(tmp_path, seats, variant)
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     game = table.game
     assert game.over
     replayed = read_game(Journal(tmp_path).games()[-1]).game
     assert game_report(replayed) == game_report(game)
-    table.hardware.lights.wait_until_steady(timeout=10)
+    table.hardware.lights.wait_until_steady(timeout=HANG)
     assert lit_lights(table) == {COLOURS[row] for row in game.locked}
     main = table.hardware.displays["main"]
     pages = {render(replace(table.view(), page=page), "main").tobytes() for page in range(3)}
@@ -88,7 +88,7 @@ def test_look_ahead_computer_players_think_off_the_loop_and_play_a_whole_game(
     seats = [SeatSpec(name) for name in ("Ann", "Ben")]
     table = make_table(tmp_path, seats)
     table.look_ahead = 6
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     assert table.game.over
     journal = Journal(tmp_path).games()[-1].read_text().splitlines()[1:]
     decisions = [parse_line(line) for line in journal if '"event": "roll"' not in line]
@@ -153,7 +153,7 @@ def test_an_unfinished_game_is_resumed_where_the_journal_left_it(tmp_path):
     with open(journal.games()[-1], "a") as file:
         file.write('{"event": "pass", "pl')  # the plug was pulled mid-write
     table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     lines = journal.games()[-1].read_text().splitlines()
     roll = '{"white": [4, 1], "red": 6, "yellow": 2, "green": 3, "blue": 6}'
     assert lines[1:3] == [
@@ -682,7 +682,7 @@ def test_a_whole_game_moves_only_along_the_table_s_transitions(tmp_path, variant
     table = make_table(tmp_path, [SeatSpec(name) for name in ("Ann", "Ben")], variant)
     seen: list[TablePhase] = []
     table.subscribe(lambda view: seen.append(view.phase) if view.phase not in seen[-1:] else None)
-    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=60))
+    asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     table.hardware.close()
     assert seen[0] == TablePhase.ATTRACT and seen[-1] == TablePhase.GAME_OVER
     assert {TablePhase.ROLL, TablePhase.ROLLING, TablePhase.ACTION1, TablePhase.ACTION2} <= set(
