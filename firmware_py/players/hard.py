@@ -92,6 +92,8 @@ def expected_lock(game: Game, name: str) -> Mark | None:
     """A lock `name` may make now and is taken to make: one that leaves the game going, or one
     that ends it with them not behind (a player does not lock into a loss)."""
     sheet = game.sheet
+    if all(mask.bit_count() < sheet.lock_threshold for mask in game.player(name).rows):
+        return None  # no row has the crosses a lock needs (most of a game)
     for mark in game.legal_marks(name):
         row = sheet.row_index(mark.row)
         if mark.lucky or sheet.positions[row][mark.number] not in sheet.lock_positions[row]:
