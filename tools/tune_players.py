@@ -11,11 +11,12 @@ Writes firmware_py/players/weights.json.
 
     nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 300] [--rounds 1]
 
-Reproduces the shipped weights from the same seed and arguments (`--seed 1`: 9.4 minutes of
-CPU, 25 minutes of wall time on a machine shared with other jobs). With the look a roll ahead on, no
-step of the first round won more than the margin: the starting point stood. The cost of a
-skipped number for a player alone (`skip_alone`) is not tuned here: these games are all in
-company; it was set from games alone (bench/strength.py --parts solo).
+Reproduced the shipped weights from the same seed and arguments (`--seed 1`: 9.4 minutes of
+CPU, 25 minutes of wall time on a machine shared with other jobs) before the hard level read
+the dice on the table (hard.others_lock); it has not been run again since. With the look a roll
+ahead on, no step of the first round won more than the margin: the starting point stood. The
+cost of a skipped number for a player alone (`skip_alone`) is not tuned here: these games are
+all in company; it was set from games alone (bench/strength.py --parts solo).
 """
 
 from __future__ import annotations

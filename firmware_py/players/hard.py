@@ -39,6 +39,8 @@ def choose(game: Game, name: str, weights: Weights | None = None) -> Mark | Pass
     for order, option in enumerate(options):
         after = game.copy()
         after.apply(option)
+        if not planning:
+            others_lock(after, name)
         value, end = (
             _turn_value(after, name, weights) if planning else (judge(after, name, weights), after)
         )
@@ -55,9 +57,10 @@ def choose(game: Game, name: str, weights: Weights | None = None) -> Mark | Pass
 
 def _turn_value(game: Game, name: str, weights: Weights) -> tuple[float, Game]:
     """The active player after its action-1 decision: the best its action 2 can then make
-    (the others' action-1 decisions taken as passes), and the game that leaves."""
+    (the others' action-1 decisions taken as passes, or the locks they are expected to make),
+    and the game that leaves."""
     for waiting in game.waiting_for():
-        game.apply(Pass(waiting))
+        game.apply(expected_lock(game, waiting) or Pass(waiting))
     if game.phase is not ACTION2:
         return judge(game, name, weights), game
     best, best_end = float("-inf"), game
@@ -69,6 +72,40 @@ def _turn_value(game: Game, name: str, weights: Weights) -> tuple[float, Game]:
         if value > best:
             best, best_end = value, after
     return best, best_end
+
+
+def others_lock(game: Game, name: str) -> None:
+    """After `name`'s action-1 decision, as a non-active player: the others make the locks they
+    are expected to make this turn (the dice are on the table), with the white sum in action 1
+    and, for the active player, with a colour sum in action 2. A row about to be locked is
+    judged closed, so its crosses are taken now or never. Their other decisions stay open."""
+    if game.phase is ACTION1:
+        for waiting in game.waiting_for():
+            game.apply(expected_lock(game, waiting) or Pass(waiting))
+    if game.phase is ACTION2 and game.active_name != name:
+        lock = expected_lock(game, game.active_name)
+        if lock is not None:
+            game.apply(lock)
+
+
+def expected_lock(game: Game, name: str) -> Mark | None:
+    """A lock `name` may make now and is taken to make: one that leaves the game going, or one
+    that ends it with them not behind (a player does not lock into a loss)."""
+    sheet = game.sheet
+    if all(mask.bit_count() < sheet.lock_threshold for mask in game.player(name).rows):
+        return None  # no row has the crosses a lock needs (most of a game)
+    for mark in game.legal_marks(name):
+        row = sheet.row_index(mark.row)
+        if mark.lucky or sheet.positions[row][mark.number] not in sheet.lock_positions[row]:
+            continue
+        after = game.copy()
+        after.apply(mark)
+        if not ending(after, after.closed | after.locking):
+            return mark
+        theirs = after.total(name)
+        if all(theirs >= after.total(p.name) for p in after.players):
+            return mark
+    return None
 
 
 def ending(game: Game, closed: int) -> bool:
