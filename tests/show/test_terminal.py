@@ -44,6 +44,13 @@ def prompt_line(tower: TowerTerminal) -> str:
     return [line for line in tower.screen.display if line.strip()][-1].rstrip()
 
 
+def first_offered(white: int) -> str:
+    """The first cross offered for the white sum on an empty classic sheet: in red; but 12 is
+    red's last cell, crossed only to lock a row with five crosses before it (classic rules),
+    so for 6 + 6 green leads."""
+    return f"red {white}" if white < 12 else f"green {white}"
+
+
 def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_undo(tmp_path):
     """Ben at the keyboard, Ann and Cleo computer players: after Ben passes in action 1 his
     prompt stays and offers undo while the others decide, and undo works there as on a pad."""
@@ -57,13 +64,13 @@ def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_un
         white = json.loads(game[1])["dice"]["white"]
         assert f"white {white[0]}+{white[1]} = {sum(white)}" in screen
         assert "Ann's roll" in screen
-        assert f"Ben, action 1: [1] red {sum(white)}" in screen
+        assert f"Ben, action 1: [1] {first_offered(sum(white))}" in screen
         tower.type("p\n")
         tower.wait_for("Ben, action 1: you passed; the others decide")
         assert prompt_line(tower) == "[u] undo  >"
         tower.type("u\n")
         tower.wait_for("Ben takes it back")
-        tower.wait_for(f"Ben, action 1: [1] red {sum(white)}")
+        tower.wait_for(f"Ben, action 1: [1] {first_offered(sum(white))}")
         assert tower.scrolled_lines() == 0
         assert b"\x1b[2J" not in tower.raw  # redrawn in place, never cleared
     finally:
@@ -111,11 +118,8 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
         rolled = re.search(r"Ann rolls white (\d)\+(\d)", text)
         assert rolled, text
-        white = int(rolled[1]) + int(rolled[2])
-        # On an empty sheet the white sum is offered in red first; but 12 is red's last cell,
-        # crossed only to lock with five crosses before it (classic rules): then green leads.
-        first = "red" if white < 12 else "green"
-        assert question and question[0].startswith(f"Ann, action 1: [1] {first} {white} "), text
+        first = first_offered(int(rolled[1]) + int(rolled[2]))
+        assert question and question[0].startswith(f"Ann, action 1: [1] {first} "), text
     finally:
         tower.stop()
 
