@@ -217,12 +217,18 @@ class Speech:
         said = errors.decode("utf-8", errors="replace").strip().splitlines()
         if self._closing.is_set():
             return
+        complaints = [line for line in said if "error" in line.lower()]
+        refused = [line for line in complaints if "audio" in line.lower()]
+        if target is None and refused:
+            # The sound card refused it: espeak-ng then exits 0 or not (seen both ways on one
+            # machine), and its audio library says why.
+            raise SpeechError(f"{ESPEAK} could not reach the audio device: {refused[0]}")
         if process.returncode != 0:
             why = said[-1] if said else f"exit status {process.returncode}"
             raise SpeechError(f"{ESPEAK} could not speak: {why}")
-        if target is None and any("error" in line.lower() for line in said):
+        if target is None and complaints:
             # espeak-ng exits 0 when the sound card refuses it; its audio library says why.
-            raise SpeechError(f"{ESPEAK} could not reach the audio device: {said[0]}")
+            raise SpeechError(f"{ESPEAK} could not reach the audio device: {complaints[0]}")
 
 
 def _check_settings(voice: str, amplitude: int, speed: int) -> None:
