@@ -83,9 +83,31 @@ def report(records: Path, top: int) -> None:
     print(f"\n{'CPU s':>7} {'wall s':>7} {'tests':>5}  module (wall: summed over workers)")
     for name, (cpu, wall, count) in sorted(modules.items(), key=lambda m: -m[1][0])[:top]:
         print(f"{cpu:7.1f} {wall:7.1f} {count:5d}  {name}")
+    timeline(rows, top)
     print(f"\n{'CPU s':>7} {'wall s':>7}  test")
     for row in sorted(rows, key=lambda r: -r["cpu"])[:top]:
         print(f"{row['cpu']:7.1f} {row['wall']:7.1f}  {row['test'][:100]}")
+
+
+def timeline(rows: list[dict], top: int) -> None:
+    """When each worker was busy, and the modules that ended last: the run's longest path.
+    Times are seconds after the first test began; a module's span runs from its first test's
+    start to its last test's end (its fixtures' set-up is inside its first test)."""
+    zero = min(row["began"] for row in rows)
+    workers: dict[str, list[float]] = {}
+    spans: dict[str, list[float]] = {}
+    for row in rows:
+        start, end = row["began"] - zero, row["began"] - zero + row["wall"]
+        for key, table in ((row["worker"], workers), (row["test"].split("::")[0], spans)):
+            low, high = table.setdefault(key, [start, end])
+            table[key] = [min(low, start), max(high, end)]
+    print(f"\n{'from':>6} {'to':>6}  worker (busy in tests from its first test to its last)")
+    for name, (start, end) in sorted(workers.items(), key=lambda w: w[1][1]):
+        busy = sum(row["wall"] for row in rows if row["worker"] == name)
+        print(f"{start:6.0f} {end:6.0f}  {name} ({busy:.0f} s in tests)")
+    print(f"\n{'from':>6} {'to':>6}  module (the {top} that ended last)")
+    for name, (start, end) in sorted(spans.items(), key=lambda s: -s[1][1])[:top]:
+        print(f"{start:6.0f} {end:6.0f}  {name}")
 
 
 def main() -> int:

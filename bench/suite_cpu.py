@@ -26,9 +26,10 @@ def _cpu() -> float:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     folder = os.environ.get("QWIXX_SUITE_CPU")
-    cpu, start = _cpu(), time.monotonic()
+    cpu, start, began = _cpu(), time.monotonic(), time.time()
     yield
     if folder:
-        row = {"test": item.nodeid, "cpu": _cpu() - cpu, "wall": time.monotonic() - start}
+        row = {"test": item.nodeid, "cpu": _cpu() - cpu, "wall": time.monotonic() - start,
+               "began": began, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")}  # fmt: skip
         with (Path(folder) / f"{os.getpid()}.jsonl").open("a") as records:
             records.write(json.dumps(row) + "\n")

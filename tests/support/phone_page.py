@@ -28,11 +28,10 @@ from firmware_py.seats.phones.server import WebServer
 from firmware_py.table import Table
 from sheets import load_sheet
 from support import HANG, with_certificates
+from support.browser import CHROMIUM, playwright, run_in_browser_loop
 from support.browser import endpoint as shared_chromium
-from support.browser import playwright, run_in_browser_loop
 from support.table import until
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CODE = "4821"
 BOT = SeatSpec("Bot", COMPUTER)
 SMALL_PHONE = {"width": 360, "height": 740}

@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-import shutil
 
 import pytest
 from PIL import Image, ImageChops
 from support import HANG
+from support.browser import CHROMIUM, playwright, run_in_browser_loop
 from support.browser import endpoint as shared_chromium
-from support.browser import playwright, run_in_browser_loop
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.table import PACE, until
@@ -28,7 +27,6 @@ from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seats.pads import PadHub
 
 pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
     reason="no chromium: ./dev test installs it with apt-get when run as root",
