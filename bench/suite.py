@@ -57,6 +57,7 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
     command = [sys.executable, "-m", "pytest", "-n", str(workers), "--dist", "loadgroup",
                "-p", "suite_cpu", "-q", *extra]  # fmt: skip
     cpu, start = children_cpu(), time.monotonic()
+    (records / "started").write_text(str(time.time()))
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:  # what failed, as pytest summed it up; the whole of it kept
         summary = done.stdout.rpartition("short test summary info")[2]
@@ -83,17 +84,21 @@ def report(records: Path, top: int) -> None:
     print(f"\n{'CPU s':>7} {'wall s':>7} {'tests':>5}  module (wall: summed over workers)")
     for name, (cpu, wall, count) in sorted(modules.items(), key=lambda m: -m[1][0])[:top]:
         print(f"{cpu:7.1f} {wall:7.1f} {count:5d}  {name}")
-    timeline(rows, top)
+    timeline(records, rows, top)
     print(f"\n{'CPU s':>7} {'wall s':>7}  test")
     for row in sorted(rows, key=lambda r: -r["cpu"])[:top]:
         print(f"{row['cpu']:7.1f} {row['wall']:7.1f}  {row['test'][:100]}")
 
 
-def timeline(rows: list[dict], top: int) -> None:
+def timeline(records: Path, rows: list[dict], top: int) -> None:
     """When each worker was busy, and the modules that ended last: the run's longest path.
     Times are seconds after the first test began; a module's span runs from its first test's
     start to its last test's end (its fixtures' set-up is inside its first test)."""
     zero = min(row["began"] for row in rows)
+    started = float((records / "started").read_text())
+    last = max(row["began"] + row["wall"] for row in rows)
+    print(f"\nThe first test began {zero - started:.0f} s after pytest started (workers starting"
+          f" and collecting); the last ended {last - started:.0f} s after it.")  # fmt: skip
     workers: dict[str, list[float]] = {}
     spans: dict[str, list[float]] = {}
     for row in rows:

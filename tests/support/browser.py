@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -47,10 +51,13 @@ def endpoint(executable: str) -> str:
 def _start(executable: str) -> str:
     # (chromium's helper processes may still write there as it ends: what is left is left)
     profile = tempfile.TemporaryDirectory(prefix="qwixx-chromium-", ignore_cleanup_errors=True)
+    # A process group of its own: Debian's chromium-headless-shell is a shell script that runs
+    # the browser as its child, so the browser is stopped through its group, not the script.
     process = subprocess.Popen(
         [executable, *FLAGS, "--remote-debugging-port=0", f"--user-data-dir={profile.name}",
          "about:blank"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        process_group=0,
     )  # fmt: skip
     found = threading.Event()
     address: list[str] = []
@@ -72,12 +79,18 @@ def _start(executable: str) -> str:
 
 
 def _stop(process: subprocess.Popen[str], profile: tempfile.TemporaryDirectory[str]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    """The browser and every process of its group (its helpers, a wrapper script) ended: asked
+    to, then made to after 10 s."""
+    group = process.pid
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            process.poll()  # (the wrapper, our child, reaped; the rest are reaped by init)
+            os.killpg(group, 0)  # ProcessLookupError once the whole group is gone
+            time.sleep(0.05)
+        os.killpg(group, signal.SIGKILL)
+    process.wait()
     profile.cleanup()
 
 
