@@ -218,17 +218,15 @@ class Speech:
         if self._closing.is_set():
             return
         complaints = [line for line in said if "error" in line.lower()]
-        refused = [line for line in complaints if "audio" in line.lower()]
-        if target is None and refused:
-            # The sound card refused it: espeak-ng then exits 0 or not (seen both ways on one
-            # machine), and its audio library says why.
-            raise SpeechError(f"{ESPEAK} could not reach the audio device: {refused[0]}")
+        about_audio = [line for line in complaints if "audio" in line.lower()]
+        # The sound card refused it: espeak-ng then exits 0 or not (seen both ways on one
+        # machine), and its audio library says why; any complaint at exit status 0 is that too.
+        refusal = about_audio + (complaints if process.returncode == 0 else [])
+        if target is None and refusal:
+            raise SpeechError(f"{ESPEAK} could not reach the audio device: {refusal[0]}")
         if process.returncode != 0:
             why = said[-1] if said else f"exit status {process.returncode}"
             raise SpeechError(f"{ESPEAK} could not speak: {why}")
-        if target is None and complaints:
-            # espeak-ng exits 0 when the sound card refuses it; its audio library says why.
-            raise SpeechError(f"{ESPEAK} could not reach the audio device: {complaints[0]}")
 
 
 def _check_settings(voice: str, amplitude: int, speed: int) -> None:
