@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from support import HANG
@@ -119,6 +119,17 @@ async def _finished(coroutine: Coroutine[Any, Any, None]) -> None:
 def playwright() -> Any:
     """This process's Playwright (call it inside `run_in_browser_loop`)."""
     return _browser_loop["playwright"]
+
+
+@contextlib.asynccontextmanager
+async def connected() -> AsyncIterator[Any]:
+    """This process's chromium, connected over the DevTools protocol for one test (inside
+    `run_in_browser_loop`); the test's contexts close with the connection."""
+    browser = await playwright().chromium.connect_over_cdp(endpoint(CHROMIUM))
+    try:
+        yield browser
+    finally:
+        await browser.close()
 
 
 def _loop() -> asyncio.AbstractEventLoop:

@@ -28,8 +28,7 @@ from firmware_py.seats.phones.server import WebServer
 from firmware_py.table import Table
 from sheets import load_sheet
 from support import HANG, with_certificates
-from support.browser import CHROMIUM, playwright, run_in_browser_loop
-from support.browser import endpoint as shared_chromium
+from support.browser import connected, run_in_browser_loop
 from support.table import until
 
 CODE = "4821"
@@ -62,13 +61,9 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HAN
         await until(lambda: table.hardware.button is not None)
         assert await server.start() is None
         try:
-            chromium = playwright().chromium
-            browser = await chromium.connect_over_cdp(shared_chromium(CHROMIUM))
-            browser.script_errors = []  # uncaught errors of the page's script, any phone
-            try:
+            async with connected() as browser:
+                browser.script_errors = []  # uncaught errors of the page's script, any phone
                 await steps(browser)
-            finally:
-                await browser.close()
             assert browser.script_errors == [], "the page's script failed"
         finally:
             await server.stop()

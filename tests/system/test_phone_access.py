@@ -11,8 +11,8 @@ import os
 
 import pytest
 from PIL import Image
+from support.browser import CHROMIUM
 from support.phone_page import (
-    CHROMIUM,
     CODE,
     MACHADO,
     axe_source,

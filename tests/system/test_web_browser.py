@@ -15,8 +15,7 @@ import os
 import pytest
 from PIL import Image, ImageChops
 from support import HANG
-from support.browser import CHROMIUM, playwright, run_in_browser_loop
-from support.browser import endpoint as shared_chromium
+from support.browser import CHROMIUM, connected, run_in_browser_loop
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.table import PACE, until
@@ -54,11 +53,8 @@ def with_browser(table, server, steps, *, hub=None, timeout: float = HANG) -> No
     process's shared headless chromium (each phone in it a context of its own)."""
 
     async def in_browser() -> None:
-        browser = await playwright().chromium.connect_over_cdp(shared_chromium(CHROMIUM))
-        try:
+        async with connected() as browser:
             await steps(browser)
-        finally:
-            await browser.close()
 
     run_with_server(table, server, in_browser, hub=hub, timeout=timeout,
                     runner=run_in_browser_loop)  # fmt: skip
