@@ -119,7 +119,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=1, help="runs in a row (default 1)")
     parser.add_argument("--busy", type=int, default=0, help="busy loops beside (default 0)")
-    parser.add_argument("--workers", type=int, default=6, help="pytest-xdist workers (6)")
+    parser.add_argument("--workers", type=int, default=8, help="pytest-xdist workers (8)")
     parser.add_argument("--top", type=int, default=15, help="rows of the CPU tables (15)")
     args, extra = parser.parse_known_args()
     green = 0
