@@ -70,6 +70,7 @@ STARTED_FIRST = (
     "system/test_kiosk_install.py",
     "app/test_demo.py",
     "system/test_web_browser.py",
+    "system/test_phone_access.py",
     "system/test_power_cuts.py",
     "system/",
     "journal/test_state_faults.py",

@@ -33,10 +33,15 @@ from support.phone_page import (
 from firmware_py.rules import Mark, Pass, Roll
 
 pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="no chromium: ./dev test installs it with apt-get when run as root",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="no chromium: ./dev test installs it with apt-get when run as root",
+    ),
+    # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
+    # for its tests, not one per worker.
+    pytest.mark.xdist_group("browser-access"),
+]
 TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
 
 TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, label')]

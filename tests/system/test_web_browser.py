@@ -26,10 +26,15 @@ from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seats.pads import PadHub
 
 pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="no chromium: ./dev test installs it with apt-get when run as root",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="no chromium: ./dev test installs it with apt-get when run as root",
+    ),
+    # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
+    # for its tests, not one per worker.
+    pytest.mark.xdist_group("browser-pages"),
+]
 VIEWPORT = {"width": 390, "height": 780}
 TIMEOUT = HANG * 1000  # milliseconds: a page that never shows what a test waits for hangs
 SCRIPT_ERRORS: list[str] = []  # uncaught errors of the page's script, in any test's browser
