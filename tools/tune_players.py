@@ -9,14 +9,19 @@ qwixxer's GA heuristic and its Opportunist (bench/opponents), the rules of thumb
 a 3-player table of it, the GA heuristic and the rules of thumb.
 Writes firmware_py/players/weights.json.
 
-    nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 300] [--rounds 1]
+    nice .venv/bin/python tools/tune_players.py [--seed 1] [--games 300] [--rounds 1] [--jobs 2]
 
-Reproduced the shipped weights from the same seed and arguments (`--seed 1`: 9.4 minutes of
-CPU, 25 minutes of wall time on a machine shared with other jobs) before the hard level read
-the dice on the table (hard.others_lock); it has not been run again since. With the look a roll
-ahead on, no step of the first round won more than the margin: the starting point stood. The
-cost of a skipped number for a player alone (`skip_alone`) is not tuned here: these games are
-all in company; it was set from games alone (bench/strength.py --parts solo).
+Each candidate's games are played in pieces of 25 across `--jobs` processes (the machine's
+cores by default): the same games, numbered and seeded alike, as in one process, so the
+result does not depend on the number of processes.
+
+Reproduces the shipped weights from `--seed 1` (with the defaults above: 300 games a part,
+one round; no step won more than the margin, so the starting point stood): measured with
+`nice /usr/bin/time -v .venv/bin/python tools/tune_players.py --seed 1` on this machine's 2
+cores, shared with a test suite (a load of 5 to 20): 13 minutes of wall time, 6.6 minutes of
+CPU (393 s user). The cost of a skipped number for a player alone (`skip_alone`) is not tuned
+here: these games are all in company; it was set from games alone (bench/strength.py --parts
+solo).
 """
 
 from __future__ import annotations
