@@ -37,6 +37,14 @@ class Tally:
     def mean(self) -> float:
         return sum(self.points) / len(self.points) if self.points else 0.0
 
+    def add(self, other: Tally) -> None:
+        """Count another piece of the same series in."""
+        self.games += other.games
+        self.sole_wins += other.sole_wins
+        self.shared_wins += other.shared_wins
+        self.points.extend(other.points)
+        self.seconds.extend(other.seconds)
+
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score 95 % interval of a proportion."""
@@ -96,12 +104,14 @@ def series(
     games: int,
     seed: int = 0,
     timed: set[int] = frozenset(),
+    first: int = 0,
 ) -> list[Tally]:
     """`games` games of the bots in `lineup` (each a factory, called once per game), seats
-    rotated each game; one Tally per bot."""
+    rotated each game; one Tally per bot. Games are numbered from `first`, so a long series
+    split into pieces (one a process) plays the very games it plays whole."""
     tallies = [Tally() for _ in lineup]
     count = len(lineup)
-    for number in range(games):
+    for number in range(first, first + games):
         order = [(number + k) % count for k in range(count)]  # order[seat] = bot
         players = [lineup[bot]() for bot in order]
         game, seconds = play(

@@ -129,14 +129,23 @@ def prospects_of(game: Game) -> Prospects:
 
 def rolls_left(game: Game, weights: Weights, closed: int) -> float:
     """Rolls an open row still sees, given how near the game is to its end."""
-    locks = closed.bit_count()
-    lockable = 0
+    lockable = (lockable_rows(game) & ~closed).bit_count()
+    return rolls_for(weights, closed.bit_count(), lockable)
+
+
+def lockable_rows(game: Game) -> int:
+    """The rows (a mask of the first four) in which some player has the crosses to lock next."""
     threshold = game.sheet.lock_threshold - 1
+    rows = 0
     for row in range(4):
-        if not closed >> row & 1 and any(
-            p.rows[row].bit_count() >= threshold for p in game.players
-        ):
-            lockable += 1
+        if any(p.rows[row].bit_count() >= threshold for p in game.players):
+            rows |= 1 << row
+    return rows
+
+
+def rolls_for(weights: Weights, locks: int, lockable: int) -> float:
+    """Rolls an open row still sees with `locks` rows closed and `lockable` open ones that
+    someone could lock now."""
     rolls = (
         weights.rolls / (1.0 + weights.per_lock * locks) / (1.0 + weights.per_lockable * lockable)
     )
@@ -147,21 +156,28 @@ def worth(game: Game, player: PlayerSheet, closed: int, rolls: float, skip: floa
     """The player's expected final points: rows, rewards earned, penalties; less `skip` for
     each number passed over in a row still open."""
     prospects = prospects_of(game)
-    low = int(rolls)
-    high = min(low + 1, HORIZON)
-    part = rolls - low
+    lock_bits = player.lock_bits
     value = 0.0
     for row, mask in enumerate(player.rows):
-        crosses = mask.bit_count()
-        lock_bit = player.lock_bits[row]
-        if closed >> row & 1 or mask & lock_bit:
-            value += prospects.score[crosses]
-            continue
-        position = (mask & ~lock_bit).bit_length()
-        value -= skip * (position - crosses)
-        table = prospects.value[row]
-        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+        value += row_worth(prospects, row, mask, lock_bits[row], closed, rolls, skip)
     sheet = game.sheet
     if sheet.rewards:
         value += reward_points(sheet, player)
     return value - penalty_points(sheet, player)
+
+
+def row_worth(
+    prospects: Prospects, row: int, mask: int, lock_bit: int, closed: int, rolls: float, skip: float
+) -> float:
+    """One row's part of `worth`: its points if closed, else its prospects in `rolls` rolls
+    (between two whole numbers of rolls, in proportion) less `skip` a number passed over."""
+    crosses = mask.bit_count()
+    if closed >> row & 1 or mask & lock_bit:
+        return prospects.score[crosses]
+    position = (mask & ~lock_bit).bit_length()
+    table = prospects.value[row]
+    low = int(rolls)
+    part = rolls - low
+    high = min(low + 1, HORIZON)
+    value = (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+    return value - skip * (position - crosses)

@@ -12,8 +12,19 @@ same number are not both counted on it.
 from __future__ import annotations
 
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass
+from firmware_py.rules.scoring import penalty_points
 
-from .evaluation import Weights, load_weights, prepare_shipped_sheets, rolls_left, worth
+from .evaluation import (
+    Weights,
+    load_weights,
+    lockable_rows,
+    prepare_shipped_sheets,
+    prospects_of,
+    rolls_for,
+    rolls_left,
+    row_worth,
+    worth,
+)
 
 RECONSIDERED = 6  # the best options judged again a roll ahead (3: 59.3 % against GA, 6: 60.1 %)
 
@@ -155,11 +166,11 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
     closed = game.closed | game.locking
     if not game.plain or ending(game, closed):
         return now
-    me = game.player(name)
-    rows = me.rows
+    rows = game.player(name).rows
     faces = game.sheet.dice_faces
     threshold = game.sheet.lock_threshold
     by_sum = game.tables.by_sum
+    look = _Look(game, name, weights, closed)
     expected = 0.0
     for total in range(2, 2 * faces + 1):
         best = now
@@ -167,9 +178,67 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
             mask = rows[row]
             if mask >= bit or closed >> row & 1 or (locks and mask.bit_count() < threshold):
                 continue
-            rows[row] = mask | bit | (me.lock_bits[row] if locks else 0)
-            value = judge_closed(game, name, weights, closed | (1 << row if locks else 0))
-            rows[row] = mask
-            best = max(best, value)
+            best = max(best, look.value(row, mask | bit, locks))
         expected += (faces - abs(total - faces - 1)) / faces**2 * best
     return weights.ahead * expected + (1 - weights.ahead) * now
+
+
+class _Look:
+    """`judge_closed` of a position that differs from `game` by one cross of `name`'s, worked
+    out from what all such positions share: the rows left as they were and the others' worth
+    are judged once for each number of rolls left (the part of `ahead` that takes the time)."""
+
+    def __init__(self, game: Game, name: str, weights: Weights, closed: int) -> None:
+        self.game, self.name, self.weights, self.closed = game, name, weights, closed
+        self.me = game.player(name)
+        self.others = [p for p in game.players if p is not self.me]
+        self.prospects = prospects_of(game)
+        self.skip = skip_cost(game, weights)
+        self.near = game.sheet.lock_threshold - 1
+        self.lockable = lockable_rows(game)
+        self.cached: dict[tuple[int, float], tuple[list[float], float, float]] = {}
+
+    def value(self, row: int, mask: int, locks: bool) -> float:
+        """The position with `mask` for the player's `row` (and the row locked if `locks`)."""
+        me, weights = self.me, self.weights
+        closed = self.closed | (1 << row if locks else 0)
+        if locks:
+            mask |= me.lock_bits[row]
+        if ending(self.game, closed):
+            rows = me.rows
+            before, rows[row] = rows[row], mask
+            value = final(self.game, self.name, weights)
+            rows[row] = before
+            return value
+        lockable = self.lockable | (1 << row if mask.bit_count() >= self.near else 0)
+        scale = rolls_for(weights, closed.bit_count(), (lockable & ~closed).bit_count())
+        terms, penalties, against = self._shared(closed, scale)
+        mine = 0.0  # summed as `worth` sums, so that equal positions tie exactly
+        for index, term in enumerate(terms):
+            mine += (
+                term
+                if index != row
+                else row_worth(
+                    self.prospects, row, mask, me.lock_bits[row], closed, scale, self.skip
+                )
+            )
+        return mine - penalties - against
+
+    def _shared(self, closed: int, scale: float) -> tuple[list[float], float, float]:
+        """The player's row worths, penalties, and the others' best worth as it counts
+        against the player, for these closed rows and rolls left."""
+        key = (closed, scale)
+        shared = self.cached.get(key)
+        if shared is None:
+            me, game, weights = self.me, self.game, self.weights
+            terms = [
+                row_worth(self.prospects, row, mask, me.lock_bits[row], closed, scale, self.skip)
+                for row, mask in enumerate(me.rows)
+            ]
+            penalties = penalty_points(game.sheet, me)
+            against = 0.0
+            if self.others:
+                best = max(worth(game, p, closed, scale, weights.skip) for p in self.others)
+                against = weights.opponents * best
+            shared = self.cached[key] = (terms, penalties, against)
+        return shared
