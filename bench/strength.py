@@ -10,7 +10,7 @@ per decision, p50/p99/max).
 
     nice .venv/bin/python bench/strength.py [--games 400]
         [--parts ladder,qwixxer,table,variants,solo]
-    nice .venv/bin/python bench/strength.py --games 2000 --parts ga   # hard vs GA alone
+    nice .venv/bin/python bench/strength.py --games 2000 --parts ga [--jobs 2]   # hard vs GA alone
     nice .venv/bin/python bench/strength.py --games 1000 --parts hard   # hard vs the others
 """
 
@@ -20,6 +20,7 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -106,11 +107,24 @@ def ladder(games: int) -> None:
             print(line(f"{second} vs {first}", mine, theirs), flush=True)
 
 
-def against_ga(games: int) -> None:
-    """The headline line alone: hard against the GA heuristic."""
+def against_ga(games: int, jobs: int = 1) -> None:
+    """The headline line alone: hard against the GA heuristic, its games in `jobs` pieces played
+    side by side (the same games however many)."""
     print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
-    mine, theirs = series("classic", [level("hard"), ga], games, seed=1, timed={0})
+    size = -(-games // jobs)
+    pieces = [(first, min(size, games - first)) for first in range(0, games, size)]
+    with Pool(jobs) as pool:
+        played = pool.map(_hard_vs_ga, pieces, 1)
+    mine, theirs = Tally(), Tally()
+    for piece_mine, piece_theirs in played:
+        mine.add(piece_mine)
+        theirs.add(piece_theirs)
     print(f"{line('hard vs GA', mine, theirs)}   {times(mine)}", flush=True)
+
+
+def _hard_vs_ga(piece: tuple[int, int]) -> list[Tally]:
+    first, games = piece
+    return series("classic", [level("hard"), ga], games, seed=1, timed={0}, first=first)
 
 
 def qwixxer(games: int) -> None:
@@ -181,9 +195,13 @@ def main() -> None:
     # "ga" is the ladder's hard vs GA line alone, "hard" its other lines of the hard level
     everything = "ladder,qwixxer,table,variants,solo"
     parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the ga part (1)")
     args = parser.parse_args()
     for part in args.parts.split(","):
-        PARTS[part](args.games)
+        if part == "ga":
+            against_ga(args.games, args.jobs)
+        else:
+            PARTS[part](args.games)
 
 
 if __name__ == "__main__":
