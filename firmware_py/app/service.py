@@ -129,13 +129,14 @@ def _file_in_the_way(state_dir: Path) -> Path | None:
 
 def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:
     """Without a configuration computer players play by themselves, so a newcomer sees a
-    game: say who they are and how to play instead."""
+    game: say who they are (with the level chosen for a seat, as the screens show it) and how
+    to play instead."""
     if not config.simulated or not seats or any(seat.kind != COMPUTER for seat in seats):
         return None
-    names = [seat.name for seat in seats]
+    names = [f"{seat.name} ({seat.level})" if seat.level else seat.name for seat in seats]
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     are = "is a computer player" if len(names) == 1 else "are computer players"
-    return f"{who} {are}: run with --human {names[0]} to play"
+    return f"{who} {are}: run with --human {seats[0].name} to play"
 
 
 def _set_aside_if_new(

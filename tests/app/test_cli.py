@@ -287,6 +287,15 @@ def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_p
     assert "Game over" in output
 
 
+def test_the_plain_terminal_names_the_level_chosen_for_a_computer_seat(tmp_path):
+    """README, "Computer players": a level chosen is shown beside the seat's name."""
+    args = ("--plain", "--pace", "0", "--games", "1", "--level", "Ben=hard")
+    with Tower(*args, "--state-dir", str(tmp_path)) as tower:
+        assert tower.wait_for_exit() == 0, tower.output
+        lines = tower.output.splitlines()
+    assert "Ann, Ben (hard) and Cleo are computer players: run with --human Ann to play" in lines
+
+
 # ---- a saved game: carried on visibly, or set aside when the command line asks for another -----
 
 
