@@ -98,6 +98,11 @@ def play(
     return game, seconds
 
 
+def pieces(games: int, size: int) -> list[tuple[int, int]]:
+    """`games` games as pieces of at most `size`: (first game's number, games) for `series`."""
+    return [(first, min(size, games - first)) for first in range(0, games, size)]
+
+
 def series(
     variant: str,
     lineup: Sequence[Callable[[], Player]],

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import Player, Tally, series, wilson
+from arena import Player, Tally, pieces, series, wilson
 from opponents import qwixxer_model
 from opponents.qwixxer_ga import QwixxerGA
 from opponents.qwixxer_opportunist import Opportunist
@@ -111,10 +111,8 @@ def against_ga(games: int, jobs: int = 1) -> None:
     """The headline line alone: hard against the GA heuristic, its games in `jobs` pieces played
     side by side (the same games however many)."""
     print("2 players, classic: sole wins [Wilson 95 %], mean points; decision CPU p50/p99/max")
-    size = -(-games // jobs)
-    pieces = [(first, min(size, games - first)) for first in range(0, games, size)]
     with Pool(jobs) as pool:
-        played = pool.map(_hard_vs_ga, pieces, 1)
+        played = pool.map(_hard_vs_ga, pieces(games, -(-games // jobs)), 1)
     mine, theirs = Tally(), Tally()
     for piece_mine, piece_theirs in played:
         mine.add(piece_mine)

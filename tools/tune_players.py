@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from arena import series
+from arena import pieces, series
 from opponents.qwixxer_ga import QwixxerGA
 from opponents.qwixxer_opportunist import Opportunist
 
@@ -83,21 +83,19 @@ def sole_wins(job: tuple[dict[str, float], tuple[str, ...], int, int, int]) -> i
     return series("classic", bots, games, seed, first=first)[0].sole_wins
 
 
-def pieces(weights: Weights, games: int, seed: int):
+def jobs_of(weights: Weights, games: int, seed: int):
     """Every part split into pieces of PIECE games: (part, job)."""
     as_dict = dataclasses.asdict(weights)
     for index, (_, lineup, share, offset) in enumerate(PARTS):
-        count = int(games * share)
-        for first in range(0, count, PIECE):
-            job = (as_dict, lineup, seed + offset, first, min(PIECE, count - first))
-            yield index, job
+        for first, count in pieces(int(games * share), PIECE):
+            yield index, (as_dict, lineup, seed + offset, first, count)
 
 
 def score(weights: Weights, games: int, seed: int, pool) -> float:
     """Share of sole wins: 2 players against the GA heuristic (counted twice), against
     qwixxer's Opportunist, against the rules of thumb, and 3 players with the GA heuristic and
     the rules of thumb. The same games whether played in one process or several."""
-    jobs = list(pieces(weights, games, seed))
+    jobs = list(jobs_of(weights, games, seed))
     results = pool.map(sole_wins, [job for _, job in jobs], 1)
     wins = [0] * len(PARTS)
     for (index, _), won in zip(jobs, results, strict=True):
