@@ -50,17 +50,32 @@ class TowerTerminal:
         while (left := deadline - time.monotonic()) > 0:
             if not select.select([self.master], [], [], left)[0]:
                 return
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:  # the tower has ended
+            if not self._take():
                 return
-            if not data:
+
+    def read_to_end(self, timeout: float = HANG) -> None:
+        """Take in everything the ended tower wrote: the kernel hands a terminal's bytes to
+        its reader later (later still on a busy machine), so a quiet moment does not mean the
+        end; the end is when the terminal says its far end has closed."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            if select.select([self.master], [], [], left)[0] and not self._take():
                 return
-            self.raw += data
-            if not self.left:  # what the tower leaves after its alternate screen: not drawn
-                drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
-                self.stream.feed(drawn)
-                self.left = bool(mark)
+
+    def _take(self) -> bool:
+        """Read what is waiting on the terminal; False once the tower's end is closed."""
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # every holder of the tower's end has closed it (EIO)
+            return False
+        if not data:
+            return False
+        self.raw += data
+        if not self.left:  # what the tower leaves after its alternate screen: not drawn
+            drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
+            self.stream.feed(drawn)
+            self.left = bool(mark)
+        return True
 
     def wait_for(self, words: str, timeout: float = HANG) -> str:
         """Read until `words` are on screen; the screen's text then."""
@@ -77,7 +92,7 @@ class TowerTerminal:
         while self.process.poll() is None:
             assert time.monotonic() < deadline, f"the tower did not end:\n{self.text()}"
             self.read(0.05)
-        self.read(0.2)
+        self.read_to_end()
         return self.process.returncode
 
     def type(self, keys: str) -> None:
@@ -95,6 +110,6 @@ class TowerTerminal:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
-        self.read(0.2)
+        self.read_to_end()
         os.close(self.master)
         return self.process.returncode
