@@ -27,8 +27,9 @@ class TowerTerminal:
     def __init__(
         self, args: list[str], *, columns: int = 80, lines: int = 24, command: str = "run"
     ) -> None:
-        self.screen = pyte.HistoryScreen(columns, lines, history=100_000)
-        self.stream = pyte.ByteStream(self.screen)
+        self._screen = pyte.HistoryScreen(columns, lines, history=100_000)
+        self._stream = pyte.ByteStream(self._screen)
+        self._undrawn = bytearray()  # written, not yet drawn: pyte draws when a test looks
         self.raw = b""  # every byte the tower wrote
         self.left = False  # the tower left its alternate screen (pyte has none): stop drawing
         master, slave = os.openpty()
@@ -40,6 +41,15 @@ class TowerTerminal:
         )  # fmt: skip
         os.close(slave)
         self.master = master
+
+    @property
+    def screen(self) -> pyte.HistoryScreen:
+        """The terminal's screen as the tower's output so far has drawn it (drawn only when
+        a test looks: a test that reads only the bytes spends no time emulating)."""
+        if self._undrawn:
+            self._stream.feed(bytes(self._undrawn))
+            self._undrawn.clear()
+        return self._screen
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -73,7 +83,7 @@ class TowerTerminal:
         self.raw += data
         if not self.left:  # what the tower leaves after its alternate screen: not drawn
             drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
-            self.stream.feed(drawn)
+            self._undrawn += drawn
             self.left = bool(mark)
         return True
 
