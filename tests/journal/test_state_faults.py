@@ -15,10 +15,8 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
-import queue
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +26,7 @@ from support import HANG, spawn
 from support.capabilities import without_dac_override
 from support.disk import FULL, fill, tmpfs
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
+from support.lines import Lines
 from support.table import make_table, shifted, until
 
 from drivers.display import SHIFT_OFFSETS
@@ -216,8 +215,6 @@ class Tower:
 
     def __init__(self, state: Path, games: int = 1, *, modes_apply: bool = False) -> None:
         self.state = state
-        self.lines: list[str] = []
-        self._said: list[str] = []  # its standard error, as it comes
         self.process = spawn.Popen(
             tower_command(state, games),
             stdin=subprocess.DEVNULL,
@@ -226,49 +223,30 @@ class Tower:
             text=True,
             preexec_fn=without_dac_override if modes_apply and ROOT else None,
         )
-        self._heard: queue.Queue[str | None] = queue.Queue()
-        self._readers = [
-            threading.Thread(target=self._read_news, daemon=True),
-            threading.Thread(target=self._read_errors, daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
-
-    def _read_news(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._heard.put(line.rstrip("\n"))
-        self._heard.put(None)
-
-    def _read_errors(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self._said.append(line)
+        assert self.process.stdout is not None and self.process.stderr is not None  # pipes
+        self._news = Lines(self.process.stdout)
+        self._said = Lines(self.process.stderr)
+        self.lines = self._news.lines
 
     @property
     def errors(self) -> str:
-        return "".join(self._said)
+        return self._said.text
 
     def wait_for(self, wanted: Callable[[list[str]], bool], seconds: float = HANG) -> None:
-        """Read news until `wanted(lines)`; fail (with what was read) after `seconds`."""
-        deadline = time.monotonic() + seconds
-        while not wanted(self.lines):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.kill()  # (its standard error says why, if anything went wrong inside)
-                raise AssertionError(f"the tower never got there; it said: {self.lines[-10:]}"
-                                     f"\nand on standard error: {self.errors[-3000:]}")  # fmt: skip
-            try:
-                line = self._heard.get(timeout=min(left, 0.05))
-            except queue.Empty:
-                continue
-            assert line is not None, f"the tower ended early: {self.finish()}"
-            self.lines.append(line)
+        """Until `wanted(lines)` (asked at each line, and often: it may look at the disk);
+        fail (with what was read) after `seconds`."""
+        if self._news.wait_until(wanted, seconds, every=0.05):
+            return
+        assert not self._news.ended, f"the tower ended early: {self.finish()}"
+        self.kill()  # (its standard error says why, if anything went wrong inside)
+        raise AssertionError(f"the tower never got there; it said: {self.lines[-10:]}"
+                             f"\nand on standard error: {self.errors[-3000:]}")  # fmt: skip
 
     def read_for(self, seconds: float) -> None:
-        """Read whatever the tower says for `seconds`."""
-        deadline = time.monotonic() + seconds
-        self.wait_for(lambda lines: time.monotonic() >= deadline, seconds + 5)
+        """Let the tower speak for `seconds` (its news read meanwhile): a window for what
+        must not happen."""
+        self._news.wait_until(lambda lines: False, seconds)
+        assert not self._news.ended, f"the tower ended early: {self.finish()}"
 
     def said(self, words: str) -> bool:
         return any(words in line for line in self.lines)
@@ -289,12 +267,8 @@ class Tower:
         self._read_to_the_end(HANG)
 
     def _read_to_the_end(self, seconds: float) -> None:
-        for reader in self._readers:
-            reader.join(timeout=seconds)
-        while not self._heard.empty():
-            line = self._heard.get()
-            if line is not None:
-                self.lines.append(line)
+        self._news.join(seconds)
+        self._said.join(seconds)
 
 
 @pytest.fixture

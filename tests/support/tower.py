@@ -4,17 +4,16 @@ what the tower says (READY=1, a line of output, its exit) instead of for time to
 from __future__ import annotations
 
 import os
-import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 
 from support import (
     HANG,  # the one bound for a hang
     spawn,
 )
+from support.lines import Lines
 
 
 class Tower:
@@ -31,23 +30,13 @@ class Tower:
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, env=environment,
         )  # fmt: skip
-        self.lines: list[str] = []
-        self._changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            with self._changed:
-                self.lines.append(line.rstrip("\n"))
-                self._changed.notify_all()
-        with self._changed:
-            self._changed.notify_all()
+        assert self.process.stdout is not None  # a pipe
+        self._output = Lines(self.process.stdout)
+        self.lines = self._output.lines
 
     @property
     def output(self) -> str:
-        return "\n".join(self.lines)
+        return self._output.text
 
     def wait_ready(self, timeout: float = HANG) -> None:
         """Until the tower tells systemd READY=1: its journal read back, its doors open."""
@@ -66,30 +55,21 @@ class Tower:
 
     def wait_for_line(self, pattern: str, timeout: float = HANG) -> str:
         """The first line matching `pattern` (a regular expression), once the tower prints it."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                found = next((line for line in self.lines if re.search(pattern, line)), None)
-                if found is not None:
-                    return found
-                left = deadline - time.monotonic()
-                ended = self.process.poll() is not None and not self._reader.is_alive()
-                assert left > 0 and not ended, f"no line matches {pattern!r}:\n{self.output}"
-                self._changed.wait(min(left, 0.5))
+        found = self._output.first(pattern, 0, timeout)
+        assert found is not None, f"no line matches {pattern!r}:\n{self.output}"
+        return found[1].string
 
     def quiet_for(self, seconds: float, pattern: str) -> str | None:
         """A line matching `pattern` printed within `seconds` from now, or None: for what must
         not happen by itself (the window is the tower's pace many times over, not a guess of
         how long something takes)."""
-        try:
-            return self.wait_for_line(pattern, timeout=seconds)
-        except AssertionError:
-            return None
+        found = self._output.first(pattern, 0, seconds)
+        return found[1].string if found else None
 
     def wait_for_exit(self, timeout: float = HANG) -> int:
         """The tower's exit status, once it ends by itself (e.g. after --games N)."""
         status = self.process.wait(timeout=timeout)
-        self._reader.join(timeout=timeout)
+        self._output.join(timeout)
         return status
 
     def stop(self) -> str:

@@ -22,7 +22,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from firmware_py.pad import protocol
 from firmware_py.rules import Start
 from firmware_py.seating import SeatSpec
 from support import HANG, pads, spawn
+from support.lines import Lines
 
 WAIT = HANG  # seconds: bounds a hang only
 JOIN_LINE = re.compile(r"Phones join at (http://\S+)")
@@ -148,8 +148,6 @@ class Tower:
         self.start()
 
     def start(self) -> None:
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.seen: list[str] = []
         self.url = ""
         stdin = self.keyboard[1] if self.keyboard else subprocess.DEVNULL
         niced = ["nice", "-n", str(self.niceness)] if self.niceness else []  # (it execs)
@@ -157,23 +155,20 @@ class Tower:
             niced + self.command, stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
-        reader = threading.Thread(target=_read, args=(self.process, self.lines), daemon=True)
-        reader.start()
+        assert self.process.stdout is not None  # a pipe
+        self.output = Lines(self.process.stdout)
+        self._waited = 0  # lines before this index were read by an earlier wait_for
 
     def wait_for(self, pattern: str, limit: float = WAIT) -> re.Match[str]:
-        """The first line from now on that matches `pattern`; waits for it."""
-        deadline = time.monotonic() + limit
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"the tower never said {pattern!r}: {self.seen}") from None
-            if line is None:
-                raise AssertionError(f"the tower ended before saying {pattern!r}: {self.seen}")
-            self.seen.append(line)
-            found = re.search(pattern, line)
-            if found:
-                return found
+        """The first line from now on (after the line an earlier wait found) that matches
+        `pattern`; waits for it."""
+        found = self.output.first(pattern, self._waited, limit)
+        if found is None:
+            ended = "ended before saying" if self.output.ended else "never said"
+            raise AssertionError(f"the tower {ended} {pattern!r}: {self.output.lines}")
+        index, match = found
+        self._waited = index + 1
+        return match
 
     def join_url(self) -> str:
         """The address phones join at (with the table code), as the tower printed it."""
@@ -216,14 +211,6 @@ class Tower:
         self._held.close()
         for fd in self.keyboard or ():
             os.close(fd)
-
-
-def _read(process: subprocess.Popen, lines: queue.Queue[str | None]) -> None:
-    """The process's output, line by line, then None at its end."""
-    assert process.stdout is not None
-    for line in process.stdout:
-        lines.put(line.rstrip("\n"))
-    lines.put(None)
 
 
 class Phone:
