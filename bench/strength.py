@@ -17,6 +17,7 @@ per decision, p50/p99/max).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from collections.abc import Callable
@@ -195,11 +196,9 @@ def main() -> None:
     parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the ga part (1)")
     args = parser.parse_args()
+    parts = {**PARTS, "ga": functools.partial(against_ga, jobs=args.jobs)}
     for part in args.parts.split(","):
-        if part == "ga":
-            against_ga(args.games, args.jobs)
-        else:
-            PARTS[part](args.games)
+        parts[part](args.games)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, TypeVar
+
+T = TypeVar("T")
 
 
 class Lines:
@@ -35,38 +37,36 @@ class Lines:
         return "\n".join(self.lines)
 
     def wait_until(
-        self, wanted: Callable[[list[str]], object], timeout: float, every: float | None = None
-    ) -> bool:
-        """Until `wanted(lines)` is true: True then; False once the stream has ended or
-        `timeout` seconds have passed without it. `wanted` is asked again at each new line,
-        and every `every` seconds too when it looks at more than the lines (a file's size)."""
+        self, wanted: Callable[[list[str]], T | None], timeout: float, every: float | None = None
+    ) -> T | None:
+        """Until `wanted(lines)` gives something true: that, then; None once the stream has
+        ended or `timeout` seconds have passed without it. `wanted` is asked again at each new
+        line, and every `every` seconds too when it looks at more than the lines (a file's
+        size)."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            while not wanted(self.lines):
+            while not (found := wanted(self.lines)):
                 left = deadline - time.monotonic()
                 if left <= 0 or self.ended:
-                    return False
+                    return None
                 self._changed.wait(left if every is None else min(left, every))
-            return True
+            return found
 
     def first(self, pattern: str, start: int, timeout: float) -> tuple[int, re.Match[str]] | None:
         """The first line from index `start` on that matches `pattern` (a regular expression),
         with its index, once it has come; None if it does not come (the stream ended, or the
         time ran out)."""
-        found: list[tuple[int, re.Match[str]]] = []
-        scanned = start
+        scanned = start  # lines before this one do not match
 
-        def matched(lines: list[str]) -> bool:
+        def matched(lines: list[str]) -> tuple[int, re.Match[str]] | None:
             nonlocal scanned
             while scanned < len(lines):
-                match = re.search(pattern, lines[scanned])
-                if match:
-                    found.append((scanned, match))
-                    return True
+                if match := re.search(pattern, lines[scanned]):
+                    return scanned, match
                 scanned += 1
-            return False
+            return None
 
-        return found[0] if self.wait_until(matched, timeout) else None
+        return self.wait_until(matched, timeout)
 
     def join(self, timeout: float) -> None:
         """Until the stream has ended and every line of it is here (or `timeout`)."""

@@ -56,20 +56,21 @@ class TowerTerminal:
 
     def read(self, seconds: float = 0.1) -> None:
         """Take in what the tower wrote within `seconds`."""
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            if not select.select([self.master], [], [], left)[0]:
-                return
-            if not self._take():
-                return
+        self._read(seconds, to_the_end=False)
 
     def read_to_end(self, timeout: float = HANG) -> None:
         """Take in everything the ended tower wrote: the kernel hands a terminal's bytes to
         its reader later (later still on a busy machine), so a quiet moment does not mean the
         end; the end is when the terminal says its far end has closed."""
-        deadline = time.monotonic() + timeout
+        self._read(timeout, to_the_end=True)
+
+    def _read(self, seconds: float, *, to_the_end: bool) -> None:
+        """Read for up to `seconds`; stop early when the tower's end is closed, and (unless
+        `to_the_end`) at the first quiet moment."""
+        deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
-            if select.select([self.master], [], [], left)[0] and not self._take():
+            ready = select.select([self.master], [], [], left)[0]
+            if (ready and not self._take()) or (not ready and not to_the_end):
                 return
 
     def _take(self) -> bool:
