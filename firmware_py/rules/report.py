@@ -13,14 +13,15 @@ from .player import PlayerSheet
 
 def game_report(game: Game) -> dict[str, Any]:
     """The spec's replay output: variant, end, turn, locks, every player's sheet, winners."""
+    players = {player.name: player_report(game, player) for player in game.players}
     return {
         "variant": game.sheet.name,
         "over": game.over,
         "reason": game.reason,
         "turn": {"active": game.active_name, "phase": game.phase},
         "locked": [COLOURS[row] for row in game.locked],
-        "players": {player.name: player_report(game, player) for player in game.players},
-        "winners": game.winners(),
+        "players": players,
+        "winners": scoring.highest({name: sheet["total"] for name, sheet in players.items()}),
     }
 
 

@@ -46,6 +46,10 @@ def total(sheet: Sheet, player: PlayerSheet) -> int:
 
 def winners(sheet: Sheet, players: list[PlayerSheet]) -> list[str]:
     """The players with the highest total, in seat order."""
-    totals = [total(sheet, player) for player in players]
-    best = max(totals)
-    return [player.name for player, points in zip(players, totals, strict=True) if points == best]
+    return highest({player.name: total(sheet, player) for player in players})
+
+
+def highest(totals: dict[str, int]) -> list[str]:
+    """The names with the highest of `totals`, in the order given (seat order)."""
+    best = max(totals.values())
+    return [name for name, points in totals.items() if points == best]

@@ -129,8 +129,9 @@ def test_random_games_follow_the_rulebooks(variant, seats, data):
         if game.phase == "over":
             break
         roller = players[turn % seats]
-        assert report(game)["turn"] == {"active": roller, "phase": "roll"}
-        locked = set(report(game)["locked"])
+        at_start = report(game)
+        assert at_start["turn"] == {"active": roller, "phase": "roll"}
+        locked = set(at_start["locked"])
         white = (data.draw(die), data.draw(die))
         dice = {c: data.draw(die) for c in COLOURS if c not in locked}
         game.apply(Roll(white, dice))

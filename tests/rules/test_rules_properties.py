@@ -35,15 +35,20 @@ def draw_decision(draw, game: Game, name: str):
 
 
 def play(draw, start: Start, check) -> list:
-    """Play a game to its end with random legal decisions, calling check(game, event, before)."""
+    """Play a game to its end with random legal decisions, calling check(game, event, before,
+    after) with the game's report before and after each event (one event's after is the next
+    one's before: the game is not touched between them)."""
     game = Game.start(start)
     log = [start]
+    before = report(game)
 
     def apply(event):
-        before = report(game)
+        nonlocal before
         game.apply(event)
         log.append(event)
-        check(game, event, before)
+        after = report(game)
+        check(game, event, before, after)
+        before = after
 
     while not game.over:
         apply(draw_roll(draw, game))
@@ -65,8 +70,7 @@ class Invariants:
         self.sheet = load_sheet(variant)
         self.frozen: dict[str, dict[str, list[int]]] = {}
 
-    def __call__(self, game: Game, event, before: dict) -> None:
-        after = report(game)
+    def __call__(self, game: Game, event, before: dict, after: dict) -> None:
         self.left_to_right(before, after, event)
         self.locks_need_enough_crosses(after)
         self.locked_rows_stay_frozen(after)
@@ -171,11 +175,11 @@ def test_legal_marks_are_exactly_the_marks_the_referee_accepts(data, variant, tu
             game.apply(draw_decision(data.draw, game, name))
         if game.phase == ACTION2 and (not last or data.draw(st.booleans())):
             game.apply(draw_decision(data.draw, game, game.active_name))
+    state = report(game)
     for name in [p.name for p in game.players]:
         legal = set(game.legal_marks(name))
         for mark in every_candidate(game, name):
             trial = game.copy()
-            state = report(trial)
             try:
                 trial.apply(mark)
             except Refused as refusal:
