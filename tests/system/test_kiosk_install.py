@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.paths import ROOT
-from support.wheel import UNREACHABLE, _run, build_wheel
+from support.wheel import UNREACHABLE, _run, shared_wheel
 
 from firmware_py import __version__
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.xdist_group("kiosk-install")
 def kiosk(tmp_path_factory) -> Path:
     """A venv holding the qwixx-tower wheel and only what it depends on; its bin directory."""
     work = tmp_path_factory.mktemp("kiosk")
-    wheel = build_wheel(work)
+    wheel = shared_wheel(tmp_path_factory)
     venv = work / "venv"
     # This suite's pip installs into the venv (--python): a venv of its own pip costs 5 s of
     # CPU and changes nothing in what the kiosk holds (the systemd boot test installs with the

@@ -31,9 +31,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import HANG, with_certificates
+from support import HANG
 from support.paths import ROOT
-from support.wheel import UNREACHABLE, build_wheel
+from support.wheel import UNREACHABLE, install_environment, shared_wheel
 
 UNIT = ROOT / "systemd" / "qwixx-tower.service"
 SYSTEMD = "/lib/systemd/systemd"
@@ -265,8 +265,7 @@ def tower(tmp_path_factory) -> Iterator[BootedTower]:
     reason = _why_not_here()
     if reason is not None:
         pytest.skip(reason)
-    work = tmp_path_factory.mktemp("systemd-boot")
-    wheel = build_wheel(work)
+    wheel = shared_wheel(tmp_path_factory)
     layers = Path(tempfile.mkdtemp(prefix="qwixx-systemd-", dir="/dev/shm"))  # not on "/"
     try:
         for name in ("upper", "work", "root"):
@@ -282,7 +281,7 @@ def tower(tmp_path_factory) -> Iterator[BootedTower]:
         (layers / "game-000001.seats.json").write_text(
             json.dumps([{"name": n, "kind": "computer", "pad": ""} for n in ("Ann", "Ben", "Cleo")])
         )
-        env = dict(with_certificates(dict(os.environ)), MASKED=" ".join(MASKED))  # pip: TLS
+        env = dict(install_environment(), MASKED=" ".join(MASKED))
         installed = subprocess.run(
             ["unshare", "-m", "--propagation", "private",
              "sh", "-c", INSTALL, "install", str(layers), str(wheel)],
