@@ -21,6 +21,9 @@ from firmware_py.table.state import GameOn, Publishes, Timed
 from firmware_py.view import TableView
 
 ROLL_FRAMES = 4  # rolling-animation frames before the dice show
+# The longest one frame shows: a roll takes pace / 2 seconds up to 0.4 s. The pace is how long
+# computer players think (--pace); slow thinkers (a demo at --pace 30) do not slow the dice.
+LONGEST_FRAME = 0.1
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
 # Dice news the players act on: shown as alerts (the rest is said, as news).
 ALERTS = (
@@ -29,6 +32,11 @@ ALERTS = (
     DiceEventKind.CONNECTION_LOST,
     DiceEventKind.NO_BLUETOOTH,
 )
+
+
+def frame_seconds(pace: float) -> float:
+    """How long each frame of a roll shows: an eighth of the pace, LONGEST_FRAME at most."""
+    return min(pace / 8, LONGEST_FRAME)
 
 
 class DiceTable(GameOn, Timed, Publishes, Protocol):
@@ -90,7 +98,7 @@ class Dice:
         if frame < ROLL_FRAMES:
             self.frame = frame
             table.present(table.view())
-            table.timers.once(("frame", frame), table.pace / 8, self.animate, frame + 1)
+            table.timers.once(("frame", frame), frame_seconds(table.pace), self.animate, frame + 1)
             return
         white, colours = self.hardware.dice.roll(game.dice_in_play())
         if table.submit(Roll(white, colours)) is not None:

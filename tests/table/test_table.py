@@ -33,6 +33,7 @@ from firmware_py.table import computers as computers_module
 from firmware_py.table.news_feed import NEWS_KEPT
 from firmware_py.table.phase import can_move
 from firmware_py.table.planner import JOIN_WINDOW
+from firmware_py.table.rolling import ROLL_FRAMES, frame_seconds
 from firmware_py.view import MenuView, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
@@ -708,6 +709,15 @@ def test_a_second_press_while_the_dice_roll_rolls_once(tmp_path):
         assert log.count('"event": "roll"') == 1
 
     run_table(table, steps)
+
+
+def test_the_dice_roll_for_half_the_pace_and_never_longer_than_0_4_seconds():
+    """--pace is how long computer players think. At --pace 30 a press once rolled the dice for
+    15 s (frames of pace / 8); slow thinkers no longer slow the dice. At the default pace (0.6)
+    the dice roll as before, and at --pace 0 they land at once."""
+    assert ROLL_FRAMES * frame_seconds(0.6) == pytest.approx(0.3)
+    assert ROLL_FRAMES * frame_seconds(30) == pytest.approx(0.4)
+    assert frame_seconds(0) == 0
 
 
 def test_news_and_changes_during_a_roll_do_not_stop_the_dice(tmp_path):
