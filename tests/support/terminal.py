@@ -69,9 +69,11 @@ class TowerTerminal:
         `to_the_end`) at the first quiet moment."""
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
-            ready = select.select([self.master], [], [], left)[0]
-            if (ready and not self._take()) or (not ready and not to_the_end):
-                return
+            if select.select([self.master], [], [], left)[0]:
+                if not self._take():
+                    return  # the tower's end is closed
+            elif not to_the_end:
+                return  # a quiet moment
 
     def _take(self) -> bool:
         """Read what is waiting on the terminal; False once the tower's end is closed."""
