@@ -23,7 +23,7 @@ import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from firmware_py.transliterate import latin_letters, symbol_letters
 
@@ -39,6 +39,10 @@ GLYPHS_KEPT = 4096  # characters whose drawable form is kept: names typed on pho
 # screen recur frame after frame; dice and marks bring a few new ones each game, so a store of
 # 4096 was still filling after 500 games (bench/soak.py: 0.36 MB more at game 300 than now).
 WORDS_KEPT = 1024
+# Pictures of words as FreeType draws them. Rasterising takes three quarters of a screen's
+# drawing (bench/screens.py); a game's screens show a few hundred different words, and a
+# picture of a line across the display holds about 1.3 kB.
+PICTURES_KEPT = 512
 
 
 @cache
@@ -118,6 +122,17 @@ def _glyph(char: str) -> str:
 def width(words: str) -> int:
     """Pixels `words` take across, as drawn."""
     return int(font().getlength(drawable(words)))
+
+
+@lru_cache(maxsize=PICTURES_KEPT)
+def picture(shown: str) -> tuple[Image.Image, tuple[int, int]]:
+    """Drawable words as a one-bit picture, and where its top left corner sits from the point
+    the words are drawn at: the pixels `ImageDraw.text` lights, found once for each line.
+    The picture is shared: draw it (`ImageDraw.bitmap`), never draw on it."""
+    left, top, right, bottom = (int(edge) for edge in font().getbbox(shown, mode="1"))
+    image = Image.new("1", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(image).text((-left, -top), shown, font=font(), fill=1)
+    return image, (left, top)
 
 
 @lru_cache(maxsize=WORDS_KEPT)

@@ -11,13 +11,14 @@ their count of characters: a Chinese name takes twice the room of a Latin one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import segno
 from PIL import Image, ImageDraw
 
 from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.seating import MAX_SEATS
-from firmware_py.show.font import FALLBACK, drawable, fit, font, width
+from firmware_py.show.font import FALLBACK, drawable, fit, picture, width
 from firmware_py.show.font import HEIGHT as FONT_HEIGHT
 from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, Seat, TableView
 from sheets import COLOURS
@@ -29,6 +30,7 @@ LINE = 10  # pixels from one line of small text to the next
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
 NEXT_GAME = "press: next game"
+BIG_WORDS_KEPT = 64  # large words (sums, locks, winners) kept as pictures: 2.6 kB each at most
 
 Draw = ImageDraw.ImageDraw
 
@@ -51,15 +53,21 @@ def draw_screen(draw: Draw, view: TableView, role: str = "main") -> None:
 # ---- drawing primitives -----------------------------------------------------------------------
 
 
+def drawn(draw: Draw, xy: tuple[int, int], shown: str, fill: int = 1) -> None:
+    """Drawable words at `xy` as `draw.text` would draw them in the font, from the picture of
+    the words kept since they were last drawn."""
+    image, (left, top) = picture(shown)
+    draw.bitmap((xy[0] + left, xy[1] + top), image, fill=fill)
+
+
 def text(draw: Draw, xy: tuple[int, int], words: str, room: int | None = None) -> None:
     """Small words at `xy`, cut to `room` pixels (to the right edge unless given)."""
-    shown = fit(words, WIDTH - xy[0] if room is None else room)
-    draw.text(xy, shown, font=font(), fill=1)
+    drawn(draw, xy, fit(words, WIDTH - xy[0] if room is None else room))
 
 
 def right(draw: Draw, x: int, y: int, words: str) -> None:
     """Small words that end at `x` (numbers in a column)."""
-    draw.text((x - width(words), y), drawable(words), font=font(), fill=1)
+    drawn(draw, (x - width(words), y), drawable(words))
 
 
 def big_text(draw: Draw, y: int, words: str, scale: int = 2, fill: int = 1) -> None:
@@ -68,10 +76,17 @@ def big_text(draw: Draw, y: int, words: str, scale: int = 2, fill: int = 1) -> N
     shown = fit(words, WIDTH // scale)
     if not shown:
         return
-    small = Image.new("1", (max(1, width(shown)), FONT_HEIGHT))
-    ImageDraw.Draw(small).text((0, 0), shown, font=font(), fill=1)
-    large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
+    large = _enlarged(shown, scale)
     draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=fill)
+
+
+@lru_cache(maxsize=BIG_WORDS_KEPT)
+def _enlarged(shown: str, scale: int) -> Image.Image:
+    """Drawable words in the font, `scale` times larger pixel for pixel: kept, so shared and
+    never drawn on."""
+    small = Image.new("1", (max(1, width(shown)), FONT_HEIGHT))
+    drawn(ImageDraw.Draw(small), (0, 0), shown)
+    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
 
 
 _SEGMENTS = {
@@ -105,12 +120,12 @@ def big_number(draw: Draw, x: int, y: int, number: int) -> None:
 def inverted(draw: Draw, y: int, words: str) -> None:
     """A line of words lit dark on a bright bar: the line the menu has picked, a lock."""
     draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
-    draw.text((2, y), fit(words, WIDTH - 4), font=font(), fill=0)
+    drawn(draw, (2, y), fit(words, WIDTH - 4), fill=0)
 
 
 def centred(draw: Draw, y: int, words: str) -> None:
     shown = fit(words, WIDTH)
-    draw.text(((WIDTH - width(shown)) // 2, y), shown, font=font(), fill=1)
+    drawn(draw, ((WIDTH - width(shown)) // 2, y), shown)
 
 
 def wrap(words: str, room: int = WIDTH) -> list[str]:
@@ -288,7 +303,7 @@ def _lock_bar(draw: Draw, colour: str) -> None:
         big_text(draw, 0, words, fill=0)
         return
     _big_at(draw, (2, 0), colour, scale=2, fill=0)
-    draw.text((6 + 2 * width(colour), 5), "LOCKED", font=font(), fill=0)
+    drawn(draw, (6 + 2 * width(colour), 5), "LOCKED", fill=0)
 
 
 def _over(draw: Draw, view: TableView) -> None:
@@ -442,12 +457,8 @@ def qr_code(draw: Draw, data: str, side: int) -> None:
 
 def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int = 1) -> None:
     """Words in the bitmap font scaled up pixel for pixel, from `xy`."""
-    if not words:
-        return
-    small = Image.new("1", (max(1, width(words)), FONT_HEIGHT))
-    ImageDraw.Draw(small).text((0, 0), drawable(words), font=font(), fill=1)
-    large = small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
-    draw.bitmap(xy, large, fill=fill)
+    if words:
+        draw.bitmap(xy, _enlarged(drawable(words), scale), fill=fill)
 
 
 # ---- the options display ----------------------------------------------------------------------

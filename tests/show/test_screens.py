@@ -12,9 +12,11 @@ from fnmatch import fnmatch
 from importlib.resources import files
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.device import dummy
 from luma.core.render import canvas
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 from support import HANG
 from support.paths import GOLDEN, ROOT
 from support.views import CROWD, DICE, SEATS, TITLES, VIEWS, menu_at
@@ -26,7 +28,7 @@ from firmware_py.menu import PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
 from firmware_py.seating import SeatSpec
 from firmware_py.show import font
-from firmware_py.show.screens import FALLBACK, WIDTH, draw_screen, people, render
+from firmware_py.show.screens import FALLBACK, WIDTH, draw_screen, drawn, people, render
 from firmware_py.table import Table
 from firmware_py.view import Seat, TableView, table_view
 from sheets import load_sheet
@@ -211,3 +213,20 @@ def test_the_scores_stay_on_the_options_display_while_the_dice_roll(tmp_path):
         assert [seat.name for seat in view.seats] == ["Ann", "Ben"]
         scores = render(replace(view, screen="roll"), "options")
         assert render(view, "options") == scores
+
+
+@given(words=st.text(max_size=30), x=st.integers(-8, 127), y=st.integers(-8, 63),
+       fill=st.sampled_from([0, 1]), pixels=st.binary(min_size=1024, max_size=1024))  # fmt: skip
+@settings(max_examples=300)
+def test_words_drawn_from_their_kept_picture_light_the_pixels_the_font_lights(
+    words, x, y, fill, pixels
+):
+    """The screens draw each line of words from a picture rasterised once (a game's words
+    recur frame after frame): on any background, anywhere, even half off the display, that
+    picture lights or darkens exactly the pixels Pillow's `text` does, in every script."""
+    shown = font.drawable(words)
+    background = Image.frombytes("1", (WIDTH, 64), pixels)  # any picture already drawn
+    by_pillow, from_picture = background.copy(), background.copy()
+    ImageDraw.Draw(by_pillow).text((x, y), shown, font=font.font(), fill=fill)
+    drawn(ImageDraw.Draw(from_picture), (x, y), shown, fill=fill)
+    assert from_picture.tobytes() == by_pillow.tobytes()
