@@ -443,16 +443,25 @@ def _join_setup(draw: Draw, view: TableView, x: int) -> None:
 def qr_code(draw: Draw, data: str, side: int) -> None:
     """`data` as a QR code in the top-left square of `side` pixels, as large as whole pixels
     per module allow, with the quiet zone lit around it."""
+    draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    draw.bitmap((0, 0), _dark_modules(data, side), fill=0)
+
+
+@lru_cache(maxsize=4)  # the join address changes with the table code, once a game at most
+def _dark_modules(data: str, side: int) -> Image.Image:
+    """The QR code's dark modules in a square of `side` pixels: kept, shared, never drawn on."""
     code = segno.make(data, error="l", micro=False)
     modules = code.symbol_size(scale=1, border=0)[0]
     scale = max(1, side // (modules + 2))
     left = (side - modules * scale) // 2
-    draw.rectangle((0, 0, side - 1, side - 1), fill=1)
+    picture = Image.new("1", (side, side))
+    draw = ImageDraw.Draw(picture)
     for y, row in enumerate(code.matrix):
         for x, dark in enumerate(row):
             if dark:
                 x0, y0 = left + x * scale, left + y * scale
-                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)
+                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=1)
+    return picture
 
 
 def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int = 1) -> None:
