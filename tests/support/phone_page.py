@@ -14,8 +14,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
@@ -30,6 +29,9 @@ from sheets import load_sheet
 from support import HANG, with_certificates
 from support.browser import connected, run_in_browser_loop
 from support.table import until
+
+if TYPE_CHECKING:  # numpy is imported where it is used: every worker collects this module
+    import numpy as np
 
 CODE = "4821"
 BOT = SeatSpec("Bot", COMPUTER)
@@ -185,6 +187,8 @@ CONTRASTS = """() => {
 
 
 def luminance(colour) -> float:
+    import numpy as np
+
     channels = np.array(colour[:3], dtype=float) / 255
     linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
     return float(linear @ [0.2126, 0.7152, 0.0722])
@@ -226,6 +230,8 @@ MACHADO = {
 
 def as_seen_with(kind: str, pixels: np.ndarray) -> np.ndarray:
     """An sRGB picture (H x W x 3, uint8) as a person with `kind` of colour blindness sees it."""
+    import numpy as np
+
     channels = pixels.astype(float) / 255
     linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
     seen = np.clip(linear @ np.array(MACHADO[kind]).T, 0, 1)
@@ -237,6 +243,8 @@ def shape_of(picture, kind: str) -> np.ndarray:
     """Which pixels of a picture are light, as a person with `kind` of colour blindness sees
     it: 64 x 64, split at the middle of its own range of lightness (what is left when hue is
     gone is the shape: a letter, a mark)."""
+    import numpy as np
+
     small = picture.convert("RGB").resize((64, 64))
     grey = as_seen_with(kind, np.asarray(small)).astype(float).mean(axis=2)
     return grey > (grey.max() + grey.min()) / 2
@@ -244,6 +252,8 @@ def shape_of(picture, kind: str) -> np.ndarray:
 
 def seen_contrast(one, other, kind: str) -> float:
     """The contrast of two colours as a person with `kind` of colour blindness sees them."""
+    import numpy as np
+
     pair = as_seen_with(kind, np.array([[one[:3], other[:3]]], dtype=np.uint8))[0]
     return contrast(tuple(pair[0]), tuple(pair[1]))
 
@@ -255,5 +265,7 @@ def shape_difference(one, other, kind: str) -> float:
 
 def tone_difference(one, other, kind: str) -> float:
     """The mean difference (0-255) of two pictures' pixels as seen under `kind`."""
+    import numpy as np
+
     seen = [as_seen_with(kind, np.asarray(p.convert("RGB").resize((32, 32)))) for p in (one, other)]
     return float(np.abs(seen[0].astype(float) - seen[1]).mean())

@@ -5,6 +5,7 @@ tells each player their place and what happens next."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import itertools
 import os
@@ -32,7 +33,8 @@ from support.phone_page import (
 
 from firmware_py.rules import Mark, Pass, Roll
 
-pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
+    pytest.skip("playwright (test extra)", allow_module_level=True)
 pytestmark = [
     pytest.mark.skipif(
         not os.path.exists(CHROMIUM),

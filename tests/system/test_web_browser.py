@@ -9,6 +9,7 @@ QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_web_browser.py."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import io
 import os
 
@@ -25,7 +26,8 @@ from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seats.pads import PadHub
 
-pytest.importorskip("playwright.async_api", reason="playwright (test extra)")
+if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
+    pytest.skip("playwright (test extra)", allow_module_level=True)
 pytestmark = [
     pytest.mark.skipif(
         not os.path.exists(CHROMIUM),
