@@ -1,6 +1,6 @@
 """One headless chromium per test process, started at the first test that needs it and shared
-by the rest: each test connects to it over the DevTools protocol and opens contexts of its own
-(own storage, own viewport), so tests stay apart while the browser starts once, not per test.
+by the rest, over one DevTools connection: each test opens contexts of its own (own storage,
+own viewport), closed when it ends, so tests stay apart while the browser starts once.
 
 Playwright's driver (a Node.js process, almost a second of CPU to start) is shared the same way:
 it lives in one event loop of the test process's own, on a thread, and a browser test runs its
@@ -123,13 +123,21 @@ def playwright() -> Any:
 
 @contextlib.asynccontextmanager
 async def connected() -> AsyncIterator[Any]:
-    """This process's chromium, connected over the DevTools protocol for one test (inside
-    `run_in_browser_loop`); the test's contexts close with the connection."""
-    browser = await playwright().chromium.connect_over_cdp(endpoint(CHROMIUM))
+    """This process's chromium, connected over the DevTools protocol once and shared by its
+    tests (inside `run_in_browser_loop`); the contexts a test opens close when it ends, so the
+    next test finds the browser as this one found it. (A connection per test cost chromium,
+    Playwright's driver and the test about half a second of CPU each, attaching to it.)"""
+    browser = _browser_loop.get("browser")
+    if browser is None or not browser.is_connected():
+        browser = await playwright().chromium.connect_over_cdp(endpoint(CHROMIUM))
+        _browser_loop["browser"] = browser
+    before = set(browser.contexts)
     try:
         yield browser
     finally:
-        await browser.close()
+        for context in browser.contexts:
+            if context not in before:
+                await context.close()
 
 
 def _loop() -> asyncio.AbstractEventLoop:
