@@ -54,8 +54,8 @@ def draw_screen(draw: Draw, view: TableView, role: str = "main") -> None:
 
 
 def drawn(draw: Draw, xy: tuple[int, int], shown: str, fill: int = 1) -> None:
-    """Drawable words at `xy` as `draw.text` would draw them in the font, from the picture of
-    the words kept since they were last drawn."""
+    """Drawable words at `xy`, the pixels `draw.text` would light in the font, from a picture
+    of them rasterised once and kept (`font.picture`)."""
     image, (left, top) = picture(shown)
     draw.bitmap((xy[0] + left, xy[1] + top), image, fill=fill)
 
