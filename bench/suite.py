@@ -97,15 +97,14 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
     OURS.add(pytest.pid)
     stdout, stderr = pytest.communicate()
     wall = time.monotonic() - start
-    done = subprocess.CompletedProcess(command, pytest.returncode, stdout, stderr)
     time.sleep(1)  # for the last orphans to be reaped
-    if done.returncode != 0:  # what failed, as pytest summed it up; the whole of it kept
-        summary = done.stdout.rpartition("short test summary info")[2]
-        print(summary.strip()[-4000:] or done.stdout[-4000:], done.stderr[-2000:], sep="\n")
+    if pytest.returncode != 0:  # what failed, as pytest summed it up; the whole of it kept
+        summary = stdout.rpartition("short test summary info")[2]
+        print(summary.strip()[-4000:] or stdout[-4000:], stderr[-2000:], sep="\n")
         log = Path(tempfile.gettempdir()) / f"qwixx-suite-{time.strftime('%Y%m%d-%H%M%S')}.log"
-        log.write_text(done.stdout + done.stderr)
+        log.write_text(stdout + stderr)
         print(f"pytest's whole output: {log}")
-    return done.returncode, wall, children_cpu() - cpu
+    return pytest.returncode, wall, children_cpu() - cpu
 
 
 def report(records: Path, top: int) -> None:
