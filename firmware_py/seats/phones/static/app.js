@@ -313,27 +313,79 @@ function die(colour, face) {
   return element;
 }
 
+// The sheet's rows and cells are built once per sheet (a game's variant) and then changed in
+// place, only where a view differs: the phone lays out and repaints what changed instead of
+// the whole sheet at every message (a whole game: 113 full layouts of about 60 cells).
+let sheetShape = "";
+let sheetMoves = [];  // the marks the cells offer now (a tap on a legal cell selects one)
+
 function showSheet(seat) {
   const sheet = $("sheet");
-  sheet.replaceChildren();
-  const marks = seat.moves.filter((move) => !move.lucky);
-  const widest = Math.max(0, ...seat.rows.map((row) => row.numbers.length));
+  sheetMoves = seat.moves.filter((move) => !move.lucky);
+  const shape = JSON.stringify(seat.rows.map((row) => [row.colour, row.numbers, row.cell_colours]));
+  if (shape !== sheetShape || sheet.children.length !== seat.rows.length) {
+    buildSheet(sheet, seat.rows);
+    sheetShape = shape;
+  }
+  seat.rows.forEach((row, index) => showRow(sheet.children[index], row));
+}
+
+function buildSheet(sheet, rows) {
+  const widest = Math.max(0, ...rows.map((row) => row.numbers.length));
   sheet.classList.toggle("long", widest > 12);  // longo's rows: smaller digits, as on its card
-  for (const row of seat.rows) {
+  sheet.replaceChildren(...rows.map((row) => {
     const line = document.createElement("div");
-    line.className = `row ${row.colour}` + (row.closed ? " closed" : "");
     line.style.setProperty("--cells", row.numbers.length + 1);
     const cells = document.createElement("ul");
     cells.className = "cells";
-    cells.setAttribute("aria-label", rowWords(row));
-    row.numbers.forEach((number, position) => {
-      const move = marks.find((m) => m.row === row.colour && m.number === number);
-      cells.append(cell(row, number, position, move));
-    });
-    cells.append(lockCell(row));
+    cells.append(...row.numbers.map((number) => newCell(row.colour, number)));
+    cells.append(newCell(row.colour, "lock"));
     line.append(letter(row.colour), cells);
-    sheet.append(line);
+    return line;
+  }));
+}
+
+function newCell(colour, number) {
+  const element = document.createElement("li");
+  element.dataset.row = colour;
+  element.dataset.number = number;
+  if (number !== "lock") {
+    const digits = document.createElement("span");
+    digits.className = "number";
+    digits.textContent = number;
+    element.append(digits);
   }
+  return element;
+}
+
+function showRow(line, row) {
+  changed(line, "className", `row ${row.colour}` + (row.closed ? " closed" : ""));
+  const cells = line.querySelector(".cells");
+  if (cells.getAttribute("aria-label") !== rowWords(row)) {
+    cells.setAttribute("aria-label", rowWords(row));
+  }
+  row.numbers.forEach((number, position) => {
+    const move = sheetMoves.find((m) => m.row === row.colour && m.number === number);
+    showCell(cells.children[position], row, position, move);
+  });
+  showLockCell(cells.lastElementChild, row);
+}
+
+function changed(element, property, value) {  // written only if it differs: nothing to redo
+  if (element[property] !== value) element[property] = value;
+}
+
+function spoken(element, words) {  // the cell's words for screen readers, after what it shows
+  let said = element.querySelector(".visually-hidden");
+  if (!words) {
+    if (said) said.remove();
+    return;
+  }
+  if (!said) {
+    said = forScreenReaders("");
+    element.append(said);
+  }
+  changed(said, "textContent", words);
 }
 
 function rowWords(row) {
@@ -354,35 +406,27 @@ function cellState(row, position, move) {
 const STATE_WORDS = { crossed: "crossed", legal: "you may cross it", skipped: "skipped",
                       closed: "row locked", open: "" };
 
-function cell(row, number, position, move) {
-  const state = cellState(row, position, move);
-  const colour = row.cell_colours[position] || row.colour;
-  const element = document.createElement("li");
-  element.className = `cell ${colour} ${state}`;
-  element.dataset.row = row.colour;
-  element.dataset.number = number;
-  const digits = document.createElement("span");
-  digits.className = "number";
-  digits.textContent = number;
-  element.append(digits);
-  const words = [colour !== row.colour ? colour : "", STATE_WORDS[state]].filter(Boolean);
-  if (words.length) element.append(forScreenReaders(", " + words.join(", ")));
-  if (move) {
-    element.addEventListener("click", () => select(move));
-    if (selected && sameMove(move, selected)) element.classList.add("selected");
-  }
-  return element;
+function tapCell(event) {  // a tap on a cell the player may cross selects that mark
+  const cell = event.target.closest(".cell");
+  if (!cell) return;
+  const { row, number } = cell.dataset;
+  const move = sheetMoves.find((m) => m.row === row && String(m.number) === number);
+  if (move) select(move);
 }
 
-function lockCell(row) {
-  const element = document.createElement("li");
-  element.className = "cell lock" + (row.locked_by_me ? " crossed" : "");
-  element.dataset.row = row.colour;
-  element.dataset.number = "lock";
-  const words = row.locked_by_me ? "lock: crossed, you locked this row"
-    : row.closed ? "lock: the row is locked" : "lock";
-  element.append(forScreenReaders(words));
-  return element;
+function showCell(element, row, position, move) {
+  const state = cellState(row, position, move);
+  const colour = row.cell_colours[position] || row.colour;
+  const chosen = Boolean(move && selected && sameMove(move, selected));
+  changed(element, "className", `cell ${colour} ${state}` + (chosen ? " selected" : ""));
+  const words = [colour !== row.colour ? colour : "", STATE_WORDS[state]].filter(Boolean);
+  spoken(element, words.length ? ", " + words.join(", ") : "");
+}
+
+function showLockCell(element, row) {
+  changed(element, "className", "cell lock" + (row.locked_by_me ? " crossed" : ""));
+  spoken(element, row.locked_by_me ? "lock: crossed, you locked this row"
+    : row.closed ? "lock: the row is locked" : "lock");
 }
 
 function showPenalties(seat) {
@@ -552,6 +596,7 @@ function keepPatterns(on) {  // the phone remembers the choice (stored only when
   usePatterns(on);
 }
 
+$("sheet").addEventListener("click", tapCell);
 $("confirm-button").addEventListener("click", () => selected && tap(selected));
 $("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
