@@ -295,7 +295,20 @@ function letter(colour) {  // the colour's letter, seen but not read (the name i
   return element;
 }
 
+// What each part of the page was last drawn from: a part whose view has not changed is left
+// as it is, and the phone has nothing to lay out or paint there (most messages change one
+// player's decision, not the dice, the penalties or the scores).
+const drawnFrom = new Map();
+
+function alreadyShows(id, ...from) {
+  const key = JSON.stringify(from);
+  if (drawnFrom.get(id) === key) return true;
+  drawnFrom.set(id, key);
+  return false;
+}
+
 function showDice(seat) {
+  if (alreadyShows("dice", seat.white, seat.colours)) return;
   const dice = $("dice");
   dice.replaceChildren();
   if (!seat.white) return;
@@ -430,6 +443,7 @@ function showLockCell(element, row) {
 }
 
 function showPenalties(seat) {
+  if (alreadyShows("penalties", seat.penalties)) return;
   const penalties = $("penalties");
   penalties.replaceChildren(forScreenReaders(`penalties: ${seat.penalties} of 4`));
   for (let box = 0; box < 4; box++) {
@@ -455,6 +469,7 @@ function moveKey(move) {
 }
 
 function showMoves(seat) {
+  if (alreadyShows("moves", seat.decided ? [] : seat.moves, selected)) return;
   const moves = $("moves");
   const title = $("moves-title");
   moves.replaceChildren(title);
@@ -541,6 +556,8 @@ function askChoice(move) {
 // ---- longo's lucky numbers, scores, options -------------------------------------------------
 
 function showLucky(seat) {
+  const asked = [seat.phase === "lucky", seat.decided, seat.lucky_choices];
+  if (alreadyShows("lucky", asked, seat.lucky)) return;
   const lucky = $("lucky");
   lucky.replaceChildren();
   const choosing = seat.phase === "lucky";
@@ -574,6 +591,7 @@ function showLucky(seat) {
 }
 
 function showScores(seat) {
+  if (alreadyShows("scores", seat.scores, seat.waiting_for, seat.player)) return;
   const scores = $("scores");
   scores.replaceChildren();
   for (const [name, total] of seat.scores) {
