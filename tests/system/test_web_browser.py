@@ -178,9 +178,18 @@ PLAY_BY_ITSELF = """() => {
 }"""
 
 
+# The parts of the phone page that a view draws, as HTML. The page changes them in place from
+# view to view (or leaves them when their view is unchanged); after a whole game of that they
+# must be what the same view draws on a page loaded afresh.
+DRAWN_PARTS = """() => Object.fromEntries(
+    ["sheet", "dice", "penalties", "total", "scores", "moves", "lucky"].map(
+        (id) => [id, document.getElementById(id).outerHTML]))"""
+
+
 def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
     """Ann and Ben on phones, Bot a computer player; the phones tap their first legal cell
-    (or pass), the roll button is pressed for the phones' rolls, until the game is over."""
+    (or pass), the roll button is pressed for the phones' rolls, until the game is over; then
+    each phone, reloaded, draws its final view exactly as it stood."""
     table, _, server = bot_tower
 
     async def steps(browser) -> None:
@@ -204,6 +213,12 @@ def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
             assert shown == f"score {table.game.total(name)}"
             scores = await page.eval_on_selector_all("#scores li", "items => items.length")
             assert scores == 3
+        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
+            drawn = await page.evaluate(DRAWN_PARTS)
+            await page.reload()
+            await seated(page, name)
+            await page.wait_for_selector("#text >> text=Game over")
+            assert await page.evaluate(DRAWN_PARTS) == drawn
 
     with_browser(table, server, steps)
 
