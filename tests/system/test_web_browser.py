@@ -213,7 +213,6 @@ def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
             assert shown == f"score {table.game.total(name)}"
             scores = await page.eval_on_selector_all("#scores li", "items => items.length")
             assert scores == 3
-        for page, name in zip(pages, ("Ann", "Ben"), strict=True):
             drawn = await page.evaluate(DRAWN_PARTS)
             await page.reload()
             await seated(page, name)

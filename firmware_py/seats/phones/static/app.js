@@ -326,20 +326,16 @@ function die(colour, face) {
   return element;
 }
 
-// The sheet's rows and cells are built once per sheet (a game's variant) and then changed in
-// place, only where a view differs: the phone lays out and repaints what changed instead of
-// the whole sheet at every message (a whole game: 113 full layouts of about 60 cells).
-let sheetShape = "";
+// The sheet's rows and cells are built once per sheet shape (a game's variant) and then
+// changed in place, only where a view differs: the phone lays out and repaints what changed
+// instead of the whole sheet at every message (a whole game: 113 full layouts of 60 cells).
 let sheetMoves = [];  // the marks the cells offer now (a tap on a legal cell selects one)
 
 function showSheet(seat) {
   const sheet = $("sheet");
   sheetMoves = seat.moves.filter((move) => !move.lucky);
-  const shape = JSON.stringify(seat.rows.map((row) => [row.colour, row.numbers, row.cell_colours]));
-  if (shape !== sheetShape || sheet.children.length !== seat.rows.length) {
-    buildSheet(sheet, seat.rows);
-    sheetShape = shape;
-  }
+  const shape = seat.rows.map((row) => [row.colour, row.numbers, row.cell_colours]);
+  if (!alreadyShows("sheet", shape)) buildSheet(sheet, seat.rows);
   seat.rows.forEach((row, index) => showRow(sheet.children[index], row));
 }
 
@@ -374,9 +370,8 @@ function newCell(colour, number) {
 function showRow(line, row) {
   changed(line, "className", `row ${row.colour}` + (row.closed ? " closed" : ""));
   const cells = line.querySelector(".cells");
-  if (cells.getAttribute("aria-label") !== rowWords(row)) {
-    cells.setAttribute("aria-label", rowWords(row));
-  }
+  const label = rowWords(row);
+  if (cells.getAttribute("aria-label") !== label) cells.setAttribute("aria-label", label);
   row.numbers.forEach((number, position) => {
     const move = sheetMoves.find((m) => m.row === row.colour && m.number === number);
     showCell(cells.children[position], row, position, move);
