@@ -1,5 +1,5 @@
 """One headless chromium per test process, started at the first test that needs it and shared
-by the rest, over one DevTools connection: each test opens contexts of its own (own storage,
+by the rest, over one DevTools pipe: each test opens contexts of its own (own storage,
 own viewport), closed when it ends, so tests stay apart while the browser starts once.
 
 Playwright's driver (a Node.js process, almost a second of CPU to start) is shared the same way:
@@ -12,14 +12,9 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import os
-import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
@@ -34,66 +29,8 @@ CHROMIUM = (
 )
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run", "--disable-sync"]  # fmt: skip
-LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
 
-_shared: dict[str, str] = {}
 _lock = threading.Lock()
-
-
-def endpoint(executable: str) -> str:
-    """The DevTools address of this process's chromium, started on first use."""
-    with _lock:
-        if executable not in _shared:
-            _shared[executable] = _start(executable)
-        return _shared[executable]
-
-
-def _start(executable: str) -> str:
-    # (chromium's helper processes may still write there as it ends: what is left is left)
-    profile = tempfile.TemporaryDirectory(prefix="qwixx-chromium-", ignore_cleanup_errors=True)
-    # A process group of its own: Debian's chromium-headless-shell is a shell script that runs
-    # the browser as its child, so the browser is stopped through its group, not the script.
-    process = subprocess.Popen(
-        [executable, *FLAGS, "--remote-debugging-port=0", f"--user-data-dir={profile.name}",
-         "about:blank"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        process_group=0,
-    )  # fmt: skip
-    found = threading.Event()
-    address: list[str] = []
-
-    def drain() -> None:
-        """Read chromium's messages for ever (a full pipe would stop it), noting its address."""
-        assert process.stderr is not None
-        for line in process.stderr:
-            match = LISTENING.search(line)
-            if match and not found.is_set():
-                address.append(match.group(1))
-                found.set()
-        found.set()
-
-    threading.Thread(target=drain, daemon=True).start()
-    atexit.register(_stop, process, profile)
-    assert found.wait(HANG) and address, "chromium never said where it listens"
-    return address[0]
-
-
-def _stop(process: subprocess.Popen[str], profile: tempfile.TemporaryDirectory[str]) -> None:
-    """The browser and every process of its group (its helpers, a wrapper script) ended: asked
-    to, then made to after 10 s."""
-    group = process.pid
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            process.poll()  # (the wrapper, our child, reaped; the rest are reaped by init)
-            os.killpg(group, 0)  # ProcessLookupError once the whole group is gone
-            time.sleep(0.05)
-        os.killpg(group, signal.SIGKILL)
-    process.wait()
-    profile.cleanup()
-
-
 _browser_loop: dict[str, Any] = {}
 
 
@@ -123,13 +60,13 @@ def playwright() -> Any:
 
 @contextlib.asynccontextmanager
 async def connected() -> AsyncIterator[Any]:
-    """This process's chromium, connected over the DevTools protocol once and shared by its
-    tests (inside `run_in_browser_loop`); the contexts a test opens close when it ends, so the
-    next test finds the browser as this one found it. (A connection per test cost chromium,
-    Playwright's driver and the test about half a second of CPU each, attaching to it.)"""
+    """This process's chromium, started at the first call and shared by its tests (inside
+    `run_in_browser_loop`); the contexts a test opens close when it ends, so the next test finds
+    the browser as this one found it. (A browser per test cost chromium, Playwright's driver
+    and the test about half a second of CPU each.)"""
     browser = _browser_loop.get("browser")
     if browser is None or not browser.is_connected():
-        browser = await playwright().chromium.connect_over_cdp(endpoint(CHROMIUM))
+        browser = await _launch()
         _browser_loop["browser"] = browser
     before = set(browser.contexts)
     try:
@@ -138,6 +75,18 @@ async def connected() -> AsyncIterator[Any]:
         for context in browser.contexts:
             if context not in before:
                 await context.close()
+
+
+async def _launch() -> Any:
+    """Chromium with our flags only, spoken to over a pipe (`--remote-debugging-pipe`): over
+    a DevTools WebSocket, chromium and Playwright's driver deflated and inflated every message
+    between them. Playwright ends the browser, with its helpers, when the driver stops (also
+    when this process is killed: the driver's input closes)."""
+    profile = _browser_loop["profile"] = tempfile.mkdtemp(prefix="qwixx-chromium-")
+    return await playwright().chromium.launch(
+        executable_path=CHROMIUM, ignore_default_args=True, timeout=HANG * 1000,
+        args=[*FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}"],
+    )  # fmt: skip
 
 
 def _loop() -> asyncio.AbstractEventLoop:
@@ -159,3 +108,5 @@ def _stop_playwright(loop: asyncio.AbstractEventLoop) -> None:
         stopping.result(10)
     finally:
         loop.call_soon_threadsafe(loop.stop)
+        if "profile" in _browser_loop:  # the browser's files, once it has ended
+            shutil.rmtree(_browser_loop["profile"], ignore_errors=True)
