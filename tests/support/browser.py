@@ -82,6 +82,8 @@ async def _launch() -> Any:
     a DevTools WebSocket, chromium and Playwright's driver deflated and inflated every message
     between them. Playwright ends the browser, with its helpers, when the driver stops (also
     when this process is killed: the driver's input closes)."""
+    if "profile" in _browser_loop:  # a browser before this one ended (crashed): its files
+        shutil.rmtree(_browser_loop["profile"], ignore_errors=True)
     profile = _browser_loop["profile"] = tempfile.mkdtemp(prefix="qwixx-chromium-")
     return await playwright().chromium.launch(
         executable_path=CHROMIUM, ignore_default_args=True, timeout=HANG * 1000,
