@@ -8,8 +8,6 @@ verdict, wall time and CPU time (pytest, its workers and every process they wait
 the modules and tests that took the most CPU, measured per test by a small plugin
 (`bench/suite_cpu.py`: the worker's own CPU and that of the processes it waited for during the
 test, e.g. tower processes). ruff and mypy are left out: after set-up they take a second.
-Before and after the runs, with no busy loop beside, it prints the CPU time a fixed Python loop
-takes: this machine's speed at the time, so that runs from different hours can be compared.
 
 The CPU of a run counts every process it started, orphans included: this process adopts them
 (a child subreaper) and reaps them as they end, where init would reap chromium's helpers and
@@ -73,18 +71,6 @@ def _reap_orphans() -> None:
             continue
         with contextlib.suppress(ChildProcessError):
             os.waitpid(ended.si_pid, 0)
-
-
-def loop_cpu() -> float:
-    """CPU seconds of a fixed piece of plain Python, best of three: how fast this machine runs
-    Python now. A shared KVM guest's speed moves by up to half from hour to hour, so runs from
-    different hours compare only beside this figure."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        sum(i * i for i in range(5_000_000))
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def children_cpu() -> float:
@@ -176,7 +162,6 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=15, help="rows of the CPU tables (15)")
     args, extra = parser.parse_known_args()
     green = 0
-    print(f"A fixed Python loop: {loop_cpu():.2f} s of CPU (this machine's speed now)", flush=True)
     adopt_orphans()
     with busy_loops(args.busy):
         for run in range(1, args.runs + 1):
@@ -189,7 +174,6 @@ def main() -> int:
                       f" ({args.busy} busy loops beside)", flush=True)  # fmt: skip
                 if run == args.runs:
                     report(records, args.top)
-    print(f"\nA fixed Python loop: {loop_cpu():.2f} s of CPU (after the runs)")
     print(f"\n{green} of {args.runs} runs green")
     return 0 if green == args.runs else 1
 
