@@ -63,6 +63,16 @@ def towers_without_certificate_stores(tmp_path_factory):
             os.environ.pop(name, None)
 
 
+@pytest.fixture(scope="module")
+def browser_for_the_module():
+    """A browser module's chromium and Playwright driver end with its last test, while the
+    run goes on beside them, rather than at the worker's exit, which the whole run waits for."""
+    yield
+    from support.browser import end_browser
+
+    end_browser()
+
+
 # The tests that take longest, started first so that they run beside the rest (pytest-xdist
 # hands out tests in this order): whole systems, then games played by whole processes.
 STARTED_FIRST = (

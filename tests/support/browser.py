@@ -1,6 +1,6 @@
 """One headless chromium per test process, started at the first test that needs it and shared
-by the rest, over one DevTools pipe: each test opens contexts of its own (own storage,
-own viewport), closed when it ends, so tests stay apart while the browser starts once.
+by the rest of its module, over one DevTools pipe: each test opens contexts of its own (own
+storage, own viewport), closed when it ends, so tests stay apart while the browser starts once.
 
 Playwright's driver (a Node.js process, almost a second of CPU to start) is shared the same way:
 it lives in one event loop of the test process's own, on a thread, and a browser test runs its
@@ -92,23 +92,40 @@ async def _launch() -> Any:
 
 
 def _loop() -> asyncio.AbstractEventLoop:
+    """This process's browser loop, on a thread of its own, with Playwright started in it."""
     with _lock:
         if "loop" not in _browser_loop:
+            loop = _browser_loop["loop"] = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, daemon=True).start()
+            atexit.register(_at_exit, loop)
+        loop = _browser_loop["loop"]
+        if "playwright" not in _browser_loop:
             from playwright.async_api import async_playwright
 
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, daemon=True).start()
             started = asyncio.run_coroutine_threadsafe(async_playwright().start(), loop)
-            _browser_loop.update(loop=loop, playwright=started.result(HANG))
-            atexit.register(_stop_playwright, loop)
-        return _browser_loop["loop"]
+            _browser_loop["playwright"] = started.result(HANG)
+        return loop
 
 
-def _stop_playwright(loop: asyncio.AbstractEventLoop) -> None:
-    stopping = asyncio.run_coroutine_threadsafe(_browser_loop["playwright"].stop(), loop)
+def end_browser() -> None:
+    """End chromium and Playwright's driver now (the next browser test starts them again).
+    A module's browser tests call this when they are over: at the test process's exit the
+    whole run would wait a second or more for the browser to close."""
+    with _lock:
+        playwright = _browser_loop.pop("playwright", None)
+        _browser_loop.pop("browser", None)
+        if playwright is None:
+            return
+        stopping = asyncio.run_coroutine_threadsafe(playwright.stop(), _browser_loop["loop"])
+        try:
+            stopping.result(10)
+        finally:
+            if "profile" in _browser_loop:  # the browser's files, once it has ended
+                shutil.rmtree(_browser_loop.pop("profile"), ignore_errors=True)
+
+
+def _at_exit(loop: asyncio.AbstractEventLoop) -> None:
     try:
-        stopping.result(10)
+        end_browser()
     finally:
         loop.call_soon_threadsafe(loop.stop)
-        if "profile" in _browser_loop:  # the browser's files, once it has ended
-            shutil.rmtree(_browser_loop["profile"], ignore_errors=True)

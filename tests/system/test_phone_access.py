@@ -43,6 +43,7 @@ pytestmark = [
     # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
     # for its tests, not one per worker.
     pytest.mark.xdist_group("browser-access"),
+    pytest.mark.usefixtures("browser_for_the_module"),
 ]
 TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
 

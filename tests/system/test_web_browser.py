@@ -36,6 +36,7 @@ pytestmark = [
     # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
     # for its tests, not one per worker.
     pytest.mark.xdist_group("browser-pages"),
+    pytest.mark.usefixtures("browser_for_the_module"),
 ]
 VIEWPORT = {"width": 390, "height": 780}
 TIMEOUT = HANG * 1000  # milliseconds: a page that never shows what a test waits for hangs
