@@ -11,7 +11,9 @@ package index (pip's cache makes that quick), and the test skips when the index 
 from __future__ import annotations
 
 import glob
+import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ pytestmark = pytest.mark.xdist_group("kiosk-install")
 
 
 @pytest.fixture(scope="module")
-def kiosk(tmp_path_factory) -> Path:
+def kiosk(tmp_path_factory) -> Iterator[Path]:
     """A venv holding the qwixx-tower wheel and only what it depends on; its bin directory."""
     work = tmp_path_factory.mktemp("kiosk")
     wheel = shared_wheel(tmp_path_factory)
@@ -42,7 +44,10 @@ def kiosk(tmp_path_factory) -> Path:
     if installed.returncode != 0 and any(words in installed.stderr for words in UNREACHABLE):
         pytest.skip(f"the package index is unreachable: {installed.stderr.strip()[-300:]}")
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    return venv / "bin"
+    yield venv / "bin"
+    # Its 2,400 files go now, beside the other tests: left in the run's folder, pytest would
+    # remove them at the end of a later run, which waits for that.
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def test_the_kiosk_venv_holds_no_simulator_and_no_test_tool(kiosk):
