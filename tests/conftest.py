@@ -2,6 +2,7 @@
 The shared builders are in tests/support (on the path: pyproject.toml's pythonpath); their
 asserts are rewritten as a test's are, so a failing helper says what it saw."""
 
+import gc
 import os
 
 import pytest
@@ -74,7 +75,10 @@ def browser_for_the_module():
 
 
 # The tests that take longest, started first so that they run beside the rest (pytest-xdist
-# hands out tests in this order): whole systems, then games played by whole processes.
+# hands out tests in this order): whole systems, then games played by whole processes, then the
+# property tests of many seconds each. Short tests are left for the end, where they fill the
+# workers evenly: a long test among the last kept the run going on one worker while the others
+# had finished (the last workers finished 4 to 9 s after the first; now 3 to 4 s).
 STARTED_FIRST = (
     "system/test_systemd_boot.py",
     "system/test_kiosk_install.py",
@@ -87,7 +91,25 @@ STARTED_FIRST = (
     "pad/test_pad_firmware.py",
     "pad/test_pad_firmware_install.py",
     "app/test_cli.py",
+    "rules/test_rules_model.py",
+    "pad/test_pad_protocol.py",
+    "rules/test_rules_properties.py",
+    "seats/test_web.py",
+    "players/test_levels.py",
+    "app/test_screens_folder.py",
+    "rules/test_replay_contract.py",
+    "table/test_table.py",
+    "show/test_terminal.py",
 )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """What collection made (about 110,000 objects a worker: modules, tests, fixtures) lives to
+    the end of the run: frozen, the garbage collector's full passes, and pytest's at the end,
+    skip it and read only what the tests made (the workers' collector took 6.4 s of CPU in a
+    run, against 8.8 s)."""
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items):
