@@ -118,7 +118,7 @@ def end_browser() -> None:
             return
         stopping = asyncio.run_coroutine_threadsafe(playwright.stop(), _browser_loop["loop"])
         try:
-            stopping.result(10)
+            stopping.result(HANG)  # (closing takes a second idle; a bound only for a hang)
         finally:
             if "profile" in _browser_loop:  # the browser's files, once it has ended
                 shutil.rmtree(_browser_loop.pop("profile"), ignore_errors=True)
