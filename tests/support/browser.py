@@ -82,8 +82,7 @@ async def _launch() -> Any:
     a DevTools WebSocket, chromium and Playwright's driver deflated and inflated every message
     between them. Playwright ends the browser, with its helpers, when the driver stops (also
     when this process is killed: the driver's input closes)."""
-    if "profile" in _browser_loop:  # a browser before this one ended (crashed): its files
-        shutil.rmtree(_browser_loop["profile"], ignore_errors=True)
+    _remove_profile()  # (a browser before this one that crashed left it)
     profile = _browser_loop["profile"] = tempfile.mkdtemp(prefix="qwixx-chromium-")
     return await playwright().chromium.launch(
         executable_path=CHROMIUM, ignore_default_args=True, timeout=HANG * 1000,
@@ -120,8 +119,13 @@ def end_browser() -> None:
         try:
             stopping.result(HANG)  # (closing takes a second idle; a bound only for a hang)
         finally:
-            if "profile" in _browser_loop:  # the browser's files, once it has ended
-                shutil.rmtree(_browser_loop.pop("profile"), ignore_errors=True)
+            _remove_profile()
+
+
+def _remove_profile() -> None:
+    """The files of the last browser started, once it has ended."""
+    if "profile" in _browser_loop:
+        shutil.rmtree(_browser_loop.pop("profile"), ignore_errors=True)
 
 
 def _at_exit(loop: asyncio.AbstractEventLoop) -> None:

@@ -62,7 +62,7 @@ def build_wheel(work: Path) -> Path:
         "-w", work / "dist", source, cwd=work,
     )  # fmt: skip
     assert built.returncode == 0, built.stdout + built.stderr
-    shutil.rmtree(source, ignore_errors=True)  # 600 files a later run would remove at its end
+    shutil.rmtree(source, ignore_errors=True)  # 600 files, not left for the run's very end
     (wheel,) = (work / "dist").glob("qwixx_tower-*.whl")
     return wheel
 

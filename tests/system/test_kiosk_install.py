@@ -46,7 +46,7 @@ def kiosk(tmp_path_factory) -> Iterator[Path]:
     assert installed.returncode == 0, installed.stdout + installed.stderr
     yield venv / "bin"
     # Its 2,400 files go now, beside the other tests: left in the run's folder, pytest would
-    # remove them at the end of a later run, which waits for that.
+    # remove them at the run's very end, which the whole run waits for.
     shutil.rmtree(work, ignore_errors=True)
 
 
