@@ -38,12 +38,12 @@ from support.bluez.bus import daemon_missing, private_system_bus  # noqa: E402
 from support.bluez.pixels import ROLLED, throw_states  # noqa: E402
 
 from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader  # noqa: E402
+from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import SIMULATED  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402
 from firmware_py.journal.journal import Journal  # noqa: E402
 from firmware_py.rules import Pass  # noqa: E402
 from firmware_py.seating import KEYBOARD, SeatSpec  # noqa: E402
-from firmware_py.table import Table  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
 DICE = {
@@ -65,10 +65,14 @@ class Bench:
         self._awaited: dict[DiceEventKind, asyncio.Future[float]] = {}
         hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
         hardware.pixels = PixelsReader(DICE, scanner=BleakPixelsScanner())
-        self.table = Table(
-            seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(state),
-            hardware=hardware, pace=0.005, autoplay=True,
-        )  # fmt: skip
+        self.table = build_table(
+            hardware,
+            seats=[SeatSpec("Kim", KEYBOARD)],
+            variant="classic",
+            journal=Journal(state),
+            pace=0.005,
+            autoplay=True,
+        )
         self.table.subscribe(self._seen)
         self.expected: tuple | None = None
         self.shown_at = 0.0
@@ -83,7 +87,7 @@ class Bench:
 
     def listen_to_reader(self) -> None:
         """Note the moments of the reader's news, then hand it on to the table as before."""
-        reader = self.table.hardware.pixels
+        reader = self.table.thrown.pixels
         table_handler = reader.on_event
 
         def noted(event) -> None:
@@ -107,7 +111,7 @@ class Bench:
     async def roll(self, faces: dict[str, int]) -> float:
         """Throw the six dice; seconds from the last one settling to the roll presented."""
         table = self.table
-        await self.until(lambda: table.hardware.pixels.waiting_for == tuple(DICE))
+        await self.until(lambda: table.thrown.pixels.waiting_for == tuple(DICE))
         white = (faces["white 1"], faces["white 2"])
         self.expected = (white, {c: faces[c] for c in COLOURS})
         *first, last = DICE

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.demo import Cable, SimulatedPad, micropython
 from firmware_py.app.hardware import build_hardware
@@ -70,8 +71,13 @@ async def one_roll(table: Table, pads: list[SimulatedPad]) -> float:
 
 async def measure(binary: str, folder: Path, rolls: int, pace: float) -> list[float]:
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(seats=[SeatSpec(n, PAD) for n in NAMES], variant="classic",
-                  journal=Journal(folder / "games"), hardware=hardware, pace=pace)  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=[SeatSpec(n, PAD) for n in NAMES],
+        variant="classic",
+        journal=Journal(folder / "games"),
+        pace=pace,
+    )
     cables = [Cable(folder, f"pad-{i}") for i in range(len(NAMES))]
     pads = [SimulatedPad(binary, cable, f"bench-pad-{i}") for i, cable in enumerate(cables)]
     hub = PadHub(
@@ -81,7 +87,7 @@ async def measure(binary: str, folder: Path, rolls: int, pace: float) -> list[fl
     )
     runner = asyncio.create_task(table.run())
     try:
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         hub.open(asyncio.get_running_loop())
         await until(lambda: len(hub.seated) == len(NAMES))
         return [await one_roll(table, pads) for _ in range(rolls)]

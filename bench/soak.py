@@ -43,16 +43,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
-from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.pads import PadHub
-from firmware_py.seats.phones.hub import WebHub
 from firmware_py.show.sound import SoundPresenter
-from firmware_py.show.terminal import Console
 from firmware_py.table import Table
 from firmware_py.view import TableView
 from sheets import load_sheet
@@ -74,8 +72,14 @@ def new_table(state_dir: str, *, autoplay: bool = True) -> Table:
     """Ann, Ben and Cleo, computer players, at pace 0: game after game by themselves."""
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
-    return Table(seats=seats, variant="classic", journal=Journal(state_dir), hardware=hardware,
-                 pace=0.0, autoplay=autoplay)  # fmt: skip
+    return build_table(
+        hardware,
+        seats=seats,
+        variant="classic",
+        journal=Journal(state_dir),
+        pace=0.0,
+        autoplay=autoplay,
+    )
 
 
 def attach_like_run(table: Table, out) -> PadHub:
@@ -83,9 +87,9 @@ def attach_like_run(table: Table, out) -> PadHub:
     hardware = table.hardware
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
-    Console(table, out=out, full_screen=False)
-    WebHub(table, RemoteSeats(table, PHONE))
-    return PadHub(table, [])
+    attach_terminal(table, hardware, out=out, full_screen=False)
+    attach_phones(table)
+    return attach_pads(table, [])
 
 
 def soak_games(total: int, trace: bool, every: int = 100) -> None:
@@ -99,12 +103,12 @@ def soak_games(total: int, trace: bool, every: int = 100) -> None:
         first: list[tuple[tracemalloc.Snapshot | None, Counter[str]]] = []
 
         def every_hundred(view: TableView) -> None:
-            if not view.ended or table.games_finished % every:
+            if not view.ended or table.games.referee.games_finished % every:
                 return
             gc.collect()
             now = time.perf_counter()
-            figures[table.games_finished] = resident_mb()
-            games = table.games_finished
+            figures[table.games.referee.games_finished] = resident_mb()
+            games = table.games.referee.games_finished
             anonymous = resident_mb("RssAnon")
             print(f"{games:>6} {figures[games]:>8.1f} {anonymous:>8.2f} {now - started[0]:>8.1f}",
                   flush=True)  # fmt: skip
@@ -167,7 +171,7 @@ def soak_hellos(hellos: int, trace: bool = False) -> None:
         tty.setraw(slave)
         port = Path(state_dir) / "pad"
         port.symlink_to(os.ttyname(slave))
-        hub = PadHub(table, [str(port)])
+        hub = attach_pads(table, [str(port)])
         heard = Counter[str]()
         on_message = hub._on_message
 

@@ -58,6 +58,7 @@ import serial
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
+from firmware_py.app.assembly import attach_pads, attach_phones, build_table  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402  (bench/drivers.py would hide drivers/)
 
 if TYPE_CHECKING:  # the tower process imports neither: its baseline memory is without them
@@ -79,24 +80,23 @@ def serve(state_dir: str, ports: list[str], games: int, web: bool = True) -> Non
     from firmware_py.app.config import SIMULATED, WebConfig
     from firmware_py.app.hardware import build_hardware
     from firmware_py.journal.journal import Journal
-    from firmware_py.seats.pads import PadHub
-    from firmware_py.table import Table
     from firmware_py.view import TableView
     from sheets import load_sheet
 
     async def main() -> None:
         hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
-        table = Table(seats=[], variant="classic", journal=Journal(Path(state_dir)),
-                      hardware=hardware, pace=0.01)  # fmt: skip
+        table = build_table(
+            hardware, seats=[], variant="classic", journal=Journal(Path(state_dir)), pace=0.01
+        )
         loop = asyncio.get_running_loop()
         names = {PAD_IDENT.format(n): PAD_NAME.format(n) for n in range(1, PADS + 1)}
-        pads = PadHub(table, ports, names)
+        pads = attach_pads(table, ports, names)
         pads.open(loop)
         started: list[object] = []  # the game (None: none yet) after which one was started
 
         def finger(view: TableView) -> None:
             game = table.game
-            seated = len(table.seats) == PLAYING_PHONES + PLAYING_PADS
+            seated = len(table.seating.seats) == PLAYING_PHONES + PLAYING_PADS
             between = game is None or game.over
             if seated and between and len(started) < games and game not in started:
                 started.append(game)
@@ -109,7 +109,7 @@ def serve(state_dir: str, ports: list[str], games: int, web: bool = True) -> Non
         if web:
             from firmware_py.app.web import build  # aiohttp and segno: only with the server
 
-            server = build(table, WebConfig(enabled=True, host="127.0.0.1", port=0))
+            server = build(attach_phones(table), WebConfig(enabled=True, host="127.0.0.1", port=0))
             assert server is not None
             assert await server.start() is None
         print(server.url if server else "ready", flush=True)

@@ -7,13 +7,28 @@ theirs. Refusals are in a player's words.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from firmware_py.seating import SeatSpec
 from sheets import Sheet, load_sheet
 
 Sample = Callable[[list[int], int], list[int]]  # (population, count) -> count different values
+
+
+class DraftView(Protocol):
+    """The lucky numbers being chosen, as the table's parts and doors read them (they change
+    only through the table's lucky step)."""
+
+    @property
+    def sheet(self) -> Sheet: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def chosen(self) -> Mapping[str, Sequence[int]]: ...
+    def missing(self) -> list[str]: ...
+    def allowed(self, name: str) -> list[int]: ...
+    def complete(self) -> bool: ...
 
 
 class LuckyDraft:

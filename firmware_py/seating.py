@@ -9,9 +9,10 @@ through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Protocol
 
 
 class SeatKind(StrEnum):
@@ -57,7 +58,7 @@ def seat_from_record(record: dict[str, str]) -> SeatSpec | None:
 
 
 def seats_for(
-    players: Iterable[str], configured: list[SeatSpec], noted: list[SeatSpec]
+    players: Iterable[str], configured: Sequence[SeatSpec], noted: Sequence[SeatSpec]
 ) -> list[SeatSpec]:
     """The seats of these players (a resumed game's, a draft's): each as noted when the game
     began, else as configured. A player of unknown kind held a pad: pads join at the table,
@@ -71,6 +72,21 @@ def seats_for(
         else seat
         for seat in seats
     ]  # fmt: skip
+
+
+class SeatingView(Protocol):
+    """The seats as the table's parts and doors read them: they change only through the
+    table's own actions (a seat joined, a pad given, the menu's steps)."""
+
+    @property
+    def seats(self) -> Sequence[SeatSpec]: ...
+    def names(self) -> list[str]: ...
+    def full(self) -> bool: ...
+    def taken(self, name: str) -> bool: ...
+    def level_of(self, name: str) -> str: ...
+    def kind_of(self, name: str) -> SeatKind: ...
+    def all_computers(self) -> bool: ...
+    def any_pads(self) -> bool: ...
 
 
 class Seating:

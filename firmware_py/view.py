@@ -8,11 +8,12 @@ view carries; the lock lights read which rows the change locked.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from firmware_py.lucky import LuckyDraft
-from firmware_py.rules import ACTION1, Game
+from firmware_py.lucky import DraftView
+from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from sheets import COLOURS
 
 
@@ -84,9 +85,11 @@ class TableView:
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale
     game: Game | None = field(default=None, compare=False, repr=False)  # the game as it is
-    draft: LuckyDraft | None = field(default=None, compare=False, repr=False)  # longo, before
+    draft: DraftView | None = field(default=None, compare=False, repr=False)  # longo, before
     news: tuple[str, ...] = field(default=(), compare=False, repr=False)  # the last, newest last
     news_count: int = 0  # lines of news told since the start, kept or not
+    # each player's last decision this game (the terminal says what its keyboard player did)
+    decisions: Mapping[str, Mark | Pass | Undo] = field(default_factory=dict, compare=False)
     started: bool = False  # this change began a game
     new_locks: tuple[str, ...] = ()  # rows this change locked
     ended: bool = False  # this change ended the game

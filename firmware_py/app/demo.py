@@ -26,8 +26,11 @@ import tty
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
+from gpiozero.pins import Factory
+
+from firmware_py.app.assembly import attach_pads, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.service import setup_logging
@@ -35,9 +38,9 @@ from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
 from firmware_py.players import decide
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Game, Mark
-from firmware_py.seats.pads import PadHub, join_state, pad_state
-from firmware_py.show.terminal import Console
-from firmware_py.table import Table
+from firmware_py.seating import PAD
+from firmware_py.seats.pads import join_state, pad_state
+from firmware_py.table import SeatDoor
 from firmware_py.view import TableView
 from sheets import load_sheet
 
@@ -141,21 +144,36 @@ class DemoError(RuntimeError):
     """The demo cannot go on (a pad never asked to join)."""
 
 
+class Stops(Protocol):
+    """The table, as the demo stops it when a pad never joins."""
+
+    def stop(self) -> None: ...
+
+
 class RobotFingers:
     """Joins the pads to the table, makes the computer players' decisions on their pads, and
-    rolls for them at the tower."""
+    rolls for them at the tower: it reads the table through `door` (the pads' door) and the
+    views it sees (`look`, a presenter), and presses the roll button, the mock pin `button`
+    (gpiozero's pin factory and the pin's number)."""
 
-    def __init__(self, table: Table, pads: dict[str, SimulatedPad], pace: float) -> None:
-        self.table = table
+    def __init__(
+        self,
+        door: SeatDoor,
+        button: tuple[Factory | None, int],
+        pads: dict[str, SimulatedPad],
+        pace: float,
+    ) -> None:
+        self.door = door
+        self.button = button
         self.pads = pads
         self.pace = pace
+        self._view = TableView("attract")  # the last change the fingers saw
         self.joined = False
         self._scheduled: set[tuple[int, str]] = set()
         self._pressed: dict[str, Decision] = {}  # name -> what its last presses were for
         self._let_go = -BUTTON_REST  # the loop's time the roll button was last let go of
         self._nudging: asyncio.Task[None] | None = None  # presses again when the table waits
         self._chance = random.Random()  # the players' only chance (the hard level uses none)
-        table.subscribe(self.look)
 
     async def join_all(self) -> None:
         """Each pad in turn: once its screen asks, a press joins it (a seat the tower kept,
@@ -164,11 +182,11 @@ class RobotFingers:
             await self._until(partial(self._may_join, pad, name), pad)
             if not self._seated(name):
                 await asyncio.sleep(self.pace)  # a finger is not that quick
-                pad.press(robot.presses(join_state(self.table), robot.join()))
+                pad.press(robot.presses(join_state(self.door.now()), robot.join()))
                 await self._until(partial(self._seated, name), pad)
         self.joined = True
         self._nudging = asyncio.get_running_loop().create_task(self.keep_playing())
-        self.look(self.table.view())
+        self.look(self._view)
 
     def stop(self) -> None:
         """No more presses (the game is over, or the demo ends)."""
@@ -184,7 +202,7 @@ class RobotFingers:
         return JOIN_PROMPT in pad.screen
 
     def _seated(self, name: str) -> bool:
-        return name in (seat.name for seat in self.table.seats)
+        return self.door.now().taken(name)
 
     @staticmethod
     async def _until(condition: Callable[[], bool], pad: SimulatedPad) -> None:
@@ -205,19 +223,20 @@ class RobotFingers:
         press for whatever it waits for (a pad that was only slow then sees a second press,
         which the table refuses or takes as a new decision: the demo plays on either way)."""
         loop = asyncio.get_running_loop()
-        seen, since = self.table.version, loop.time()
+        seen, since = self._view.version, loop.time()
         while True:
             await asyncio.sleep(0.5)
-            if self.table.version != seen:
-                seen, since = self.table.version, loop.time()
+            if self._view.version != seen:
+                seen, since = self._view.version, loop.time()
             elif loop.time() - since > NUDGE_AFTER + 3 * self.pace:
                 self._pressed.clear()
                 self._scheduled = {key for key in self._scheduled if key[0] != seen}
                 since = loop.time()
-                self.look(self.table.view())
+                self.look(self._view)
 
     def look(self, view: TableView) -> None:
         """After every change: whoever must act now gets a finger after a pause."""
+        self._view = view
         if not self.joined:
             return
         game, draft = view.game, view.draft
@@ -242,7 +261,7 @@ class RobotFingers:
     def _decision(self, name: str, game: Game | None) -> Decision:
         if game is not None:
             return (game.dice, game.phase)
-        draft = self.table.draft
+        draft = self.door.now().draft
         return (draft, len(draft.chosen[name]) if draft is not None else 0)
 
     def _once(self, key: tuple[int, str], action: Callable[..., None], *args: str) -> None:
@@ -251,14 +270,14 @@ class RobotFingers:
             asyncio.get_running_loop().call_later(self.pace, action, key[0], *args)
 
     def _roll(self, version: int) -> None:
-        if self.table.version == version:
+        if self._view.version == version:
             asyncio.get_running_loop().create_task(self._press_roll_button())
 
     async def _press_roll_button(self) -> None:
-        hardware = self.table.hardware
-        if hardware.button_factory is None:  # never: the demo's hardware is simulated
+        factory, number = self.button
+        if factory is None:  # never: the demo's hardware is simulated
             raise DemoError("the tower has no roll button to press")
-        pin = hardware.button_factory.pin(hardware.button_pin)
+        pin = factory.pin(number)
         loop = asyncio.get_running_loop()
         # With --pace 0 the next press came within the debounce time of the last release and
         # was taken for contact bounce: the demo waited for ever.
@@ -269,8 +288,8 @@ class RobotFingers:
         self._let_go = loop.time()
 
     def _decide(self, version: int, name: str) -> None:
-        game = self.table.game
-        if self.table.version != version or game is None or name not in game.waiting_for():
+        game = self.door.now().game
+        if self._view.version != version or game is None or name not in game.waiting_for():
             return
         if self._at_work(name, game):
             return  # its fingers are still at work on this decision (a held pass takes a second)
@@ -282,18 +301,19 @@ class RobotFingers:
             )
         else:
             request = {"action": protocol.PASS}
-        self.pads[name].press(robot.presses(pad_state(self.table, name), request))
+        self.pads[name].press(robot.presses(pad_state(self.door.now(), name), request))
 
     def _choose_lucky(self, version: int, name: str) -> None:
         """A computer player's lucky number, picked on its pad (any one still open)."""
-        draft = self.table.draft
-        if self.table.version != version or draft is None or name not in draft.missing():
+        draft = self.door.now().draft
+        if self._view.version != version or draft is None or name not in draft.missing():
             return
         if self._at_work(name, None):
             return
         self._pressed[name] = self._decision(name, None)
         number = random.choice(draft.allowed(name))
-        self.pads[name].press(robot.presses(pad_state(self.table, name), robot.lucky(number)))
+        now = self.door.now()
+        self.pads[name].press(robot.presses(pad_state(now, name), robot.lucky(number)))
 
 
 def pad_screens(pads: dict[str, SimulatedPad]) -> list[str]:
@@ -324,17 +344,19 @@ async def _demo(
 ) -> int:
     hardware = build_hardware(SIMULATED, load_sheet(args.variant).dice_faces)
     journal = Journal(args.state_dir or folder / "games")
-    table = Table(seats=[], variant=args.variant, journal=journal, hardware=hardware,
-                  pace=args.pace)  # fmt: skip  # the pads join
+    table = build_table(hardware, seats=[], variant=args.variant, journal=journal,
+                        pace=args.pace)  # fmt: skip  # the pads join
     cables = {name: Cable(folder, f"pad-{i}") for i, name in enumerate(names, 1)}
     pads = {
         name: SimulatedPad(binary, cables[name], f"demo-pad-{i}") for i, name in enumerate(names, 1)
     }
     idents = {f"demo-pad-{i}": name for i, name in enumerate(names, 1)}
-    hub = PadHub(table, [str(c.tower_path) for c in cables.values()], idents)
-    console = Console(table, full_screen=full_screen)
-    console.footers.append(lambda: pad_screens(pads))
-    fingers = RobotFingers(table, pads, args.pace)
+    hub = attach_pads(table, [str(c.tower_path) for c in cables.values()], idents)
+    console, _ = attach_terminal(table, hardware, keyboard=False, full_screen=full_screen)
+    console.footers.append(lambda view: pad_screens(pads))
+    button = (hardware.button_factory, hardware.button_pin)
+    fingers = RobotFingers(table.door(PAD), button, pads, args.pace)
+    table.subscribe(fingers.look)
     failed: list[str] = []
     try:
         hub.open(asyncio.get_running_loop())
@@ -379,7 +401,7 @@ async def _until_the_pads_show_the_end(pads: dict[str, SimulatedPad]) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _join_or_stop(fingers: RobotFingers, table: Table, failed: list[str]) -> None:
+async def _join_or_stop(fingers: RobotFingers, table: Stops, failed: list[str]) -> None:
     """Join the pads; if one never asks, stop the table and say so."""
     try:
         await fingers.join_all()

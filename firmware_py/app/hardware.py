@@ -14,7 +14,6 @@ from pathlib import Path
 from gpiozero import Device, PinPWMError
 from gpiozero.pins import Factory
 
-from drivers.button import RollButton
 from drivers.buzzer import Buzzer
 from drivers.dice import SoftwareDice
 from drivers.display import Display, open_display
@@ -45,7 +44,6 @@ class Hardware:
     displays: dict[str, Display]
     dice: SoftwareDice
     problems: list[str] = field(default_factory=list)
-    button: RollButton | None = None
     button_debounce: float = 0.03  # seconds: [button] debounce, handed to the RollButton
     pixels: PixelsReader | None = None  # electronic dice, when configured
     buzzer: Buzzer | None = None  # None: sound is switched off
@@ -56,8 +54,6 @@ class Hardware:
             self.buzzer.close()
         if self.speech is not None:
             self.speech.close()
-        if self.button is not None:
-            self.button.close()
         self.lights.close()
         for display in self.displays.values():
             display.close()

@@ -8,11 +8,13 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Protocol
 
 from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
 from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
+from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal, build_table
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.paths import default_state_dir
@@ -24,11 +26,11 @@ from firmware_py.seating import (
     seat_from_record,
     seats_for,
 )
+from firmware_py.seats.keyboard import Keyboard
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.sound import SoundPresenter
-from firmware_py.show.terminal import Console
-from firmware_py.table import Table
+from firmware_py.show.terminal import Terminal
 from sheets import load_sheet
 
 log = logging.getLogger("qwixx-tower")
@@ -52,11 +54,11 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     except GpioUnavailableError as error:  # real pins configured, none here: say what to check
         log.error("%s", error)
         return 1
-    table = Table(
+    table = build_table(
+        hardware,
         seats=seats,
         variant=variant,
         journal=journal,
-        hardware=hardware,
         autoplay=args.config is None or args.players is not None,  # asked for on this command
         pace=args.pace,
         action1_timer=config.action1_timer,
@@ -70,32 +72,62 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     how_to_play = _computers_only(config, seats)
     for words in filter(None, (set_aside, how_to_play)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
-    console = Console(table, full_screen=full_screen)
+    terminal, keys = attach_terminal(table, hardware, full_screen=full_screen)
     if how_to_play and full_screen:  # kept in sight under the drawn tower: news scrolls away
-        console.footers.append(lambda: [how_to_play])
-    hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
+        terminal.footers.append(lambda view: [how_to_play])
+    hub = attach_pads(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     port_note = web_tower.port_note(config.web, state_dir)
-    web = web_tower.build(table, config.web, port_note)  # phones as pads; None when [web] is off
-    keyboard = sys.stdin.isatty()
+    web = None  # phones as pads, when [web] is on
+    if config.web.enabled:
+        web = web_tower.build(attach_phones(table), config.web, port_note)
+    doors = Doors(terminal, keys, hub, web, keyboard=sys.stdin.isatty())
     try:
-        asyncio.run(_serve(table, console, hub, keyboard=keyboard, games=args.games, web=web,
-                           port_note=port_note))  # fmt: skip
+        asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
     finally:
-        console.close()
+        terminal.close()
         hub.close()
         hardware.close()
     return 0
 
 
+class Running(web_tower.JoinTable, Protocol):
+    """What `run` asks of the table: start (the journal read back), run until stopped, stop."""
+
+    async def start(self, *, games: int | None = None) -> None: ...
+    async def run(self, *, games: int | None = None) -> None: ...
+    def stop(self) -> None: ...
+
+
+class Doors:
+    """The ways in and out that open once the table has started: the terminal and its
+    keyboard, the pad hub, the web server (None when [web] is off)."""
+
+    def __init__(
+        self,
+        terminal: Terminal,
+        keys: Keyboard,
+        hub: PadHub,
+        web: WebServer | None,
+        *,
+        keyboard: bool,
+    ) -> None:
+        self.terminal, self.keys, self.hub, self.web = terminal, keys, hub, web
+        self.keyboard = keyboard  # standard input is a terminal someone types at
+
+    async def open(self, table: Running, port_note: web_tower.PortNote | None) -> None:
+        loop = asyncio.get_running_loop()
+        self.hub.open(loop)
+        if self.web is not None:
+            await web_tower.start(self.web, table, self.terminal, sys.stdout, port_note)
+        if self.keyboard:
+            self.keys.attach(loop)
+            self.terminal.keyboard_ready()
+        if self.terminal.full_screen:  # the terminal was resized
+            loop.add_signal_handler(signal.SIGWINCH, self.terminal.redraw)
+
+
 async def _serve(
-    table: Table,
-    console: Console,
-    hub: PadHub,
-    *,
-    keyboard: bool,
-    games: int | None,
-    web: WebServer | None = None,
-    port_note: web_tower.PortNote | None = None,
+    table: Running, doors: Doors, *, games: int | None, port_note: web_tower.PortNote | None
 ) -> None:
     """The table first, then its doors: the journal is read back and every seat restored
     before the pad hub and the web server take a hello (a pad's hello taken earlier found no
@@ -105,17 +137,11 @@ async def _serve(
         loop.add_signal_handler(signum, table.stop)
     try:
         await table.start(games=games)
-        hub.open(loop)
-        if web is not None:
-            await web_tower.start(web, table, console, sys.stdout, port_note)
-        if keyboard:
-            console.attach_keyboard(loop)
-        if console.full_screen:
-            loop.add_signal_handler(signal.SIGWINCH, console.redraw)  # the terminal was resized
+        await doors.open(table, port_note)
         await table.run(games=games)
     finally:
-        if web is not None:
-            await web.stop()
+        if doors.web is not None:
+            await doors.web.stop()
 
 
 def _file_in_the_way(state_dir: Path) -> Path | None:

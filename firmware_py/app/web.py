@@ -13,18 +13,16 @@ import json
 import logging
 import os
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Protocol, TextIO
 
 from firmware_py.app.config import WebConfig
-from firmware_py.seating import PHONE
-from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.qr import join_lines
-from firmware_py.table import Table
+from firmware_py.show.terminal import Footer, Terminal
+from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +67,16 @@ def port_note(config: WebConfig, state_dir: Path) -> PortNote:
     return PortNote(state_dir / PORT_NOTE, config.port)
 
 
-def build(table: Table, config: WebConfig, note: PortNote | None = None) -> WebServer | None:
-    """The web server for phones (seats of the same kind of path as pads), or None when
-    `[web]` turns it off. With a note it listens first on the port kept there."""
-    if not config.enabled:
-        return None
-    hub = WebHub(table, RemoteSeats(table, PHONE))
+class JoinTable(Protocol):
+    """What the web server's start asks of the table: news, and where phones join shown."""
+
+    def tell(self, words: str) -> None: ...
+    def show_join_address(self, url: str, code: str) -> None: ...
+
+
+def build(hub: WebHub, config: WebConfig, note: PortNote | None = None) -> WebServer:
+    """The web server for phones (seats of the same kind of path as pads), serving `hub`.
+    With a note it listens first on the port kept there."""
     override = port_override()
     if override is not None:
         return WebServer(hub, config.host, override)
@@ -94,7 +96,11 @@ def port_override() -> int | None:
 
 
 async def start(
-    server: WebServer, table: Any, console: Any, out: TextIO, note: PortNote | None = None
+    server: WebServer,
+    table: JoinTable,
+    terminal: Terminal,
+    out: TextIO,
+    note: PortNote | None = None,
 ) -> bool:
     """Listen; on success the displays and the terminal show where phones join (and the port
     is noted for the next start)."""
@@ -103,8 +109,8 @@ async def start(
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
-    show_join_address(server, table)
-    plain = None if console.full_screen else out  # plain lines: the new code is one of them
+    table.show_join_address(server.url, server.hub.code)
+    plain = None if terminal.full_screen else out  # plain lines: the new code is one of them
     server.hub.code_changed = lambda: new_code_shown(server, table, plain)  # after every game
     if port_override() is not None:
         note = None  # a port for this run only
@@ -118,26 +124,19 @@ async def start(
         )
         log.warning("%s", moved)
         table.tell(moved)
-    if console.full_screen:
-        console.footers.append(join_footer(server.url, table))
+    if terminal.full_screen:
+        terminal.footers.append(join_footer(server.url))
     else:
         print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
     return True
 
 
-def show_join_address(server: WebServer, table: Any) -> None:
-    """The address phones join at, with the table code, on the displays and the terminal."""
-    table.join_address = (server.url, server.hub.code)
-    table.publish()
-
-
-def new_code_shown(server: WebServer, table: Any, plain: TextIO | None = None) -> None:
+def new_code_shown(server: WebServer, table: JoinTable, plain: TextIO | None = None) -> None:
     """A new table code (a game ended): on the displays with the next publication, drawn
     once the change being published now has reached every presenter; in the plain terminal
     (`plain`), one line after the game's last news, since phones need the new code."""
-    table.join_address = (server.url, server.hub.code)
     loop = asyncio.get_running_loop()
-    loop.call_soon(table.publish)
+    loop.call_soon(table.show_join_address, server.url, server.hub.code)
     if plain is not None:
         line = new_code_line(server.hub.code, server.url)
         loop.call_soon(lambda: print(line, file=plain, flush=True))
@@ -152,12 +151,12 @@ def new_code_line(code: str, url: str, columns: int = PLAIN_COLUMNS) -> str:
     return f"New table code {code}"
 
 
-def join_footer(url: str, table: Any) -> Callable[[], list[str]]:
+def join_footer(url: str) -> Footer:
     """Lines under the drawn tower: the QR code between games (when the terminal has room),
     and always the address."""
 
-    def lines() -> list[str]:
-        between_games = table.game is None or table.game.over
+    def lines(view: TableView) -> list[str]:
+        between_games = view.game is None or view.game.over
         room = shutil.get_terminal_size().lines >= QR_ROOM
         return join_lines(url, with_code=between_games and room)
 

@@ -18,19 +18,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from firmware_py.rules import Mark, Pass, Undo
 from firmware_py.seating import SeatKind
 from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
-from firmware_py.table.decisions import NO_SEAT, RULE, LuckyNumber, Refusal
-from firmware_py.table.seats import Decision, SeatDoor
+from firmware_py.table import NO_SEAT, RULE, Decision, LuckyNumber, Refusal, SeatDoor, SeatsNow
 from sheets import COLOURS
-
-if TYPE_CHECKING:
-    from firmware_py.table.core import Table
-
 
 BEFORE_A_GAME = "the game starts with a press of the roll button"  # a seated device's words
 
@@ -95,25 +89,24 @@ class Identities:
 
 
 class RemoteSeats:
-    """The seats of one kind of device (pads or phones) at the table."""
+    """The seats of one kind of device (pads or phones) at the table, through `door`, the
+    table's way in for that kind."""
 
     def __init__(
         self,
-        table: Table,
-        kind: SeatKind,
+        door: SeatDoor,
         names: dict[str, str] | None = None,
         *,
         alive: Callable[[Hashable], bool] = lambda connection: True,
     ) -> None:
-        self.table = table
-        self.kind = kind
-        self.door = SeatDoor(table, kind)  # the table's way in for this kind's seats
+        self.door = door
+        self.kind = door.kind
         self.names = names or {}  # device -> the player's name, from the configuration
         self.identities = Identities()
         self.alive = alive  # whether a connection is still up (a pad link heard lately)
         self.seated: dict[str, str] = {}  # device -> player name
         self._joined: dict[Hashable, str] = {}  # connection -> the device that joined on it
-        table.devices_here[kind] = self.here  # a new game leaves out the seats whose device left
+        door.watch(self.here)  # a new game leaves out the seats whose device left
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -162,9 +155,12 @@ class RemoteSeats:
         if device is None:
             return None
         name = self.seated.get(device)
-        if name is None or self.table.seating.taken(name):
+        if name is None:
             return name
-        game = self.table.game
+        now = self.door.now()
+        if now.taken(name):
+            return name
+        game = now.game
         if game is not None and not game.over and name in game.seat:
             return name
         del self.seated[device]
@@ -201,7 +197,8 @@ class RemoteSeats:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
         # Names that look alike ("bot" beside "Bot", a Cyrillic or full-width "Bot") would be
         # told apart by no one: they are compared by how they look (seats.names).
-        seated = [*self.table.seating.names(), *self.seated.values()]
+        seats = self.door.now().seats
+        seated = [*(seat.name for seat in seats), *self.seated.values()]
         taken = frozenset().union(*(looks(name) for name in seated))
         wanted = clean_name(typed or "") or clean_name(self.names.get(device, ""))
         if wanted and looks(wanted).isdisjoint(taken):
@@ -210,7 +207,7 @@ class RemoteSeats:
             stem = wanted[: MAX_NAME - 3].rstrip()  # room for the number, in the one limit
             numbered = (f"{stem} {n}" for n in range(2, 99))
             return next(name for name in numbered if looks(name).isdisjoint(taken))
-        number = len(self.table.seats) + 1
+        number = len(seats) + 1
         while not looks(f"Player {number}").isdisjoint(taken):
             number += 1
         return f"Player {number}"
@@ -225,7 +222,7 @@ class RemoteSeats:
         taken = set(self.seated.values())
         free = [
             seat
-            for seat in self.table.seats
+            for seat in self.door.now().seats
             if seat.kind == self.kind and seat.name not in taken and seat.pad in ("", device)
         ]
         if not free:
@@ -234,8 +231,7 @@ class RemoteSeats:
         mine = [seat.name for seat in free if seat.pad == device or seat.name == known]
         name = mine[0] if mine else free[0].name
         self.seated[device] = name
-        self.table.give_pad(name, device)
-        self.table.say(f"{name}'s {self.kind} is here")
+        self.door.seat_back(name, device)
 
     # ---- decisions and views ---------------------------------------------------------------
 
@@ -246,7 +242,7 @@ class RemoteSeats:
         accepted without being applied again, even after a restart, because the journal keeps
         the ids of the requests its events answered."""
         answered = f"{device}/{request}"
-        earlier = self.table.applied.earlier(answered, tail_of_any_device=self._any_seat(request))
+        earlier = self.door.earlier(answered, self._any_seat(request))
         if earlier is not None:
             return earlier.refusal  # seen before (perhaps before a restart): the same answer
         name = self.seat_of(device)
@@ -267,19 +263,19 @@ class RemoteSeats:
     def view(self, device: str | None) -> SeatView:
         """What the device shows now: its player's sheet, or how to join."""
         name = self.seat_of(device)
-        table = self.table
+        now = self.door.now()
         if name is None:
-            return join_view(table)
-        if table.draft is not None and name in table.draft.chosen:
-            return lucky_view(table.draft, name)
-        if table.game is None:
+            return join_view(now)
+        if now.draft is not None and name in now.draft.chosen:
+            return lucky_view(now.draft, name)
+        if now.game is None:
             return idle_view(BEFORE_A_GAME, player=name)
-        return game_view(table.game, name)
+        return game_view(now.game, name)
 
 
-def join_view(table: Table) -> SeatView:
+def join_view(now: SeatsNow) -> SeatView:
     """What a device without a seat shows: any button asks to join; the text says whether it
     can now, in a player's words."""
-    refusal = table.why_not_join()
+    refusal = now.join_refusal
     return idle_view("press any button to join" if refusal is None else refusal.reason,
                      may_join=True)  # fmt: skip

@@ -24,10 +24,9 @@ from math import ceil
 from typing import Unpack
 
 from drivers.padlink import LinkOptions, PadLink
-from firmware_py.lucky import LuckyDraft
+from firmware_py.lucky import DraftView
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Undo
-from firmware_py.seating import PAD
 from firmware_py.seats.devices import RemoteDecision, RemoteSeats, decision_event, join_view
 from firmware_py.seats.seatview import RowView, SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import (
@@ -39,7 +38,8 @@ from firmware_py.table import (
     STORAGE,
     LuckyNumber,
     Refusal,
-    Table,
+    SeatDoor,
+    SeatsNow,
 )
 from firmware_py.transliterate import ascii_words
 from firmware_py.view import TableView
@@ -60,23 +60,23 @@ STATUS_OF_REFUSAL = {
 }
 
 
-def pad_state(table: Table, name: str) -> protocol.Fields:
+def pad_state(now: SeatsNow, name: str) -> protocol.Fields:
     """The STATE for `name`'s pad at this moment: lucky numbers being chosen, or the game."""
-    if table.draft is not None and name in table.draft.chosen:
-        return lucky_state_fields(table.draft, name)
-    return state_fields(table.game, name)
+    if now.draft is not None and name in now.draft.chosen:
+        return lucky_state_fields(now.draft, name)
+    return state_fields(now.game, name)
 
 
-def lucky_state_fields(draft: LuckyDraft, name: str) -> protocol.Fields:
+def lucky_state_fields(draft: DraftView, name: str) -> protocol.Fields:
     """Before a longo game: the numbers chosen (`lucky`), those still open (`moves`, row 0),
     undo while one is chosen, and who the table waits for."""
     return state_of(lucky_view(draft, name))
 
 
-def join_state(table: Table) -> protocol.Fields:
+def join_state(now: SeatsNow) -> protocol.Fields:
     """The STATE of a pad without a seat: any button asks to join; the text says whether it
     can now, in a player's words."""
-    return state_of(join_view(table))
+    return state_of(join_view(now))
 
 
 def state_fields(game: Game | None, name: str, text: str = "") -> protocol.Fields:
@@ -177,18 +177,22 @@ def request_event(name: str, fields: protocol.Fields) -> Mark | Pass | Undo | Lu
 
 
 class PadHub:
-    """Opens a link per pad port and translates the pads' wire to the table's remote seats:
-    hellos, joins and requests in, a STATE per change out."""
+    """Opens a link per pad port and translates the pads' wire to the table's remote seats
+    (through `door`, the table's way in for pads): hellos, joins and requests in, a STATE per
+    change out (`sync_all`, a presenter). Joins per port are timed by `now`, the table's clock."""
 
     def __init__(
         self,
-        table: Table,
+        door: SeatDoor,
         ports: list[str],
         names: dict[str, str] | None = None,
+        *,
+        now: Callable[[], float],
         **link_options: Unpack[LinkOptions],
     ) -> None:
-        self.table = table
-        self.seats = RemoteSeats(table, PAD, names, alive=_heard_lately)
+        self.door = door
+        self.now = now
+        self.seats = RemoteSeats(door, names, alive=_heard_lately)
         self.links: list[PadLink] = []
         self._link_options = link_options
         self._ports = ports
@@ -196,7 +200,6 @@ class PadHub:
         self._answering: PadLink | None = None
         self._seen = -1  # the version of the table last sent to the pads
         self._joined: dict[str, tuple[float, str]] = {}  # port -> when, who last joined on it
-        table.subscribe(self.sync_all)
 
     @property
     def seated(self) -> dict[str, str]:
@@ -284,7 +287,7 @@ class PadHub:
                 self._answering = None
             name = self.seats.seat_of(ident)
             if refusal is None and not seated and name is not None:
-                self._joined[link.port] = (self.table.clock(), name)
+                self._joined[link.port] = (self.now(), name)
         self._answer(link, message, refusal)
 
     def _too_soon(self, port: str) -> Refusal | None:
@@ -295,8 +298,8 @@ class PadHub:
         if port not in self._joined:
             return None
         when, name = self._joined[port]
-        wait = when + JOIN_INTERVAL - self.table.clock()
-        if wait <= 0 or not self.table.seating.taken(name):
+        wait = when + JOIN_INTERVAL - self.now()
+        if wait <= 0 or not self.door.now().taken(name):
             return None
         return Refusal(
             f"a player joined on this cable a moment ago: try again in {ceil(wait)} s", NOT_NOW
@@ -314,7 +317,7 @@ class PadHub:
         self.seats.disconnect(link)
         name = self.seats.seat_of(link.pad_ident)
         if name:
-            self.table.alert(f"{name}'s pad is not answering: check its cable")
+            self.door.news.alert(f"{name}'s pad is not answering: check its cable")
 
     def _on_back(self, link: PadLink) -> None:
         """A pad heard again after its silence, in the same session: it speaks for its ident

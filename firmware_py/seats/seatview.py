@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from firmware_py.lucky import LuckyDraft
+from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, ROLL, Game, Mark
 from firmware_py.rules.player import PlayerSheet
 from sheets import COLOURS
@@ -102,7 +102,7 @@ def game_view(game: Game, name: str) -> SeatView:
     )
 
 
-def lucky_view(draft: LuckyDraft, name: str) -> SeatView:
+def lucky_view(draft: DraftView, name: str) -> SeatView:
     """Before a longo game: the numbers chosen, those still open, and whom the table waits
     for."""
     chosen = draft.chosen[name]

@@ -1,9 +1,9 @@
 """The table's outputs: each turns the published `TableView` into its own form.
 
 The table publishes one view per change to every presenter attached to it and knows nothing
-else about them. Here are the hardware ones: the displays (a picture per display role) and the
-lock lights. The pads (`padhub`), the terminal (`console`) and the demo's robots subscribe the
-same way.
+else about them (`firmware_py.table.outputs`). Here are the hardware ones: the displays (a
+picture per display role, `Displays`, with their power) and the lock lights. The pads, the
+phones, the terminal and the demo's robots subscribe the same way.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from firmware_py.view import ERROR, TableView
 from sheets import COLOURS
 
 log = logging.getLogger(__name__)
-
-Presenter = Callable[[TableView], None]
 
 
 class DisplayPresenter:
@@ -121,3 +119,30 @@ class DisplayPower:
                 display.dim()
             else:
                 display.blank()
+
+
+class Displays:
+    """The displays as the table drives them (`table.outputs.Screens`): each view drawn on
+    every display, their `power` (dim, blank, wake), and their refresh every second."""
+
+    def __init__(self, power: DisplayPower) -> None:
+        self.displays = power.displays
+        self.draw = DisplayPresenter(power.displays)
+        self.power = power
+
+    def __call__(self, view: TableView) -> None:
+        self.draw(view)
+
+    def wake(self) -> bool:
+        return self.power.wake()
+
+    def touched(self) -> None:
+        self.power.touched()
+
+    def rest(self) -> None:
+        self.power.rest()
+
+    def refresh(self) -> None:
+        """Burn-in shifts and retries of a display that stopped answering (`Display.refresh`)."""
+        for display in self.displays.values():
+            display.refresh()

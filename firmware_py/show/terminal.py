@@ -1,4 +1,4 @@
-"""The simulated tower in a terminal: its two displays, its lock lights, its news, a keyboard.
+"""The simulated tower in a terminal: its two displays, its lock lights, its news, a prompt.
 
 The displays are luma devices (the dummy device keeps the last frame); this module shows their
 pictures, drawn in Braille dots (2x4 pixels per character, so a 128x64 panel is 64x16
@@ -6,36 +6,29 @@ characters), when the terminal is large enough, and always the moment in words: 
 whose turn it is, the options and the keyboard player's prompt fit in 80x24. The screen is
 redrawn in place (cursor addressing on the terminal's alternate screen: home, each line
 overwritten and cleared to its end, the rest cleared), so nothing flickers or floods the
-scrollback. The roll button is gpiozero's mock pin: pressing Enter drives it low and high, the
-same path a real button takes; `h` and Enter holds it (a long press: the tower's menu). Keyboard
-seats type the number of a mark, p to pass, u to undo while their action is open.
+scrollback. The terminal only draws: the keyboard is a door of the seats stage
+(`firmware_py.seats.keyboard`), whose question it draws as its `Prompt`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import sys
 import unicodedata
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import Protocol, TextIO
 
-from gpiozero.pins.mock import MockPin
 from PIL import Image
 
-from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
-from firmware_py.seating import KEYBOARD
-from firmware_py.show.news import mark_words
-from firmware_py.table import Table
-from firmware_py.table.seats import SeatDoor
+from drivers.display import Display
+from drivers.lights import LockLights
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
 BRAILLE_BASE = 0x2800
 # Braille dot bit for the pixel at (x, y) inside a 2x4 cell.
 _DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
-PRESS_SECONDS = 0.08  # how long Enter holds the simulated roll button down
 NEWS_LINES = 8
 
 
@@ -72,8 +65,6 @@ HOME, CLEAR_LINE, CLEAR_REST = "\x1b[H", "\x1b[K", "\x1b[J"
 LAST_WORDS = 5  # lines of news left in the terminal when the tower stops
 COLUMNS_PLAIN = 100  # --plain: options wrap at this width
 NAME_WIDTH = 10
-REAL_BUTTON = "the roll button is a real one here: press it on the tower"
-KEYBOARD_GONE = "the keyboard is closed (end of input): Ctrl-C stops the tower"
 
 
 def cut(line: str, columns: int) -> str:
@@ -161,38 +152,58 @@ def in_cells(text: str, width: int) -> str:
     return kept + " " * (width - used)
 
 
-class Console:
-    """Draws the table after every change; reads keyboard decisions and roll presses."""
+class Prompt(Protocol):
+    """What the terminal asks under the tower (the keyboard's question, `seats.keyboard`)."""
+
+    @property
+    def attached(self) -> bool: ...
+    def question(self) -> tuple[str, list[str]]: ...
+    def key(self) -> tuple[object, ...]: ...
+
+
+class NoPrompt:
+    """A terminal without a keyboard (the demo): only how to stop."""
+
+    attached = False
+
+    def question(self) -> tuple[str, list[str]]:
+        return "", ["Ctrl-C: stop"]
+
+    def key(self) -> tuple[object, ...]:
+        return ()
+
+
+Footer = Callable[[TableView], list[str]]  # more lines under the news, from the view
+
+
+class Terminal:
+    """Draws the table after every change: its `displays`' pictures, its `lights`, the moment
+    in words, the news, the `prompt`'s question."""
 
     def __init__(
         self,
-        table: Table,
+        displays: Mapping[str, Display],
+        lights: LockLights,
         *,
+        prompt: Prompt | None = None,
         out: TextIO = sys.stdout,
         full_screen: bool = True,
         size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
     ) -> None:
-        self.table = table
-        self.door = SeatDoor(table, KEYBOARD)  # keyboard seats decide through it
+        self.displays = displays
+        self.lights = lights
+        self.prompt = prompt or NoPrompt()
         self.out = out
         self.full_screen = full_screen
         self.size = size
         self._printed_news = 0
-        self.options: list[Mark] = []
-        self.asking: str | None = None
-        self.decided: str | None = None  # the asking seat's action-1 decision, in words
-        self.footers: list[Callable[[], list[str]]] = []  # more lines to show under the news
+        self.footers: list[Footer] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
-        self._view: TableView | None = None
-        self._typed = b""  # keyboard input not yet ended by Enter
+        self._view = TableView(ATTRACT)
         self._asked: tuple[object, ...] = ()  # the question last printed (plain)
         self._opened = False  # the alternate screen is in use
         self._closed = False  # the terminal is given back: nothing is drawn any more
-        self.keyboard_closed = False
-        self.keyboard_attached = False
-        self._finger = asyncio.Lock()  # one press at a time: an Enter typed meanwhile waits
         self._status: list[str] = []  # --plain: the between-games lines last printed
-        table.subscribe(self.refresh)
 
     def refresh(self, view: TableView) -> None:
         """Draw the table after a change (the displays' own frames in between need no redraw)."""
@@ -200,12 +211,17 @@ class Console:
             return
         self._seen = view.version
         self._view = view
-        self._update_question()
         if self.full_screen:
             self.redraw()
         else:
             self._print_plain(view)
         self.out.flush()
+
+    def keyboard_ready(self) -> None:
+        """The keyboard was attached: plain, the page it starts from (shown before it)."""
+        if not self.full_screen and self._seen >= 0:
+            self._print_plain(self._view)
+            self.out.flush()
 
     def redraw(self) -> None:
         """The whole screen, in place: home, every line overwritten and cleared to its end,
@@ -230,7 +246,7 @@ class Console:
         if self._opened:
             self.out.write(MAIN_SCREEN)
             self._opened = False
-            for line in list(self.table.news)[-LAST_WORDS:]:
+            for line in list(self._view.news)[-LAST_WORDS:]:
                 self.out.write(line + "\n")
             self.out.flush()
 
@@ -241,15 +257,16 @@ class Console:
         for line in view.news[len(view.news) - fresh :]:
             self.out.write(line + "\n")
         self._printed_news = view.news_count
-        if self.keyboard_attached and view.screen in (SETUP, MENU, LUCKY):
+        if self.prompt.attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
             if status != self._status:  # (a message printed as news is not printed again)
                 self.out.write("".join(line + "\n" for line in status if line not in view.news))
             self._status = status
-        question = self._question_key()
+        question = self.prompt.key()
         if question != self._asked:
             self._asked = question
-            if self.asking is not None:
+            words, _ = self.prompt.question()
+            if words:  # a question to a keyboard seat, not how to press the button
                 for line in self._question_lines(COLUMNS_PLAIN):
                     self.out.write(line + "\n")
 
@@ -269,12 +286,12 @@ class Console:
         panels = self._panels(columns)
         panels = panels if len(panels) <= room else []
         room -= len(panels)
-        footer = [line for lines in self.footers for line in lines()]
+        footer = [line for lines in self.footers for line in lines(self._view)]
         footer = footer if len(footer) <= room else []
         room -= len(footer)
         news = [  # whole, wrapped: a refusal's point is at its end
             part
-            for line in self.table.news
+            for line in self._view.news
             if line not in status  # (not said twice)
             for part in wrapped(line, columns)
         ]
@@ -290,13 +307,12 @@ class Console:
         return main if columns >= len(main[0]) else []
 
     def _status_lines(self) -> list[str]:
-        view = self._view or self.table.view()
-        return status_lines(view)
+        return status_lines(self._view)
 
     def _seat_lines(self, columns: int) -> list[str]:
         """Each player's sheet in one line: total, crosses per row, penalties; the numbers
         crossed where the line has room, else how many."""
-        game = self.table.game
+        game = self._view.game
         if game is None:
             return []
         lines = []
@@ -317,138 +333,15 @@ class Console:
         return lines
 
     def _picture(self, role: str) -> Image.Image:
-        display = self.table.hardware.displays[role]
+        display = self.displays[role]
         return display.frame or Image.new("1", display.size)
 
     def _lights_line(self) -> str:
-        locked = self.table.hardware.lights.locked
+        locked = self.lights.locked
         lamps = [f"({c[0].upper()})" if c in locked else f" {c[0].lower()} " for c in COLOURS]
         return "lock lights: " + " ".join(lamps)
 
-    # ---- keyboard ----------------------------------------------------------------------------
-
-    def _update_question(self) -> None:
-        """The keyboard seat to ask, its legal marks, and its action-1 decision if made: the
-        first keyboard seat the game waits for, else one that decided in action 1 while that
-        action is open (it may still undo, as on a pad)."""
-        game = self.table.game
-        self.asking, self.options, self.decided = None, [], None
-        if game is None or game.phase not in (ACTION1, ACTION2) or self.table.menu is not None:
-            return
-        keyboard = [p.name for p in game.players if self.table.kind_of(p.name) == KEYBOARD]
-        waiting = [name for name in game.waiting_for() if name in keyboard]
-        if waiting:
-            self.asking, self.options = waiting[0], game.legal_marks(waiting[0])
-            return
-        undoable = [name for name in keyboard if game.can_undo(name)]
-        if undoable:
-            self.asking = undoable[0]
-            self.decided = self._decision_words(undoable[0])
-
-    def _decision_words(self, name: str) -> str:
-        """What `name` decided in this action 1: the mark or the pass this tower took, else
-        (a game carried on after a restart) what the game says: marked or passed."""
-        last = self.table.last_decisions.get(name)
-        if isinstance(last, Mark):
-            return f"crossed {mark_words(last)}"
-        if isinstance(last, Pass):
-            return "passed"
-        game = self.table.game
-        assert game is not None  # asked only during action 1
-        seat = [player.name for player in game.players].index(name)
-        return "passed" if game.decisions.get(seat) is None else "crossed a number"
-
-    def _question_key(self) -> tuple[object, ...]:
-        game = self.table.game
-        dice = game.dice if game is not None else None
-        return (self.asking, id(dice), dice, game and game.phase, self.decided, *self.options)
-
     def _question_lines(self, columns: int) -> list[str]:
-        """The keyboard seat's question: its options (wrapped to `columns`) and the prompt;
-        or how to press the roll button."""
-        if self.asking is None:
-            words = "Enter: roll button  h Enter: hold it (menu)  Ctrl-D: no keyboard  Ctrl-C: stop"
-            if self.keyboard_closed or not self.keyboard_attached:
-                return [KEYBOARD_GONE if self.keyboard_closed else "Ctrl-C: stop"]
-            return [words]
-        game = self.table.game
-        action = "action 1" if game is not None and game.phase == ACTION1 else "action 2"
-        if self.decided is not None:
-            head = f"{self.asking}, {action}: you {self.decided}; the others decide"
-            return [*wrapped(head, columns), "[u] undo  > "]
-        choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
-        head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
-        keys = "[p] pass  [u] undo  > " if action == "action 1" else "[p] pass  > "  # no undo in 2
-        return [*wrapped(head, columns), keys]
-
-    def attach_keyboard(self, loop: asyncio.AbstractEventLoop, fd: int | None = None) -> None:
-        """Read lines typed on `fd` (standard input): each one is an answer."""
-        fd = sys.stdin.fileno() if fd is None else fd
-        self._typed = b""
-        self.keyboard_attached = True
-        loop.add_reader(fd, self._on_input, loop, fd)
-        if self._view is not None and not self.full_screen:
-            self._print_plain(self._view)  # the page the keyboard starts from (shown before it)
-            self.out.flush()
-
-    def _on_input(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
-        """What the terminal sends: whole lines are answers. End of input (Ctrl-D) presses
-        nothing: the keyboard is closed and the tower goes on without it."""
-        try:
-            data = os.read(fd, 1024)
-        except OSError:
-            data = b""
-        if not data:
-            loop.remove_reader(fd)
-            self.keyboard_closed = True
-            self.table.say(KEYBOARD_GONE)
-            return
-        self._typed += data
-        typed = self._typed.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        *lines, self._typed = typed.split(b"\n")
-        for line in lines:
-            self.answer(line.decode("utf-8", "replace").strip().lower())
-
-    def answer(self, text: str) -> None:
-        """One line typed at the keyboard."""
-        if text in ("h", "hold"):
-            asyncio.get_running_loop().create_task(self.press_button(hold=True))
-            return
-        if self.asking is None:
-            if text == "":
-                asyncio.get_running_loop().create_task(self.press_button())
-            return
-        event = self._event_for(self.asking, text)
-        if event is None:
-            self.table.say("type the number of a mark, p to pass or u to undo")
-            return
-        refusal = self.door.decide(event)
-        if refusal is not None:
-            self.table.say(f"refused: {refusal.reason}")
-
-    def _event_for(self, name: str, text: str) -> Mark | Pass | Undo | None:
-        """The decision `text` types for `name`; None if it names none."""
-        if text in ("p", "pass"):
-            return Pass(name)
-        if text in ("u", "undo"):
-            return Undo(name)
-        if text.isdigit() and 1 <= int(text) <= len(self.options):
-            return self.options[int(text) - 1]
-        return None
-
-    async def press_button(self, *, hold: bool = False) -> None:
-        """Press the simulated roll button (or hold it past a long press): its mock pin goes
-        low, then high again. Presses take turns, each let go of for longer than the button's
-        debounce time before the next, so no Enter is lost however busy the machine is."""
-        hardware = self.table.hardware
-        if hardware.button_factory is None:
-            return  # a real button: press it
-        pin = hardware.button_factory.pin(hardware.button_pin)
-        if not isinstance(pin, MockPin):  # --config with a real button: Enter cannot press it
-            self.table.say(REAL_BUTTON)
-            return
-        async with self._finger:
-            pin.drive_low()
-            await asyncio.sleep(self.table.long_press + PRESS_SECONDS if hold else PRESS_SECONDS)
-            pin.drive_high()
-            await asyncio.sleep(2 * hardware.button_debounce)  # let go of, then the next
+        """The prompt's question: its words wrapped to `columns`, then its lines as they are."""
+        words, lines = self.prompt.question()
+        return [*wrapped(words, columns), *lines] if words else lines

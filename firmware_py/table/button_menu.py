@@ -9,6 +9,7 @@ while closes it. The pages themselves (`firmware_py.menu`) know nothing of the t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from firmware_py.menu import (
@@ -22,59 +23,76 @@ from firmware_py.menu import (
     Menu,
     menu_view,
 )
-from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS
-from firmware_py.table.state import Clocked, Publishes, Seated, Variant
-from firmware_py.view import MENU, TableView
+from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS, SeatSpec
+from firmware_py.table.state import Variant
+from firmware_py.view import MenuView
 from sheets import load_sheet, sheet_names
 
 
-class MenuTable(Clocked, Variant, Seated, Publishes, Protocol):
-    """What the menu reads of the table, and what it asks of it."""
+class MenuTable(Variant, Protocol):
+    """What the menu reads of the table (the variant, whether a game is on), and what it asks
+    of it: another variant, a new game."""
 
     def playing(self) -> bool: ...
     def choose_variant(self, variant: str) -> None: ...
     def new_game(self) -> None: ...
 
 
-class ButtonMenu:
-    """The menu the roll button opens (`open`: its pages, None while it is closed)."""
+class MenuSeats(Protocol):
+    """The table's seats as the menu shows them and its players and level pages change them
+    (`Seating`)."""
 
-    def __init__(self, table: MenuTable) -> None:
+    @property
+    def seats(self) -> Sequence[SeatSpec]: ...
+    def names(self) -> list[str]: ...
+    def one_more(self) -> None: ...
+    def set_levels(self, level: str) -> None: ...
+
+
+class ButtonMenu:
+    """The menu the roll button opens (`open`: its pages, None while it is closed). Its
+    players and level pages change the table's `seating`; it closes by itself when nobody
+    pressed for a while by the table's `clock`."""
+
+    def __init__(self, table: MenuTable, seating: MenuSeats, clock: Callable[[], float]) -> None:
         self.table = table
+        self.seating = seating
+        self.clock = clock
         self.open: Menu | None = None
 
     def long_press(self) -> None:
         """Open the menu, or in it choose the line (or keep the value)."""
         if self.open is None:
-            self.open = Menu(self.table.clock())
+            self.open = Menu(self.clock())
         else:
             self._choose(self.open)
 
-    def short_press(self) -> None:
-        """The next line, the next value, or yes to a new game."""
+    def short_press(self) -> bool:
+        """The next line, the next value, or yes to a new game; True when the table has a
+        change to show (a new game shows itself)."""
         table, menu = self.table, self.open
         assert menu is not None  # the table routes here only while the menu is open
-        menu.touch(table.clock())
+        menu.touch(self.clock())
         if menu.page == LIST:
             menu.next_item()
         elif menu.page == VARIANT:
             names = sheet_names()
             table.choose_variant(names[(names.index(table.variant) + 1) % len(names)])
         elif menu.page == PLAYERS:
-            table.seating.one_more()
+            self.seating.one_more()
         elif menu.page == LEVEL:
             level = self.level()  # "mixed" goes to the first level
             following = LEVELS.index(level) + 1 if level in LEVELS else 0
-            table.seating.set_levels(LEVELS[following % len(LEVELS)])
+            self.seating.set_levels(LEVELS[following % len(LEVELS)])
         else:  # CONFIRM: yes
             table.new_game()
-            return
-        table.publish()
+            return False
+        return True
 
     def _choose(self, menu: Menu) -> None:
         """Choose the line, keep the value, or no to a new game."""
         table = self.table
-        menu.touch(table.clock())
+        menu.touch(self.clock())
         if menu.page != LIST:
             menu.back_to_list()
         elif menu.item == NEW_GAME:
@@ -92,7 +110,7 @@ class ButtonMenu:
 
     def close_if_idle(self) -> bool:
         """Close the menu when nobody has pressed for a while; True when it closed."""
-        if self.open is not None and self.open.idle(self.table.clock()):
+        if self.open is not None and self.open.idle(self.clock()):
             self.open = None
             return True
         return False
@@ -100,21 +118,21 @@ class ButtonMenu:
     def level(self) -> str:
         """The computer seats' level: theirs if they share one, "mixed" if not (the default
         level with no computer seat)."""
-        seats = [s for s in self.table.seating.seats if s.kind == COMPUTER]
+        seats = [s for s in self.seating.seats if s.kind == COMPUTER]
         levels = {seat.level or DEFAULT_LEVEL for seat in seats} or {DEFAULT_LEVEL}
         return levels.pop() if len(levels) == 1 else "mixed"
 
-    def view(self) -> TableView:
-        """The menu's page as the main display shows it."""
+    def page(self) -> MenuView | None:
+        """The menu's page as the main display shows it (None while the menu is closed)."""
         table, menu = self.table, self.open
-        assert menu is not None
+        if menu is None:
+            return None
         names = sheet_names()
-        page = menu_view(
+        return menu_view(
             menu,
             titles=[load_sheet(name).title for name in names],
             chosen=names.index(table.variant),
-            seats=table.seating.names(),
+            seats=self.seating.names(),
             playing=table.playing(),
             level=self.level(),
         )
-        return TableView(MENU, menu=page)

@@ -15,37 +15,38 @@ from collections.abc import Callable
 from functools import partial
 from typing import Protocol
 
-from firmware_py.journal.journal import GameLog
 from firmware_py.players import DEFAULT_LEVEL, decide
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.players.thumb import choose
 from firmware_py.rules import Game, Mark, Pass, Roll
 from firmware_py.table.seats import SeatDoor
-from firmware_py.table.state import GameOn, Seated, Timed
+from firmware_py.table.state import Configured, GameOn, Seated
+from firmware_py.table.timers import Schedule
 
 log = logging.getLogger(__name__)
 
-Moment = tuple[object, int, str, Roll | None]
+Moment = tuple[int, int, str, Roll | None]
 QUICK_LEVELS = ("easy", "medium")  # microseconds a decision: no thread needed
 
 
-class ComputersTable(GameOn, Seated, Timed, Protocol):
-    """What the computer players read of the table: the game and its log (which game it is),
-    each seat's level, how far to look ahead, and the phase's timers to think again by."""
+class ComputersTable(GameOn, Seated, Configured, Protocol):
+    """What the computer players read of the table: the game, which game it is (the games
+    begun so far), each seat's level, how far to look ahead (its settings)."""
 
     @property
-    def game_log(self) -> GameLog | None: ...
-    @property
-    def look_ahead(self) -> int: ...
+    def games_begun(self) -> int: ...
 
 
 class ComputerPlayers:
     """Decides for the table's computer seats, on the table's loop; each decision goes in by
-    `door`, the computer's `SeatDoor`, as every seat's does."""
+    `door`, the computer's `SeatDoor`, as every seat's does. With look-ahead playouts set,
+    they look ahead instead of playing their level; a thought that came back too late is
+    thought again by the phase's timers (`schedule`)."""
 
-    def __init__(self, table: ComputersTable, door: SeatDoor) -> None:
+    def __init__(self, table: ComputersTable, door: SeatDoor, schedule: Schedule) -> None:
         self.table = table
         self.door = door
+        self.schedule = schedule
         self.thinking: set[str] = set()  # players whose thought is running in the worker
         self._rng = random.Random()  # for decisions that draw (the dice have their own source)
 
@@ -54,7 +55,7 @@ class ComputerPlayers:
         game = self.table.game
         if game is None or name not in game.waiting_for() or name in self.thinking:
             return
-        playouts = self.table.look_ahead
+        playouts = self.table.settings.look_ahead
         level = self.table.seating.level_of(name) or DEFAULT_LEVEL
         if playouts:
             self._think(name, look_ahead, game, self._rng, playouts)
@@ -84,7 +85,7 @@ class ComputerPlayers:
             log.error("a computer player's thought failed: %r", failure)
             self.door.decide(choose(game, name))
         elif self.moment() != moment:
-            self.table.timers.once(object(), 0, self.decide, name)  # think again
+            self.schedule.once(object(), 0, self.decide, name)  # think again
         else:
             self.door.decide(thought.result())
 
@@ -93,4 +94,4 @@ class ComputerPlayers:
         (locks change only as an action ends, so they need no place here)."""
         game = self.table.game
         assert game is not None  # asked only while a game waits for a computer player
-        return (self.table.game_log, game.active, game.phase, game.dice)
+        return (self.table.games_begun, game.active, game.phase, game.dice)

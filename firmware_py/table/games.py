@@ -1,124 +1,162 @@
-"""A game's life at the table: set up, its start journalled, set aside when a new one starts.
+"""A game's life at the table: set up, its lucky numbers chosen, begun, refereed, carried on
+after a restart, and set aside when a new one replaces it.
 
-A new game takes the seats and the variant chosen. Longo with pads or phones first asks for the
-players' lucky numbers (`lucky_step`); otherwise the tower draws them. A game begins only once
-its start is in the journal (fsynced), with how each player decides noted beside it for a
-restart (`Table.begin` journals it here and then plays). An unfinished game a new one replaces
-stays in the journal, marked abandoned.
+A new game takes the seats whose pad or phone is here, and the variant chosen. Longo with pads
+or phones first asks for the players' lucky numbers (`lucky_step`); otherwise the tower draws
+them. The game begins once its start is in the journal, and every event goes through the
+referee (`referee.Referee`). `Games` holds both and is the lucky step's port; the table sees a
+game begin and each event applied through its own port (`GamesTable`).
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from firmware_py.journal.history import game_title
-from firmware_py.journal.journal import GameLog, Journal, JournalError
-from firmware_py.lucky import draw_all
-from firmware_py.rules import Start
-from firmware_py.seating import SeatSpec
-from firmware_py.table.button_menu import ButtonMenu
+from firmware_py.journal.journal import GameLog, Journal
+from firmware_py.lucky import DraftView, Sample, draw_all
+from firmware_py.rules import Game, Start
+from firmware_py.seating import SeatingView, SeatSpec
+from firmware_py.table.decisions import Refusal
 from firmware_py.table.lucky_step import LuckyStep
-from firmware_py.table.state import GameOn, Journalled, Publishes, Seated, Tells, Variant
+from firmware_py.table.news_feed import News
+from firmware_py.table.referee import Referee, RefereeTable
+from firmware_py.table.requests import AppliedRequests
+from firmware_py.table.seats import Decision
+from firmware_py.table.state import Publishes, Seated, Variant
 from firmware_py.table.storage import StorageGuard
+from firmware_py.table.timers import Schedule
 from sheets import load_sheet
 
-log = logging.getLogger(__name__)
 
+class GamesTable(Seated, Variant, Publishes, RefereeTable, Protocol):
+    """What a game's life reads of the table (the seats, the variant) and asks of it: a
+    message for the displays, the seats of a game picked up after a restart, a game's start
+    and each event shown (`after_event`)."""
 
-class GamesTable(Seated, Variant, GameOn, Journalled, Tells, Publishes, Protocol):
-    """What a new game reads of the table (the seats, the variant, the game on and its log,
-    the journal) and asks of it: the menu closed, a message, news, the lucky numbers asked
-    for, the game on set aside, the new one begun, the moment shown."""
-
-    @property
-    def game_log(self) -> GameLog | None: ...
-    @property
-    def storage(self) -> StorageGuard: ...
-    @property
-    def button_menu(self) -> ButtonMenu: ...
-    @property
-    def lucky(self) -> LuckyStep: ...
-    def here(self, seat: SeatSpec) -> bool: ...
-    def playing(self) -> bool: ...
-    def sample(self, population: list[int], count: int) -> list[int]: ...
     def set_message(self, words: str) -> None: ...
-    def set_aside_game(self) -> None: ...
-    def close_log(self) -> None: ...
-    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
+    def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
+    def game_begun(self, game: Game) -> None: ...
 
 
-def new_game(table: GamesTable) -> None:
-    """A new game with the seats and variant chosen (or the lucky numbers asked for first)."""
-    table.button_menu.close()
-    if not table.seating.seats:
-        table.set_message("nobody is seated: press a button on a pad to join")
-        table.publish()
-        return
-    names = players_here(table)
-    if not names:
-        table.set_message("every player's pad or phone has left: join again to play")
-        table.publish()
-        return
-    abandon(table)
-    sheet = load_sheet(table.variant)
-    if sheet.has_lucky_numbers and table.seating.any_pads():
-        table.set_aside_game()
-        table.set_message("")
-        table.lucky.ask(sheet, names)
-        table.publish()
-        return
-    lucky = draw_all(sheet, names, table.sample) if sheet.has_lucky_numbers else None
-    table.begin(Start(table.variant, tuple(names), lucky))
+class Games:
+    """The game on and its referee, the lucky numbers of the next longo game, and the pause
+    while the journal cannot save (`storage`, with the phase's `timers`); the tower draws
+    lucky numbers with `sample` (its dice's source), `here(seat)` says whether a seat's device
+    is here for a new game, `applied` keeps the device requests applied, and `news` tells the
+    players what happened."""
 
+    def __init__(
+        self,
+        table: GamesTable,
+        journal: Journal,
+        news: News,
+        timers: Schedule,
+        sample: Sample,
+        here: Callable[[SeatSpec], bool],
+        applied: AppliedRequests,
+    ) -> None:
+        self.table = table
+        self.news = news
+        self.sample = sample
+        self.here = here
+        self.storage = StorageGuard(self, journal, news, timers)
+        self.referee = Referee(table, journal, self.storage, news, applied)
+        self.lucky = LuckyStep(self, sample, journal, news)
 
-def players_here(table: GamesTable) -> list[str]:
-    """The players of the next game: every seat but those whose pad or phone has left (they
-    sit this one out, and play again once their device is back). A game on goes on as it
-    is: this is asked only when a new one starts."""
-    names = []
-    for seat in table.seating.seats:
-        if table.here(seat):
-            names.append(seat.name)
-        else:
-            table.tell(f"{seat.name}'s {seat.kind} has left: {seat.name} sits this one out")
-    return names
+    # ---- what the lucky step and the storage guard read and ask (their ports) ----------------
 
+    @property
+    def seating(self) -> SeatingView:
+        return self.table.seating
 
-def journal_start(
-    table: GamesTable, start: Start, requests: list[tuple[str, str]] | None
-) -> GameLog | None:
-    """The start in the journal (with the device requests of the lucky numbers chosen for
-    it), and the seats noted beside it; None (and the table paused) if it cannot be saved."""
-    table.close_log()
-    try:
-        game_log = table.journal.begin(start, requests)
-    except JournalError as error:
-        table.storage.failed(error)  # the table pauses until saving works
+    def publish(self) -> None:
+        self.table.publish()
+
+    def remember_requests(self, requests: Iterable[tuple[str, str]]) -> None:
+        self.referee.applied.remember_all(requests)
+
+    def take_seats(self, seats: list[SeatSpec], variant: str) -> None:
+        self.table.take_seats(seats, variant)
+
+    def playing(self) -> bool:
+        return self.referee.playing()
+
+    def resume_lucky(self) -> bool:
+        return self.lucky.resume()
+
+    # ---- a game's life -----------------------------------------------------------------------
+
+    @property
+    def draft(self) -> DraftView | None:
+        """Longo's lucky numbers being chosen before a game (None outside that step)."""
+        return self.lucky.draft
+
+    def new_game(self) -> None:
+        """A new game with the seats and variant chosen (or the lucky numbers asked for first)."""
+        table = self.table
+        if not table.seating.seats:
+            table.set_message("nobody is seated: press a button on a pad to join")
+            table.publish()
+            return
+        names = self.players_here()
+        if not names:
+            table.set_message("every player's pad or phone has left: join again to play")
+            table.publish()
+            return
+        self.abandon_unfinished()
+        sheet = load_sheet(table.variant)
+        if sheet.has_lucky_numbers and table.seating.any_pads():
+            self.referee.set_aside()
+            table.set_message("")
+            self.lucky.ask(sheet, names)
+            table.publish()
+            return
+        lucky = draw_all(sheet, names, self.sample) if sheet.has_lucky_numbers else None
+        self.begin(Start(table.variant, tuple(names), lucky))
+
+    def players_here(self) -> list[str]:
+        """The players of the next game: every seat but those whose pad or phone has left (they
+        sit this one out, and play again once their device is back). A game on goes on as it
+        is: this is asked only when a new one starts."""
+        names = []
+        for seat in self.table.seating.seats:
+            if self.here(seat):
+                names.append(seat.name)
+            else:
+                self.news.tell(f"{seat.name}'s {seat.kind} has left: {seat.name} sits this one out")
+        return names
+
+    def abandon_unfinished(self) -> None:
+        """An unfinished game a new one replaces stays in the journal, marked abandoned."""
+        words = self.referee.abandon()
+        if words is not None:
+            self.news.tell(words)
+
+    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> Refusal | None:
+        """Journal the start (with the device requests of the lucky numbers chosen for it) and
+        play; the storage fault's words if it cannot be saved."""
+        refusal = self.referee.begin(start, requests or [], self.table.seating.seats)
+        if refusal is not None:
+            return refusal
+        self.lucky.forget()
+        assert self.referee.game is not None  # just begun
+        self.table.game_begun(self.referee.game)
         return None
-    table.storage.saved()
-    note_seats(table.journal, game_log, table.seating.seats)
-    return game_log
 
+    def decide_lucky(self, event: Decision, request: str | None = None) -> Refusal | None:
+        return self.lucky.decide(event, request)
 
-def note_seats(journal: Journal, game_log: GameLog, seats: list[SeatSpec]) -> None:
-    """How each player decides, beside the game's log, for resuming after a power cut."""
-    try:
-        journal.note_seats(game_log.path, seats)
-    except JournalError as error:
-        log.warning("%s; after a restart unknown seats wait for their pads", error)
+    def carry_on(self, game: Game, game_log: GameLog, seats: list[SeatSpec]) -> None:
+        """After a restart: the game read back from its log goes on, with these seats."""
+        self.lucky.forget()  # a game began after the lucky numbers' note; it holds them
+        self.referee.carry_on(game, game_log)
+        self.table.take_seats(seats, self.table.variant)
 
-
-def abandon(table: GamesTable) -> None:
-    """An unfinished game stays in the journal, marked abandoned so it is never resumed."""
-    game, game_log = table.game, table.game_log
-    if not table.playing() or game_log is None:
-        return
-    try:
-        table.journal.abandon(game_log.path)
-    except JournalError as error:
-        log.warning("%s", error)  # the newer game's log will hide it from resuming anyway
-    assert game is not None  # playing
-    title = game_title(game_log.path, [p.name for p in game.players], game.sheet.name)
-    table.tell(f"set aside unfinished {title} (a new game was asked for on the menu)")
-    table.set_aside_game()
+    def saving_works_again(self) -> None:
+        """A game whose start could not be saved begins, else the moment is planned afresh."""
+        draft = self.lucky.draft
+        if draft is not None and draft.complete():
+            self.lucky.start_when_complete()
+        else:
+            self.table.publish()

@@ -7,53 +7,56 @@ a restart before the game starts loses none; the game begins as soon as every pl
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Protocol
 
-from firmware_py.journal.journal import JournalError
+from firmware_py.journal.journal import Journal, JournalError
 from firmware_py.lucky import LuckyDraft, Sample, draft_from_note, noted_requests
 from firmware_py.rules import Mark, Pass, Start, Undo
 from firmware_py.seating import DEVICES, SeatSpec, seats_for
-from firmware_py.table.decisions import NOT_NOW, RULE, STORAGE, LuckyNumber, Refusal
-from firmware_py.table.requests import AppliedRequests
-from firmware_py.table.state import Journalled, Paused, Publishes, Tells
+from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
+from firmware_py.table.news_feed import News
+from firmware_py.table.state import Publishes, Seated
 from sheets import Sheet, SheetError
 
 log = logging.getLogger(__name__)
 
+LOST_WORDS = "The lucky numbers chosen before the restart are lost: choose them again"
 
-class LuckyTable(Journalled, Tells, Publishes, Paused, Protocol):
-    """What the lucky step reads of the table (the seats, the journal, the requests applied,
-    a storage fault) and asks of it: news, the moment shown, the game begun, and after a
-    restart the seats and variant of the game being set up taken back."""
 
-    @property
-    def seats(self) -> list[SeatSpec]: ...
-    @property
-    def applied(self) -> AppliedRequests: ...
-    def alert(self, words: str) -> None: ...
-    def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> bool: ...
+class LuckyTable(Seated, Publishes, Protocol):
+    """What the lucky step reads of the table (the seats) and asks of it: the moment shown,
+    the device requests of the numbers remembered, the game begun, and after a restart the
+    seats and variant of the game being set up taken back."""
+
+    def remember_requests(self, requests: Iterable[tuple[str, str]]) -> None: ...
+    def begin(
+        self, start: Start, requests: list[tuple[str, str]] | None = None
+    ) -> Refusal | None: ...
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
 
 
 class LuckyStep:
     """The lucky numbers being chosen for the next longo game (`draft`, None when none are);
-    the tower draws with `sample`, its dice's source."""
+    the tower draws with `sample`, its dice's source, notes the numbers in the `journal`,
+    and tells the players through `news`."""
 
-    def __init__(self, table: LuckyTable, sample: Sample) -> None:
+    def __init__(self, table: LuckyTable, sample: Sample, journal: Journal, news: News) -> None:
         self.table = table
         self.sample = sample
+        self.journal = journal
+        self.news = news
         self.draft: LuckyDraft | None = None
         self.requests: list[tuple[str, str]] = []  # (player, device request) of each choice
 
     def ask(self, sheet: Sheet, names: list[str]) -> None:
         """Pads enter their sheets' lucky numbers; the tower draws them for everyone else."""
-        table = self.table
         self.draft = draft = LuckyDraft(sheet, names, self.sample)
-        for seat in table.seats:
+        for seat in self.table.seating.seats:
             if seat.kind not in DEVICES:
                 draft.draw(seat.name)
         self.note()
-        table.tell("Lucky numbers: enter the two on your sheet on your pad")
+        self.news.tell("Lucky numbers: enter the two on your sheet on your pad")
 
     def decide(
         self, event: Mark | Pass | Undo | LuckyNumber, request: str | None = None
@@ -76,11 +79,11 @@ class LuckyStep:
             return Refusal(reason, RULE)
         if request is not None:
             self.requests.append((name, request))
-            self.table.applied.remember(name, request)
+            self.table.remember_requests([(name, request)])
         self.note()
         if name not in draft.missing():
             numbers = " and ".join(str(n) for n in draft.chosen[name])
-            self.table.tell(f"{name}'s lucky numbers: {numbers}")
+            self.news.tell(f"{name}'s lucky numbers: {numbers}")
         return self.start_when_complete()
 
     @staticmethod
@@ -97,7 +100,7 @@ class LuckyStep:
         missing = draft.missing()
         for name in missing:
             draft.draw(name)
-        self.table.tell(f"The tower draws the lucky numbers of {', '.join(missing)}")
+        self.news.tell(f"The tower draws the lucky numbers of {', '.join(missing)}")
         self.start_when_complete()
 
     def start_when_complete(self) -> Refusal | None:
@@ -108,17 +111,15 @@ class LuckyStep:
             self.table.publish()
             return None
         start = Start(draft.sheet.name, tuple(draft.chosen), draft.numbers())
-        if not self.table.begin(start, self.requests):
-            return Refusal(self.table.fault, STORAGE)
-        return None
+        return self.table.begin(start, self.requests)
 
     def note(self) -> None:
         """The numbers chosen so far, on disk: a restart before the game starts loses none."""
         draft = self.draft
         assert draft is not None
-        seats = seats_for(draft.chosen, self.table.seats, [])
+        seats = seats_for(draft.chosen, self.table.seating.seats, [])
         try:
-            self.table.journal.note_draft(draft.sheet.name, seats, draft.chosen, self.requests)
+            self.journal.note_draft(draft.sheet.name, seats, draft.chosen, self.requests)
         except JournalError as error:
             log.warning("%s; a restart now would ask for the lucky numbers again", error)
 
@@ -127,7 +128,7 @@ class LuckyStep:
         self.draft = None
         self.requests = []
         try:
-            self.table.journal.forget_draft()
+            self.journal.forget_draft()
         except JournalError as error:
             log.warning("%s", error)  # harmless: a note older than the newest game is ignored
 
@@ -136,7 +137,7 @@ class LuckyStep:
         had chosen, go on choosing. False when there is nothing (readable) to go on with."""
         table = self.table
         try:
-            record = table.journal.noted_draft()
+            record = self.journal.noted_draft()
             if record is None:
                 return False
             seats, draft = draft_from_note(record, self.sample)
@@ -144,13 +145,13 @@ class LuckyStep:
         except (JournalError, KeyError, TypeError, ValueError, SheetError) as error:
             log.warning("lucky numbers noted before the restart: %s", error)
             self.draft = None
-            table.journal.set_aside_draft(str(error))  # kept for inspection
-            table.alert("The lucky numbers chosen before the restart are lost: choose them again")
+            self.journal.set_aside_draft(str(error))  # kept for inspection
+            self.news.alert(LOST_WORDS)
             return False
         table.take_seats(seats, draft.sheet.name)
         self.draft = draft
         self.requests = requests
-        table.applied.remember_all(requests)
-        table.tell("Lucky numbers: go on entering them on your pads")
+        table.remember_requests(requests)
+        self.news.tell("Lucky numbers: go on entering them on your pads")
         self.start_when_complete()  # the last number was in, the game not yet begun: begin
         return True

@@ -13,10 +13,10 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from firmware_py.rules import Event, Game
-from firmware_py.show.news import describe, final_words
+from firmware_py.table.news_words import describe, final_words
 from firmware_py.view import ERROR
 from sheets import COLOURS
 
@@ -24,6 +24,15 @@ log = logging.getLogger(__name__)
 
 NEWS_KEPT = 200  # lines of news the table keeps: a kiosk runs for years
 ALERT_SECONDS = 5.0  # a problem players can act on (a pad missing, a die lost) shows this long
+
+
+class News(Protocol):
+    """What a part may tell the people at the table (`NewsFeed`'s four ways)."""
+
+    def tell(self, words: str) -> None: ...
+    def say(self, words: str) -> None: ...
+    def alert(self, words: str) -> None: ...
+    def problem(self, words: str) -> None: ...
 
 
 class NewsFeed:

@@ -5,6 +5,8 @@ electronic dice are read when a roll is due, a person's action-1 time runs out i
 set to, and computer players alone at a table (the simulated tower) start their next game. The
 timers belong to the phase they were started in (`PhaseTimers`) and end with it. Nothing is
 planned while the menu is open, the dice roll, the lucky numbers are chosen, or saving fails.
+Between games and during one, different things go on by themselves: `BetweenGames` and
+`InGame` plan each, `Planner` says which of them plans now.
 """
 
 from __future__ import annotations
@@ -14,48 +16,135 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.rules import ACTION1, ACTION2, ROLL, Event, Pass
-from firmware_py.seating import COMPUTER, SeatKind
+from firmware_py.seating import COMPUTER
 from firmware_py.table import phase as phases
 from firmware_py.table.decisions import Refusal
-from firmware_py.table.rolling import Dice
-from firmware_py.table.state import GameOn, Paused, Phased, Seated, Timed
+from firmware_py.table.state import Configured, GameOn, Paused, Phased, Seated
+from firmware_py.table.timers import Schedule
 
 WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
 BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
 
 
-class PlannerTable(Phased, GameOn, Seated, Timed, Paused, Protocol):
-    """What the planner reads of the table (where it is, who sits where, its settings) and
-    what it asks of it: go on as a press would, stop, a message, a pass for a person."""
+class BetweenGamesTable(Phased, Seated, Configured, Protocol):
+    """What the plans between games read of the table (where it is, who sits there, its
+    settings, how many games have finished, where phones join) and ask of it: go on as a
+    press would, stop."""
 
     @property
-    def pace(self) -> float: ...
-    @property
-    def action1_timer(self) -> float: ...
-    @property
-    def autoplay(self) -> bool: ...
+    def games_finished(self) -> int: ...
     @property
     def join_address(self) -> tuple[str, str]: ...
-    @property
-    def games_finished(self) -> int: ...
-    def kind_of(self, name: str) -> SeatKind: ...
     def go_on(self) -> None: ...
     def stop(self) -> None: ...
+
+
+class InGameTable(GameOn, Seated, Configured, Protocol):
+    """What the plans in a game read of the table (the game, who decides how, its settings)
+    and ask of it: go on as a press would, a message, a pass for a person whose time ran out."""
+
+    def go_on(self) -> None: ...
     def set_message(self, words: str) -> None: ...
     def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
 
 
-class Planner:
-    """Plans the table's next moves; `games_wanted` games finished end the run (None: never).
-    Built with the dice (to wait for thrown ones) and `decide_for`, a computer player's
-    decision (`ComputerPlayers.decide`)."""
+class Throws(Protocol):
+    """Electronic dice thrown by hand (`thrown.ThrownDice`): whether there are any, and
+    reading them when a roll is due."""
 
-    def __init__(self, table: PlannerTable, dice: Dice, decide_for: Callable[[str], None]) -> None:
+    def electronic(self) -> bool: ...
+    def read_thrown(self) -> None: ...
+
+
+class PlanTable(Phased, GameOn, Paused, Protocol):
+    """What choosing the plans reads of the table: its phase, the game, a storage fault."""
+
+
+class BetweenGames:
+    """Computer players alone at the table start their next game; `games_wanted` games
+    finished end the run (None: never)."""
+
+    def __init__(self, table: BetweenGamesTable, schedule: Schedule) -> None:
         self.table = table
-        self.dice = dice
-        self.decide_for = decide_for
+        self.schedule = schedule
         self.games_wanted: int | None = None
+
+    def plan(self) -> None:
+        table, pace = self.table, self.table.settings.pace
+        alone = table.settings.autoplay and table.seating.all_computers() and table.seating.seats
+        if alone and not self.finished_enough():
+            self.schedule.once("next game", self.pause_between_games(), table.go_on)
+        if self.finished_enough():
+            self.schedule.once("stop", pace * 2, table.stop)
+
+    def pause_between_games(self) -> float:
+        """Computer players alone start their next game after a short pause; while phones can
+        join (the web server is on) and the run is not counting games, long enough for someone
+        to scan the code and take a seat, which stops the computer players' next game."""
+        pause = self.table.settings.pace * 3
+        after_a_game = self.table.phase is phases.GAME_OVER  # the first game starts at once
+        phones_join = bool(self.table.join_address[0])  # the web server is on
+        if after_a_game and phones_join and self.games_wanted is None:
+            return max(pause, JOIN_WINDOW)
+        return pause
+
+    def finished_enough(self) -> bool:
+        return self.games_wanted is not None and self.table.games_finished >= self.games_wanted
+
+
+class InGame:
+    """Computer players roll and decide, thrown dice are read, a person's time runs out;
+    `decide_for` is a computer player's decision (`ComputerPlayers.decide`)."""
+
+    def __init__(
+        self,
+        table: InGameTable,
+        schedule: Schedule,
+        thrown: Throws,
+        decide_for: Callable[[str], None],
+    ) -> None:
+        self.table = table
+        self.schedule = schedule
+        self.thrown = thrown
+        self.decide_for = decide_for
+
+    def plan(self) -> None:
+        # The table's phase changes at every roll, so within a phase a player and the game's
+        # own phase name a decision: no timer is started twice for one.
+        table, settings = self.table, self.table.settings
+        game, pace = table.game, settings.pace
+        assert game is not None
+        if game.phase is ROLL and table.seating.kind_of(game.active_name) == COMPUTER:
+            self.schedule.once("roll", pace, table.go_on)
+        elif game.phase is ROLL and self.thrown.electronic():
+            self.thrown.read_thrown()
+        if game.phase is not ACTION1 and game.phase is not ACTION2:
+            return
+        for name in game.waiting_for():
+            if table.seating.kind_of(name) == COMPUTER:
+                decision = ("decide", name, game.phase)
+                self.schedule.once(decision, pace * random.uniform(0.3, 1.0), self.decide_for, name)
+            elif settings.action1_timer and game.phase is ACTION1:
+                time_out = ("time out", name)
+                self.schedule.once(time_out, settings.action1_timer, self._time_out, name)
+
+    def _time_out(self, name: str) -> None:
+        """A person took too long in action 1: they pass."""
+        table = self.table
+        if table.game is not None and table.game.can_pass(name):
+            table.set_message(f"{name} took too long and passes")
+            table.submit(Pass(name))
+
+
+class Planner:
+    """Plans the table's next moves: nothing while it waits or cannot save, else the plans
+    between games or in a game."""
+
+    def __init__(self, table: PlanTable, between: BetweenGames, in_game: InGame) -> None:
+        self.table = table
+        self.between = between
+        self.in_game = in_game
 
     def plan(self) -> None:
         """The timers of this moment (a timer already running for it is not started again)."""
@@ -65,55 +154,6 @@ class Planner:
         if table.phase in WAITING:
             return
         if table.phase in BETWEEN_GAMES or table.game is None:
-            self._between_games()
+            self.between.plan()
         else:
-            self._in_game()
-
-    def _between_games(self) -> None:
-        table = self.table
-        alone = table.autoplay and table.seating.all_computers() and table.seating.seats
-        if alone and not self.finished_enough():
-            table.timers.once("next game", self.pause_between_games(), table.go_on)
-        if self.finished_enough():
-            table.timers.once("stop", table.pace * 2, table.stop)
-
-    def pause_between_games(self) -> float:
-        """Computer players alone start their next game after a short pause; while phones can
-        join (the web server is on) and the run is not counting games, long enough for someone
-        to scan the code and take a seat, which stops the computer players' next game."""
-        pause = self.table.pace * 3
-        after_a_game = self.table.phase is phases.GAME_OVER  # the first game starts at once
-        if after_a_game and self.table.join_address[0] and self.games_wanted is None:
-            return max(pause, JOIN_WINDOW)
-        return pause
-
-    def _in_game(self) -> None:
-        # The table's phase changes at every roll, so within a phase a player and the game's
-        # own phase name a decision: no timer is started twice for one.
-        table = self.table
-        game = table.game
-        assert game is not None
-        if game.phase is ROLL and table.kind_of(game.active_name) == COMPUTER:
-            table.timers.once("roll", table.pace, table.go_on)
-        elif game.phase is ROLL and self.dice.electronic():
-            self.dice.read_thrown()
-        if game.phase is not ACTION1 and game.phase is not ACTION2:
-            return
-        for name in game.waiting_for():
-            if table.kind_of(name) == COMPUTER:
-                pause = table.pace * random.uniform(0.3, 1.0)
-                decision = ("decide", name, game.phase)
-                table.timers.once(decision, pause, self.decide_for, name)
-            elif table.action1_timer and game.phase is ACTION1:
-                time_out = ("time out", name)
-                table.timers.once(time_out, table.action1_timer, self._time_out, name)
-
-    def _time_out(self, name: str) -> None:
-        """A person took too long in action 1: they pass."""
-        table = self.table
-        if table.game is not None and table.game.can_pass(name):
-            table.set_message(f"{name} took too long and passes")
-            table.submit(Pass(name))
-
-    def finished_enough(self) -> bool:
-        return self.games_wanted is not None and self.table.games_finished >= self.games_wanted
+            self.in_game.plan()

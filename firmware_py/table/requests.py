@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from firmware_py.table.decisions import STALE, Refusal
 
@@ -52,6 +53,12 @@ class Earlier:
 
 APPLIED = Earlier()
 REPLAYED = Earlier(Refusal("an old request, answered long ago: nothing was changed", STALE))
+
+
+class EarlierCheck(Protocol):
+    """The exactly-once check (`AppliedRequests.earlier`), as the seats' doors ask it."""
+
+    def __call__(self, request: str, *, tail_of_any_device: str = "") -> Earlier | None: ...
 
 
 class AppliedRequests:

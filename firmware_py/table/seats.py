@@ -1,94 +1,219 @@
 """Seats of every kind hand their players' decisions to the table through one door.
 
 A seat is a player's name and how that player decides (`SeatKind`): a pad or a phone in the
-player's hand, someone at the terminal's keyboard, or the tower itself. Whatever holds the seats
-of one kind holds a `SeatDoor` of that kind: `remote.RemoteSeats` for pads and phones (it first
-finds which seat a device holds, and names its request for exactly-once), the terminal's
-`Console` for keyboard seats, `ComputerPlayers` for the computer's. The door refuses a decision
-for a player who does not sit in a seat of its kind (a keyboard cannot decide for a pad's
-player), wakes the displays when a person decided (a computer player's moves do not keep them
-awake), and routes the decision: to Longo's lucky numbers before a game, else to the referee.
-Devices join the table through their door too, between games.
+player's hand, someone at the terminal's keyboard, or the tower itself. The table makes a
+`SeatDoor` per kind (`Table.door`), and whatever holds the seats of that kind gets it, never
+the table: `seats.devices.RemoteSeats` for pads and phones (it first finds which seat a device
+holds, and names its request for exactly-once), the keyboard (`seats.keyboard`), the
+computer players (`ComputerPlayers`). The door refuses a decision for a player who does not
+sit in a seat of its kind (a keyboard cannot decide for a pad's player), wakes the displays
+when a person decided (a computer player's moves do not keep them awake), and routes the
+decision: to Longo's lucky numbers before a game, else to the referee. Devices join the table
+through their door too, between games, and read what they show from `SeatDoor.now`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
-from firmware_py.lucky import LuckyDraft
-from firmware_py.rules import Event, Mark, Pass, Undo
-from firmware_py.seating import COMPUTER, SeatKind, SeatSpec
-from firmware_py.show.presenters import DisplayPower
+from firmware_py.lucky import DraftView
+from firmware_py.rules import Event, Game, Mark, Pass, Undo
+from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
-from firmware_py.table.state import GameOn, Seated
+from firmware_py.table.news_feed import News
+from firmware_py.table.requests import Earlier, EarlierCheck
+from firmware_py.table.state import GameOn
 
 Decision = Mark | Pass | Undo | LuckyNumber
 
 
-class LuckyDecider(Protocol):
-    """Where lucky numbers go before a Longo game (`lucky_step.LuckyStep`)."""
+@dataclass(frozen=True)
+class SeatsNow:
+    """What a door reads of the table at this moment: the game, the lucky numbers being
+    chosen, the seats, and why a new seat cannot join now (None: it can)."""
 
-    def decide(self, event: Decision, request: str | None = None) -> Refusal | None: ...
+    game: Game | None
+    draft: DraftView | None
+    seats: tuple[SeatSpec, ...]
+    join_refusal: Refusal | None
+
+    def taken(self, name: str) -> bool:
+        return any(seat.name == name for seat in self.seats)
 
 
 class RouteTable(GameOn, Protocol):
-    """What a decision's route reads of the table: the lucky numbers or the game, and the
-    referee to hand it to."""
+    """What a decision's route reads of the table (the lucky numbers being chosen, the game)
+    and the referee it hands a decision to."""
 
     @property
-    def draft(self) -> LuckyDraft | None: ...
-    @property
-    def lucky(self) -> LuckyDecider: ...
+    def draft(self) -> DraftView | None: ...
     def submit(self, event: Event, request: str | None = None) -> Refusal | None: ...
 
 
-class DoorTable(RouteTable, Seated, Protocol):
-    """What a door reads of the table, and what it asks of it: whose seat is of which kind,
-    the displays woken, a seat added between games and shown."""
+class LuckyDecider(Protocol):
+    """Where lucky numbers go before a Longo game (`games.Games`, its lucky step)."""
+
+    def decide_lucky(self, event: Decision, request: str | None = None) -> Refusal | None: ...
+
+
+class DoorsTable(GameOn, Protocol):
+    """What the doors read of the table (the game, the lucky numbers, whether a game is on)
+    and ask of it: the displays woken, a decision routed, a new seat shown, a pad noted."""
 
     @property
-    def power(self) -> DisplayPower: ...
-    def kind_of(self, name: str) -> SeatKind: ...
-    def why_not_join(self) -> Refusal | None: ...
+    def draft(self) -> DraftView | None: ...
+    def playing(self) -> bool: ...
+    def touched(self) -> None: ...
+    def route(self, event: Decision, request: str | None = None) -> Refusal | None: ...
     def seat_joined(self, seat: SeatSpec) -> None: ...
+    def pad_given(self) -> None: ...
+
+
+class Doors:
+    """Every kind of seat's way in: a `SeatDoor` per kind, new seats between games, and
+    whether the device holding each seat is here. It keeps the table's `seating`, asks the
+    referee's exactly-once check (`earlier`) for devices, and lends them the table's `news`."""
+
+    def __init__(
+        self,
+        table: DoorsTable,
+        seating: Seating,
+        earlier: EarlierCheck,
+        news: News,
+    ) -> None:
+        self.table = table
+        self.seating = seating
+        self.earlier = earlier
+        self.news = news
+        self.devices_here: dict[SeatKind, Callable[[str], bool]] = {}  # per kind of device
+
+    def door(self, kind: SeatKind) -> SeatDoor:
+        """The way in for the seats of `kind`, for whatever holds them (pads, phones, ...)."""
+        return SeatDoor(self, kind, self.earlier, self.news)
+
+    def kind_of(self, name: str) -> SeatKind:
+        return self.seating.kind_of(name)
+
+    def touched(self) -> None:
+        self.table.touched()
+
+    def route(self, event: Decision, request: str | None = None) -> Refusal | None:
+        return self.table.route(event, request)
+
+    def here(self, seat: SeatSpec) -> bool:
+        """True when `seat` can play a new game now: its pad or phone has not left (computer
+        and keyboard seats are always here)."""
+        device_here = self.devices_here.get(seat.kind)
+        return device_here is None or device_here(seat.name)
+
+    def watch_presence(self, kind: SeatKind, here: Callable[[str], bool]) -> None:
+        self.devices_here[kind] = here
+
+    def why_not_join(self) -> Refusal | None:
+        """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
+        or its lucky numbers are being chosen, or five players are seated."""
+        if self.table.playing() or self.table.draft is not None:
+            return Refusal("a game is being played: you can join when it ends", NOT_NOW)
+        if self.seating.full():
+            return Refusal("the table is full: five players", RULE)
+        return None
+
+    def now(self) -> SeatsNow:
+        table = self.table
+        return SeatsNow(table.game, table.draft, tuple(self.seating.seats), self.why_not_join())
+
+    def add_seat(self, seat: SeatSpec) -> Refusal | None:
+        """A new seat between games, at the end of the table; None when seated, else why not.
+        The main display shows the seats and who joined."""
+        refusal = self.why_not_join()
+        if refusal is None and self.seating.taken(seat.name):
+            refusal = Refusal(f"{seat.name} is already at the table", RULE)
+        if refusal is None:
+            self.seating.add(seat)
+            self.table.seat_joined(seat)
+        return refusal
+
+    def give_pad(self, name: str, pad: str) -> None:
+        """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
+        self.seating.give_pad(name, pad)
+        self.table.pad_given()
+
+
+class DoorTable(Protocol):
+    """What a door reads of the table (`Doors`), and asks of it: whose seat is of which kind,
+    the displays woken, a decision routed, a seat added, the moment read, a seat's device
+    back, and the question whether the device holding a seat is here."""
+
+    def kind_of(self, name: str) -> SeatKind: ...
+    def touched(self) -> None: ...
+    def route(self, event: Decision, request: str | None = None) -> Refusal | None: ...
+    def add_seat(self, seat: SeatSpec) -> Refusal | None: ...
+    def now(self) -> SeatsNow: ...
+    def give_pad(self, name: str, pad: str) -> None: ...
+    def watch_presence(self, kind: SeatKind, here: Callable[[str], bool]) -> None: ...
 
 
 class SeatDoor:
-    """The way in for the seats of one kind: their players' decisions, and joining."""
+    """The way in for the seats of one kind: their players' decisions, joining, and what a
+    device needs to show and to be answered exactly once (`earlier`, the table's one check).
+    `news` is what the door's holder may tell the people at the table."""
 
-    def __init__(self, table: DoorTable, kind: SeatKind) -> None:
+    def __init__(
+        self,
+        table: DoorTable,
+        kind: SeatKind,
+        earlier: EarlierCheck,
+        news: News,
+    ) -> None:
         self.table = table
         self.kind = kind
+        self._earlier = earlier
+        self.news = news
 
     def decide(self, event: Decision, request: str | None = None) -> Refusal | None:
         """A decision of a player seated at this kind of seat; None when accepted, else why
-        not. `request` is the id a device sent it under (see `Table.decide`)."""
+        not. `request` is the id a device sent it under (checked with `earlier` first)."""
         table = self.table
         if table.kind_of(event.player) != self.kind:
             return Refusal(f"{event.player}'s seat is not a {self.kind} seat", RULE)
         if self.kind != COMPUTER:
-            table.power.touched()
-        return route(table, event, request)
+            table.touched()
+        return table.route(event, request)
 
     def join(self, name: str, pad: str = "") -> Refusal | None:
         """A new seat of this kind (held by the device of ident `pad`, if any), between games
         only; None when seated, else why not. The main display shows the seats and who joined."""
-        table = self.table
-        refusal = table.why_not_join()
-        if refusal is None and table.seating.taken(name):
-            refusal = Refusal(f"{name} is already at the table", RULE)
-        if refusal is not None:
-            return refusal
-        table.seat_joined(SeatSpec(name, self.kind, pad))
-        return None
+        return self.table.add_seat(SeatSpec(name, self.kind, pad))
+
+    def earlier(self, request: str, tail_of_any_device: str = "") -> Earlier | None:
+        """The exactly-once check (`AppliedRequests.earlier`): how a request seen before is
+        answered, None for one to decide."""
+        return self._earlier(request, tail_of_any_device=tail_of_any_device)
+
+    def now(self) -> SeatsNow:
+        return self.table.now()
+
+    def seat_back(self, name: str, device: str) -> None:
+        """The device of ident `device` holds `name`'s seat again (noted with the next game)."""
+        self.table.give_pad(name, device)
+        self.news.say(f"{name}'s {self.kind} is here")
+
+    def watch(self, here: Callable[[str], bool]) -> None:
+        """`here(name)`: whether the device holding `name`'s seat is here now; a new game
+        leaves out the seats whose device has gone."""
+        self.table.watch_presence(self.kind, here)
 
 
-def route(table: RouteTable, event: Decision, request: str | None = None) -> Refusal | None:
+def route(
+    table: RouteTable, lucky: LuckyDecider, event: Decision, request: str | None = None
+) -> Refusal | None:
     """Where a decision goes: lucky numbers to the lucky step before a Longo game, everything
     else to the referee while a game is on. A device's `request` was checked for exactly
     once by its seats (`RemoteSeats.decide`) before it came here; it goes into the journal."""
     if table.draft is not None:
-        return table.lucky.decide(event, request)
+        return lucky.decide_lucky(event, request)
     if isinstance(event, LuckyNumber):
         return Refusal("lucky numbers are chosen before a longo game starts", NOT_NOW)
     if table.game is None:

@@ -3,42 +3,37 @@ each (as `collections.abc.Sized` is one method), that each part's port combines 
 actions of its own it needs.
 
 Only `core.Table` holds these fields and writes them: a Protocol's property cannot be
-assigned, so mypy refuses a part that tries (and tests/table/test_architecture.py reads the
-source for it). Parts' ports live beside each part (`rolling.DiceTable`, `planner.PlannerTable`,
-...); the table is handed to each as that port.
+assigned, so mypy refuses a part that tries (and tests/test_architecture.py reads the source
+for it). The seats are handed out as a read-only `SeatingView`; they change only through the
+table's own actions. Parts' ports live beside each part (`rolling.RollTable`,
+`planner.PlanTable`, ...); the table is handed to each as that port, and what does not change
+while the table runs (its clock, settings, journal, news, timers) is handed to a part when it
+is made, not through its port.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
-from firmware_py.journal.journal import Journal
 from firmware_py.rules import Game
-from firmware_py.seating import Seating
+from firmware_py.seating import SeatingView
 from firmware_py.table.phase import TablePhase
-from firmware_py.table.timers import PhaseTimers
-
-
-class Clocked(Protocol):
-    """The table's clock (monotonic seconds; a test's own clock in tests)."""
-
-    @property
-    def clock(self) -> Callable[[], float]: ...
+from firmware_py.table.settings import TableSettings
 
 
 class GameOn(Protocol):
-    """The game begun (over or not; None before the first and while one is set up)."""
+    """The game begun (over or not; None before the first and while one is set up). The
+    table never changes a game in place: each event is applied to a copy, which replaces it."""
 
     @property
     def game(self) -> Game | None: ...
 
 
 class Seated(Protocol):
-    """Who sits at the table, and how each decides."""
+    """Who sits at the table, and how each decides (read only)."""
 
     @property
-    def seating(self) -> Seating: ...
+    def seating(self) -> SeatingView: ...
 
 
 class Phased(Protocol):
@@ -68,27 +63,14 @@ class Alerting(Protocol):
     def alert_shown(self) -> str | None: ...
 
 
-class Journalled(Protocol):
-    """The journal the table writes its games to."""
+class Configured(Protocol):
+    """The table's settings (`TableSettings`, a value: read them each time they are needed)."""
 
     @property
-    def journal(self) -> Journal: ...
-
-
-class Timed(Protocol):
-    """The timers of the table's phase (they end with it)."""
-
-    @property
-    def timers(self) -> PhaseTimers: ...
+    def settings(self) -> TableSettings: ...
 
 
 class Publishes(Protocol):
     """A change: the phase it calls for, the view to every presenter, what is planned next."""
 
     def publish(self) -> None: ...
-
-
-class Tells(Protocol):
-    """One line of news, shown with the next change."""
-
-    def tell(self, words: str) -> None: ...

@@ -16,8 +16,10 @@ import logging
 from typing import Protocol
 
 from firmware_py.journal.disk import SetAside, plain_reason
-from firmware_py.journal.journal import JournalError, number_of
-from firmware_py.table.state import Journalled, Publishes, Tells, Timed
+from firmware_py.journal.journal import Journal, JournalError, number_of
+from firmware_py.table.news_feed import News
+from firmware_py.table.state import Publishes
+from firmware_py.table.timers import Schedule
 
 log = logging.getLogger(__name__)
 
@@ -25,19 +27,24 @@ FIRST_RETRY = 1.0  # seconds before the first try to save again
 LAST_RETRY = 30.0  # the longest wait between tries
 
 
-class StorageTable(Journalled, Timed, Tells, Publishes, Protocol):
-    """What the guard reads of the table (whether a game is on, the journal, the phase's
-    timers) and asks of it: a line of news, the moment shown, play picked up again."""
+class StorageTable(Publishes, Protocol):
+    """What the guard reads of the table (whether a game is on) and asks of it: the moment
+    shown, play picked up again."""
 
     def playing(self) -> bool: ...
     def saving_works_again(self) -> None: ...
 
 
 class StorageGuard:
-    """The table's storage fault: `fault` holds its words ("" while saving works)."""
+    """The table's storage fault: `fault` holds its words ("" while saving works). It probes
+    the table's `journal`, tells the players through `news`, and ends what the phase's
+    `timers` planned (nothing planned goes on unsaved)."""
 
-    def __init__(self, table: StorageTable) -> None:
+    def __init__(self, table: StorageTable, journal: Journal, news: News, timers: Schedule) -> None:
         self.table = table
+        self.journal = journal
+        self.news = news
+        self.timers = timers
         self.fault = ""
         self.delay = FIRST_RETRY  # the wait before the next try
         self._retry: asyncio.TimerHandle | None = None
@@ -48,12 +55,12 @@ class StorageGuard:
         if table.playing():
             words = "cannot save the game: " + plain_reason(error)
         else:
-            words = "cannot save games: " + plain_reason(error, table.journal.directory)
+            words = "cannot save games: " + plain_reason(error, self.journal.directory)
         if words != self.fault:
             log.error("%s (%s)", words, error)
-            table.tell(words.capitalize())
+            self.news.tell(words.capitalize())
         self.fault = words
-        table.timers.end_phase()  # nothing planned goes on unsaved
+        self.timers.end_phase()  # nothing planned goes on unsaved
         self._try_later()
         table.publish()
         return words
@@ -61,7 +68,7 @@ class StorageGuard:
     def check(self) -> None:
         """At start: a state directory that cannot be written is a fault from the outset."""
         try:
-            self.table.journal.probe()
+            self.journal.probe()
         except JournalError as error:
             self.failed(error)
 
@@ -89,7 +96,7 @@ class StorageGuard:
     def _try_again(self) -> None:
         self._retry = None
         try:
-            self.table.journal.probe()
+            self.journal.probe()
         except JournalError as error:
             log.debug("still cannot save: %s", error)
             self._try_later()
@@ -102,9 +109,9 @@ class StorageGuard:
         again) with the next change it publishes."""
         self.stop()
         log.warning("saving works again (it failed: %s)", self.fault)
-        self.table.tell("Saving works again: play goes on")
+        self.news.tell("Saving works again: play goes on")
         self.fault = ""
-        self.table.timers.end_phase()
+        self.timers.end_phase()
 
 
 def set_aside_words(found: list[SetAside]) -> str:

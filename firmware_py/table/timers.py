@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Protocol
+
+
+class Schedule(Protocol):
+    """What a part may ask of the phase's timers: one call later, once per key; or the
+    phase's plans ended (a storage fault: nothing planned goes on unsaved)."""
+
+    def once(
+        self, key: Hashable, delay: float, callback: Callable[..., Any], *args: Any
+    ) -> None: ...
+    def end_phase(self) -> None: ...
 
 
 class PhaseTimers:

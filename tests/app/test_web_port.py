@@ -13,12 +13,11 @@ import pytest
 from support import HANG
 
 from firmware_py.app import web as web_tower
+from firmware_py.app.assembly import attach_phones, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED, WebConfig
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.seating import SeatSpec
-from firmware_py.show.terminal import Console
-from firmware_py.table import Table
 
 
 @pytest.fixture(autouse=True)
@@ -31,13 +30,17 @@ def start_and_stop(state_dir: Path, config: WebConfig) -> tuple[str, list[str]]:
     """A tower's web server started and stopped, as `run` does: the address phones were
     given (without the table code), and the news."""
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(seats=[SeatSpec("Ann")], variant="classic", journal=Journal(state_dir),
-                  hardware=hardware)  # fmt: skip
-    console = Console(table, out=io.StringIO(), full_screen=False)
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Ann")],
+        variant="classic",
+        journal=Journal(state_dir),
+    )
+    console, _ = attach_terminal(table, hardware, out=io.StringIO(), full_screen=False)
     note = web_tower.port_note(config, state_dir)
 
     async def session() -> str:
-        server = web_tower.build(table, config, note)
+        server = web_tower.build(attach_phones(table), config, note)
         assert server is not None
         assert await web_tower.start(server, table, console, io.StringIO(), note)
         await server.stop()
@@ -47,7 +50,7 @@ def start_and_stop(state_dir: Path, config: WebConfig) -> tuple[str, list[str]]:
         url = asyncio.run(asyncio.wait_for(session(), timeout=HANG))
     finally:
         hardware.close()
-    return url.partition("?")[0], list(table.news)  # the table code is drawn anew
+    return url.partition("?")[0], list(table.newsfeed.lines)  # the table code is drawn anew
 
 
 def test_the_port_chosen_when_the_configured_one_was_taken_is_kept_at_restarts(tmp_path):

@@ -87,19 +87,26 @@ def test_a_failing_disk_mid_game_pauses_the_table_until_saving_works_again(
 
     async def play() -> None:
         task = asyncio.create_task(table.run(games=1))
-        await until(lambda: table.game_log is not None and len(lines_of(table.game_log.path)) > 8)
+        await until(
+            lambda: (
+                table.games.referee.game_log is not None
+                and len(lines_of(table.games.referee.game_log.path)) > 8
+            )
+        )
         monkeypatch.setattr(disk, "write_all", failing(code))
-        await until(lambda: table.storage.fault != "")
-        assert table.storage.fault == words
-        game, log = game_report(table.game), lines_of(table.game_log.path)
+        await until(lambda: table.games.storage.fault != "")
+        assert table.games.storage.fault == words
+        game, log = game_report(table.game), lines_of(table.games.referee.game_log.path)
         await asyncio.sleep(FIRST_RETRY / 2)  # computer players would play dozens of events
         assert shows(table, words)
-        assert game_report(table.game) == game and lines_of(table.game_log.path) == log
+        assert (
+            game_report(table.game) == game and lines_of(table.games.referee.game_log.path) == log
+        )
         refusal = table.submit(a_legal_event(table.game))  # what a pad is told, say
         assert refusal is not None and (refusal.kind, refusal.reason) == (STORAGE, words)
         monkeypatch.setattr(disk, "write_all", writes)  # space again
         await task  # the first retry finds it: the game goes on to its end by itself
-        assert "Saving works again: play goes on" in table.news
+        assert "Saving works again: play goes on" in table.newsfeed.lines
 
     asyncio.run(asyncio.wait_for(play(), timeout=HANG))
     path = table.journal.games()[-1]
@@ -118,12 +125,12 @@ def test_a_state_directory_that_cannot_be_written_at_start_is_shown_and_retried(
 
     async def play() -> None:
         task = asyncio.create_task(table.run(games=1))
-        await until(lambda: table.storage.fault != "")
-        assert table.storage.fault == "cannot save games: the disk is full"
-        assert shows(table, table.storage.fault)
-        await until(lambda: table.storage.delay > 2 * FIRST_RETRY)  # a retry has failed
+        await until(lambda: table.games.storage.fault != "")
+        assert table.games.storage.fault == "cannot save games: the disk is full"
+        assert shows(table, table.games.storage.fault)
+        await until(lambda: table.games.storage.delay > 2 * FIRST_RETRY)  # a retry has failed
         assert table.game is None and Journal(tmp_path).games() == []  # still waiting, no game
-        assert table.storage.delay == 4 * FIRST_RETRY  # waits grow: 1 s, 2 s, 4 s ...
+        assert table.games.storage.delay == 4 * FIRST_RETRY  # waits grow: 1 s, 2 s, 4 s ...
         monkeypatch.setattr(disk, "write_all", writes)
         await task
 
@@ -138,16 +145,16 @@ def test_a_person_s_retry_that_saves_ends_the_pause_at_once(tmp_path, monkeypatc
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         table.new_game()
         monkeypatch.setattr(disk, "write_all", no_space)
         table.press()  # the roll is not saved: the dice are not rolled
-        await until(lambda: table.storage.fault == FULL)
-        assert table.game.phase == "roll" and len(lines_of(table.game_log.path)) == 1
+        await until(lambda: table.games.storage.fault == FULL)
+        assert table.game.phase == "roll" and len(lines_of(table.games.referee.game_log.path)) == 1
         monkeypatch.setattr(disk, "write_all", writes)
         table.press()  # pressed again before the retry: it saves, and the game goes on
         await until(lambda: table.game.phase == "action1")
-        assert table.storage.fault == "" and table.view().screen != "error"
+        assert table.games.storage.fault == "" and table.view().screen != "error"
         table.stop()
         await task
 
@@ -163,7 +170,7 @@ def test_lucky_numbers_complete_while_the_disk_is_full_start_the_game_when_it_ha
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         table.new_game()
         assert table.decide(LuckyNumber("Ann", 4)) is None
         monkeypatch.setattr(disk, "write_all", no_space)
@@ -186,12 +193,17 @@ def test_a_log_deleted_mid_game_is_written_again_and_the_game_loses_nothing(tmp_
 
     async def play() -> None:
         task = asyncio.create_task(table.run(games=1))
-        await until(lambda: table.game_log is not None and len(lines_of(table.game_log.path)) > 8)
-        table.game_log.path.unlink()
+        await until(
+            lambda: (
+                table.games.referee.game_log is not None
+                and len(lines_of(table.games.referee.game_log.path)) > 8
+            )
+        )
+        table.games.referee.game_log.path.unlink()
         await task
 
     asyncio.run(asyncio.wait_for(play(), timeout=HANG))
-    assert REWRITTEN in table.news
+    assert REWRITTEN in table.newsfeed.lines
     resumed = read_game(Journal(tmp_path).games()[-1])
     assert game_report(resumed.game) == game_report(table.game) and resumed.game.over
     table.hardware.close()

@@ -63,7 +63,7 @@ def test_a_press_joins_and_the_main_display_and_the_news_name_the_new_player(tab
     t.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
     t.pad.press("tap undo")
     t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's header")
-    assert "Ann joins the table" in t.tower.call(lambda: list(t.tower.table.news))
+    assert "Ann joins the table" in t.tower.call(lambda: list(t.tower.table.newsfeed.lines))
     expected = TableView(
         SETUP, title="Qwixx", seats=(Seat("Bot"), Seat("Ann")), message="Ann joins the table"
     )
@@ -161,7 +161,7 @@ def test_a_replugged_or_restarted_pad_keeps_its_seat_without_a_press(table):
     t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann after the restart", since=0)
     assert not [s for s in t.pad.screens if s[3:5] == PROMPT], "no press was needed"
     assert t.tower.seat_names() == [("Bot", "computer"), ("Ann", "pad")]
-    assert t.tower.call(lambda: t.tower.table.news.count("Ann joins the table")) == 1
+    assert t.tower.call(lambda: t.tower.table.newsfeed.lines.count("Ann joins the table")) == 1
 
 
 def test_after_a_tower_restart_the_resumed_games_pad_seat_is_taken_at_hello(table, tmp_path):

@@ -140,7 +140,7 @@ def test_robot_joins_a_pad_without_a_seat_and_does_nothing_else_there(tmp_path):
     """A pad without a seat asks to join at a press; a seated pad has nothing to join."""
     table = make_table(tmp_path, [])
     try:
-        state = join_state(table)
+        state = join_state(table.doors.now())
     finally:
         table.hardware.close()
     commands = robot.presses(state, robot.join())

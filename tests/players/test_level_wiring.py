@@ -11,6 +11,7 @@ from support import HANG
 
 from firmware_py.app.arguments import seat_level
 from firmware_py.app.asked import asked_seats
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED, ConfigError, parse_config
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal, noted_seats, seat_records
@@ -24,8 +25,14 @@ from sheets import load_sheet
 
 def table_with(tmp_path, seats: list[SeatSpec]) -> Table:
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
-    return Table(seats=seats, variant="classic", journal=Journal(tmp_path), hardware=hardware,
-                 pace=0.01, autoplay=True)  # fmt: skip
+    return build_table(
+        hardware,
+        seats=seats,
+        variant="classic",
+        journal=Journal(tmp_path),
+        pace=0.01,
+        autoplay=True,
+    )
 
 
 def test_the_configuration_gives_a_computer_seat_its_level():
@@ -69,18 +76,17 @@ def test_an_unknown_level_on_the_command_line_is_one_sentence():
 
 def test_the_menu_steps_every_computer_seat_through_the_levels(tmp_path):
     table = table_with(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Robo"), SeatSpec("Bot")])
-    menu = table.button_menu
-    menu.long_press()  # open
+    table.long_press_menu()  # open
     for _ in range(3):
-        menu.short_press()  # variant, players, level
+        table.press()  # variant, players, level
     assert table.view().menu.lines[3] == "level: medium"
-    menu.long_press()  # the level page
+    table.long_press_menu()  # the level page
     page = table.view().menu
     assert (page.title, page.lines, page.selected) == ("Computers play", LEVELS, 1)
-    menu.short_press()
+    table.press()
     assert table.view().menu.selected == 2
     assert [table.seating.level_of(name) for name in ("Kim", "Robo", "Bot")] == ["", "hard", "hard"]
-    menu.long_press()  # keep it
+    table.long_press_menu()  # keep it
     assert table.view().menu.lines[3] == "level: hard"
     table.hardware.close()
 

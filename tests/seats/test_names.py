@@ -32,7 +32,7 @@ class Table:
 
     def __init__(self, folder: Path, *names: str) -> None:
         self.table = make_table(folder, [])
-        self.seats = RemoteSeats(self.table, PHONE)
+        self.seats = RemoteSeats(self.table.door(PHONE))
         self._devices = itertools.count()
         for name in names:
             self.join(name)
@@ -45,7 +45,7 @@ class Table:
         return device, connection
 
     def names(self) -> list[str]:
-        return [seat.name for seat in self.table.seats]
+        return [seat.name for seat in self.table.seating.seats]
 
     def close(self) -> None:
         self.table.hardware.close()

@@ -5,17 +5,19 @@ once."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from functools import partial
 
 import pytest
 from support.pads import PtyPad, join, pad_hello
 from support.table import clocked_table, hold, make_table, run_table, tap, until
 
+from firmware_py.app.assembly import attach_pads
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Roll, Start, Undo
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
-from firmware_py.seats.pads import PadHub, request_event, state_fields
+from firmware_py.seats.pads import request_event, state_fields
 from sheets import load_sheet, sheet_names
 
 ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
@@ -65,8 +67,10 @@ def test_requests_become_the_pads_own_players_decisions():
 def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
     pad = PtyPad(tmp_path / "pad")
     table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60  # the computer player waits, so the test decides the order
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(
+        table.settings, pace=60
+    )  # the computer player waits, so the test decides the order
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -74,9 +78,9 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
         pad.send("hello", pad_hello())
         prompt = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
         assert prompt.fields["text"] == JOIN_PROMPT and prompt.fields["player"] == ""
-        assert [s.name for s in table.seats] == ["Bot"], "plugged in is not seated"
+        assert [s.name for s in table.seating.seats] == ["Bot"], "plugged in is not seated"
         assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
-        assert [s.name for s in table.seats] == ["Bot", "Player 2"]
+        assert [s.name for s in table.seating.seats] == ["Bot", "Player 2"]
         table.new_game()
         table.submit(ROLL)  # Bot's roll: white 4 + 1
         state = await asyncio.to_thread(pad.expect, "state", phase=2)  # action 1
@@ -103,7 +107,7 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
 
     monkeypatch.setattr(padhub, "RESCAN_SECONDS", 0.05)
     table = make_table(tmp_path / "games", [])
-    hub = PadHub(table, [str(tmp_path / "qwixx-pad-*")])
+    hub = attach_pads(table, [str(tmp_path / "qwixx-pad-*")])
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -113,7 +117,7 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
         await asyncio.to_thread(pad.expect, "hello")  # the tower found it and said hello
         pad.send("hello", pad_hello())
         state = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
-        assert state.fields["text"] == JOIN_PROMPT and table.seats == []
+        assert state.fields["text"] == JOIN_PROMPT and table.seating.seats == []
 
     run_table(table, play, hub)
 
@@ -121,8 +125,8 @@ def test_a_pad_plugged_in_after_start_is_found_and_greeted(tmp_path, monkeypatch
 def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals(tmp_path):
     pad = PtyPad(tmp_path / "pad")
     table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)], "longo")
-    table.pace = 60
-    hub = PadHub(table, [str(pad.path)], {"pad-1": "Ann"})
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(pad.path)], {"pad-1": "Ann"})
     lucky_phase = protocol.PHASES.index("lucky")
 
     def ask(number: int) -> dict:
@@ -134,7 +138,7 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", {**pad_hello(), "ident": "pad-1"})
         assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
-        assert [s.name for s in table.seats] == ["Bot", "Ann"]  # named in the configuration
+        assert [s.name for s in table.seating.seats] == ["Bot", "Ann"]  # named in the configuration
         table.new_game()
         state = await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
         assert [m["number"] for m in state.fields["moves"]] == list(range(2, 17))
@@ -168,8 +172,8 @@ def test_a_pad_goes_on_choosing_its_lucky_numbers_after_a_tower_restart(tmp_path
 
     def tower():
         table = make_table(games, [SeatSpec("Bot", COMPUTER)], "longo")
-        table.pace = 60
-        return table, PadHub(table, [str(pad.path)])
+        table.settings = replace(table.settings, pace=60)
+        return table, attach_pads(table, [str(pad.path)])
 
     async def meet(hub) -> None:
         hub.open(asyncio.get_running_loop())
@@ -213,11 +217,11 @@ def test_a_request_retried_after_a_tower_restart_is_answered_yes_not_refused(tmp
 
     def tower():
         table = make_table(games, [SeatSpec("Bot", COMPUTER), SeatSpec("Ann", PAD)])
-        table.pace = 60
-        return table, PadHub(table, [str(pad.path)], {"pad-1": "Ann"})
+        table.settings = replace(table.settings, pace=60)
+        return table, attach_pads(table, [str(pad.path)], {"pad-1": "Ann"})
 
     async def meet(table, hub) -> None:
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", {**pad_hello(boot=9), "ident": "pad-1"})
@@ -266,8 +270,8 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
 ):
     pad = PtyPad(tmp_path / "pad")
     table = make_table(tmp_path / "games", [SeatSpec(f"Bot {n}") for n in range(seats)])
-    table.pace = 60
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         if playing:
@@ -279,7 +283,7 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
         assert (state.fields["phase"], state.fields["text"]) == (0, words)
         answer = await asyncio.to_thread(join, pad)
         assert (answer["status"], answer["text"]) == (status, words)
-        assert len(table.seats) == seats and hub.seated == {}
+        assert len(table.seating.seats) == seats and hub.seated == {}
 
     run_table(table, play, hub)
 
@@ -287,8 +291,8 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
 def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_path):
     pad = PtyPad(tmp_path / "pad")
     table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -299,8 +303,8 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
         pad.send("hello", pad_hello(boot=2))  # restarted: a new boot number, the same ident
         state = await asyncio.to_thread(pad.expect, "state", player="Player 2")
         assert not state.fields["flags"] & protocol.MAY_JOIN
-        assert [s.name for s in table.seats] == ["Bot", "Player 2"]
-        assert table.news.count("Player 2 joins the table") == 1
+        assert [s.name for s in table.seating.seats] == ["Bot", "Player 2"]
+        assert table.newsfeed.lines.count("Player 2 joins the table") == 1
 
     run_table(table, play, hub)
 
@@ -316,10 +320,10 @@ def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tm
         journal.note_seats(game_log.path, seats)
     pads = {ident: PtyPad(tmp_path / ident) for ident in ("pad-b", "pad-x", "pad-a")}
     table = make_table(games, [])
-    hub = PadHub(table, [str(pad.path) for pad in pads.values()])
+    hub = attach_pads(table, [str(pad.path) for pad in pads.values()])
 
     async def play() -> None:
-        assert [seat.name for seat in table.seats] == ["Ann", "Ben"]  # resumed
+        assert [seat.name for seat in table.seating.seats] == ["Ann", "Ben"]  # resumed
         hub.open(asyncio.get_running_loop())
         for ident, pad in pads.items():  # Ben's pad first, then a stranger, then Ann's
             await asyncio.to_thread(pad.expect, "hello")
@@ -338,8 +342,10 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
     brings the player back."""
     pad = PtyPad(tmp_path / "pad")
     table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60  # Bot alone would start a game by itself before the pad can join again
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(
+        table.settings, pace=60
+    )  # Bot alone would start a game by itself before the pad can join again
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -353,10 +359,10 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
         for _ in range(5):  # 3, 4, 5, none, then 1 seat
             await tap(table, clock)
         await hold(table, clock)  # keep
-        assert [seat.name for seat in table.seats] == ["Bot"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot"]
         await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN, text=JOIN_PROMPT)
         assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
-        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
 
@@ -378,8 +384,8 @@ def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(tmp_path):
     falls silent for longer than the missed beats: the next press still joins."""
     pad = PtyPad(tmp_path / "pad")
     table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60
-    hub = PadHub(table, [str(pad.path)], clock=clock)
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(pad.path)], clock=clock)
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -391,7 +397,7 @@ def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(tmp_path):
         await until(lambda: not link.present)  # the tower calls the quiet pad gone
         answer = await asyncio.to_thread(join, pad)
         assert (answer["status"], answer["text"]) == (protocol.OK, "")
-        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
 
@@ -402,8 +408,10 @@ def test_a_seat_whose_pad_left_sits_the_next_game_out_and_plays_again_once_back(
     news; back between games, the pad takes its seat again and plays the game after."""
     pad = PtyPad(tmp_path / "pad")
     table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60  # Bot alone would start a game by itself before the pad joins
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(
+        table.settings, pace=60
+    )  # Bot alone would start a game by itself before the pad joins
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         nonlocal pad
@@ -411,13 +419,15 @@ def test_a_seat_whose_pad_left_sits_the_next_game_out_and_plays_again_once_back(
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello())
         assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
-        table.pace = 0  # a person is seated: the computer player's game starts at a press
+        table.settings = replace(
+            table.settings, pace=0
+        )  # a person is seated: the computer player's game starts at a press
         pad.unplug()
         await until(lambda: not hub.seats.here("Player 2"))
         await tap(table, clock)  # the next game, asked for
         assert table.game is not None and [p.name for p in table.game.players] == ["Bot"]
-        assert "Player 2's pad has left: Player 2 sits this one out" in table.news
-        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]  # the seat stays
+        assert "Player 2's pad has left: Player 2 sits this one out" in table.newsfeed.lines
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]  # the seat stays
         await until(lambda: table.game.over)  # Bot plays alone
         pad = PtyPad(tmp_path / "pad")  # back between games
         await asyncio.to_thread(pad.expect, "hello")

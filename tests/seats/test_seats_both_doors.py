@@ -24,8 +24,8 @@ def play(kind: str, tmp_path, steps) -> None:
         await door.open()
         try:
             assert (await door.join("Dora")).ok
-            await until(lambda: len(table.seats) == 2)
-            await steps(table, door, table.seats[-1].name)
+            await until(lambda: len(table.seating.seats) == 2)
+            await steps(table, door, table.seating.seats[-1].name)
         finally:
             await door.close()
 
@@ -41,8 +41,8 @@ def start_with_bots_roll(table) -> None:
 @pytest.mark.parametrize("kind", DOORS)
 def test_a_device_joins_a_seat_at_the_end_of_the_table(tmp_path, kind):
     async def steps(table, door, name) -> None:
-        assert [seat.name for seat in table.seats] == ["Bot", name]
-        assert table.kind_of(name) == kind
+        assert [seat.name for seat in table.seating.seats] == ["Bot", name]
+        assert table.seating.kind_of(name) == kind
 
     play(kind, tmp_path, steps)
 

@@ -96,7 +96,7 @@ def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_pat
         await page.send(type="join", code=CODE, name="  Dora  ")
         joined = await page.expect("joined")
         assert joined["player"] == "Dora"
-        assert [seat.name for seat in table.seats] == ["Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Dora"]
         assert hub.seats.seat_of(device_of(joined["token"])) == "Dora"
         view = await page.expect("view")
         assert view["view"]["player"] == "Dora"
@@ -133,7 +133,7 @@ def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_p
         assert refused["reason"] == (
             "1111 is not this table's code: the tower's display shows it between games"
         )
-        assert table.seats == []
+        assert table.seating.seats == []
         for guess in range(2, web_hub.MAX_WRONG_CODES + 1):
             await page.send(type="join", code=f"{guess:04d}", name="Eve")
         last = await page.expect("refused", reason=(
@@ -141,7 +141,7 @@ def test_a_wrong_code_is_refused_in_words_and_guessing_ends_the_connection(tmp_p
         assert last["forget"] is False and last["final"] is True  # the page stops retrying
         closed = await asyncio.wait_for(page.socket.receive(), 5)
         assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-        assert table.seats == []
+        assert table.seating.seats == []
 
     play_with_phones(table, server, steps)
 
@@ -202,7 +202,7 @@ def test_a_reloaded_phone_is_back_in_its_seat_and_no_other_phone_can_take_it(tmp
         await again.send(type="hello", token=token)
         view = await again.expect("view")
         assert view["view"]["player"] == "Dora"
-        assert [seat.name for seat in table.seats] == ["Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Dora"]
 
     play_with_phones(table, server, steps)
 
@@ -229,7 +229,7 @@ def test_a_phone_back_while_its_old_connection_seems_open_takes_its_seat_over(tm
         await new.send(type="decide", request="n/1", action="pass")
         answer = await new.expect("answer")  # the seat's decision reached the referee
         assert answer["reason"] == "no game is being played; press the roll button to start one"
-        assert [seat.name for seat in table.seats] == ["Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Dora"]
 
     play_with_phones(table, server, steps)
 
@@ -251,7 +251,7 @@ def test_a_seat_token_shown_from_another_phone_while_hers_is_connected_moves_the
                 "Dora's seat moved to another phone (or another tab): it is played there now"
             )
             assert told["final"] is True
-            assert "Dora's seat moved to another phone" in table.news
+            assert "Dora's seat moved to another phone" in table.newsfeed.lines
 
     play_with_phones(table, server, steps)
 
@@ -277,7 +277,7 @@ def test_a_token_read_off_the_network_is_no_good_once_the_player_said_hello_agai
         assert refused["reason"] == web_hub.SUPERSEDED
         await dora.send(type="ping")
         assert (await dora.expect("view"))["view"]["player"] == "Dora"
-        assert not [line for line in table.news if "another phone" in line]
+        assert not [line for line in table.newsfeed.lines if "another phone" in line]
 
     play_with_phones(table, server, steps)
 
@@ -405,7 +405,7 @@ def test_a_huge_frame_closes_only_that_socket_and_the_tower_serves_on(tmp_path):
         assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         assert page.socket.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
         await join(session, server, "Dora")
-        assert [seat.name for seat in table.seats] == ["Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Dora"]
 
     play_with_phones(table, server, steps)
 
@@ -557,8 +557,8 @@ def test_a_seat_whose_phone_left_sits_the_next_game_out_and_is_back_with_its_pho
         await until(lambda: not hub.seats.here("Zoe"))
         table.new_game()
         assert [player.name for player in table.game.players] == ["Bot"]
-        assert "Zoe's phone has left: Zoe sits this one out" in table.news
-        assert [seat.name for seat in table.seats] == ["Bot", "Zoe"]
+        assert "Zoe's phone has left: Zoe sits this one out" in table.newsfeed.lines
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Zoe"]
         again = await open_page(session, server)
         await again.send(type="hello", token=token)
         view = (await again.expect("view"))["view"]
@@ -685,7 +685,7 @@ def test_a_name_that_looks_like_a_seated_one_is_numbered(tmp_path, typed, seated
 
     async def steps(session) -> None:
         await join(session, server, typed)
-        assert [seat.name for seat in table.seats] == ["Bot", seated_as]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", seated_as]
 
     play_with_phones(table, server, steps)
 
@@ -705,7 +705,7 @@ def test_a_name_that_shows_nothing_readable_is_refused_in_words(tmp_path, typed,
         page = await open_page(session, server)
         await page.send(type="join", code=CODE, name=typed)
         assert (await page.expect("refused"))["reason"] == reason
-        assert table.seats == []
+        assert table.seating.seats == []
 
     play_with_phones(table, server, steps)
 
@@ -829,11 +829,13 @@ def test_a_seat_played_from_another_phone_is_news_at_the_table(tmp_path):
         dora, token = await join(session, server, "Dora")
         reload = await reloaded(session, server, dora, token)
         await reload.expect("view")
-        assert not [line for line in table.news if "another phone" in line]
+        assert not [line for line in table.newsfeed.lines if "another phone" in line]
         async with from_another_address() as elsewhere:
             other = await open_page(elsewhere, server)
             await other.send(type="hello", token=token)
             assert (await other.expect("view"))["view"]["player"] == "Dora"
-        assert table.news[-1] == "Dora's seat moved to another phone"  # from her open page
+        assert (
+            table.newsfeed.lines[-1] == "Dora's seat moved to another phone"
+        )  # from her open page
 
     play_with_phones(table, server, steps)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import socket
+from dataclasses import replace
 
 import aiohttp
 import zxingcpp
@@ -15,33 +16,32 @@ from support.table import make_table, until
 
 from firmware_py.app import service
 from firmware_py.app import web as web_tower
+from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal
 from firmware_py.app.web import join_footer
-from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.seats.devices import RemoteSeats
-from firmware_py.seats.pads import PadHub
-from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.phones.server import WebServer
-from firmware_py.show.terminal import Console
 
 CODE = "0815"
 
 
 def tower(tmp_path, port: int = 0, full_screen: bool = False):
     table = make_table(tmp_path / "games", [SeatSpec("Ann", COMPUTER), SeatSpec("Ben", COMPUTER)])
-    console = Console(table, out=io.StringIO(), full_screen=full_screen)
-    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
-    return table, console, WebServer(hub, "127.0.0.1", port)
+    console, keys = attach_terminal(
+        table, table.hardware, out=io.StringIO(), full_screen=full_screen
+    )
+    hub = attach_phones(table, code=CODE)
+    return table, (console, keys), WebServer(hub, "127.0.0.1", port)
 
 
 def serve(table, console, web, steps=None, games=None) -> None:
     """`run`'s loop (table, pads, console, web server) while `await steps()` plays."""
+    terminal, keys = console
+    doors = service.Doors(terminal, keys, attach_pads(table, []), web, keyboard=False)
 
     async def play() -> None:
-        task = asyncio.create_task(
-            service._serve(table, console, PadHub(table, []), keyboard=False, games=games, web=web)
-        )
+        task = asyncio.create_task(service._serve(table, doors, games=games, port_note=None))
         if steps is not None:
-            await until(lambda: table.hardware.button is not None)
+            await until(lambda: table.button is not None)
             try:
                 await steps()
             finally:
@@ -56,7 +56,9 @@ def serve(table, console, web, steps=None, games=None) -> None:
 
 def test_run_prints_the_join_address_and_the_display_shows_its_qr_code(tmp_path, capsys):
     table, console, web = tower(tmp_path)
-    table.pace = 60  # the computer players wait: the table stays between games
+    table.settings = replace(
+        table.settings, pace=60
+    )  # the computer players wait: the table stays between games
 
     async def steps() -> None:
         await until(lambda: table.join_address[0] != "")  # the screens with the code are out
@@ -79,11 +81,11 @@ def test_a_taken_port_is_one_sentence_and_phones_join_on_another(tmp_path, capsy
         port = taken.getsockname()[1]
         table, console, web = tower(tmp_path, port)
         serve(table, console, web, games=1)
-    printed = capsys.readouterr().out.splitlines() + console.out.getvalue().splitlines()
+    printed = capsys.readouterr().out.splitlines() + console[0].out.getvalue().splitlines()
     said = [line for line in printed if "is in use by another program" in line]
     assert said == [f"port {port} is in use by another program: phones join on port {web.port}"]
     assert f"Phones join at http://127.0.0.1:{web.port}/?code={CODE}" in printed
-    assert table.games_finished == 1
+    assert table.games.referee.games_finished == 1
     code = web.hub.code  # a new one after the game: who saw the old one cannot join with it
     assert code != CODE
     assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={code}", code)
@@ -95,11 +97,11 @@ def test_the_drawn_tower_shows_the_qr_code_between_games_and_the_address_always(
     monkeypatch.setattr(web_tower, "QR_ROOM", 0)  # as on a tall terminal
     table, _, _ = tower(tmp_path)
     url = f"http://127.0.0.1:8080/?code={CODE}"
-    lines = join_footer(url, table)
+    lines = join_footer(url)
     try:
-        between = lines()
+        between = lines(table.view())
         table.new_game()
-        playing = lines()
+        playing = lines(table.view())
     finally:
         table.hardware.close()
     assert len(between) > 10 and between[-1] == f"Phones join at {url}"

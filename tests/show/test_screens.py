@@ -21,6 +21,7 @@ from support import HANG
 from support.paths import GOLDEN, ROOT
 from support.views import CROWD, DICE, SEATS, TITLES, VIEWS, menu_at
 
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
@@ -29,7 +30,6 @@ from firmware_py.rules import Game, Mark, Pass, Roll, Start
 from firmware_py.seating import SeatSpec
 from firmware_py.show import font
 from firmware_py.show.screens import FALLBACK, WIDTH, draw_screen, drawn, people, render
-from firmware_py.table import Table
 from firmware_py.view import Seat, TableView, table_view
 from sheets import load_sheet
 
@@ -202,8 +202,14 @@ def test_the_scores_stay_on_the_options_display_while_the_dice_roll(tmp_path):
     """The roll's animation used to blank the scores on every roll."""
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name) for name in ("Ann", "Ben")]
-    table = Table(seats=seats, variant="classic", journal=Journal(tmp_path), hardware=hardware,
-                  pace=0.005, autoplay=True)  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=seats,
+        variant="classic",
+        journal=Journal(tmp_path),
+        pace=0.005,
+        autoplay=True,
+    )
     rolling: list[TableView] = []
     table.subscribe(lambda view: rolling.append(view) if view.screen == "rolling" else None)
     asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))

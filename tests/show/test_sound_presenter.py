@@ -16,13 +16,13 @@ from support.sound import measure
 
 from drivers.buzzer import GAME_OVER, LOCK, PENALTY, ROLL, Buzzer
 from drivers.speech import Speech
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal, read_game
 from firmware_py.rules import Game, Pass, Roll, Start
 from firmware_py.seating import SeatSpec
 from firmware_py.show.sound import SoundPresenter
-from firmware_py.table import Table
 from firmware_py.view import TableView, table_view
 from sheets import COLOURS, load_sheet
 
@@ -154,11 +154,11 @@ def test_a_whole_game_at_the_table_sounds_every_roll_penalty_lock_and_the_end(
 ):
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name) for name in ("Ann", "Ben", "Cleo")]
-    table = Table(
+    table = build_table(
+        hardware,
         seats=seats,
         variant="classic",
         journal=Journal(tmp_path),
-        hardware=hardware,
         pace=0.005,
         autoplay=True,
     )

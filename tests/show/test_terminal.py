@@ -9,6 +9,7 @@ import json
 import os
 import re
 import time
+from dataclasses import replace
 
 from gpiozero.pins import Pin
 from support import HANG
@@ -16,11 +17,13 @@ from support.table import make_table
 from support.terminal import TowerTerminal
 
 from drivers.button import RollButton
+from firmware_py.app.assembly import attach_terminal
 from firmware_py.journal.journal import Journal
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import KEYBOARD, SeatSpec
-from firmware_py.show.news import mark_words
-from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN, REAL_BUTTON, Console
+from firmware_py.seats.keyboard import REAL_BUTTON
+from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN
+from firmware_py.table.news_words import mark_words
 
 
 def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):
@@ -129,7 +132,7 @@ def test_the_two_bonus_b_choices_of_one_cell_read_differently_at_the_keyboard(tm
     is offered twice. The keyboard player reads where each one's bonus crosses go, in the
     news's words, and the number typed picks that one."""
     table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD)], "bonus-b")
-    console = Console(table, full_screen=False, out=io.StringIO())
+    console, keys = attach_terminal(table, table.hardware, full_screen=False, out=io.StringIO())
     table.new_game()
     table.submit(Roll((5, 6), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
     assert table.decide(Mark("Ann", "yellow", 11)) is None
@@ -137,9 +140,9 @@ def test_the_two_bonus_b_choices_of_one_cell_read_differently_at_the_keyboard(tm
     table.submit(Roll((5, 4), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
     prompt = " ".join(console._question_lines(200))
     assert "green 9 → 2 in red" in prompt and "green 9 → 2 in blue" in prompt
-    choices = [mark_words(mark) for mark in console.options]
-    console.answer(str(choices.index("green 9 → 2 in blue") + 1))
-    assert table.news[-1] == "Ann crosses green 9 and earns 2 bonus crosses in blue"
+    choices = [mark_words(mark) for mark in keys.options]
+    keys.answer(str(choices.index("green 9 → 2 in blue") + 1))
+    assert table.newsfeed.lines[-1] == "Ann crosses green 9 and earns 2 bonus crosses in blue"
     table.hardware.close()
 
 
@@ -154,8 +157,9 @@ def test_enter_beside_a_real_roll_button_says_to_press_it_and_raises_nothing(tmp
     table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
     simulated, table.hardware.button_factory = table.hardware.button_factory, PiPins()
     try:
-        asyncio.run(Console(table, full_screen=False, out=io.StringIO()).press_button())
-        assert table.news[-1] == REAL_BUTTON
+        _, keys = attach_terminal(table, table.hardware, full_screen=False, out=io.StringIO())
+        asyncio.run(keys.press_button())
+        assert table.newsfeed.lines[-1] == REAL_BUTTON
     finally:
         table.hardware.button_factory = simulated
         table.hardware.close()
@@ -170,10 +174,10 @@ def test_enter_typed_twice_at_once_presses_the_roll_button_twice(tmp_path):
     button = RollButton(hardware.button_pin, on_press=lambda: presses.append("press"),
                         debounce_time=hardware.button_debounce,
                         pin_factory=hardware.button_factory)  # fmt: skip
-    console = Console(table, full_screen=False, out=io.StringIO())
+    _, keys = attach_terminal(table, hardware, full_screen=False, out=io.StringIO())
 
     async def type_twice() -> None:
-        await asyncio.gather(console.press_button(), console.press_button())
+        await asyncio.gather(keys.press_button(), keys.press_button())
 
     try:
         asyncio.run(asyncio.wait_for(type_twice(), timeout=HANG))
@@ -191,7 +195,8 @@ def test_wide_letters_in_a_name_keep_the_score_column_in_line(tmp_path):
     names = ["李雷", "Ann", "Łukasz", "王小明明明明明"]  # the last is cut: 14 cells
     table = make_table(tmp_path, [SeatSpec(name, KEYBOARD) for name in names])
     table.new_game()
-    console = Console(table, out=io.StringIO(), full_screen=False)
+    console, _ = attach_terminal(table, table.hardware, out=io.StringIO(), full_screen=False)
+    console.refresh(table.view())
     screen = pyte.Screen(100, len(names))
     pyte.Stream(screen).feed("\r\n".join(console._seat_lines(100)))
     for row in range(len(names)):
@@ -212,8 +217,8 @@ def test_after_a_restart_in_action_1_a_player_who_marked_is_offered_undo_not_pas
         game_log.append(Mark("Ann", "red", 7))
         journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD), SeatSpec("Bot")])
     table = make_table(tmp_path, [])
-    table.pace = 60  # Bot waits
-    console = Console(table, out=io.StringIO(), full_screen=False)
+    table.settings = replace(table.settings, pace=60)  # Bot waits
+    console, _ = attach_terminal(table, table.hardware, out=io.StringIO(), full_screen=False)
 
     async def steps() -> None:
         assert console._question_lines(80) == [
@@ -229,7 +234,8 @@ def test_in_action_2_the_prompt_offers_no_undo_which_could_never_succeed(tmp_pat
     table.new_game()
     assert table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4})) is None
     assert table.submit(Pass("Ann")) is None  # alone at the table: action 2 follows
-    console = Console(table, out=io.StringIO(), full_screen=False)
+    console, keys = attach_terminal(table, table.hardware, out=io.StringIO(), full_screen=False)
+    keys.see(table.view())
     console.refresh(table.view())
     assert table.game.phase == "action2"
     assert console._question_lines(80)[-1] == "[p] pass  > "
@@ -239,10 +245,10 @@ def test_at_80_columns_a_long_refusal_is_shown_whole(tmp_path):
     table = make_table(tmp_path, [SeatSpec("Ann", KEYBOARD), SeatSpec("Ben", KEYBOARD)])
     table.new_game()
     assert table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4})) is None
-    console = Console(table, out=io.StringIO(), full_screen=False)
+    console, _ = attach_terminal(table, table.hardware, out=io.StringIO(), full_screen=False)
     words = ("refused: Ann has already marked in action 1 of this turn (undo takes it back), "
              "and this is the point at the end of a long refusal")  # fmt: skip
-    table.say(words)
+    table.newsfeed.say(words)
     news = [line for line in console.screen_lines(80, 24) if line not in console._status_lines()]
     assert words in " ".join(news) and all(len(line) <= 80 for line in news if "refused" in line)
 
@@ -262,11 +268,12 @@ def test_a_change_after_the_console_closed_leaves_the_terminal_on_its_main_scree
     left it (the final scores printed after it were lost, and the terminal left switched)."""
     table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
     out = io.StringIO()
-    console = Console(table, full_screen=True, out=out, size=lambda: os.terminal_size((80, 24)))
+    size = lambda: os.terminal_size((80, 24))  # noqa: E731
+    console, _ = attach_terminal(table, table.hardware, full_screen=True, out=out, size=size)
     table.new_game()
     console.close()
     left_at = out.getvalue().rindex(MAIN_SCREEN)
-    table.say("Ann's pad has left")  # a change at the table after the console closed
+    table.newsfeed.say("Ann's pad has left")  # a change at the table after the console closed
     table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
     assert ALTERNATE_SCREEN not in out.getvalue()[left_at:]
     assert out.getvalue().endswith("\n")  # the last news, left in the terminal

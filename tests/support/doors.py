@@ -12,8 +12,8 @@ from pathlib import Path
 
 import aiohttp
 
+from firmware_py.app.assembly import attach_pads
 from firmware_py.pad import protocol
-from firmware_py.seats.pads import PadHub
 from firmware_py.table import Table
 from support import HANG
 from support.pads import PtyPad, pad_hello
@@ -35,7 +35,7 @@ class PadDoor:
 
     def __init__(self, tmp_path: Path, table: Table) -> None:
         self.pad = PtyPad(tmp_path / "pad")
-        self.hub = PadHub(table, [str(self.pad.path)])
+        self.hub = attach_pads(table, [str(self.pad.path)])
         self.sent: dict[str, int] = {}  # the test's request key -> the pad's sequence number
 
     async def open(self) -> None:

@@ -7,7 +7,7 @@ import re
 from firmware_py.journal.journal import Journal, is_empty, read_game
 from firmware_py.journal.lines import parse_line
 from firmware_py.rules import Game
-from firmware_py.show.news import describe
+from firmware_py.table.news_words import describe
 
 EVENT_NEWS = re.compile(r"^\S+ (rolls|crosses|passes|takes it back)")
 

@@ -16,13 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware_py.app.assembly import attach_phones, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.rules import Roll
-from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.seats.devices import RemoteSeats
-from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.table import Table
 from sheets import load_sheet
@@ -48,9 +47,15 @@ def phone_tower(tmp_path: Path, seats=(BOT,), variant: str = "classic"):
     """A table with `seats` (computer players wait until a test speeds them up), its phones' hub
     with table code CODE, and its web server on a free port of 127.0.0.1 (not started)."""
     hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
-    table = Table(seats=list(seats), variant=variant, journal=Journal(tmp_path / "games"),
-                  hardware=hardware, pace=60, autoplay=True)  # fmt: skip
-    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    table = build_table(
+        hardware,
+        seats=list(seats),
+        variant=variant,
+        journal=Journal(tmp_path / "games"),
+        pace=60,
+        autoplay=True,
+    )
+    hub = attach_phones(table, code=CODE)
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 
@@ -60,7 +65,7 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HAN
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         assert await server.start() is None
         try:
             async with connected() as browser:

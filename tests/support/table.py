@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
@@ -24,10 +25,14 @@ def make_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic") 
     """A table as `run` makes one without a configuration: computer players alone at it play
     game after game by themselves."""
     hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
-    return Table(
-        seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware, pace=PACE,
+    return build_table(
+        hardware,
+        seats=seats,
+        variant=variant,
+        journal=Journal(tmp_path),
+        pace=PACE,
         autoplay=True,
-    )  # fmt: skip
+    )
 
 
 def shifted(frame: Image.Image, offset: tuple[int, int]) -> bytes:
@@ -50,8 +55,15 @@ def clocked_table(tmp_path: Path, seats: list[SeatSpec], variant: str = "classic
     """A table whose button and timers read a clock that moves only when the test says."""
     clock = FakeClock()
     hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
-    table = Table(seats=seats, variant=variant, journal=Journal(tmp_path), hardware=hardware,
-                  pace=PACE, clock=clock, autoplay=True)  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=seats,
+        variant=variant,
+        journal=Journal(tmp_path),
+        pace=PACE,
+        clock=clock,
+        autoplay=True,
+    )
     return table, clock
 
 
@@ -62,17 +74,17 @@ async def tap(table: Table, clock: FakeClock) -> None:
 
 async def hold(table: Table, clock: FakeClock) -> None:
     """A long press: held past the table's long-press time."""
-    await _press_for(table, clock, table.long_press + 0.3)
+    await _press_for(table, clock, table.settings.long_press + 0.3)
 
 
 async def _press_for(table: Table, clock: FakeClock, seconds: float) -> None:
     pin = table.hardware.button_factory.pin(table.hardware.button_pin)
-    version = table.version
+    version = table.moments.version
     pin.drive_low()
     clock.advance(seconds)
     pin.drive_high()
     clock.advance(0.5)
-    await until(lambda: table.version != version)
+    await until(lambda: table.moments.version != version)
 
 
 def in_a_loop_of_its_own(coroutine) -> None:
@@ -88,7 +100,7 @@ def run_table(table: Table, steps, hub=None, timeout: float = HANG,
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         try:
             await steps()
         finally:

@@ -4,10 +4,11 @@ game with."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from firmware_py.app.assembly import attach_phones
 from firmware_py.rules import Roll
-from firmware_py.seating import COMPUTER, PHONE, SeatSpec
-from firmware_py.seats.devices import RemoteSeats
-from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.phones.server import WebServer
 from support import HANG
 from support.table import in_a_loop_of_its_own, make_table, run_table
@@ -22,8 +23,8 @@ def web_tower(tmp_path, seats=(), variant: str = "classic"):
     """A table with `seats`, its phones' hub (table code CODE) and web server on a free port of
     127.0.0.1 (not started). Computer players wait (pace 60) unless a test speeds them up."""
     table = make_table(tmp_path / "games", list(seats), variant=variant)
-    table.pace = 60
-    hub = WebHub(table, RemoteSeats(table, PHONE), code=CODE)
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_phones(table, code=CODE)
     return table, hub, WebServer(hub, "127.0.0.1", 0)
 
 

@@ -31,15 +31,16 @@ from support.table import until
 
 from drivers.dice import SoftwareDice
 from firmware_py.app import cli
+from firmware_py.app.assembly import attach_pads, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.journal.lines import parse_line
 from firmware_py.pad import protocol
 from firmware_py.rules import Mark, Pass, game_report
-from firmware_py.seats.pads import PadHub, pad_state
+from firmware_py.seats.pads import pad_state
 from firmware_py.show.screens import render
-from firmware_py.table import ALERT_SECONDS, LOCK_NOTICE_SECONDS, Table
+from firmware_py.table import ALERT_SECONDS, LOCK_NOTICE_SECONDS
 from firmware_py.view import ERROR, Seat, TableView
 from sheets import COLOURS, load_sheet, sheet_names
 
@@ -214,31 +215,36 @@ class Rig:
         hardware = build_hardware(SIMULATED, faces)
         hardware.dice = SeededDice(SEED, faces=faces)
         self.journal = Journal(folder / "games")
-        self.table = Table(
-            seats=[], variant=variant, journal=self.journal, hardware=hardware, pace=0,
-            clock=self.clock, **options,
-        )  # fmt: skip  # the pads join
+        self.table = build_table(
+            hardware,
+            seats=[],
+            variant=variant,
+            journal=self.journal,
+            pace=0,
+            clock=self.clock,
+            **options,
+        )  # the pads join
         self.pads = [Pad(folder, name) for name in names]
         idents = {pad.ident: pad.name for pad in self.pads}
         ports = [str(pad.path) for pad in self.pads]
         # A still link clock: a pad is gone only when its cable is pulled, never for being slow.
-        self.hub = PadHub(self.table, ports, idents, clock=FakeClock(), retry=(0.01, 0.05))
+        self.hub = attach_pads(self.table, ports, idents, clock=FakeClock(), retry=(0.01, 0.05))
         self.shots: dict[str, tuple[Image.Image, Image.Image]] = {}
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
         """The tower runs, every pad says hello and joins in turn, and a press starts the game."""
         self._task = asyncio.create_task(self.table.run())
-        await until(lambda: self.table.hardware.button is not None)
+        await until(lambda: self.table.button is not None)
         self.hub.open(asyncio.get_running_loop())
         for pad in self.pads:
             await pad.greet()
             await pad.join()
             await pad.catch_up(pad_state(self.table, pad.name))
             assert pad.state["player"] == pad.name
-        version = self.table.version
+        version = self.table.moments.version
         await self.press()
-        await until(lambda: self.table.version > version)
+        await until(lambda: self.table.moments.version > version)
         if not self.waiting_for_first_roll():  # longo may wait for lucky numbers: a press draws
             await self.press()
         await until(self.waiting_for_first_roll)
@@ -248,7 +254,7 @@ class Rig:
         return game is not None and game.phase == "roll" and game.dice is None and not game.over
 
     def changed_since(self, version: int) -> bool:
-        return self.table.version != version
+        return self.table.moments.version != version
 
     async def stop(self) -> None:
         self.table.stop()
@@ -286,7 +292,7 @@ class Rig:
 
         from firmware_py.table.showing import page_of
 
-        return replace(view, page=page_of(self.table))
+        return replace(view, page=page_of(self.table.clock()))
 
     def present(self) -> list[Pad]:
         return [pad for pad in self.pads if pad.plugged]
@@ -317,7 +323,7 @@ class Rig:
                 continue
             deciding = [pad for pad in self.present() if pad.state["flags"] & protocol.MAY_PASS]
             if not deciding:  # only an unplugged pad's player is left to decide
-                await until(partial(self.changed_since, self.table.version))
+                await until(partial(self.changed_since, self.table.moments.version))
                 continue
             await deciding[0].decide()
             await self.settle()
@@ -469,7 +475,7 @@ def test_a_pad_unplugged_mid_game_is_named_the_others_play_on_and_it_finishes_th
             missed["others"] = [len(pad.acknowledged) for pad in rig.pads[:2]]
             cleo.unplug()
             words = "Cleo's pad is not answering: check its cable"
-            await until(lambda: words in rig.table.news)
+            await until(lambda: words in rig.table.newsfeed.lines)
             assert_shows(rig.frames(), TableView(ERROR, message=words))
             rig.clock.advance(ALERT_SECONDS)  # the alert's time passes; the game goes on
         elif roll == 3:  # Cleo's roll: she is back in time for it

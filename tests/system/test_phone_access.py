@@ -155,7 +155,7 @@ def penalty_turns(table, crosser: str, turns: int) -> None:
             return
         table.submit(Roll((6, 6), {colour: 1 for colour in game.dice_in_play()}))
         active = table.game.active_name
-        for name in [seat.name for seat in table.seats]:
+        for name in [seat.name for seat in table.seating.seats]:
             legal = [m for m in table.game.legal_marks(name) if m.row == "red"]
             wanted = name == crosser and name != active and legal
             table.submit(Mark(name, "red", 12) if wanted else Pass(name))

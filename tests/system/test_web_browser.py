@@ -12,6 +12,7 @@ import asyncio
 import importlib.util
 import io
 import os
+from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
@@ -22,9 +23,10 @@ from support.paths import GOLDEN
 from support.table import PACE, until
 from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 
+from firmware_py.app.assembly import attach_pads
 from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
 from firmware_py.rules import Mark, Pass, Roll
-from firmware_py.seats.pads import PadHub
+from firmware_py.seating import PAD
 
 if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
     pytest.skip("playwright (test extra)", allow_module_level=True)
@@ -131,7 +133,7 @@ def test_a_phone_joins_from_the_qr_link_and_sees_its_sheet(bot_tower):
         await matches_golden(page, "join")
         await page.click("#join-button")
         await seated(page, "Dora")
-        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora"]
         bot_rolls_five(table)  # Bot's roll: white 4 + 1, Dora may cross a 5 or pass
         await page.wait_for_selector("#sheet .cell.legal")
         legal = await page.eval_on_selector_all(
@@ -195,8 +197,10 @@ def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
 
     async def steps(browser) -> None:
         pages = [await seated_phone(browser, server, name) for name in ("Ann", "Ben")]
-        assert [seat.name for seat in table.seats] == ["Bot", "Ann", "Ben"]
-        table.pace = 0.02  # Bot plays briskly (not before: it would start a game alone)
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Ann", "Ben"]
+        table.settings = replace(
+            table.settings, pace=0.02
+        )  # Bot plays briskly (not before: it would start a game alone)
         table.new_game()
         for page in pages:
             await page.evaluate(PLAY_BY_ITSELF)
@@ -239,7 +243,7 @@ def test_a_phone_that_reloads_mid_game_is_back_in_its_seat_with_its_sheet(bot_to
             "#sheet .cell.skipped", "cells => cells.map(c => c.dataset.row + c.dataset.number)"
         )
         assert skipped == ["yellow2", "yellow3", "yellow4"]
-        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora"]
         assert await page.is_visible("#undo")  # still action 1: the mark can be taken back
         await matches_golden(page, "reloaded")
 
@@ -304,7 +308,7 @@ def test_a_phone_that_slept_on_a_silent_connection_reconnects_and_its_tap_counts
         assert await page.inner_text("#status") == "connected"
         assert await page.is_hidden("#refusal"), "the tap sent again was answered yes"
         assert table.game.player("Dora").crosses(2) == 1
-        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora"]
         assert [phone_ for phone_ in hub.phones if phone_.device] != list(silent)  # a new one
 
     with_browser(table, server, steps)
@@ -321,7 +325,7 @@ def test_a_wrong_table_code_is_refused_in_words_and_takes_no_seat(bot_tower):
             "1234 is not this table's code: the tower's display shows it between games"
         )
         assert await page.is_visible("#join")
-        assert [seat.name for seat in table.seats] == ["Bot"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot"]
         await matches_golden(page, "wrong-code")
 
     with_browser(table, server, steps)
@@ -486,17 +490,21 @@ def test_two_phones_and_a_micropython_pad_play_a_whole_game(tmp_path):
     `qwixx-tower demo`), until the game is over."""
     binary = micropython_binary()
     table, _, server = web_tower(tmp_path)
-    table.pace = PACE  # the tower plays on by itself: the robot finger is quick
+    table.settings = replace(
+        table.settings, pace=PACE
+    )  # the tower plays on by itself: the robot finger is quick
     cable = Cable(tmp_path, "pad-1")
     pam = SimulatedPad(binary, cable, "test-pad-1")
-    pads = PadHub(table, [str(cable.tower_path)], {"test-pad-1": "Pam"})
-    fingers = RobotFingers(table, {"Pam": pam}, pace=0.05)
+    pads = attach_pads(table, [str(cable.tower_path)], {"test-pad-1": "Pam"})
+    button = (table.hardware.button_factory, table.hardware.button_pin)
+    fingers = RobotFingers(table.door(PAD), button, {"Pam": pam}, pace=0.05)
+    table.subscribe(fingers.look)
 
     async def steps(browser) -> None:
         pads.open(asyncio.get_running_loop())
         pages = [await seated_phone(browser, server, name) for name in ("Ann", "Ben")]
         await fingers.join_all()  # Pam's pad joins; the finger starts the game
-        assert [seat.name for seat in table.seats] == ["Ann", "Ben", "Pam"]
+        assert [seat.name for seat in table.seating.seats] == ["Ann", "Ben", "Pam"]
         for page in pages:
             await page.evaluate(PLAY_BY_ITSELF)
         while table.game is None or not table.game.over:
@@ -534,7 +542,7 @@ def test_a_second_tab_of_the_same_phone_takes_the_seat_and_the_first_stops(bot_t
         )
         await asyncio.sleep(1.5)  # longer than the first reconnect delay: it stays away
         assert await second.inner_text("#status") == "connected"
-        assert [seat.name for seat in table.seats] == ["Bot", "Dora"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora"]
 
     with_browser(table, server, steps)
 
@@ -595,6 +603,6 @@ def test_a_reloaded_page_keeps_a_new_token_and_the_old_one_takes_nothing(tmp_pat
         assert await other.is_hidden("#game")
         await dora.wait_for_selector("#status >> text=connected")
         assert await dora.is_visible("#game")
-        assert not [line for line in table.news if "another phone" in line]
+        assert not [line for line in table.newsfeed.lines if "another phone" in line]
 
     with_browser(table, server, steps)

@@ -8,13 +8,13 @@ import asyncio
 
 from support import HANG
 
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal, read_game
 from firmware_py.seating import BENCHED_KEPT, COMPUTER, MAX_SEATS, PHONE, Seating, SeatSpec
 from firmware_py.seats.devices import RemoteSeats
 from firmware_py.show.font import GLYPHS_KEPT, _glyph, drawable
-from firmware_py.table import Table
 from firmware_py.table.news_feed import NEWS_KEPT
 
 
@@ -38,9 +38,13 @@ def test_phones_that_joined_once_and_never_came_back_are_forgotten(tmp_path):
     """Every evening five new phones join and the menu later sets their seats aside; the
     devices the table remembers are the ones seated, however many evenings pass, and a name
     of a player who left can be taken again."""
-    table = Table(seats=[], variant="classic", journal=Journal(tmp_path),
-                  hardware=build_hardware(SIMULATED, 6))  # fmt: skip
-    seats = RemoteSeats(table, PHONE)
+    table = build_table(
+        build_hardware(SIMULATED, 6),
+        seats=[],
+        variant="classic",
+        journal=Journal(tmp_path),
+    )
+    seats = RemoteSeats(table.door(PHONE))
     try:
         for evening in range(300):
             for seat in range(MAX_SEATS):
@@ -71,8 +75,14 @@ def test_game_after_game_the_news_in_memory_stays_at_its_bound_and_the_journal_k
     """Computer players play game after game: the table keeps the last NEWS_KEPT lines of news
     (the newest is the last game's end), while every game stays whole in the journal."""
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
-    table = Table(seats=seats, variant="classic", journal=Journal(tmp_path),
-                  hardware=build_hardware(SIMULATED, 6), pace=0.0, autoplay=True)  # fmt: skip
+    table = build_table(
+        build_hardware(SIMULATED, 6),
+        seats=seats,
+        variant="classic",
+        journal=Journal(tmp_path),
+        pace=0.0,
+        autoplay=True,
+    )
     try:
         asyncio.run(asyncio.wait_for(table.run(games=4), timeout=HANG))
     finally:
@@ -80,6 +90,6 @@ def test_game_after_game_the_news_in_memory_stays_at_its_bound_and_the_journal_k
     games = [read_game(path) for path in Journal(tmp_path).games()]
     assert len(games) == 4 and all(game.game.over for game in games)
     events = sum(game.events for game in games)
-    assert table.news_count >= events > NEWS_KEPT  # a line of news for every event, at least
-    assert len(table.news) == NEWS_KEPT
-    assert table.news[-1].startswith("Game over")
+    assert table.newsfeed.count >= events > NEWS_KEPT  # a line of news for every event, at least
+    assert len(table.newsfeed.lines) == NEWS_KEPT
+    assert table.newsfeed.lines[-1].startswith("Game over")

@@ -14,11 +14,12 @@ from gpiozero import Device
 from support import HANG
 from support.fakes import FakeClock
 
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import ConfigError, parse_config
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.seating import KEYBOARD, SeatSpec
-from firmware_py.table import Table, TablePhase
+from firmware_py.table import TablePhase
 
 
 @pytest.fixture
@@ -45,13 +46,19 @@ def phase_after_a_press_that_bounces(tmp_path, debounce: float) -> TablePhase:
     config = parse_config({"button": {"pin": 17, "debounce": debounce}})
     hardware = build_hardware(config, 6)
     clock = FakeClock()
-    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic",
-                  journal=Journal(tmp_path), hardware=hardware, pace=0.01, clock=clock)  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+        pace=0.01,
+        clock=clock,
+    )
     pin = hardware.button_factory.pin(hardware.button_pin)
 
     async def play() -> TablePhase:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None and table.phase is TablePhase.ATTRACT)
+        await until(lambda: table.button is not None and table.phase is TablePhase.ATTRACT)
         for level, after in ((False, 0.0), (True, 0.3), (False, 0.1), (True, 0.05)):
             clock.advance(after)
             pin.drive_high() if level else pin.drive_low()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from functools import partial
 
 from support.pads import PtyPad, pad_hello
 from support.table import clocked_table, make_table, run_table, until
 
+from firmware_py.app.assembly import attach_pads
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.rules import Mark, Pass, Roll
@@ -38,8 +40,10 @@ class Evening:
 
     def tower(self):
         table = make_table(self.games, self.seats)
-        table.pace = 60  # the computer player waits: the test decides the order
-        return table, PadHub(table, [str(self.pad.path)], {"pad-1": "Ann"})
+        table.settings = replace(
+            table.settings, pace=60
+        )  # the computer player waits: the test decides the order
+        return table, attach_pads(table, [str(self.pad.path)], {"pad-1": "Ann"})
 
     async def meet(self, table, hub, boot=9) -> None:
         hub.open(asyncio.get_running_loop())
@@ -201,8 +205,8 @@ def test_a_second_device_with_a_pads_ident_is_refused_while_the_first_is_plugged
     games = tmp_path / "games"
     ann, spoof = PtyPad(tmp_path / "ann"), PtyPad(tmp_path / "spoof")
     table = make_table(games, [SeatSpec("Ann", PAD), SeatSpec("Bot", COMPUTER)])
-    table.pace = 60
-    hub = PadHub(table, [str(ann.path), str(spoof.path)], {"pad-1": "Ann"}, retry=(0.05, 0.1))
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(ann.path), str(spoof.path)], {"pad-1": "Ann"}, retry=(0.05, 0.1))
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -235,8 +239,8 @@ def test_one_device_changing_its_ident_cannot_fill_the_table(tmp_path):
     A port holds one seat until it goes away."""
     pad = PtyPad(tmp_path / "pad")
     table = make_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace = 60
-    hub = PadHub(table, [str(pad.path)])
+    table.settings = replace(table.settings, pace=60)
+    hub = attach_pads(table, [str(pad.path)])
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -246,7 +250,7 @@ def test_one_device_changing_its_ident_cannot_fill_the_table(tmp_path):
             await asyncio.to_thread(pad.expect, "state")
             answer = await asyncio.to_thread(_join, pad)
             assert (answer["status"] == protocol.OK) == (number == 1), answer
-        assert [seat.name for seat in table.seats] == ["Bot", "Player 2"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
 
@@ -259,8 +263,8 @@ def test_joins_through_one_port_are_rate_limited_so_one_device_cannot_fill_the_t
     path = tmp_path / "pad"
     first, other = PtyPad(path), PtyPad(tmp_path / "other")
     table, clock = clocked_table(tmp_path / "games", [SeatSpec("Bot", COMPUTER)])
-    table.pace, table.autoplay = 600, False
-    hub = PadHub(table, [str(path), str(other.path)], retry=(0.05, 0.1))
+    table.settings = replace(table.settings, pace=600, autoplay=False)
+    hub = attach_pads(table, [str(path), str(other.path)], retry=(0.05, 0.1))
 
     async def play() -> None:
         hub.open(asyncio.get_running_loop())
@@ -286,7 +290,12 @@ def test_joins_through_one_port_are_rate_limited_so_one_device_cannot_fill_the_t
         clock.advance(JOIN_INTERVAL / 2)
         assert (await asyncio.to_thread(_join, again))["status"] == protocol.OK
         assert (await asyncio.to_thread(_join, again))["status"] == protocol.OK  # seated: no-op
-        assert [seat.name for seat in table.seats] == ["Bot", "Player 2", "Player 3", "Player 4"]
+        assert [seat.name for seat in table.seating.seats] == [
+            "Bot",
+            "Player 2",
+            "Player 3",
+            "Player 4",
+        ]
         again.unplug()
 
     run_table(table, play, hub)

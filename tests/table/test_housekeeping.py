@@ -19,6 +19,7 @@ from support.fakes import FakeClock
 from support.table import run_table
 
 from firmware_py.app import systemd
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
@@ -70,18 +71,23 @@ async def until(condition, timeout: float = 10.0) -> None:
 
 def kims_table(tmp_path) -> tuple[Table, FakeClock]:
     clock = FakeClock()
-    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic",
-                  journal=Journal(tmp_path / "games"), hardware=build_hardware(SIMULATED, 6),
-                  pace=0.01, clock=clock)  # fmt: skip
+    table = build_table(
+        build_hardware(SIMULATED, 6),
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path / "games"),
+        pace=0.01,
+        clock=clock,
+    )
     return table, clock
 
 
 async def menu_closes_when_idle(table: Table, clock: FakeClock) -> None:
     """Open the menu, let it sit idle: housekeeping (and only it) closes it."""
     table.long_press_menu()
-    assert table.phase is TablePhase.MENU or table.menu is not None
+    assert table.phase is TablePhase.MENU or table.button_menu.open is not None
     clock.advance(IDLE_SECONDS + 1)
-    await until(lambda: table.menu is None)
+    await until(lambda: table.button_menu.open is None)
 
 
 # ---- the notify socket ---------------------------------------------------------------------

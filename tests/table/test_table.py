@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from support.rules import build, recording_game
 from support.table import PACE, clocked_table, hold, make_table, run_table, shifted, tap, until
 
 from drivers.display import SHIFT_OFFSETS
+from firmware_py.app.assembly import attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import SIMULATED_LIGHT_PINS, build_hardware
 from firmware_py.journal.history import history_lines
@@ -27,7 +29,6 @@ from firmware_py.players.lookahead import look_ahead
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
 from firmware_py.show.screens import render
-from firmware_py.show.terminal import Console
 from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
 from firmware_py.table import computers as computers_module
 from firmware_py.table.news_feed import NEWS_KEPT
@@ -69,7 +70,7 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
     pages = {render(replace(table.view(), page=page), "main").tobytes() for page in range(3)}
     assert main.frame.tobytes() in pages  # the game over screen, on the page its clock says
     assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
-    assert table.news[-1].startswith("Game over")
+    assert table.newsfeed.lines[-1].startswith("Game over")
     table.hardware.close()
 
 
@@ -88,7 +89,7 @@ def test_look_ahead_computer_players_think_off_the_loop_and_play_a_whole_game(
     monkeypatch.setattr(computers_module, "look_ahead", recorded_look_ahead)
     seats = [SeatSpec(name) for name in ("Ann", "Ben")]
     table = make_table(tmp_path, seats)
-    table.look_ahead = 6
+    table.settings = replace(table.settings, look_ahead=6)
     asyncio.run(asyncio.wait_for(table.run(games=1), timeout=HANG))
     assert table.game.over
     journal = Journal(tmp_path).games()[-1].read_text().splitlines()[1:]
@@ -104,7 +105,7 @@ def test_a_look_ahead_for_a_moment_that_has_passed_is_not_played(tmp_path):
     """A new game began while a computer player was thinking about the old one: its decision
     is dropped, and it thinks again about the new game."""
     table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot")])
-    table.look_ahead = 4
+    table.settings = replace(table.settings, look_ahead=4)
 
     async def steps() -> None:
         await tap(table, clock)
@@ -123,22 +124,22 @@ def test_a_look_ahead_for_a_moment_that_has_passed_is_not_played(tmp_path):
 
 def test_a_keyboard_player_rolls_with_the_button_and_marks_from_the_keyboard(tmp_path):
     table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Bot", COMPUTER)])
-    console = Console(table, full_screen=False, out=open("/dev/null", "w"))  # noqa: SIM115
+    _, keys = attach_terminal(table, table.hardware, full_screen=False, out=io.StringIO())
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.screen == "setup" and table.hardware.button is not None)
+        await until(lambda: table.screen == "setup" and table.button is not None)
         await press_roll_button(table)  # attract: a new game
         await until(lambda: table.game is not None)
         await press_roll_button(table)  # Kim is active: roll
         await until(lambda: table.game.phase == "action1" and "Kim" in table.game.waiting_for())
-        assert console.asking == "Kim"
-        first = console.options[0] if console.options else None
-        console.answer("1" if first else "p")
+        assert keys.asking == "Kim"
+        first = keys.options[0] if keys.options else None
+        keys.answer("1" if first else "p")
         await until(lambda: "Kim" not in table.game.waiting_for() or table.game.phase != "action1")
         if first:
-            assert table.news.count(f"Kim crosses {first.row} {first.number}") == 1
-        console.answer("u")  # undo is refused or accepted, never a crash
+            assert table.newsfeed.lines.count(f"Kim crosses {first.row} {first.number}") == 1
+        keys.answer("u")  # undo is refused or accepted, never a crash
         table.stop()
         await task
 
@@ -172,11 +173,11 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         table.new_game()
         table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
         before = game_report(table.game)
-        table.game_log = GameLog(Path("/dev/full"))  # the disk is full
+        table.games.referee.game_log = GameLog(Path("/dev/full"))  # the disk is full
         refusal = table.decide(Mark("Kim", "red", 6))
         assert refusal.kind == "storage" and "cannot save the game" in refusal.reason
         assert game_report(table.game) == before
@@ -192,22 +193,27 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
 def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
     now = [0.0]
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(
-        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
-        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
-    )  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+        idle_dim=300,
+        idle_blank=1800,
+        clock=lambda: now[0],
+    )
     powers = []
     for display in hardware.displays.values():
         for name in ("dim", "blank", "wake"):
             setattr(display, name, lambda name=name: powers.append(name))
     now[0] = 299.0
-    table.rest_displays()
+    table.screens.rest()
     assert powers == []
     now[0] = 301.0
-    table.rest_displays()
+    table.screens.rest()
     assert powers == ["dim", "dim"]  # both displays
     now[0] = 1801.0
-    table.rest_displays()
+    table.screens.rest()
     assert powers[-2:] == ["blank", "blank"]
     table.long_press_menu()  # any input wakes them
     assert powers[-2:] == ["wake", "wake"]
@@ -222,13 +228,13 @@ def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path
 
     table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
     radio = FakeScanner()
-    table.hardware.pixels = PixelsReader(DICE, scanner=radio, poll_interval=3600)
+    table.thrown.pixels = PixelsReader(DICE, scanner=radio, poll_interval=3600)
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
         await until(lambda: radio.listener is not None)
         table.new_game()
-        await until(lambda: table.hardware.pixels.waiting_for)  # listening for a throw
+        await until(lambda: table.thrown.pixels.waiting_for)  # listening for a throw
         faces = {"white 1": 4, "white 2": 1, "red": 6, "yellow": 2, "green": 3}
         for role, face in faces.items():
             radio.roll(role, face)
@@ -260,7 +266,7 @@ def test_a_display_that_stops_answering_is_named_on_the_other_and_the_game_goes_
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
+        await until(lambda: table.button is not None)
         table.new_game()
         bus.plugged = False  # the wire comes loose
         table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
@@ -282,13 +288,17 @@ def test_a_display_missing_at_start_is_reported_and_the_tower_still_starts(tmp_p
     config = parse_config({"displays": [{"role": "main", "bus": 29}]})
     hardware = build_hardware(config, 6)
     assert any("the main display does not answer" in p for p in hardware.problems)
-    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic",
-                  journal=Journal(tmp_path), hardware=hardware)  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+    )
 
     async def play() -> None:
         task = asyncio.create_task(table.run())
-        await until(lambda: table.hardware.button is not None)
-        assert any("the main display does not answer" in line for line in table.news)
+        await until(lambda: table.button is not None)
+        assert any("the main display does not answer" in line for line in table.newsfeed.lines)
         table.new_game()
         assert table.game is not None
         table.stop()
@@ -337,7 +347,7 @@ def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_
         for _ in range(3):
             await tap(table, clock)  # players, level, back
         await hold(table, clock)  # back
-        assert table.menu is None and table.game is None
+        assert table.button_menu.open is None and table.game is None
         await tap(table, clock)  # a tap outside the menu starts the game
         await until(lambda: table.game is not None)
         assert table.game.sheet.name == second.name
@@ -360,9 +370,9 @@ def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(
         assert menu.title == "Players: 5 (0-5)"
         assert menu.lines == ("Kim        Computer 1", "Computer 2 Computer 3", "Computer 4")
         await tap(table, clock)  # from five to none
-        assert table.seats == [] and table.view().menu.title == "Players: 0 (0-5)"
+        assert table.seating.seats == [] and table.view().menu.title == "Players: 0 (0-5)"
         await tap(table, clock)  # the seats come back in order: Kim first
-        assert [s.name for s in table.seats] == ["Kim"]
+        assert [s.name for s in table.seating.seats] == ["Kim"]
         await tap(table, clock)
         await hold(table, clock)  # keep two
         for _ in range(3):
@@ -370,7 +380,7 @@ def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(
         await hold(table, clock)
         await until(lambda: table.game is not None)
         assert [p.name for p in table.game.players] == ["Kim", "Computer 1"]
-        assert table.kind_of("Computer 1") == COMPUTER
+        assert table.seating.kind_of("Computer 1") == COMPUTER
 
     run_table(table, steps)
 
@@ -406,7 +416,7 @@ def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path
         await until(lambda: table.game is not None)
         await tap(table, clock)  # Kim rolls
         await until(lambda: table.game.phase == "action1")
-        first = table.game_log.path
+        first = table.games.referee.game_log.path
         await hold(table, clock)
         assert table.view().menu.lines[0] == "new game (ends this)"
         await hold(table, clock)  # "new game": asks
@@ -416,13 +426,13 @@ def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path
         ))  # fmt: skip
         assert main_display_shows(table, confirm)
         await hold(table, clock)  # no: back to the list, the game untouched
-        assert table.menu.page == "list" and table.game_log.path == first
+        assert table.button_menu.open.page == "list" and table.games.referee.game_log.path == first
         await hold(table, clock)
         await tap(table, clock)  # yes
-        assert table.menu is None and table.game_log.path != first
+        assert table.button_menu.open is None and table.games.referee.game_log.path != first
         assert table.game.phase == "roll" and len(Journal(tmp_path).games()) == 2
         why = "set aside unfinished game 1: Kim, classic (a new game was asked for on the menu)"
-        assert why in table.news
+        assert why in table.newsfeed.lines
 
     run_table(table, steps)
     history = list(history_lines(tmp_path))
@@ -430,7 +440,9 @@ def test_a_new_game_mid_game_asks_first_and_the_old_one_stays_abandoned(tmp_path
     again, _ = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
 
     async def restart() -> None:
-        assert again.game is not None and again.game_log.path.name == "game-000002.jsonl"
+        assert (
+            again.game is not None and again.games.referee.game_log.path.name == "game-000002.jsonl"
+        )
 
     run_table(again, restart)
 
@@ -443,9 +455,9 @@ def test_the_menu_closes_by_itself_when_nobody_presses(tmp_path):
         assert table.view().screen == "menu"
         clock.advance(IDLE_SECONDS - 1)
         await asyncio.sleep(1.2)  # the table looks once a second
-        assert table.menu is not None
+        assert table.button_menu.open is not None
         clock.advance(2)
-        await until(lambda: table.menu is None)
+        await until(lambda: table.button_menu.open is None)
         assert main_display_shows(table, table.view()) and table.view().screen == "setup"
 
     run_table(table, steps)
@@ -455,8 +467,9 @@ def test_computer_players_alone_at_a_kiosk_never_start_a_game_by_themselves(tmp_
     """At a kiosk (no autoplay) the table shows the variant, the seats and how to start, and
     waits: a press starts a game, the computer players play it, and no next one follows."""
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(seats=[SeatSpec("Robo")], variant="classic", journal=Journal(tmp_path),
-                  hardware=hardware, pace=PACE)  # fmt: skip
+    table = build_table(
+        hardware, seats=[SeatSpec("Robo")], variant="classic", journal=Journal(tmp_path), pace=PACE
+    )
 
     async def steps() -> None:
         await asyncio.sleep(30 * PACE)
@@ -476,13 +489,13 @@ def test_computer_players_alone_leave_time_to_join_from_a_phone_between_their_ga
     moment between their games to scan the code and take a seat (a seated person stops the next
     computer game). A run that counts its games (`--games`) does not wait."""
     table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
-    assert table.planner.pause_between_games() == 3 * PACE  # no web server: no one can join
+    assert table.planner.between.pause_between_games() == 3 * PACE  # no web server: no one can join
     table.join_address = ("http://127.0.0.1:8080/?code=1234", "1234")
-    assert table.planner.pause_between_games() == 3 * PACE  # the first game starts at once
+    assert table.planner.between.pause_between_games() == 3 * PACE  # the first game starts at once
     table.phase = TablePhase.GAME_OVER
-    assert table.planner.pause_between_games() == JOIN_WINDOW
-    table.planner.games_wanted = 2
-    assert table.planner.pause_between_games() == 3 * PACE
+    assert table.planner.between.pause_between_games() == JOIN_WINDOW
+    table.planner.between.games_wanted = 2
+    assert table.planner.between.pause_between_games() == 3 * PACE
     table.hardware.close()
 
 
@@ -490,15 +503,15 @@ def test_computer_players_wait_while_the_menu_is_open(tmp_path):
     table, clock = clocked_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben")])
 
     async def steps() -> None:
-        await until(lambda: table.game is not None and len(table.news) > 3)  # they play
+        await until(lambda: table.game is not None and len(table.newsfeed.lines) > 3)  # they play
         await hold(table, clock)
-        played = table.game_log.path.read_text()
+        played = table.games.referee.game_log.path.read_text()
         await asyncio.sleep(20 * PACE)
-        assert table.game_log.path.read_text() == played
+        assert table.games.referee.game_log.path.read_text() == played
         for _ in range(4):
             await tap(table, clock)
         await hold(table, clock)  # back
-        await until(lambda: table.game_log.path.read_text() != played)
+        await until(lambda: table.games.referee.game_log.path.read_text() != played)
 
     run_table(table, steps)
 
@@ -529,7 +542,7 @@ def test_longo_with_a_pad_asks_for_lucky_numbers_and_starts_once_all_have_theirs
         assert Journal(tmp_path).games() == []  # nothing journalled before all have numbers
         assert table.decide(LuckyNumber("Ann", 14)) is None
         assert table.game is not None and table.game.phase == "roll"
-        start = json.loads(table.game_log.path.read_text().splitlines()[0])
+        start = json.loads(table.games.referee.game_log.path.read_text().splitlines()[0])
         assert start["lucky"]["Ann"] == [9, 14]
         bot = start["lucky"]["Bot"]
         assert len(set(bot)) == 2 and all(2 <= n <= 16 for n in bot)
@@ -578,7 +591,7 @@ def test_lucky_numbers_chosen_before_a_pulled_plug_are_still_chosen_after_it(tmp
 
     async def choose_some() -> None:
         await tap(table, clock)
-        table.give_pad("Ann", "pad-A")  # Ann's pad said hello
+        table.doors.give_pad("Ann", "pad-A")  # Ann's pad said hello
         assert table.decide(LuckyNumber("Ann", 4)) is None
         assert table.decide(LuckyNumber("Ann", 11)) is None
         assert table.decide(LuckyNumber("Ben", 7)) is None
@@ -591,11 +604,15 @@ def test_lucky_numbers_chosen_before_a_pulled_plug_are_still_chosen_after_it(tmp
         view = again.view()
         assert view.screen == "lucky" and view.waiting_for == ("Ben",)
         assert [seat.lucky for seat in view.seats] == [(4, 11), (7,), tuple(bot)]
-        assert again.seats == [SeatSpec("Ann", PAD, "pad-A"), SeatSpec("Ben", PAD), seats[2]]
+        assert again.seating.seats == [
+            SeatSpec("Ann", PAD, "pad-A"),
+            SeatSpec("Ben", PAD),
+            seats[2],
+        ]
         assert main_display_shows(again, view)
         assert again.decide(LuckyNumber("Ben", 12)) is None
         assert again.game is not None
-        start = json.loads(again.game_log.path.read_text().splitlines()[0])
+        start = json.loads(again.games.referee.game_log.path.read_text().splitlines()[0])
         assert start["lucky"] == {"Ann": [4, 11], "Ben": [7, 12], "Bot": bot}
 
     run_table(again, go_on)
@@ -603,7 +620,7 @@ def test_lucky_numbers_chosen_before_a_pulled_plug_are_still_chosen_after_it(tmp
 
     async def resumes_the_game() -> None:  # the numbers are in its log now; no lucky step
         assert after_the_start.draft is None
-        assert after_the_start.game_log.path == again.game_log.path
+        assert after_the_start.games.referee.game_log.path == again.games.referee.game_log.path
 
     run_table(after_the_start, resumes_the_game)
 
@@ -628,13 +645,19 @@ def test_the_console_holds_the_button_with_h_and_shows_the_menu_it_opens(tmp_pat
     from firmware_py.show.terminal import braille, framed
 
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
-                  hardware=hardware, pace=PACE, long_press=0.3)  # fmt: skip
-    console = Console(table, full_screen=False, out=open("/dev/null", "w"))  # noqa: SIM115
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+        pace=PACE,
+        long_press=0.3,
+    )
+    console, keys = attach_terminal(table, table.hardware, full_screen=False, out=io.StringIO())
 
     async def steps() -> None:
-        console.answer("h")
-        await until(lambda: table.menu is not None)
+        keys.answer("h")
+        await until(lambda: table.button_menu.open is not None)
         await asyncio.sleep(0.2)  # the button is let go
         panel = framed(braille(render(table.view(), "main")), "main display")
         lines = console.screen_lines(columns=140, rows=60)  # room for both displays
@@ -660,15 +683,21 @@ def test_after_a_restart_every_player_decides_as_before_the_plug_was_pulled(tmp_
     again, _ = clocked_table(tmp_path, configured)
 
     async def resumed() -> None:
-        assert again.game_log.path == table.game_log.path
-        assert again.seats == seats
+        assert again.games.referee.game_log.path == table.games.referee.game_log.path
+        assert again.seating.seats == seats
 
     run_table(again, resumed)
-    table.game_log.path.with_suffix(".seats.json").unlink()  # a game from before the note
+    table.games.referee.game_log.path.with_suffix(
+        ".seats.json"
+    ).unlink()  # a game from before the note
     unknown, _ = clocked_table(tmp_path, configured)
 
     async def resumed_without_the_note() -> None:
-        assert [seat.kind for seat in unknown.seats] == [KEYBOARD, PAD, PAD]  # a pad, likeliest
+        assert [seat.kind for seat in unknown.seating.seats] == [
+            KEYBOARD,
+            PAD,
+            PAD,
+        ]  # a pad, likeliest
 
     run_table(unknown, resumed_without_the_note)
 
@@ -704,7 +733,7 @@ def test_a_second_press_while_the_dice_roll_rolls_once(tmp_path):
         assert table.phase == TablePhase.ROLLING
         table.press()  # ... and again, while the dice are on their way
         await until(lambda: table.game.phase == "action1")
-        await asyncio.sleep(table.pace)  # time for a second animation to end, if one began
+        await asyncio.sleep(table.settings.pace)  # time for a second animation to end, if one began
         log = Journal(tmp_path).games()[-1].read_text()
         assert log.count('"event": "roll"') == 1
 
@@ -728,8 +757,8 @@ def test_news_and_changes_during_a_roll_do_not_stop_the_dice(tmp_path):
     async def steps() -> None:
         await tap(table, clock)
         table.press()
-        table.say("Kim's pad is here")
-        table.alert("the options display does not answer: check its wires")
+        table.newsfeed.say("Kim's pad is here")
+        table.newsfeed.alert("the options display does not answer: check its wires")
         table.publish()
         await until(lambda: table.game.phase == "action1")
         assert table.phase == TablePhase.ACTION1
@@ -747,7 +776,7 @@ def test_opening_the_menu_ends_the_timers_of_the_moment_it_interrupts(tmp_path):
         table.submit(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
         table.long_press_menu()  # the menu opens before Bot has decided
         assert table.phase == TablePhase.MENU
-        await asyncio.sleep(table.pace * 3)
+        await asyncio.sleep(table.settings.pace * 3)
         assert table.game.waiting_for() == ["Kim", "Bot"]  # Bot waits with the table
         for _ in range(4):
             table.press()  # new game, variant, players, level, back
@@ -763,11 +792,11 @@ def test_the_news_keeps_its_last_lines_and_the_terminal_prints_each_once(tmp_pat
     terminal still prints every line told, once."""
     table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
     out = io.StringIO()
-    Console(table, full_screen=False, out=out)
+    attach_terminal(table, table.hardware, full_screen=False, out=out)
     told = [f"news {n}" for n in range(NEWS_KEPT + 50)]
     for words in told:
-        table.say(words)
-    assert list(table.news) == told[-NEWS_KEPT:]
+        table.newsfeed.say(words)
+    assert list(table.newsfeed.lines) == told[-NEWS_KEPT:]
     assert out.getvalue().splitlines() == told
     table.hardware.close()
 
@@ -778,18 +807,25 @@ def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
     could read the scores. The first press wakes the displays; the next one starts."""
     now = [0.0]
     hardware = build_hardware(SIMULATED, 6)
-    table = Table(
-        seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
-        hardware=hardware, idle_dim=300, idle_blank=1800, clock=lambda: now[0],
-    )  # fmt: skip
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+        idle_dim=300,
+        idle_blank=1800,
+        clock=lambda: now[0],
+    )
     now[0] = idle
-    table.rest_displays()
+    table.screens.rest()
     table.long_press_menu()
-    assert table.menu is None and table.power.state == "on"  # no menu: the displays wake
+    assert (
+        table.button_menu.open is None and table.screens.power.state == "on"
+    )  # no menu: the displays wake
     now[0] += idle
-    table.rest_displays()
+    table.screens.rest()
     table.press()
-    assert table.game is None and table.power.state == "on"
+    assert table.game is None and table.screens.power.state == "on"
     table.press()
     assert table.game is not None
     hardware.close()

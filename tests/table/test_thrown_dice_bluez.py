@@ -17,12 +17,12 @@ from support.pixels import DICE
 
 from drivers.display import SHIFT_OFFSETS
 from drivers.pixels import BleakPixelsScanner, PixelsReader
+from firmware_py.app.assembly import build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.show.screens import render
-from firmware_py.table import Table
 from sheets import load_sheet
 
 LIMIT = HANG  # seconds that only bound a hang on a loaded machine
@@ -43,10 +43,14 @@ class Watched:
     def __init__(self, tmp_path):
         hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
         hardware.pixels = PixelsReader(DICE, scanner=BleakPixelsScanner())
-        self.table = Table(
-            seats=[SeatSpec("Kim", KEYBOARD)], variant="classic", journal=Journal(tmp_path),
-            hardware=hardware, pace=0.005, autoplay=True,
-        )  # fmt: skip
+        self.table = build_table(
+            hardware,
+            seats=[SeatSpec("Kim", KEYBOARD)],
+            variant="classic",
+            journal=Journal(tmp_path),
+            pace=0.005,
+            autoplay=True,
+        )
         self.views = []
         self.on_main = []  # the messages of the views seen on the main display as presented
         self._changed = asyncio.Event()
@@ -115,7 +119,7 @@ def test_a_die_dropping_mid_roll_is_named_on_the_main_display_and_the_button_rol
         table = watched.table
         await radio.wait_for(lambda: set(DICE.values()) <= radio.listened_to())
         table.new_game()
-        await watched.until(lambda: table.hardware.pixels.waiting_for)
+        await watched.until(lambda: table.thrown.pixels.waiting_for)
         for role, die_id in DICE.items():
             if role != "red":
                 radio.throw(die_id, 5)
@@ -148,7 +152,7 @@ def test_bluetooth_that_cannot_be_used_is_said_on_the_display_and_the_button_rol
         table = watched.table
         said = f"the electronic dice cannot be read: the tower{why}; the button rolls"
         await watched.until(lambda: watched.shown(said))
-        assert table.hardware.pixels is None  # the tower no longer waits for thrown dice
+        assert table.thrown.pixels is None  # the tower no longer waits for thrown dice
         table.new_game()
         await watched.press_roll_button()
         await watched.until(lambda: table.game.phase == "action1")

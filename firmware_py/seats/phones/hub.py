@@ -26,11 +26,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from firmware_py.journal.journal import Journal
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
 from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
-from firmware_py.table import NO_SEAT, Table
+from firmware_py.table import NO_SEAT
 from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
@@ -147,10 +148,10 @@ class Phone:
 class WebHub:
     """The phones at the table: joins, hellos and decisions from pages; views pushed to them."""
 
-    def __init__(self, table: Table, seats: RemoteSeats, code: str | None = None) -> None:
-        self.table = table
+    def __init__(self, seats: RemoteSeats, journal: Journal, code: str | None = None) -> None:
         self.seats = seats
-        self.tokens = SeatTokens(table.journal, self._has_seat)
+        self.door = seats.door  # the table's way in for phones
+        self.tokens = SeatTokens(journal, self._has_seat)
         self.code = code or new_table_code()
         self.phones: dict[Phone, None] = {}  # open connections, oldest first
         self.clock = time.monotonic
@@ -160,7 +161,6 @@ class WebHub:
         self._seen = -1
         self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
         self._cooling: dict[str, float] = {}  # address -> until when it may not connect
-        table.subscribe(self.push_all)
 
     # ---- connections -------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ class WebHub:
 
     def _has_seat(self, device: str) -> bool:
         """True while a phone seat at the table is `device`'s (its tokens are worth keeping)."""
-        return any(seat.pad == device for seat in self.table.seats)
+        return any(seat.pad == device for seat in self.door.now().seats)
 
     def _note_where_played(self, device: str, address: str, *, told: bool = False) -> None:
         """A seat played from another address than before is a line of news (unless `told`
@@ -292,7 +292,7 @@ class WebHub:
         self._played_from[device] = address
         name = self.seats.seat_of(device)
         if before is not None and before != address and name is not None and not told:
-            self.table.tell(f"{name}'s seat is played from another phone now")
+            self.door.news.tell(f"{name}'s seat is played from another phone now")
         for gone in [d for d in self._played_from if self.seats.seat_of(d) is None]:
             del self._played_from[gone]  # only seats at the table are remembered
 
@@ -310,7 +310,7 @@ class WebHub:
                        "reason": MOVED.format(name=name or "this")})  # fmt: skip
             each.end()
         if old and name is not None:
-            self.table.tell(f"{name}'s seat moved to another phone")
+            self.door.news.tell(f"{name}'s seat moved to another phone")
         return bool(old)
 
     def _join(self, phone: Phone, message: dict[str, Any]) -> None:
@@ -404,12 +404,12 @@ class WebHub:
 
     def sync(self, phone: Phone) -> None:
         """The phone's player's view, or (without a seat) whether it may join now."""
-        device = phone.device
+        device, now = phone.device, self.door.now()
         if device is not None and self.seats.seat_of(device) is not None:
-            seated = [seat.name for seat in self.table.seats]
+            seated = [seat.name for seat in now.seats]
             phone.send({"type": "view", "view": phone_view(self.seats.view(device), seated)})
             return
-        refusal = self.table.why_not_join()
+        refusal = now.join_refusal
         text = "type the table code and your name" if refusal is None else refusal.reason
         phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
 

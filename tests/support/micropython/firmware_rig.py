@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from firmware_py.app.assembly import attach_pads, build_table  # noqa: E402
 from firmware_py.app.config import SIMULATED  # noqa: E402
 from firmware_py.app.demo import micropython  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402
@@ -36,8 +37,7 @@ from firmware_py.journal.journal import Journal  # noqa: E402
 from firmware_py.journal.lines import parse_line  # noqa: E402
 from firmware_py.pad import protocol  # noqa: E402
 from firmware_py.seating import PAD, SeatSpec  # noqa: E402
-from firmware_py.seats.pads import PadHub, join_state, pad_state, state_fields  # noqa: E402
-from firmware_py.table import Table  # noqa: E402
+from firmware_py.seats.pads import join_state, pad_state, state_fields  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
 PAD_DIR = ROOT / "firmware_py" / "pad"
@@ -355,14 +355,14 @@ class Tower:
     ):
         self.journal_dir = folder / "games"
         hardware = build_hardware(SIMULATED, load_sheet(variant).dice_faces)
-        self.table = Table(
+        self.table = build_table(
+            hardware,
             seats=list(seats or []),
             variant=variant,
             journal=Journal(self.journal_dir),
-            hardware=hardware,
             pace=60,  # computer players wait: the test decides the order
         )
-        self.hub = PadHub(self.table, [port], names or {}, beat=beat, retry=(0.05, 0.5))
+        self.hub = attach_pads(self.table, [port], names or {}, beat=beat, retry=(0.05, 0.5))
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tower", daemon=True)
@@ -375,7 +375,7 @@ class Tower:
 
     async def _main(self) -> None:
         task = asyncio.create_task(self.table.run())
-        while self.table.hardware.button is None:
+        while self.table.button is None:
             await asyncio.sleep(0.005)
         self.hub.open(self.loop)
         self._ready.set()
@@ -412,16 +412,16 @@ class Tower:
 
     def join_state(self) -> dict:
         """The STATE fields the hub sends a pad without a seat now."""
-        return self.call(lambda: join_state(self.table))
+        return self.call(lambda: join_state(self.table.doors.now()))
 
     def seat_names(self) -> list[tuple[str, str]]:
         """Who sits at the table, and how each decides."""
-        return self.call(lambda: [(seat.name, seat.kind) for seat in self.table.seats])
+        return self.call(lambda: [(seat.name, seat.kind) for seat in self.table.seating.seats])
 
     def pad_state(self, name: str) -> dict:
         """The STATE fields the hub sends `name`'s pad now."""
         if self.call(lambda: self.table.draft) is not None:
-            return self.call(lambda: pad_state(self.table, name))
+            return self.call(lambda: pad_state(self.table.doors.now(), name))
         return self.call(lambda: state_fields(self.table.game, name, self.table.message))
 
     def game(self):
@@ -429,7 +429,7 @@ class Tower:
 
     def journal_events(self) -> list:
         """The events of the current game as written to disk (the start event first)."""
-        path = self.call(lambda: self.table.game_log.path)
+        path = self.call(lambda: self.table.games.referee.game_log.path)
         return [parse_line(line) for line in path.read_text().splitlines() if line.strip()]
 
     def link(self):

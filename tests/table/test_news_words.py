@@ -5,7 +5,7 @@ from __future__ import annotations
 from support.rules import cross, new_game, roll, roll_sum
 
 from firmware_py.rules import Mark
-from firmware_py.show.news import describe, mark_words
+from firmware_py.table.news_words import describe, mark_words
 
 
 def test_a_bonus_a_cross_says_which_bonus_cross_it_set_off():

@@ -1,0 +1,82 @@
+"""The table put together with the tower's parts: the one place that knows the whole `Table`.
+
+Everything else outside `firmware_py.table` gets a narrow port of it: the doors a `SeatDoor`
+of their kind (pads, phones, the keyboard), the outputs a place among its presenters. The
+command that runs the tower (`service`), the demo and the tests build their table here, so
+that the displays, lock lights and the service manager are attached the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_py.app import systemd
+from firmware_py.app.hardware import Hardware
+from firmware_py.journal.journal import Journal
+from firmware_py.seating import KEYBOARD, PAD, PHONE, SeatSpec
+from firmware_py.seats.devices import RemoteSeats
+from firmware_py.seats.keyboard import Keyboard, RollFinger
+from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.hub import WebHub
+from firmware_py.show.presenters import DisplayPower, Displays, LightPresenter
+from firmware_py.show.terminal import Terminal
+from firmware_py.table import Table, TableSettings
+
+
+def build_table(
+    hardware: Hardware,
+    *,
+    seats: list[SeatSpec],
+    variant: str,
+    journal: Journal,
+    clock: Callable[[], float] = time.monotonic,
+    **settings: Any,
+) -> Table:
+    """A table on `hardware`: its displays draw every view first (dimmed and woken with the
+    players' input), its lock lights follow, and systemd hears when it is ready."""
+    chosen = TableSettings(**settings)
+    screens = Displays(DisplayPower(hardware.displays, clock, chosen.idle_dim, chosen.idle_blank))
+    table = Table(seats=seats, variant=variant, journal=journal, hardware=hardware,
+                  screens=screens, service=systemd, clock=clock, **settings)  # fmt: skip
+    table.subscribe(LightPresenter(hardware.lights))
+    return table
+
+
+def attach_terminal(
+    table: Table, hardware: Hardware, *, keyboard: bool = True, **options: Any
+) -> tuple[Terminal, Keyboard]:
+    """The terminal drawing the table (`options`: out, full_screen, size), with the keyboard
+    as its prompt: keyboard seats decide there, Enter presses the simulated roll button. The
+    keyboard sees each change before the terminal draws it, so its question is this change's."""
+    finger = RollFinger(
+        hardware.button_factory,
+        hardware.button_pin,
+        long_press=table.settings.long_press,
+        debounce=hardware.button_debounce,
+    )
+    keys = Keyboard(table.door(KEYBOARD), finger)
+    terminal = Terminal(hardware.displays, hardware.lights, prompt=keys if keyboard else None,
+                        **options)  # fmt: skip
+    table.subscribe(keys.see)
+    table.subscribe(terminal.refresh)
+    return terminal, keys
+
+
+def attach_pads(
+    table: Table, ports: list[str], names: dict[str, str] | None = None, **link_options: Any
+) -> PadHub:
+    """The pad hub on `ports`: pads' seats through the table's door for pads, a STATE to
+    every pad after each change."""
+    hub = PadHub(table.door(PAD), ports, names, now=table.clock, **link_options)
+    table.subscribe(hub.sync_all)
+    return hub
+
+
+def attach_phones(table: Table, code: str | None = None) -> WebHub:
+    """The web hub: phones' seats through the table's door for phones, each phone's view
+    after every change."""
+    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code)
+    table.subscribe(hub.push_all)
+    return hub

@@ -1,0 +1,20 @@
+"""How the table is set up for an evening: fixed while it runs, read by the parts that need them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """The table's settings, from the command line and the configuration."""
+
+    pace: float = 0.8  # seconds a computer player takes to decide; the dice's frames follow it
+    action1_timer: float = 0.0  # seconds a person has to decide in action 1 (0: no limit)
+    long_press: float = 1.5  # seconds the roll button is held to open the menu
+    idle_dim: float = 300.0  # seconds without input before the displays dim
+    idle_blank: float = 1800.0  # and before they blank (burn-in protection)
+    look_ahead: int = 0  # playouts per option for computer players; 0: their level decides
+    # Computer players alone at the table start their next game by themselves: only the
+    # simulated tower on a PC, so that a newcomer sees a game. A kiosk waits for people.
+    autoplay: bool = False
