@@ -11,12 +11,14 @@ import tomllib
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from firmware_py.errors import TowerError
+
 from .model import COLOURS, REWARD_EFFECTS, Reward, Row, Sheet
 
 SHEET_DIR = Path(__file__).resolve().parent
 
 
-class SheetError(ValueError):
+class SheetError(TowerError, ValueError):
     """A sheet file is missing or malformed."""
 
 

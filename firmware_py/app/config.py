@@ -18,6 +18,7 @@ from typing import TypeGuard
 from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DisplayConfigError
 from drivers.speech import VOICE_PATTERN, check_voice
+from firmware_py.errors import TowerError
 from firmware_py.seating import LEVELS, MAX_SEATS, NAME_LENGTH
 from sheets import COLOURS, sheet_names
 
@@ -45,7 +46,7 @@ class WebConfig:
 WEB_SIMULATED = WebConfig(enabled=True, host="127.0.0.1")  # `run` without a file: this PC only
 
 
-class ConfigError(ValueError):
+class ConfigError(TowerError, ValueError):
     """The configuration file is unreadable or holds a wrong value."""
 
 

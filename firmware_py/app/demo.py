@@ -31,6 +31,7 @@ from typing import IO
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.service import setup_logging
+from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
 from firmware_py.players import decide
@@ -137,7 +138,7 @@ class SimulatedPad:
             self.process.wait()
 
 
-class DemoError(RuntimeError):
+class DemoError(TowerError, RuntimeError):
     """The demo cannot go on (a pad never asked to join)."""
 
 
