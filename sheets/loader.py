@@ -52,7 +52,7 @@ def load_sheet_file(path: Path | str) -> Sheet:
 
 def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
     """Build a Sheet from parsed TOML, checking every field."""
-    check = _Checker(source)
+    check = _SheetChecker(source)
     rows = check.rows(data.get("rows"))
     score = check.int_list(data, "score", minimum=0)
     sheet = Sheet(
@@ -75,7 +75,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
     return sheet
 
 
-class _Checker:
+class _SheetChecker:
     """Field-by-field validation that raises SheetError naming the source file and field."""
 
     def __init__(self, source: str) -> None:
