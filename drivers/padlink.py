@@ -5,7 +5,8 @@ A `PadLink` owns one port (a device path such as /dev/serial/by-id/..., or any p
 frames with the shared protocol module, answers what the link layer answers itself (HELLO,
 HEARTBEAT, repeated REQUESTs) and hands the rest to `when_message`. It notices a silent pad (gone
 after protocol.MISSED_BEATS missed beats) and a vanished port, reopens the port with backoff, and
-never lets an error end the thread. It moves frames only: it knows no Qwixx rules.
+never lets an error end the thread. It moves frames only: it knows no Qwixx rules. The port
+itself, frames in and out and its reopening, is padport.py's `PadPort`.
 
 Callbacks run on the link's thread; the table service hands them to its event loop with
 `loop.call_soon_threadsafe`.
@@ -13,18 +14,19 @@ Callbacks run on the link's thread; the table service hands them to its event lo
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
-import termios
 import threading
 import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import TYPE_CHECKING, TypedDict
 
 import serial
 
 from drivers.errors import DriverClosedError, DriverConfigError
-from firmware_py import __version__
+from drivers.padport import PadPort
 from firmware_py.pad import protocol
 
 log = logging.getLogger(__name__)
@@ -34,11 +36,6 @@ if TYPE_CHECKING:  # protocol.Fields is a name for the type checker only (MicroP
     LinkCallback = Callable[["PadLink"], object]
     Admit = Callable[["PadLink", protocol.Fields], str | None]
 
-READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() is noticed
-# Seconds a write may wait for room in the port's buffer. Writes come from the asyncio loop: a
-# pad that stops reading (its USB buffer full) must not freeze every display, light and pad.
-# A frame is a few hundred bytes, far less than a second's worth of a reading pad's USB link.
-WRITE_TIMEOUT = 0.25
 ANSWER_TEXT = protocol.MAX_PAYLOAD - 4  # ANSWER: req u16, status u8, text length u8
 
 
@@ -50,21 +47,14 @@ def _check_timing(beat: float, missed: int, retry: tuple[float, float]) -> None:
         raise DriverConfigError(f"pad link: retry must be 0 < first <= limit seconds: {retry}")
 
 
-class Backoff:
-    """Delays between attempts to reopen a port: doubling from `first` up to `limit`."""
-
-    def __init__(self, first: float, limit: float) -> None:
-        self.first = first
-        self.limit = limit
-        self.delay = first
-
-    def next(self) -> float:
-        """The delay to wait now; the one after is twice as long, up to the limit."""
-        delay, self.delay = self.delay, min(self.delay * 2, self.limit)
-        return delay
-
-    def reset(self) -> None:
-        self.delay = self.first
+@functools.cache
+def installed_version() -> str:
+    """The version of qwixx-tower installed (the distribution the drivers ship in), which the
+    tower's HELLO carries unless told another; "unknown" in a source tree never installed."""
+    try:
+        return metadata.version("qwixx-tower")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 class LinkOptions(TypedDict, total=False):
@@ -77,6 +67,63 @@ class LinkOptions(TypedDict, total=False):
     missed: int
     retry: tuple[float, float]
     deduper: protocol.RequestDeduper
+    tower_version: str
+
+
+def _judge_hello(fields: protocol.Fields) -> tuple[int, str]:
+    """A pad's HELLO judged by its role and protocol: (OK, "") or a reason code, and why."""
+    if fields["role"] != protocol.ROLE_PAD:
+        return protocol.ROLE, "this cable joins two towers: plug a pad into it"
+    if fields["protocol"] != protocol.PROTOCOL_VERSION:
+        return protocol.VERSION, (
+            f"this pad needs the tower's software (pad protocol {fields['protocol']}, tower "
+            f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"
+        )
+    return protocol.OK, ""
+
+
+class PadSession:
+    """Which pad a link speaks with, and what it was answered: safe from any thread.
+
+    `pad` is the accepted HELLO's fields while a session is open (None between sessions),
+    `known` the last accepted HELLO's, kept across sessions. The answers given are kept so that
+    a request sent again gets the same answer.
+    """
+
+    def __init__(self, deduper: protocol.RequestDeduper) -> None:
+        self.pad: protocol.Fields | None = None
+        self.known: protocol.Fields = {}
+        self._deduper = deduper
+        self._lock = threading.Lock()
+
+    def open(self, fields: protocol.Fields) -> None:
+        """Start a session; a pad back from a restart (new boot number) starts its requests anew.
+
+        A pad merely replugged keeps its boot number, so its unanswered request, sent again,
+        still gets the one answer it was given.
+        """
+        known = self.known
+        if (known.get("ident"), known.get("boot")) != (fields["ident"], fields["boot"]):
+            with self._lock:
+                self._deduper.forget(fields["ident"])
+                self._deduper.forget(known.get("ident"))  # one pad per port: memory stays bounded
+        self.known = dict(fields)
+        self.pad = dict(fields)
+
+    def end(self) -> None:
+        """The port closed, or the pad was refused: a new session starts with the next HELLO."""
+        self.pad = None
+
+    def record(self, request: protocol.Message, answer: protocol.Fields) -> None:
+        """Keep the answer to `request`, even if it cannot be sent now: the pad will ask again."""
+        with self._lock:
+            self._deduper.record(self.known.get("ident"), request, answer)
+
+    def admit(self, ident: str, request: protocol.Message) -> tuple[bool, protocol.Fields | None]:
+        """Whether `request` is new; if not, the answer it got (None: still being decided)."""
+        with self._lock:
+            fresh = self._deduper.admit(ident, request)
+            return fresh, None if fresh else self._deduper.answer_for(ident, request)
 
 
 class PadLink:
@@ -88,6 +135,7 @@ class PadLink:
     `clock` (seconds, monotonic) times heartbeats and silence, so tests can drive it.
     `admit(link, hello_fields)`, on the link's thread, may refuse a pad that speaks our
     version: it returns the reason (sent in a HELLO_ACK `taken`), or None to accept it.
+    `tower_version` is the tower's software version its HELLO says (the installed one's if None).
     """
 
     def __init__(
@@ -105,6 +153,7 @@ class PadLink:
         retry: tuple[float, float] = (0.25, 5.0),
         deduper: protocol.RequestDeduper | None = None,
         admit: Admit | None = None,
+        tower_version: str | None = None,
     ) -> None:
         _check_timing(beat, missed, retry)
         self.port = port
@@ -114,12 +163,11 @@ class PadLink:
         self.admit = admit  # on this thread, at a pad's hello: why it may not speak here, or None
         self.baudrate = baudrate
         self.ident = ident
+        self.tower_version = tower_version or installed_version()
         self.clock = clock
         self.beat = beat
         self.missed = missed
-        self.pad: protocol.Fields | None = None  # the accepted HELLO's fields, in a session
         self.present = False
-        self._known: protocol.Fields = {}  # the last accepted HELLO's fields, kept across sessions
         self._counts = {
             "port_errors": 0,
             "opened": 0,
@@ -127,14 +175,8 @@ class PadLink:
             "callback_errors": 0,
             "internal_errors": 0,
         }
-        self._deduper = deduper or protocol.RequestDeduper()
-        self._backoff = Backoff(*retry)
-        self._decoder = protocol.FrameDecoder()
-        self._serial: serial.Serial | None = None
-        self._write_lock = threading.Lock()
-        self._dedupe_lock = threading.Lock()
-        self._failed = False
-        self._seq = 0
+        self._session = PadSession(deduper or protocol.RequestDeduper())
+        self._port = PadPort(port, baudrate=baudrate, retry=retry)
         self._boot = random.getrandbits(16)
         self._heard_at = self._beat_at = self._state_at = 0.0
         self._state: tuple[int, protocol.Fields] | None = None  # the last STATE sent: seq, fields
@@ -145,19 +187,24 @@ class PadLink:
     # --- what the table service calls ---
 
     @property
+    def pad(self) -> protocol.Fields | None:
+        """The accepted HELLO's fields while a session is open; None between sessions."""
+        return self._session.pad
+
+    @property
     def pad_ident(self) -> str | None:
         """The pad's identity from its last accepted HELLO, kept while it is unplugged."""
-        return self._known.get("ident")
+        return self._session.known.get("ident")
 
     @property
     def pad_boot(self) -> int | None:
         """The boot number of the pad's last accepted HELLO, kept while it is unplugged."""
-        return self._known.get("boot")
+        return self._session.known.get("boot")
 
     @property
     def stats(self) -> dict[str, int]:
         """Counts: good frames, drops by kind (protocol.DROPS), port errors, opens and more."""
-        return {**self._decoder.stats, **self._counts}
+        return {**self._port.decoder.stats, **self._counts}
 
     def send(self, name: str, fields: protocol.Fields | None = None) -> int | None:
         """Send one message; its sequence number, or None if the port is not open (dropped).
@@ -170,26 +217,19 @@ class PadLink:
         return self._send(name, fields)
 
     def _send(self, name: str, fields: protocol.Fields | None = None) -> int | None:
-        """Write one frame from any thread; a failed write leaves the reopening to the reader."""
-        with self._write_lock:
-            if self._serial is None or self._failed:
-                return None
-            self._seq = protocol.next_seq(self._seq)
-            frame = protocol.encode(name, self._seq, fields)
-            try:
-                self._serial.write(frame)
-            except (serial.SerialException, OSError) as error:
-                self._fail(error)
-                return None
+        """Write one frame from any thread; a failed write leaves the reopening to the reader.
+        A STATE is remembered before another frame can go out, so the last one sent is known."""
+
+        def sent(seq: int) -> None:
             if name == "state":
-                self._state, self._state_at = (self._seq, dict(fields or {})), self.clock()
-            return self._seq
+                self._state, self._state_at = (seq, dict(fields or {})), self.clock()
+
+        return self._port.write(name, fields, sent)
 
     def answer(self, request: protocol.Message, status: int, text: str = "") -> int | None:
         """Answer `request` (OK, or a reason code and why); a repeat of it gets this answer."""
         fields = {"req": request.seq, "status": status, "text": protocol.clip(text, ANSWER_TEXT)}
-        with self._dedupe_lock:  # recorded even if the port is down: the pad will ask again
-            self._deduper.record(self._known.get("ident"), request, fields)
+        self._session.record(request, fields)
         return self.send("answer", fields)
 
     def close(self) -> None:
@@ -221,39 +261,24 @@ class PadLink:
     def _step(self) -> None:
         """Open, recover or read. A bug here is logged and the port reopened; the thread lives."""
         try:
-            if self._serial is None:
+            if not self._port.is_open:
                 self._open()
-            elif self._failed:
+            elif self._port.failed:
                 self._lose("write failed")
             else:
-                self._read_once(self._serial)
+                self._read_once()
         except Exception:
             log.exception("pad link %s: unexpected error; reopening the port", self.port)
             self._counts["internal_errors"] += 1
             self._lose("internal error")
-            self._stop.wait(self._backoff.next())
+            self._stop.wait(self._port.backoff.next())
 
     def _open(self) -> None:
         """Open the port, or wait (backing off) before the next try; say hello when open."""
-        try:
-            port = serial.serial_for_url(
-                self.port,
-                baudrate=self.baudrate,
-                timeout=READ_TIMEOUT,
-                write_timeout=WRITE_TIMEOUT,
-                exclusive=True,
-            )
-        except (serial.SerialException, OSError, ValueError) as error:
-            if self._backoff.delay == self._backoff.first:
-                log.warning("pad port %s cannot be opened: %s", self.port, error)
-            self._stop.wait(self._backoff.next())
+        if not self._port.open():
+            self._stop.wait(self._port.backoff.next())
             return
-        log.info("pad port %s open", self.port)
-        self._decoder.reset()
-        self._failed = False
-        self._serial = port
         self._counts["opened"] += 1
-        self._backoff.reset()
         self._say_hello()
 
     def _say_hello(self) -> None:
@@ -267,17 +292,17 @@ class PadLink:
             "role": protocol.ROLE_TOWER,
             "boot": self._boot,
             "ident": protocol.clip(self.ident, 64),
-            "firmware": __version__,
+            "firmware": self.tower_version,
         }
 
-    def _read_once(self, port: serial.Serial) -> None:
-        """Read what has arrived (waiting up to READ_TIMEOUT), handle it, then tick."""
+    def _read_once(self) -> None:
+        """Read what has arrived (waiting up to a moment), handle it, then tick."""
         try:
-            data = port.read(max(1, port.in_waiting))
+            messages = self._port.read()
         except (serial.SerialException, OSError) as error:
             self._lose(error)
             return
-        for message in self._decoder.feed(data):
+        for message in messages:
             self._heard()
             self._handle(message)
         self._tick()
@@ -289,34 +314,10 @@ class PadLink:
         self._close_port()
         self._set_present(False)
 
-    def _fail(self, error: object) -> None:
-        """A write failed on the caller's thread; the reader thread closes and reopens the port.
-
-        A write that timed out is a pad that stopped reading: it is dropped like an unplugged
-        one, and comes back the same way, by its HELLO once it reads again.
-        """
-        if isinstance(error, serial.SerialTimeoutException):
-            log.warning("pad on %s stopped reading (a write timed out); dropping it", self.port)
-        else:
-            log.debug("pad port %s write failed: %s", self.port, error)
-        self._failed = True
-
     def _close_port(self) -> None:
         """Close the port if open, and end the session: a reopened port starts with a HELLO."""
-        with self._write_lock:
-            port, self._serial = self._serial, None
-        self.pad = None  # a new session starts with the next HELLO
-        if port is None:
-            return
-        if self._failed:  # frames a stuck pad never read: drop them, or close() waits
-            try:
-                port.reset_output_buffer()
-            except (serial.SerialException, OSError, termios.error) as error:
-                log.debug("flushing %s: %s", self.port, error)  # unplugged: nothing to drop
-        try:
-            port.close()
-        except (serial.SerialException, OSError, termios.error) as error:
-            log.debug("closing %s: %s", self.port, error)
+        self._port.close()
+        self._session.end()
 
     # --- liveness ---
 
@@ -365,8 +366,7 @@ class PadLink:
 
     def _on_hello(self, message: protocol.Message) -> None:
         """Accept a pad speaking our version (and forget its requests if it restarted)."""
-        status = self._hello_status(message.fields)
-        text = "" if status == protocol.OK else self._refusal(status, message.fields)
+        status, text = _judge_hello(message.fields)
         if status == protocol.OK and self.admit is not None:
             text = self._admitted(message.fields) or ""
             status = protocol.TAKEN if text else protocol.OK
@@ -375,9 +375,9 @@ class PadLink:
         )
         if status != protocol.OK:
             log.warning("pad on %s refused: %s", self.port, text)
-            self.pad = None
+            self._session.end()
             return
-        self._open_session(message.fields)
+        self._session.open(message.fields)
         self._call(self.when_message, self, message)
 
     def _admitted(self, fields: protocol.Fields) -> str | None:
@@ -388,37 +388,6 @@ class PadLink:
             self._counts["callback_errors"] += 1
             log.exception("pad link %s: admit callback failed", self.port)
             return None
-
-    @staticmethod
-    def _hello_status(fields: protocol.Fields) -> int:
-        if fields["role"] != protocol.ROLE_PAD:
-            return protocol.ROLE
-        if fields["protocol"] != protocol.PROTOCOL_VERSION:
-            return protocol.VERSION
-        return protocol.OK
-
-    @staticmethod
-    def _refusal(status: int, fields: protocol.Fields) -> str:
-        if status == protocol.ROLE:
-            return "this cable joins two towers: plug a pad into it"
-        return (
-            f"this pad needs the tower's software (pad protocol {fields['protocol']}, tower "
-            f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"
-        )
-
-    def _open_session(self, fields: protocol.Fields) -> None:
-        """Start a session; a pad back from a restart (new boot number) starts its requests anew.
-
-        A pad merely replugged keeps its boot number, so its unanswered request, sent again,
-        still gets the one answer it was given.
-        """
-        known = self._known
-        if (known.get("ident"), known.get("boot")) != (fields["ident"], fields["boot"]):
-            with self._dedupe_lock:
-                self._deduper.forget(fields["ident"])
-                self._deduper.forget(known.get("ident"))  # one pad per port: memory stays bounded
-        self._known = dict(fields)
-        self.pad = dict(fields)
 
     def _on_heartbeat(self, message: protocol.Message) -> None:
         """Re-send the last STATE to a pad that reports an older one, once per beat at most."""
@@ -432,10 +401,7 @@ class PadLink:
         if self.pad is None:
             self._send("answer", {"req": message.seq, "status": protocol.NO_SESSION})
             return
-        ident = self.pad["ident"]
-        with self._dedupe_lock:
-            fresh = self._deduper.admit(ident, message)
-            earlier = None if fresh else self._deduper.answer_for(ident, message)
+        fresh, earlier = self._session.admit(self.pad["ident"], message)
         if fresh:
             self._call(self.when_message, self, message)
         elif earlier is not None:

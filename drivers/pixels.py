@@ -324,6 +324,120 @@ class _Roll:
     waiting: tuple[str, ...] | None = None
 
 
+class _RollReading:
+    """The roll being read, if any, and which of its dice have landed since it began.
+
+    A die counts once it has been seen moving (or resting on a new face) since the roll began
+    and then reports a proper roll: dice lying still from the previous roll are not read again.
+    `changed` wakes the reading whenever a die or the time may have moved it on.
+    """
+
+    def __init__(
+        self,
+        dice: dict[str, _Die],
+        *,
+        faces: int,
+        clock: Callable[[], float],
+        send: Callable[[DiceEvent], None],
+    ) -> None:
+        self.changed = asyncio.Event()
+        self._dice = dice
+        self._faces = faces
+        self._clock = clock
+        self._send = send
+        self._roll: _Roll | None = None
+        self._stopped = False
+
+    def waiting_for(self) -> tuple[str, ...]:
+        """The roles the roll being read still waits for; empty when none is."""
+        return self._not_landed(self._roll) if self._roll else ()
+
+    def roles_in_play(self, colours: Iterable[str], timeout: float) -> tuple[str, ...]:
+        if not timeout > 0:
+            raise PixelsConfigError(f"wait_for_roll timeout = {timeout}; use e.g. 30 (seconds)")
+        colours = tuple(colours)
+        for colour in colours:
+            if colour not in COLOUR_ROLES or colour not in self._dice:
+                raise PixelsConfigError(
+                    f"{colour!r} is in play but [dice.pixels] binds no die to it; "
+                    f"bound: {', '.join(self._dice)}"
+                )
+        return WHITE_ROLES + tuple(dict.fromkeys(colours))
+
+    async def read(
+        self, roles: tuple[str, ...], deadline: float
+    ) -> tuple[tuple[int, int], dict[str, int]]:
+        """The faces of `roles` once all have landed; DiceNotLandedError after `deadline`."""
+        if self._roll is not None:
+            raise RollInProgressError("a roll is already being read; wait for it or cancel it")
+        roll = self._begin(roles, deadline)
+        try:
+            return await self._until_landed(roll)
+        finally:
+            self._roll = None
+
+    def stop(self) -> None:
+        """The reader closed: a roll being read fails."""
+        self._stopped = True
+        self.changed.set()
+
+    def take_roll_state(self, die: _Die, roll_state: RollState, face: int) -> None:
+        die.roll_state, die.face = roll_state, face
+        if roll_state in MOVING:
+            die.moved = True
+        elif roll_state in AT_REST:
+            if die.face_at_start is None:
+                die.face_at_start = face  # first heard during the roll: this is its old face
+            elif face != die.face_at_start:
+                die.moved = True  # a die only changes face by moving, even if we missed it
+
+    def progress(self) -> None:
+        """Wake the roll being read, and tell the table when the dice it awaits change."""
+        self.changed.set()
+        if self._roll is None:
+            return
+        waiting = self._not_landed(self._roll)
+        if waiting and waiting != self._roll.waiting:
+            event = DiceEvent(DiceEventKind.WAITING, waiting, describe_waiting(waiting))
+            self._send(event)
+        self._roll.waiting = waiting
+
+    def _begin(self, roles: tuple[str, ...], deadline: float) -> _Roll:
+        """Forget earlier landings: only what the dice do from now on counts; the roll now
+        being read."""
+        for die in self._dice.values():
+            die.moved = die.roll_state in MOVING
+            die.face_at_start = die.face if die.roll_state in AT_REST else None
+        self._roll = roll = _Roll(roles, deadline)
+        self.progress()
+        return roll
+
+    async def _until_landed(self, roll: _Roll) -> tuple[tuple[int, int], dict[str, int]]:
+        while True:
+            if self._stopped:
+                raise DriverClosedError("the Pixels reader was closed while waiting for a roll")
+            waiting = self._not_landed(roll)
+            if not waiting:
+                return self._result(roll.roles)
+            if self._clock() >= roll.deadline:
+                raise DiceNotLandedError(describe_waiting(waiting), waiting_for=waiting)
+            self.changed.clear()
+            await self.changed.wait()
+
+    def _landed(self, die: _Die) -> bool:
+        face_ok = die.face is not None and 1 <= die.face <= self._faces
+        return die.moved and die.roll_state is RollState.ROLLED and face_ok
+
+    def _not_landed(self, roll: _Roll) -> tuple[str, ...]:
+        return tuple(role for role in roll.roles if not self._landed(self._dice[role]))
+
+    def _result(self, roles: tuple[str, ...]) -> tuple[tuple[int, int], dict[str, int]]:
+        # every die of `roles` has landed, so each has a face
+        faces = {role: face for role in roles if (face := self._dice[role].face) is not None}
+        white = (faces["white 1"], faces["white 2"])
+        return white, {role: face for role, face in faces.items() if role not in WHITE_ROLES}
+
+
 class PixelsReader:
     """Reads rolls of the Pixels dice in `dice` (role -> Pixel id) through `scanner`.
 
@@ -354,11 +468,9 @@ class PixelsReader:
         self._clock = clock
         self._out_of_range_after = out_of_range_after
         self._low_battery = low_battery
-        self._faces = faces
         self._poll_interval = poll_interval
         self._listening_since = clock()
-        self._roll: _Roll | None = None
-        self._changed = asyncio.Event()
+        self._reading = _RollReading(self._dice, faces=faces, clock=clock, send=self._send)
         self._watchdog: asyncio.Task[None] | None = None
         self._started = False
         self._closed = False
@@ -377,7 +489,7 @@ class PixelsReader:
     @property
     def waiting_for(self) -> tuple[str, ...]:
         """The roles the current roll still waits for; empty when no roll is being read."""
-        return self._not_landed(self._roll) if self._roll else ()
+        return self._reading.waiting_for()
 
     async def start(self) -> None:
         """Start the scanner and the watchdog that notices silent dice."""
@@ -394,7 +506,7 @@ class PixelsReader:
         if self._closed:
             return
         self._closed = True
-        self._changed.set()
+        self._reading.stop()
         if self._watchdog is not None:
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -424,14 +536,8 @@ class PixelsReader:
         names the dice still awaited. Locked colours are simply left out of `colours`.
         """
         self._check_open()
-        roles = self._roles_in_play(colours, timeout)
-        if self._roll is not None:
-            raise RollInProgressError("a roll is already being read; wait for it or cancel it")
-        roll = self._begin_roll(roles, self._clock() + timeout)
-        try:
-            return await self._until_landed(roll)
-        finally:
-            self._roll = None
+        roles = self._reading.roles_in_play(colours, timeout)
+        return await self._reading.read(roles, self._clock() + timeout)
 
     def poll(self) -> None:
         """Report dice silent for too long, and wake a roll whose time is up.
@@ -442,7 +548,7 @@ class PixelsReader:
         now = self._clock()
         for die in self._dice.values():
             self._check_silence(die, now)
-        self._changed.set()
+        self._reading.changed.set()
 
     def on_advertisement(
         self,
@@ -469,13 +575,13 @@ class PixelsReader:
             return
         if isinstance(message, RollStateMessage):
             self._heard(die)
-            self._take_roll_state(die, message.roll_state, message.face)
+            self._reading.take_roll_state(die, message.roll_state, message.face)
         elif isinstance(message, BatteryMessage):
             self._heard(die)
             self._take_battery(die, message.battery, message.charging)
         elif message.die_id == die.die_id:
             self._take_status(die, message)
-        self._progress()
+        self._reading.progress()
 
     def on_link(self, address: str, connected: bool) -> None:
         """Take in a connection coming up or going down."""
@@ -512,9 +618,9 @@ class PixelsReader:
 
     def _take_status(self, die: _Die, status: DieStatus) -> None:
         self._heard(die)
-        self._take_roll_state(die, status.roll_state, status.face)
+        self._reading.take_roll_state(die, status.roll_state, status.face)
         self._take_battery(die, status.battery, status.charging)
-        self._progress()
+        self._reading.progress()
 
     def _heard(self, die: _Die) -> None:
         """Note that `die` spoke: report it found, or back in range."""
@@ -524,16 +630,6 @@ class PixelsReader:
             self._emit(DiceEventKind.BACK_IN_RANGE, die, f"{die_name(die.role)} is back in range")
         die.lost = False
         die.heard_at = self._clock()
-
-    def _take_roll_state(self, die: _Die, roll_state: RollState, face: int) -> None:
-        die.roll_state, die.face = roll_state, face
-        if roll_state in MOVING:
-            die.moved = True
-        elif roll_state in AT_REST:
-            if die.face_at_start is None:
-                die.face_at_start = face  # first heard during the roll: this is its old face
-            elif face != die.face_at_start:
-                die.moved = True  # a die only changes face by moving, even if we missed it
 
     def _take_battery(self, die: _Die, battery: int, charging: bool) -> None:
         die.battery, die.charging = battery, charging
@@ -551,64 +647,6 @@ class PixelsReader:
         if now - last >= self._out_of_range_after:
             die.lost = True
             self._emit(DiceEventKind.OUT_OF_RANGE, die, f"{die_name(die.role)} is out of range")
-
-    def _begin_roll(self, roles: tuple[str, ...], deadline: float) -> _Roll:
-        """Forget earlier landings: only what the dice do from now on counts; the roll now
-        being read."""
-        for die in self._dice.values():
-            die.moved = die.roll_state in MOVING
-            die.face_at_start = die.face if die.roll_state in AT_REST else None
-        self._roll = roll = _Roll(roles, deadline)
-        self._progress()
-        return roll
-
-    async def _until_landed(self, roll: _Roll) -> tuple[tuple[int, int], dict[str, int]]:
-        while True:
-            if self._closed:
-                raise DriverClosedError("the Pixels reader was closed while waiting for a roll")
-            waiting = self._not_landed(roll)
-            if not waiting:
-                return self._result(roll.roles)
-            if self._clock() >= roll.deadline:
-                raise DiceNotLandedError(describe_waiting(waiting), waiting_for=waiting)
-            self._changed.clear()
-            await self._changed.wait()
-
-    def _landed(self, die: _Die) -> bool:
-        face_ok = die.face is not None and 1 <= die.face <= self._faces
-        return die.moved and die.roll_state is RollState.ROLLED and face_ok
-
-    def _not_landed(self, roll: _Roll) -> tuple[str, ...]:
-        return tuple(role for role in roll.roles if not self._landed(self._dice[role]))
-
-    def _progress(self) -> None:
-        """Wake the roll being read, and tell the table when the dice it awaits change."""
-        self._changed.set()
-        if self._roll is None:
-            return
-        waiting = self._not_landed(self._roll)
-        if waiting and waiting != self._roll.waiting:
-            event = DiceEvent(DiceEventKind.WAITING, waiting, describe_waiting(waiting))
-            self._send(event)
-        self._roll.waiting = waiting
-
-    def _result(self, roles: tuple[str, ...]) -> tuple[tuple[int, int], dict[str, int]]:
-        # every die of `roles` has landed, so each has a face
-        faces = {role: face for role in roles if (face := self._dice[role].face) is not None}
-        white = (faces["white 1"], faces["white 2"])
-        return white, {role: face for role, face in faces.items() if role not in WHITE_ROLES}
-
-    def _roles_in_play(self, colours: Iterable[str], timeout: float) -> tuple[str, ...]:
-        if not timeout > 0:
-            raise PixelsConfigError(f"wait_for_roll timeout = {timeout}; use e.g. 30 (seconds)")
-        colours = tuple(colours)
-        for colour in colours:
-            if colour not in COLOUR_ROLES or colour not in self._dice:
-                raise PixelsConfigError(
-                    f"{colour!r} is in play but [dice.pixels] binds no die to it; "
-                    f"bound: {', '.join(self._dice)}"
-                )
-        return WHITE_ROLES + tuple(dict.fromkeys(colours))
 
     def _emit(self, kind: DiceEventKind, die: _Die, message: str, **extra: int) -> None:
         self._send(DiceEvent(kind, (die.role,), message, **extra))

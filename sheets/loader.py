@@ -11,12 +11,14 @@ import tomllib
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from firmware_py.errors import TowerError
+
 from .model import COLOURS, REWARD_EFFECTS, Reward, Row, Sheet
 
 SHEET_DIR = Path(__file__).resolve().parent
 
 
-class SheetError(ValueError):
+class SheetError(TowerError, ValueError):
     """A sheet file is missing or malformed."""
 
 
@@ -50,7 +52,7 @@ def load_sheet_file(path: Path | str) -> Sheet:
 
 def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
     """Build a Sheet from parsed TOML, checking every field."""
-    check = _Checker(source)
+    check = _SheetChecker(source)
     rows = check.rows(data.get("rows"))
     score = check.int_list(data, "score", minimum=0)
     sheet = Sheet(
@@ -73,7 +75,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
     return sheet
 
 
-class _Checker:
+class _SheetChecker:
     """Field-by-field validation that raises SheetError naming the source file and field."""
 
     def __init__(self, source: str) -> None:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware_py import __version__
 from firmware_py.app import systemd
 from firmware_py.app.hardware import Hardware
 from firmware_py.journal.journal import Journal
@@ -69,6 +70,7 @@ def attach_pads(
 ) -> PadHub:
     """The pad hub on `ports`: pads' seats through the table's door for pads, a STATE to
     every pad after each change."""
+    link_options.setdefault("tower_version", __version__)  # said in the tower's hello
     hub = PadHub(table.door(PAD), ports, names, now=table.clock, **link_options)
     table.subscribe(hub.sync_all)
     return hub

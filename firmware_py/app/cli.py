@@ -61,12 +61,42 @@ def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="qwixx-tower", description="The Qwixx tower.")
     parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(title="commands", parser_class=OneLineParser)
+    for add_command in COMMANDS:
+        add_command(commands.add_parser)
+    return parser
 
-    run_cmd = commands.add_parser("run", help="run the tower (simulated hardware without --config)")
+
+AddParser = Callable[..., argparse.ArgumentParser]
+"""The `add_parser` of `qwixx-tower`'s subcommands: each function below adds one command."""
+
+
+def _run_command(add_parser: AddParser) -> None:
+    run_cmd = add_parser("run", help="run the tower (simulated hardware without --config)")
     run_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
     run_cmd.add_argument(
         "--variant", type=variant_name, help="the sheet to play (default: the configuration's)"
     )
+    _run_play_options(run_cmd)
+    run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
+    run_cmd.add_argument(
+        "--plain", action="store_true", help="print the news as lines, no screen drawing"
+    )
+    run_cmd.add_argument(
+        "--screens",
+        type=screens_folder,
+        metavar="DIR",
+        help="also save every new frame as a PNG in DIR",
+    )
+    run_cmd.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game: an unfinished saved game is set aside (abandoned), not resumed",
+    )
+    run_cmd.set_defaults(handler=_run)
+
+
+def _run_play_options(run_cmd: argparse.ArgumentParser) -> None:
+    """`run`'s options for the play: who sits where, how computer players play, how long."""
     run_cmd.add_argument(
         "--players",
         type=names_list,
@@ -106,24 +136,10 @@ def _parser() -> argparse.ArgumentParser:
         help="how well computer players play: easy, medium or hard, for every computer seat "
         "or for the seat NAME= names (default: the configuration's, else medium)",
     )
-    run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
-    run_cmd.add_argument(
-        "--plain", action="store_true", help="print the news as lines, no screen drawing"
-    )
-    run_cmd.add_argument(
-        "--screens",
-        type=screens_folder,
-        metavar="DIR",
-        help="also save every new frame as a PNG in DIR",
-    )
-    run_cmd.add_argument(
-        "--new",
-        action="store_true",
-        help="start a new game: an unfinished saved game is set aside (abandoned), not resumed",
-    )
-    run_cmd.set_defaults(handler=_run)
 
-    demo_cmd = commands.add_parser(
+
+def _demo_command(add_parser: AddParser) -> None:
+    demo_cmd = add_parser(
         "demo", help="computer players on simulated pads (real firmware) play one game"
     )
     demo_cmd.add_argument(
@@ -139,22 +155,30 @@ def _parser() -> argparse.ArgumentParser:
     demo_cmd.add_argument("--state-dir", type=Path, help="keep the journal here")
     demo_cmd.set_defaults(handler=_demo)
 
-    pad_cmd = commands.add_parser("pad", help="the handheld pads")
+
+def _pad_command(add_parser: AddParser) -> None:
+    pad_cmd = add_parser("pad", help="the handheld pads")
     pad_actions = pad_cmd.add_subparsers(title="actions", required=True)
     install_cmd = pad_actions.add_parser("install", help="copy the pad firmware onto a Pico")
     install_cmd.add_argument("port", help="the Pico's serial port, e.g. /dev/ttyACM0")
     install_cmd.set_defaults(handler=_pad_install)
 
-    replay_cmd = commands.add_parser("replay", help="check a game log and print the game state")
+
+def _replay_command(add_parser: AddParser) -> None:
+    replay_cmd = add_parser("replay", help="check a game log and print the game state")
     replay_cmd.add_argument("file", help="a game log (JSON Lines), or - for standard input")
     replay_cmd.set_defaults(handler=_replay)
 
-    doctor_cmd = commands.add_parser("doctor", help="check the configured hardware, part by part")
+
+def _doctor_command(add_parser: AddParser) -> None:
+    doctor_cmd = add_parser("doctor", help="check the configured hardware, part by part")
     doctor_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
     doctor_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
     doctor_cmd.set_defaults(handler=_doctor)
 
-    history_cmd = commands.add_parser("history", help="list past games with their scores")
+
+def _history_command(add_parser: AddParser) -> None:
+    history_cmd = add_parser("history", help="list past games with their scores")
     history_cmd.add_argument(
         "--state-dir",
         type=Path,
@@ -163,11 +187,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     history_cmd.set_defaults(handler=_history)
 
-    sheets_cmd = commands.add_parser("sheets", help="list the score sheets, or show one")
+
+def _sheets_command(add_parser: AddParser) -> None:
+    sheets_cmd = add_parser("sheets", help="list the score sheets, or show one")
     sheets_cmd.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     sheets_cmd.add_argument("name", nargs="?", help="the sheet to show")
     sheets_cmd.set_defaults(handler=_sheets)
-    return parser
+
+
+COMMANDS = (
+    _run_command, _demo_command, _pad_command, _replay_command, _doctor_command, _history_command,
+    _sheets_command,
+)  # fmt: skip
+"""Each adds one of `qwixx-tower`'s commands, in the order its help lists them."""
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -34,6 +34,7 @@ from firmware_py.app.assembly import attach_pads, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.service import setup_logging
+from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol, robot
 from firmware_py.players import decide
@@ -140,7 +141,7 @@ class SimulatedPad:
             self.process.wait()
 
 
-class DemoError(RuntimeError):
+class DemoError(TowerError, RuntimeError):
     """The demo cannot go on (a pad never asked to join)."""
 
 

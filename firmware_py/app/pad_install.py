@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from firmware_py.errors import TowerError
+
 PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
 FILES = ("protocol.py", "towerlink.py", "padapp.py", "padscreen.py", "board_pico.py", "main.py")
 TIMEOUT = 120.0  # seconds for the whole copy; a Pico takes a few
@@ -52,7 +54,7 @@ EXPLANATIONS = (  # words in mpremote's error, and what they mean for a pad
 )
 
 
-class InstallError(Exception):
+class InstallError(TowerError):
     """Why the firmware cannot go on this pad, in one sentence; `status` is install's answer."""
 
     def __init__(self, words: str, status: int = 1):

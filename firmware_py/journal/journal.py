@@ -35,6 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from firmware_py.errors import TowerError
 from firmware_py.journal import disk
 from firmware_py.journal.disk import QUARANTINE, SetAside, set_aside
 from firmware_py.journal.lines import LogError, event_to_line, now, replay
@@ -53,7 +54,7 @@ REWRITTEN = "the game log was moved or deleted: written again from the game so f
 REPLACED = "the game log was replaced or changed: kept in quarantine/ and written again"
 
 
-class JournalError(Exception):
+class JournalError(TowerError):
     """The journal cannot be written or read (full disk, read-only, corrupt file)."""
 
 

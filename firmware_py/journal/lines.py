@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from firmware_py.errors import TowerError
 from firmware_py.rules import Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from sheets import COLOURS
 
@@ -29,7 +30,7 @@ class EventKind(StrEnum):
 EVENT_NAMES = tuple(EventKind)
 
 
-class LogError(Exception):
+class LogError(TowerError):
     """A log line is malformed or breaks a rule: `line` is its 1-based number in the file."""
 
     def __init__(self, line: int, reason: str) -> None:

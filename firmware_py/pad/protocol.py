@@ -2,16 +2,18 @@
 
 One module for both ends of the cable. The tower imports it as `firmware_py.pad.protocol`; the pad
 firmware (MicroPython on a Pico) copies it to the board and imports it as `protocol`. So it imports
-nothing from its package, and uses only what CPython 3.11 and MicroPython 1.2x both run: no
-dataclasses, no typing at run time, no f-strings, `isinstance(True, int)` not relied on (False on
-MicroPython). Its annotations are for mypy: MicroPython's compiler drops them, and those naming
-the type aliases below are in quotes, so CPython never evaluates them either.
+nothing from its package but, on the tower only, the tower's error base (`_ErrorBase` below), and
+uses only what CPython 3.11 and MicroPython 1.2x both run: no dataclasses, no typing at run time,
+no f-strings, `isinstance(True, int)` not relied on (False on MicroPython). Its annotations are
+for mypy: MicroPython's compiler drops them, and those naming the type aliases below are in
+quotes, so CPython never evaluates them either.
 
 The written protocol, with the byte layout and the rules for sequence numbers, answers and
 heartbeats, is docs/pad-protocol.md; the table below is its single source.
 """
 
 import struct
+import sys
 
 try:
     from binascii import crc32 as _crc32
@@ -30,6 +32,16 @@ if TYPE_CHECKING:
     Fields = dict[str, Any]
     # A message's layout from the table: (name, kind) pairs, a record list's kind its own layout.
     Layout = tuple[tuple[str, "str | Layout"], ...]
+
+# The errors below are TowerErrors on the tower. On the pad this module stands alone (no
+# firmware_py there), and MicroPython refuses a class two built-in bases (ValueError and an
+# Exception's subclass): there they are ValueErrors only.
+if TYPE_CHECKING:
+    from firmware_py.errors import TowerError as _ErrorBase
+elif sys.implementation.name == "micropython":
+    _ErrorBase = object
+else:
+    from firmware_py.errors import TowerError as _ErrorBase
 
 # Byte 0 of every frame. It changes only if the framing itself changes; a reader drops frames of
 # another format (counted as "version"). What the messages mean is PROTOCOL_VERSION, in HELLO.
@@ -136,7 +148,7 @@ _HEADER = "<BBH"
 _CRC = "<I"
 
 
-class ProtocolError(ValueError):
+class ProtocolError(ValueError, _ErrorBase):
     """Base of every error this module raises."""
 
 

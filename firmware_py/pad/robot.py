@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from firmware_py.errors import TowerError
 from firmware_py.pad import padapp, protocol
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ CLEAR = "tap undo"  # with nothing to take back, undo clears a half-made selecti
 JOIN_PRESS = "tap pass"  # on a pad without a seat any button asks to join
 
 
-class RobotError(ValueError):
+class RobotError(TowerError, ValueError):
     """The decision cannot be made on this pad now (not among its moves, not allowed)."""
 
 

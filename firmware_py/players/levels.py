@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from firmware_py.errors import TowerError
 from firmware_py.rules import Game, Mark, Pass
 from firmware_py.seating import DEFAULT_LEVEL, LEVELS
 
@@ -23,7 +24,7 @@ SKIPS_CARELESSLY = 0.5  # how often it takes the first cross it sees, however mu
 HESITATES = 0.15  # how often it passes up a cross
 
 
-class UnknownLevel(ValueError):
+class UnknownLevel(TowerError, ValueError):
     """A level name that is not one of LEVELS."""
 
 

@@ -1,11 +1,10 @@
 """Why the referee says no."""
 
+from firmware_py.errors import TowerError
 
-class Refused(Exception):
-    """An event breaks a rule; `reason` says which, in words a player understands.
 
-    The game state is unchanged after a refusal.
-    """
+class Refused(TowerError):
+    """An event breaks a rule (the game stays as it was); `reason` says which, in plain words."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

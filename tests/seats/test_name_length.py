@@ -14,7 +14,7 @@ from firmware_py.app.arguments import names_list, player_name
 from firmware_py.app.config import ConfigError, parse_config
 from firmware_py.seating import NAME_LENGTH
 from firmware_py.seats.devices import clean_name as kept_name
-from firmware_py.seats.phones.hub import Refused
+from firmware_py.seats.phones.hub import PageRefused
 from firmware_py.seats.phones.hub import typed_name as typed_on_a_phone
 
 LONGEST = "Alexandra-Charlotte Bell"  # 24 characters
@@ -37,7 +37,7 @@ def test_a_name_one_character_longer_is_refused_everywhere_in_the_same_words():
         player_name(TOO_LONG)
     with pytest.raises(argparse.ArgumentTypeError, match=words):
         names_list(TOO_LONG)
-    with pytest.raises(Refused, match=f"at most {NAME_LENGTH} characters"):
+    with pytest.raises(PageRefused, match=f"at most {NAME_LENGTH} characters"):
         typed_on_a_phone(TOO_LONG)
     for section in ({"table": {"computer_players": [TOO_LONG]}},
                     {"pads": {"names": {"e6614c31": TOO_LONG}}}):  # fmt: skip

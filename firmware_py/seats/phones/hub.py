@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
@@ -71,7 +72,7 @@ def new_table_code(old: str = "") -> str:
     return code
 
 
-class Refused(Exception):
+class PageRefused(TowerError):
     """A page message the hub cannot take: `words` go back to the page."""
 
     def __init__(self, words: str, *, forget: bool = False, close: bool = False) -> None:
@@ -226,9 +227,9 @@ class WebHub:
                         "ping": self._ping, "kept": self._kept}  # fmt: skip
             handler = handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
-                raise Refused("the tower does not know that message; reload the page")
+                raise PageRefused("the tower does not know that message; reload the page")
             handler(phone, message)
-        except Refused as refusal:
+        except PageRefused as refusal:
             phone.send({"type": "refused", "reason": refusal.words, "forget": refusal.forget,
                         "final": refusal.close})  # fmt: skip
             if refusal.close:
@@ -244,24 +245,24 @@ class WebHub:
         token (the one it came with stays good until the new one is used)."""
         token = message.get("token")
         if not isinstance(token, str) or not 8 <= len(token) <= 64:
-            raise Refused(
+            raise PageRefused(
                 "this phone's seat token is malformed: join with the table code", forget=True
             )
         device = self.tokens.device(token)
         if device is None:
-            raise Refused(SUPERSEDED, forget=True)
+            raise PageRefused(SUPERSEDED, forget=True)
         if phone.device == device:
             self.sync(phone)
             return
         if phone.device is not None:
-            raise Refused("this connection already speaks for a seat; reload the page")
+            raise PageRefused("this connection already speaks for a seat; reload the page")
         moved = self._take_over(device)
         refusal = self.seats.connect(device, phone)
         if refusal is not None:
-            raise Refused(refusal.reason)
+            raise PageRefused(refusal.reason)
         phone.device = device  # seated or not: its retries are answered from the journal
         if self.seats.seat_of(device) is None:
-            raise Refused(
+            raise PageRefused(
                 "this phone holds no seat at this table (the seat was given up, or the tower "
                 "lost it): join with the table code",
                 forget=True,
@@ -328,7 +329,7 @@ class WebHub:
             if refusal is not None:
                 self.seats.disconnect(phone)
         if refusal is not None:
-            raise Refused(refusal.reason)
+            raise PageRefused(refusal.reason)
         phone.device = device
         self._played_from[device] = phone.address
         phone.send({"type": "joined", "token": token, "player": self.seats.seat_of(device)})
@@ -346,15 +347,19 @@ class WebHub:
         while wrong and wrong[0] < now - 60:
             wrong.popleft()
         if len(wrong) >= WRONG_CODES_A_MINUTE:
-            raise Refused("too many wrong table codes from this phone: wait a minute, then join")
+            raise PageRefused(
+                "too many wrong table codes from this phone: wait a minute, then join"
+            )
         typed = str(code).strip() if isinstance(code, (str, int)) else ""
         if secrets.compare_digest(typed.encode(), self.code.encode()):
             return
         wrong.append(now)
         phone.wrong_codes += 1
         if phone.wrong_codes >= MAX_WRONG_CODES:
-            raise Refused("too many wrong table codes: reload the page to try again", close=True)
-        raise Refused(
+            raise PageRefused(
+                "too many wrong table codes: reload the page to try again", close=True
+            )
+        raise PageRefused(
             f"{typed or 'nothing'} is not this table's code: "
             "the tower's display shows it between games"
         )
@@ -363,7 +368,7 @@ class WebHub:
         """The player's mark, pass, undo or lucky number; answered with the referee's word."""
         request = message.get("request")
         if not isinstance(request, str) or not 1 <= len(request) <= MAX_REQUEST_ID:
-            raise Refused("the page sent a decision without a request number; reload the page")
+            raise PageRefused("the page sent a decision without a request number; reload the page")
         device = phone.device
         if device is None:
             phone.send(_answer(request, NO_SEAT_WORDS, str(NO_SEAT)))
@@ -426,32 +431,36 @@ def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
 
 
 def parse(text: str) -> dict[str, Any]:
-    """A page message as a JSON object, or Refused in words."""
+    """A page message as a JSON object, or PageRefused in words."""
     if len(text) > MAX_MESSAGE:
-        raise Refused(f"that message is too long ({len(text)} characters; at most {MAX_MESSAGE})")
+        raise PageRefused(
+            f"that message is too long ({len(text)} characters; at most {MAX_MESSAGE})"
+        )
     try:
         message = json.loads(text)
     except ValueError:
-        raise Refused("the tower could not read that message (not JSON); reload the page") from None
+        raise PageRefused(
+            "the tower could not read that message (not JSON); reload the page"
+        ) from None
     if not isinstance(message, dict):
-        raise Refused("the tower could not read that message (not an object); reload the page")
+        raise PageRefused("the tower could not read that message (not an object); reload the page")
     return message
 
 
 def typed_name(name: object) -> str:
-    """A name typed on a phone, cleaned as every door cleans names; Refused in words for one
+    """A name typed on a phone, cleaned as every door cleans names; PageRefused in words for one
     that is too long or shows nothing a player could read."""
     if not isinstance(name, str) or not name.strip():
-        raise Refused("type your name to join")
+        raise PageRefused("type your name to join")
     normal = " ".join(unicodedata.normalize("NFKC", name).split())
     if any(unicodedata.category(char).startswith("C") for char in normal):
-        raise Refused("a name has letters, digits and spaces only")
+        raise PageRefused("a name has letters, digits and spaces only")
     cleaned = clean_name(name)
     if len(normal) > MAX_NAME:
-        raise Refused(f"that name is too long: at most {MAX_NAME} characters")
+        raise PageRefused(f"that name is too long: at most {MAX_NAME} characters")
     why = why_not_name(cleaned)
     if why is not None:
-        raise Refused(why)
+        raise PageRefused(why)
     return cleaned
 
 
