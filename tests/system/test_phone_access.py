@@ -19,6 +19,7 @@ from support.phone_page import (
     axe_source,
     axe_violations,
     contrast,
+    contrast_with_bands,
     first_roll,
     low_contrast_texts,
     phone,
@@ -376,6 +377,52 @@ def test_every_text_is_at_least_4_5_to_1_against_its_background_locked_rows_incl
         await page.check("#patterns")
         low["refusal, patterns"] = await low_contrast_texts(page)
         assert low == {state: [] for state in low}
+
+    play_in_browser(table, server, steps)
+
+
+# The view the tower sent last, redrawn with every cell of the sheet in one state (the page's
+# own `handle`): open, crossed (the locks too), skipped, legal, or each row locked for everyone.
+EVERY_CELL = """(state) => {
+    const seat = structuredClone(view);
+    seat.rows = seat.rows.map((row) => {
+        const last = row.numbers.length - 1;
+        const drawn = {...row, crossed: [], skipped_before: 0, locked_by_me: false,
+                       closed: state === 'locked'};
+        if (state === 'crossed') {
+            Object.assign(drawn, {crossed: [...row.numbers.keys()], locked_by_me: true});
+        }
+        if (state === 'skipped') Object.assign(drawn, {crossed: [last], skipped_before: last});
+        return drawn;
+    });
+    seat.locked = state === 'locked' ? seat.rows.map((row) => row.colour) : [];
+    seat.moves = state !== 'legal' ? [] : seat.rows.flatMap((row) => row.numbers.map(
+        (number) => ({row: row.colour, number, lucky: false, choices: []})));
+    handle({type: 'view', view: seat});
+}"""
+
+
+@pytest.mark.parametrize("variant", ["classic", "mixx-a"])
+def test_every_state_of_a_cell_stands_out_3_to_1_from_its_rows_band(tmp_path, variant):
+    """WCAG 1.4.11 for the sheet: each cell, open, crossed, skipped, legal, selected or in a
+    locked row, and the lock, stands out 3:1 or more from its row's band by its fill or its
+    frame, and a locked row's stripes do too; mixx's rows put every colour on every band."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        await page.wait_for_selector("#moves .move")
+        low = {}
+        for state in ("open", "crossed", "skipped", "legal", "locked"):
+            await page.evaluate(EVERY_CELL, state)
+            ratios = await contrast_with_bands(page)
+            if state == "legal":
+                for row in COLOURS:  # one cell selected in each row, in turn
+                    await page.click(f"#moves .move[data-row='{row}']")
+                    ratios.update(await contrast_with_bands(page))
+            low.update({cell: round(ratio, 2) for cell, ratio in ratios.items() if ratio < 3})
+        assert low == {}
 
     play_in_browser(table, server, steps)
 
