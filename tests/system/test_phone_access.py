@@ -56,10 +56,26 @@ TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, la
     .map(([name, box]) => `${name}: ${Math.round(box.width)} x ${Math.round(box.height)}`)"""
 
 
-def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_path):
-    """Yellow 5 and green 5 are both legal: a thumb on green 5 (meant for yellow) sends nothing
-    and says which cell it chose; cancel, yellow 5, confirm: yellow 5 is crossed, once."""
-    table, _, server = phone_tower(tmp_path)
+MOVE_BUTTONS_OF_LEGAL_CELLS = """() => [...document.querySelectorAll('#sheet .cell.legal')]
+    .map((cell) => {
+        const key = `[data-row="${cell.dataset.row}"][data-number="${cell.dataset.number}"]`;
+        const button = document.querySelector(`#moves .move${key}`);
+        const box = button && button.getBoundingClientRect();
+        return [cell.dataset.row + ' ' + cell.dataset.number, getComputedStyle(cell).cursor,
+                box ? [Math.round(box.width), Math.round(box.height)] : null];
+    })"""
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_a_cell_is_no_target_its_move_button_selects_and_the_confirm_button_crosses(
+    tmp_path, variant
+):
+    """On a 360 px phone cells are 25 px (longo's 18 px), too small to hit (WCAG 2.5.8): a tap
+    on one, even a legal one, does nothing, and each legal cell has its move button, 44 x 44 px
+    or more. Yellow 5 and green 5 are both legal: a thumb on the green 5 cell sends nothing and
+    selects nothing; the green move button only selects; cancel, the yellow move button,
+    confirm: yellow 5 is crossed, once."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
 
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora")
@@ -67,11 +83,21 @@ def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_p
         page.on("websocket", lambda socket: socket.on("framesent", lambda text: sent.append(text)))
         await page.reload()  # the listener sees the page's socket from its start
         await page.wait_for_selector("#game:not([hidden])")
-        first_roll(table)
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
         await page.wait_for_selector("#moves button[data-row='yellow']")
+        for cell, cursor, button in await page.evaluate(MOVE_BUTTONS_OF_LEGAL_CELLS):
+            assert cursor != "pointer", f"{cell} looks like a target"
+            assert button is not None and min(button) >= TARGET, f"{cell}'s move: {button}"
         await page.click("#sheet .cell.legal[data-row='green'][data-number='5']")
+        assert await page.is_hidden("#confirm"), "a tap on a cell selected it"
+        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "false"
+        await page.click("#moves .move.green")
         assert await page.inner_text("#confirm-button") == "Cross green 5"
-        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "true"
+        assert await page.is_visible("#sheet .cell.selected[data-row='green'][data-number='5']")
         assert not [frame for frame in sent if '"decide"' in frame], "a tap alone sent a mark"
         await page.click("#cancel")
         assert await page.is_hidden("#confirm")
@@ -529,7 +555,7 @@ def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
         table.submit(Roll((4, 2), {colour: 1 for colour in table.game.dice_in_play()}))
         await dora.wait_for_selector(cell + ".legal")
         states["legal"] = await picture(dora, cell)
-        await dora.click(cell)
+        await dora.click("#moves .move[data-row='red'][data-number='6']")
         states["selected"] = await picture(dora, cell)
         await dora.click("#confirm-button")
         await dora.wait_for_selector(cell + ".crossed")

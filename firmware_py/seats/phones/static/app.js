@@ -329,7 +329,7 @@ function die(colour, face) {
 // The sheet's rows and cells are built once per sheet shape (a game's variant) and then
 // changed in place, only where a view differs: the phone lays out and repaints what changed
 // instead of the whole sheet at every message (a whole game: 113 full layouts of 60 cells).
-let sheetMoves = [];  // the marks the cells offer now (a tap on a legal cell selects one)
+let sheetMoves = [];  // the marks the cells show as legal now (the move buttons make them)
 
 function showSheet(seat) {
   const sheet = $("sheet");
@@ -413,14 +413,6 @@ function cellState(row, position, move) {
 
 const STATE_WORDS = { crossed: "crossed", legal: "you may cross it", skipped: "skipped",
                       closed: "row locked", open: "" };
-
-function tapCell(event) {  // a tap on a cell the player may cross selects that mark
-  const cell = event.target.closest(".cell");
-  if (!cell) return;
-  const { row, number } = cell.dataset;
-  const move = sheetMoves.find((m) => m.row === row && String(m.number) === number);
-  if (move) select(move);
-}
 
 function showCell(element, row, position, move) {
   const state = cellState(row, position, move);
@@ -609,7 +601,6 @@ function keepPatterns(on) {  // the phone remembers the choice (stored only when
   usePatterns(on);
 }
 
-$("sheet").addEventListener("click", tapCell);
 $("confirm-button").addEventListener("click", () => selected && tap(selected));
 $("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
