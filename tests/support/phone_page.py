@@ -79,10 +79,12 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HAN
         table.hardware.close()
 
 
-async def phone(browser, viewport=SMALL_PHONE):
-    """A new phone: its own context (own localStorage). The page's CSP is bypassed only so that
-    axe-core's script can be put into it."""
-    context = await browser.new_context(viewport=viewport, device_scale_factor=1, bypass_csp=True)
+async def phone(browser, viewport=SMALL_PHONE, scale: float = 1):
+    """A new phone: its own context (own localStorage), `scale` device pixels to a CSS pixel.
+    The page's CSP is bypassed only so that axe-core's script can be put into it."""
+    context = await browser.new_context(
+        viewport=viewport, device_scale_factor=scale, bypass_csp=True
+    )
     context.set_default_timeout(TIMEOUT)
     page = await context.new_page()
     page.on("pageerror", lambda error: browser.script_errors.append(str(error)))

@@ -11,7 +11,7 @@ import itertools
 import os
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter
 from support.browser import CHROMIUM
 from support.phone_page import (
     CODE,
@@ -536,6 +536,50 @@ def test_patterns_mode_gives_every_colour_its_own_shape_on_cells_dice_and_moves(
         for kind in ("#sheet .row.{} .cell", "#dice .die.{}", "#moves .move.{}"):
             shapes = {await page.eval_on_selector(kind.format(c), PATTERN) for c in COLOURS}
             assert len(shapes) == 4 and plain not in shapes, kind
+
+    play_in_browser(table, server, steps)
+
+
+HIDE = {
+    "shapes": "#sheet .cell::before { visibility: hidden !important; }",
+    "numbers": "#sheet .number { color: transparent !important; text-shadow: none !important; }",
+}
+
+
+async def sheet_without(page, *parts: str) -> Image.Image:
+    """The sheet as a picture, with `parts` (of HIDE) hidden for it."""
+    hidden = [await page.add_style_tag(content=HIDE[part]) for part in parts]
+    shot = await picture(page, "#sheet")
+    for style in hidden:
+        await style.evaluate("(style) => style.remove()")
+    return shot.convert("RGB")
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_the_patterns_shapes_leave_every_number_clear(tmp_path, variant):
+    """A shape of the patterns mode never covers or touches a number's digits (10 to 16 are
+    as wide as their cells): where the numbers are drawn (the crossed ones' dark outline too),
+    and a CSS px around, the sheet with its shapes looks as it does without them. Open,
+    legal, skipped and crossed cells, at 2 device px to the CSS px."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora", scale=2)
+        await page.check("#patterns")
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        play_turns(table, [((6, 4), None, ("green", 10))])  # Bot rolls, Dora skips to 10
+        table.submit(Roll((1, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#sheet .cell.legal")
+        plain = await sheet_without(page, "shapes")
+        digits = ImageChops.difference(plain, await sheet_without(page, "shapes", "numbers"))
+        near_digits = digits.convert("L").point(lambda level: 255 * (level > 24))
+        near_digits = near_digits.filter(ImageFilter.MaxFilter(5))  # a CSS px around
+        shapes = ImageChops.difference(plain, await sheet_without(page)).convert("L")
+        covered = ImageChops.multiply(shapes.point(lambda level: 255 * (level > 24)), near_digits)
+        assert covered.getbbox() is None, f"a shape covers digits inside {covered.getbbox()}"
 
     play_in_browser(table, server, steps)
 
