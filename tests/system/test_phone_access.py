@@ -5,6 +5,7 @@ tells each player their place and what happens next."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import io
 import itertools
@@ -230,9 +231,12 @@ LOCKING_TURNS = [
 ]
 RECORD_NEWS = """() => {
     window.newsHeard = [];
-    new MutationObserver(() => newsHeard.push(document.getElementById('news').textContent))
-        .observe(document.getElementById('news'), {childList: true, characterData: true,
-                                                   subtree: true});
+    window.newsTimes = [];  // when each was heard, in milliseconds
+    new MutationObserver(() => {
+        newsHeard.push(document.getElementById('news').textContent);
+        newsTimes.push(performance.now());
+    }).observe(document.getElementById('news'), {childList: true, characterData: true,
+                                                 subtree: true});
 }"""
 
 
@@ -302,6 +306,111 @@ def test_rolls_turns_refusals_and_locks_are_announced(tmp_path):
         news = await page.evaluate("newsHeard")
         assert news[0].startswith("Rolled: white 4 and 1, red 6, yellow 2, green 3, blue 6.")
         assert "You may cross red 5, yellow 5, green 5, blue 5." in news[0]
+
+    play_in_browser(table, server, steps)
+
+
+def in_order(heard: str, sentences: list[str]) -> list[str]:
+    """What is wrong with `heard` as a telling of `sentences`: each must be said exactly once,
+    in this order."""
+    wrong = [f"{s!r} said {heard.count(s)} times" for s in sentences if heard.count(s) != 1]
+    places = [heard.find(sentence) for sentence in sentences]
+    if not wrong and places != sorted(places):
+        wrong.append(f"out of order: {places}")
+    return wrong
+
+
+def test_a_player_hears_their_own_crosses_and_penalties(tmp_path):
+    """Dora crosses yellow 5 on her phone; then she rolls, crosses nothing and takes a penalty
+    (Bot took one before her: not hers); then Bot rolls. The news tells her each, in order."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        await page.evaluate(RECORD_NEWS)
+        first_roll(table)
+        await page.click("#moves .move.yellow")
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow']")
+        await settled(page)
+        for name in ("Bot", "Bot"):  # Bot, the roller, crosses nothing: his penalty
+            table.submit(Pass(name))
+        table.submit(Roll((6, 6), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_function("() => view.white[0] === 6")  # (a newer view would
+        for name in ("Bot", "Dora", "Dora"):  # replace it before the phone had it)
+            table.submit(Pass(name))
+        await page.wait_for_selector("#penalties .crossed")
+        table.submit(Roll((2, 2), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('Rolled: white 2'))")
+        assert table.game.player("Dora").penalties == 1
+        heard = " ".join(await page.evaluate("newsHeard"))
+        told = ["You crossed yellow 5.", "Rolled: white 6 and 6,", "You took a penalty: 1 of 4.",
+                "Rolled: white 2 and 2,"]  # fmt: skip
+        assert in_order(heard, told) == []
+        assert heard.count("penalty") == 1
+
+    play_in_browser(table, server, steps)
+
+
+async def play_turns_quickly(table, turns, pause: float) -> None:
+    """`play_turns`, a decision every `pause` seconds: each its own view on the phone."""
+    for white, *marks in turns:
+        table.submit(Roll(white, {colour: 1 for colour in table.game.dice_in_play()}))
+        for name, mark in zip(("Bot", "Dora"), marks, strict=True):
+            await asyncio.sleep(pause)
+            table.submit(Mark(name, *mark) if mark else Pass(name))
+        await asyncio.sleep(pause)
+        table.submit(Pass(table.game.active_name))
+        await asyncio.sleep(pause)
+
+
+def test_the_news_changes_at_most_once_a_second_and_says_each_thing_once_in_order(tmp_path):
+    """Six turns decided at 8 decisions a second (each a new view on the phone): the live
+    region changes a second or more apart, so that a screen reader finishes one before it
+    hears the next, and still says every roll and every cross of Dora's, each once and in
+    order (WCAG 4.1.3)."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        await page.wait_for_function("() => view.text.includes('your roll: press')")
+        await page.evaluate(RECORD_NEWS)
+        await play_turns_quickly(table, LOCKING_TURNS, pause=0.125)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('red row is locked'))")
+        times = await page.evaluate("newsTimes")
+        gaps = [round(later - sooner) for sooner, later in itertools.pairwise(times)]
+        assert len(times) > 1 and min(gaps) >= 1000, f"milliseconds between changes: {gaps}"
+        told = []
+        for white, _, dora in LOCKING_TURNS:
+            told.append(f"Rolled: white {white[0]} and {white[1]},")
+            told.append(f"You crossed red {dora[1]}" + ("." if dora[1] != 12 else ""))
+        told[-1] += " and the red lock. The red row is locked."
+        assert in_order(" ".join(await page.evaluate("newsHeard")), told) == []
+
+    play_in_browser(table, server, steps)
+
+
+def test_while_waiting_the_dice_sheet_and_scores_say_so(tmp_path):
+    """Before a game the dice, the sheet and the scores are empty: their headings say why
+    rather than leading to nothing, and no empty list is left to be read."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        waiting = spoken(await page.locator("main").aria_snapshot())
+        for heard in ('heading "Dice: not rolled yet"',
+                      'heading "Your sheet: none until the game starts"',
+                      'heading "Scores: none yet"'):  # fmt: skip
+            assert heard in waiting
+        assert "list" not in waiting
+        table.new_game()
+        await page.wait_for_selector("#sheet .row")
+        started = spoken(await page.locator("main").aria_snapshot())
+        for heard in ('heading "Dice: not rolled yet"', 'heading "Your sheet"',
+                      'list "Scores": - listitem: "Bot: 0'):  # fmt: skip
+            assert heard in started
 
     play_in_browser(table, server, steps)
 
