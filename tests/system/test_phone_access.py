@@ -753,7 +753,25 @@ async def deciding(page) -> dict:
     return await page.evaluate(LAYOUT)
 
 
+# Cells of the sheet a player cannot see: beyond the side of the page, or of their own row
+# (a row that scrolls sideways hides them, with nothing on a phone's screen to say so).
+CELLS_OUT_OF_VIEW = """() => {
+    const page = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('#sheet .cells')].flatMap((cells) => {
+        const row = cells.getBoundingClientRect();
+        return [...cells.children].filter((cell) => {
+            const box = cell.getBoundingClientRect();
+            return box.left < Math.max(0, row.left) - 0.5
+                || box.right > Math.min(page, row.right) + 0.5;
+        }).map((cell) => `${cell.dataset.row} ${cell.dataset.number}`);
+    });
+}"""
+AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_path):
+    """Rows wrap onto more lines (a row of twelve 45 px cells is wider than the phone): every
+    cell stays in view."""
     table, _, server = phone_tower(tmp_path)
 
     async def steps(browser) -> None:
@@ -761,18 +779,22 @@ def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_
         first_roll(table)
         usual = await deciding(page)
         await page.evaluate("document.documentElement.style.fontSize = '200%'")  # the setting
+        await page.evaluate(AFTER_A_FRAME)
         large = await page.evaluate(LAYOUT)
         assert large["number"] >= 1.9 * usual["number"]
         assert large["page"] <= 360 and large["spilled"] == 0
         assert large["total"]["right"] <= 360
+        assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
         assert await controls_too_small(page) == []
 
     play_in_browser(table, server, steps)
 
 
-def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
+def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_wrap(tmp_path):
     """A 360 px phone zoomed to 200 % is 180 CSS px wide: the numbers keep their CSS size (so
-    look twice as large), rows scroll sideways rather than shrink, and the page does not."""
+    look twice as large), rows wrap onto more lines rather than shrink or scroll sideways (half
+    of each row was out of view, with no sign that it scrolled), and the page does not
+    scroll sideways."""
     table, _, server = phone_tower(tmp_path)
 
     async def steps(browser) -> None:
@@ -785,7 +807,32 @@ def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
         assert zoomed["number"] == usual["number"]
         assert zoomed["page"] <= 180 and zoomed["spilled"] == 0
         assert zoomed["total"]["right"] <= 180
+        assert await zoomed_page.evaluate(CELLS_OUT_OF_VIEW) == []
         assert await controls_too_small(zoomed_page) == []
+
+    play_in_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_at_400_percent_zoom_every_cell_is_in_view_without_scrolling_sideways(tmp_path, variant):
+    """WCAG 1.4.10: a desktop browser of 1280 x 1024 zoomed to 400 % is 320 x 256 CSS px, wider
+    than high but no phone on its side (whose layout left the sheet 100 px, 2.5 cells of a
+    row): one column, rows wrapped, numbers at their size, nothing wider than the page."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        usual_page = await seated_phone(browser, server, "Dora")
+        page = await seated_phone(browser, server, "Zoe", viewport={"width": 320, "height": 256})
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        usual, zoomed = await deciding(usual_page), await deciding(page)
+        assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
+        assert zoomed["number"] == usual["number"] and zoomed["spilled"] == 0
+        assert zoomed["page"] <= 320 and zoomed["total"]["right"] <= 320
+        assert await controls_too_small(page) == []
 
     play_in_browser(table, server, steps)
 

@@ -396,6 +396,7 @@ function showSheet(seat) {
     $("sheet-title").textContent = shape.length ? "Your sheet"
       : "Your sheet: none until the game starts";
     buildSheet(sheet, seat.rows);
+    fitRows();
   }
   seat.rows.forEach((row, index) => showRow(sheet.children[index], row));
 }
@@ -405,6 +406,7 @@ function buildSheet(sheet, rows) {
   sheet.classList.toggle("long", widest > 12);  // longo's rows: smaller digits, as on its card
   sheet.replaceChildren(...rows.map((row) => {
     const line = document.createElement("div");
+    line.className = `row ${row.colour}`;  // (before its style: the same HTML on every page)
     line.style.setProperty("--cells", row.numbers.length + 1);
     const cells = document.createElement("ul");
     cells.className = "cells";
@@ -413,7 +415,40 @@ function buildSheet(sheet, rows) {
     line.append(letter(row.colour), cells);
     return line;
   }));
+  fitWhenResized.disconnect();
+  fitWhenResized.observe(sheet);
+  const first = sheet.querySelector(".cell");
+  if (first) fitWhenResized.observe(first);
 }
+
+// A row wraps onto more lines when its cells would be narrower than their numbers need (the
+// least width app.css gives a cell): as few lines as fit, its cells spread evenly over them
+// (a classic row's 12 cells at 320 px: 6 and 6). It scrolled sideways before, most of it out
+// of view at 200 % zoom, with nothing to show that it would scroll (WCAG 1.4.10).
+function fitRows() {
+  for (const cells of document.querySelectorAll("#sheet .cells")) {
+    const style = getComputedStyle(cells);
+    const gap = parseFloat(style.columnGap) || 0;
+    const room = cells.clientWidth - parseFloat(style.paddingLeft) -
+      parseFloat(style.paddingRight);
+    const least = parseFloat(getComputedStyle(cells.firstElementChild).minWidth);
+    if (!(least > 0)) continue;  // (a browser without the least width: the row scrolls)
+    const count = cells.children.length;
+    const fit = Math.max(1, Math.floor((room + gap) / (least + gap)));
+    const perLine = Math.ceil(count / Math.ceil(count / fit));
+    if (cells.style.getPropertyValue("--per-line") !== String(perLine)) {
+      cells.style.setProperty("--per-line", perLine);
+    }
+  }
+}
+
+// Fitted again when the sheet's width changes (a phone turned, a window zoomed) or its first
+// cell's (the player's text size): after the frame, so that the rows' new height is not a
+// change the observer must report within the same frame.
+let fitting = null;
+const fitWhenResized = new ResizeObserver(() => {
+  if (fitting === null) fitting = requestAnimationFrame(() => { fitting = null; fitRows(); });
+});
 
 function newCell(colour, number) {
   const element = document.createElement("li");
