@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -83,10 +84,12 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HAN
         table.hardware.close()
 
 
-async def phone(browser, viewport=SMALL_PHONE):
-    """A new phone: its own context (own localStorage). The page's CSP is bypassed only so that
-    axe-core's script can be put into it."""
-    context = await browser.new_context(viewport=viewport, device_scale_factor=1, bypass_csp=True)
+async def phone(browser, viewport=SMALL_PHONE, scale: float = 1):
+    """A new phone: its own context (own localStorage), `scale` device pixels to a CSS pixel.
+    The page's CSP is bypassed only so that axe-core's script can be put into it."""
+    context = await browser.new_context(
+        viewport=viewport, device_scale_factor=scale, bypass_csp=True
+    )
     context.set_default_timeout(TIMEOUT)
     page = await context.new_page()
     page.on("pageerror", lambda error: browser.script_errors.append(str(error)))
@@ -214,6 +217,52 @@ async def low_contrast_texts(page) -> list[str]:
         if ratio < (3.0 if large else 4.5):
             failing.append(f"{text['text']!r} in {text['where']}: {ratio:.2f}")
     return failing
+
+
+# ---- non-text contrast: a cell against its row's band (WCAG 1.4.11) ----------------------------
+
+CELL_EDGES = """() => [...document.querySelectorAll('#sheet .row')].flatMap((row) => {
+    const band = getComputedStyle(row.querySelector('.cells'));
+    const colour = row.className.split(' ')[1];
+    const stripes = {name: `${colour} band's stripes`, band: band.backgroundColor,
+                     edges: band.backgroundImage, rings: ''};
+    return [stripes, ...[...row.querySelectorAll('.cell')].map((cell) => {
+        const style = getComputedStyle(cell);
+        const framed = parseFloat(style.borderTopWidth) >= 1 && style.borderTopStyle !== 'none';
+        return {name: `${colour} row: ${cell.dataset.number}, ${cell.className}`,
+                band: band.backgroundColor, rings: style.boxShadow,
+                edges: [style.backgroundColor, framed ? style.borderTopColor : ''].join(' ')};
+    })];
+})"""
+RGB = re.compile(r"rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:,? /? ?([\d.]+))?\)")
+# one shadow of a computed box-shadow: colour, x, y, blur, spread (a frame when spread >= 1 px)
+SHADOW = re.compile(r"(rgba?\([^)]*\)) -?[\d.]+px -?[\d.]+px [\d.]+px (-?[\d.]+)px")
+
+
+def opaque_colours(css: str) -> list[tuple[float, ...]]:
+    """The colours named in a computed style's text that are mostly opaque."""
+    found = [tuple(float(part) for part in m.groups(default="1")) for m in RGB.finditer(css)]
+    return [colour[:3] for colour in found if colour[3] > 0.5]
+
+
+def frames(box_shadow: str) -> list[tuple[float, ...]]:
+    """The colours of a box-shadow's frames: shadows without offset or blur, 1 px or wider."""
+    return [colour for shadow in SHADOW.finditer(box_shadow) if float(shadow[2]) >= 1
+            for colour in opaque_colours(shadow[1])]  # fmt: skip
+
+
+async def contrast_with_bands(page) -> dict[str, float]:
+    """How far each cell of the sheet stands out from its row's band: the best contrast of its
+    fill, its border or a frame drawn with box-shadow against the band (WCAG's reading of
+    1.4.11: a component's fill or its border may carry its 3:1); and each locked row's stripes
+    against the band. Cells that are not coloured (white lock, grey skipped) count alike."""
+    found = {}
+    for part in await page.evaluate(CELL_EDGES):
+        band = opaque_colours(part["band"])[0]
+        edges = opaque_colours(part["edges"]) + frames(part["rings"])
+        if edges:
+            found[part["name"]] = max(contrast(edge, band) for edge in edges)
+    return found
 
 
 # ---- colour-vision deficiency ------------------------------------------------------------------

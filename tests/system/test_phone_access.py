@@ -5,13 +5,14 @@ tells each player their place and what happens next."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import io
 import itertools
 import os
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter
 from support.browser import CHROMIUM
 from support.phone_page import (
     CODE,
@@ -19,6 +20,7 @@ from support.phone_page import (
     axe_source,
     axe_violations,
     contrast,
+    contrast_with_bands,
     first_roll,
     low_contrast_texts,
     phone,
@@ -55,10 +57,26 @@ TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, la
     .map(([name, box]) => `${name}: ${Math.round(box.width)} x ${Math.round(box.height)}`)"""
 
 
-def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_path):
-    """Yellow 5 and green 5 are both legal: a thumb on green 5 (meant for yellow) sends nothing
-    and says which cell it chose; cancel, yellow 5, confirm: yellow 5 is crossed, once."""
-    table, _, server = phone_tower(tmp_path)
+MOVE_BUTTONS_OF_LEGAL_CELLS = """() => [...document.querySelectorAll('#sheet .cell.legal')]
+    .map((cell) => {
+        const key = `[data-row="${cell.dataset.row}"][data-number="${cell.dataset.number}"]`;
+        const button = document.querySelector(`#moves .move${key}`);
+        const box = button && button.getBoundingClientRect();
+        return [cell.dataset.row + ' ' + cell.dataset.number, getComputedStyle(cell).cursor,
+                box ? [Math.round(box.width), Math.round(box.height)] : null];
+    })"""
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_a_cell_is_no_target_its_move_button_selects_and_the_confirm_button_crosses(
+    tmp_path, variant
+):
+    """On a 360 px phone cells are 25 px (longo's 18 px), too small to hit (WCAG 2.5.8): a tap
+    on one, even a legal one, does nothing, and each legal cell has its move button, 44 x 44 px
+    or more. Yellow 5 and green 5 are both legal: a thumb on the green 5 cell sends nothing and
+    selects nothing; the green move button only selects; cancel, the yellow move button,
+    confirm: yellow 5 is crossed, once."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
 
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora")
@@ -66,11 +84,21 @@ def test_a_tap_on_a_cell_only_selects_it_and_the_confirm_button_crosses_it(tmp_p
         page.on("websocket", lambda socket: socket.on("framesent", lambda text: sent.append(text)))
         await page.reload()  # the listener sees the page's socket from its start
         await page.wait_for_selector("#game:not([hidden])")
-        first_roll(table)
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
         await page.wait_for_selector("#moves button[data-row='yellow']")
+        for cell, cursor, button in await page.evaluate(MOVE_BUTTONS_OF_LEGAL_CELLS):
+            assert cursor != "pointer", f"{cell} looks like a target"
+            assert button is not None and min(button) >= TARGET, f"{cell}'s move: {button}"
         await page.click("#sheet .cell.legal[data-row='green'][data-number='5']")
+        assert await page.is_hidden("#confirm"), "a tap on a cell selected it"
+        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "false"
+        await page.click("#moves .move.green")
         assert await page.inner_text("#confirm-button") == "Cross green 5"
-        assert await page.get_attribute("#moves .move.green", "aria-pressed") == "true"
+        assert await page.is_visible("#sheet .cell.selected[data-row='green'][data-number='5']")
         assert not [frame for frame in sent if '"decide"' in frame], "a tap alone sent a mark"
         await page.click("#cancel")
         assert await page.is_hidden("#confirm")
@@ -203,9 +231,12 @@ LOCKING_TURNS = [
 ]
 RECORD_NEWS = """() => {
     window.newsHeard = [];
-    new MutationObserver(() => newsHeard.push(document.getElementById('news').textContent))
-        .observe(document.getElementById('news'), {childList: true, characterData: true,
-                                                   subtree: true});
+    window.newsTimes = [];  // when each was heard, in milliseconds
+    new MutationObserver(() => {
+        newsHeard.push(document.getElementById('news').textContent);
+        newsTimes.push(performance.now());
+    }).observe(document.getElementById('news'), {childList: true, characterData: true,
+                                                 subtree: true});
 }"""
 
 
@@ -275,6 +306,111 @@ def test_rolls_turns_refusals_and_locks_are_announced(tmp_path):
         news = await page.evaluate("newsHeard")
         assert news[0].startswith("Rolled: white 4 and 1, red 6, yellow 2, green 3, blue 6.")
         assert "You may cross red 5, yellow 5, green 5, blue 5." in news[0]
+
+    play_in_browser(table, server, steps)
+
+
+def in_order(heard: str, sentences: list[str]) -> list[str]:
+    """What is wrong with `heard` as a telling of `sentences`: each must be said exactly once,
+    in this order."""
+    wrong = [f"{s!r} said {heard.count(s)} times" for s in sentences if heard.count(s) != 1]
+    places = [heard.find(sentence) for sentence in sentences]
+    if not wrong and places != sorted(places):
+        wrong.append(f"out of order: {places}")
+    return wrong
+
+
+def test_a_player_hears_their_own_crosses_and_penalties(tmp_path):
+    """Dora crosses yellow 5 on her phone; then she rolls, crosses nothing and takes a penalty
+    (Bot took one before her: not hers); then Bot rolls. The news tells her each, in order."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        await page.evaluate(RECORD_NEWS)
+        first_roll(table)
+        await page.click("#moves .move.yellow")
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='yellow']")
+        await settled(page)
+        for name in ("Bot", "Bot"):  # Bot, the roller, crosses nothing: his penalty
+            table.submit(Pass(name))
+        table.submit(Roll((6, 6), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_function("() => view.white[0] === 6")  # (a newer view would
+        for name in ("Bot", "Dora", "Dora"):  # replace it before the phone had it)
+            table.submit(Pass(name))
+        await page.wait_for_selector("#penalties .crossed")
+        table.submit(Roll((2, 2), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('Rolled: white 2'))")
+        assert table.game.player("Dora").penalties == 1
+        heard = " ".join(await page.evaluate("newsHeard"))
+        told = ["You crossed yellow 5.", "Rolled: white 6 and 6,", "You took a penalty: 1 of 4.",
+                "Rolled: white 2 and 2,"]  # fmt: skip
+        assert in_order(heard, told) == []
+        assert heard.count("penalty") == 1
+
+    play_in_browser(table, server, steps)
+
+
+async def play_turns_quickly(table, turns, pause: float) -> None:
+    """`play_turns`, a decision every `pause` seconds: each its own view on the phone."""
+    for white, *marks in turns:
+        table.submit(Roll(white, {colour: 1 for colour in table.game.dice_in_play()}))
+        for name, mark in zip(("Bot", "Dora"), marks, strict=True):
+            await asyncio.sleep(pause)
+            table.submit(Mark(name, *mark) if mark else Pass(name))
+        await asyncio.sleep(pause)
+        table.submit(Pass(table.game.active_name))
+        await asyncio.sleep(pause)
+
+
+def test_the_news_changes_at_most_once_a_second_and_says_each_thing_once_in_order(tmp_path):
+    """Six turns decided at 8 decisions a second (each a new view on the phone): the live
+    region changes a second or more apart, so that a screen reader finishes one before it
+    hears the next, and still says every roll and every cross of Dora's, each once and in
+    order (WCAG 4.1.3)."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        everybody_passes(table)
+        await page.wait_for_function("() => view.text.includes('your roll: press')")
+        await page.evaluate(RECORD_NEWS)
+        await play_turns_quickly(table, LOCKING_TURNS, pause=0.125)
+        await page.wait_for_function("() => newsHeard.some(h => h.includes('red row is locked'))")
+        times = await page.evaluate("newsTimes")
+        gaps = [round(later - sooner) for sooner, later in itertools.pairwise(times)]
+        assert len(times) > 1 and min(gaps) >= 1000, f"milliseconds between changes: {gaps}"
+        told = []
+        for white, _, dora in LOCKING_TURNS:
+            told.append(f"Rolled: white {white[0]} and {white[1]},")
+            told.append(f"You crossed red {dora[1]}" + ("." if dora[1] != 12 else ""))
+        told[-1] += " and the red lock. The red row is locked."
+        assert in_order(" ".join(await page.evaluate("newsHeard")), told) == []
+
+    play_in_browser(table, server, steps)
+
+
+def test_while_waiting_the_dice_sheet_and_scores_say_so(tmp_path):
+    """Before a game the dice, the sheet and the scores are empty: their headings say why
+    rather than leading to nothing, and no empty list is left to be read."""
+    table, _, server = phone_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        waiting = spoken(await page.locator("main").aria_snapshot())
+        for heard in ('heading "Dice: not rolled yet"',
+                      'heading "Your sheet: none until the game starts"',
+                      'heading "Scores: none yet"'):  # fmt: skip
+            assert heard in waiting
+        assert "list" not in waiting
+        table.new_game()
+        await page.wait_for_selector("#sheet .row")
+        started = spoken(await page.locator("main").aria_snapshot())
+        for heard in ('heading "Dice: not rolled yet"', 'heading "Your sheet"',
+                      'list "Scores": - listitem: "Bot: 0'):  # fmt: skip
+            assert heard in started
 
     play_in_browser(table, server, steps)
 
@@ -380,6 +516,52 @@ def test_every_text_is_at_least_4_5_to_1_against_its_background_locked_rows_incl
     play_in_browser(table, server, steps)
 
 
+# The view the tower sent last, redrawn with every cell of the sheet in one state (the page's
+# own `handle`): open, crossed (the locks too), skipped, legal, or each row locked for everyone.
+EVERY_CELL = """(state) => {
+    const seat = structuredClone(view);
+    seat.rows = seat.rows.map((row) => {
+        const last = row.numbers.length - 1;
+        const drawn = {...row, crossed: [], skipped_before: 0, locked_by_me: false,
+                       closed: state === 'locked'};
+        if (state === 'crossed') {
+            Object.assign(drawn, {crossed: [...row.numbers.keys()], locked_by_me: true});
+        }
+        if (state === 'skipped') Object.assign(drawn, {crossed: [last], skipped_before: last});
+        return drawn;
+    });
+    seat.locked = state === 'locked' ? seat.rows.map((row) => row.colour) : [];
+    seat.moves = state !== 'legal' ? [] : seat.rows.flatMap((row) => row.numbers.map(
+        (number) => ({row: row.colour, number, lucky: false, choices: []})));
+    handle({type: 'view', view: seat});
+}"""
+
+
+@pytest.mark.parametrize("variant", ["classic", "mixx-a"])
+def test_every_state_of_a_cell_stands_out_3_to_1_from_its_rows_band(tmp_path, variant):
+    """WCAG 1.4.11 for the sheet: each cell, open, crossed, skipped, legal, selected or in a
+    locked row, and the lock, stands out 3:1 or more from its row's band by its fill or its
+    frame, and a locked row's stripes do too; mixx's rows put every colour on every band."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora")
+        first_roll(table)
+        await page.wait_for_selector("#moves .move")
+        low = {}
+        for state in ("open", "crossed", "skipped", "legal", "locked"):
+            await page.evaluate(EVERY_CELL, state)
+            ratios = await contrast_with_bands(page)
+            if state == "legal":
+                for row in COLOURS:  # one cell selected in each row, in turn
+                    await page.click(f"#moves .move[data-row='{row}']")
+                    ratios.update(await contrast_with_bands(page))
+            low.update({cell: round(ratio, 2) for cell, ratio in ratios.items() if ratio < 3})
+        assert low == {}
+
+    play_in_browser(table, server, steps)
+
+
 COLOURS = ("red", "yellow", "green", "blue")
 
 
@@ -467,6 +649,50 @@ def test_patterns_mode_gives_every_colour_its_own_shape_on_cells_dice_and_moves(
     play_in_browser(table, server, steps)
 
 
+HIDE = {
+    "shapes": "#sheet .cell::before { visibility: hidden !important; }",
+    "numbers": "#sheet .number { color: transparent !important; text-shadow: none !important; }",
+}
+
+
+async def sheet_without(page, *parts: str) -> Image.Image:
+    """The sheet as a picture, with `parts` (of HIDE) hidden for it."""
+    hidden = [await page.add_style_tag(content=HIDE[part]) for part in parts]
+    shot = await picture(page, "#sheet")
+    for style in hidden:
+        await style.evaluate("(style) => style.remove()")
+    return shot.convert("RGB")
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_the_patterns_shapes_leave_every_number_clear(tmp_path, variant):
+    """A shape of the patterns mode never covers or touches a number's digits (10 to 16 are
+    as wide as their cells): where the numbers are drawn (the crossed ones' dark outline too),
+    and a CSS px around, the sheet with its shapes looks as it does without them. Open,
+    legal, skipped and crossed cells, at 2 device px to the CSS px."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora", scale=2)
+        await page.check("#patterns")
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        play_turns(table, [((6, 4), None, ("green", 10))])  # Bot rolls, Dora skips to 10
+        table.submit(Roll((1, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#sheet .cell.legal")
+        plain = await sheet_without(page, "shapes")
+        digits = ImageChops.difference(plain, await sheet_without(page, "shapes", "numbers"))
+        near_digits = digits.convert("L").point(lambda level: 255 * (level > 24))
+        near_digits = near_digits.filter(ImageFilter.MaxFilter(5))  # a CSS px around
+        shapes = ImageChops.difference(plain, await sheet_without(page)).convert("L")
+        covered = ImageChops.multiply(shapes.point(lambda level: 255 * (level > 24)), near_digits)
+        assert covered.getbbox() is None, f"a shape covers digits inside {covered.getbbox()}"
+
+    play_in_browser(table, server, steps)
+
+
 def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
     """Red 6 open, legal, selected and crossed on Dora's phone, skipped on Ben's: under both
     simulations every two states differ clearly in tone or shape (the number is the same)."""
@@ -482,7 +708,7 @@ def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
         table.submit(Roll((4, 2), {colour: 1 for colour in table.game.dice_in_play()}))
         await dora.wait_for_selector(cell + ".legal")
         states["legal"] = await picture(dora, cell)
-        await dora.click(cell)
+        await dora.click("#moves .move[data-row='red'][data-number='6']")
         states["selected"] = await picture(dora, cell)
         await dora.click("#confirm-button")
         await dora.wait_for_selector(cell + ".crossed")
@@ -527,7 +753,25 @@ async def deciding(page) -> dict:
     return await page.evaluate(LAYOUT)
 
 
+# Cells of the sheet a player cannot see: beyond the side of the page, or of their own row
+# (a row that scrolls sideways hides them, with nothing on a phone's screen to say so).
+CELLS_OUT_OF_VIEW = """() => {
+    const page = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('#sheet .cells')].flatMap((cells) => {
+        const row = cells.getBoundingClientRect();
+        return [...cells.children].filter((cell) => {
+            const box = cell.getBoundingClientRect();
+            return box.left < Math.max(0, row.left) - 0.5
+                || box.right > Math.min(page, row.right) + 0.5;
+        }).map((cell) => `${cell.dataset.row} ${cell.dataset.number}`);
+    });
+}"""
+AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_path):
+    """Rows wrap onto more lines (a row of twelve 45 px cells is wider than the phone): every
+    cell stays in view."""
     table, _, server = phone_tower(tmp_path)
 
     async def steps(browser) -> None:
@@ -535,18 +779,22 @@ def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_
         first_roll(table)
         usual = await deciding(page)
         await page.evaluate("document.documentElement.style.fontSize = '200%'")  # the setting
+        await page.evaluate(AFTER_A_FRAME)
         large = await page.evaluate(LAYOUT)
         assert large["number"] >= 1.9 * usual["number"]
         assert large["page"] <= 360 and large["spilled"] == 0
         assert large["total"]["right"] <= 360
+        assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
         assert await controls_too_small(page) == []
 
     play_in_browser(table, server, steps)
 
 
-def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
+def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_wrap(tmp_path):
     """A 360 px phone zoomed to 200 % is 180 CSS px wide: the numbers keep their CSS size (so
-    look twice as large), rows scroll sideways rather than shrink, and the page does not."""
+    look twice as large), rows wrap onto more lines rather than shrink or scroll sideways (half
+    of each row was out of view, with no sign that it scrolled), and the page does not
+    scroll sideways."""
     table, _, server = phone_tower(tmp_path)
 
     async def steps(browser) -> None:
@@ -559,7 +807,32 @@ def test_at_200_percent_zoom_the_sheet_grows_and_its_rows_scroll(tmp_path):
         assert zoomed["number"] == usual["number"]
         assert zoomed["page"] <= 180 and zoomed["spilled"] == 0
         assert zoomed["total"]["right"] <= 180
+        assert await zoomed_page.evaluate(CELLS_OUT_OF_VIEW) == []
         assert await controls_too_small(zoomed_page) == []
+
+    play_in_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_at_400_percent_zoom_every_cell_is_in_view_without_scrolling_sideways(tmp_path, variant):
+    """WCAG 1.4.10: a desktop browser of 1280 x 1024 zoomed to 400 % is 320 x 256 CSS px, wider
+    than high but no phone on its side (whose layout left the sheet 100 px, 2.5 cells of a
+    row): one column, rows wrapped, numbers at their size, nothing wider than the page."""
+    table, _, server = phone_tower(tmp_path, variant=variant)
+
+    async def steps(browser) -> None:
+        usual_page = await seated_phone(browser, server, "Dora")
+        page = await seated_phone(browser, server, "Zoe", viewport={"width": 320, "height": 256})
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        usual, zoomed = await deciding(usual_page), await deciding(page)
+        assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
+        assert zoomed["number"] == usual["number"] and zoomed["spilled"] == 0
+        assert zoomed["page"] <= 320 and zoomed["total"]["right"] <= 320
+        assert await controls_too_small(page) == []
 
     play_in_browser(table, server, steps)
 

@@ -251,10 +251,8 @@ function diceWords(seat) {
 
 function newsOf(before, seat) {  // what changed since the last view, in a sentence or two
   const words = [];
-  const dice = JSON.stringify([seat.white, seat.colours]);
-  if (seat.white && (!before || dice !== JSON.stringify([before.white, before.colours]))) {
-    words.push(`Rolled: ${diceWords(seat)}.`);
-  }
+  if (rolled(before, seat)) words.push(`Rolled: ${diceWords(seat)}.`);
+  if (before) words.push(...ownNews(before, seat));
   const locked = seat.locked.filter((colour) => !before || !before.locked.includes(colour));
   if (before) for (const colour of locked) words.push(`The ${colour} row is locked.`);
   if (!before || seat.text !== before.text) words.push(sentence(seat.text));
@@ -262,6 +260,41 @@ function newsOf(before, seat) {  // what changed since the last view, in a sente
   const moves = seat.moves.length && !seat.decided ? movesWords(seat.moves) : "";
   if (moves && (!before || movesWords(before.moves) !== moves)) words.push(moves);
   return words.join(" ");
+}
+
+// A new roll: other faces, or the roll phase over (the same faces again). A die that leaves
+// the game with its locked row is no roll (that was said as one again).
+function rolled(before, seat) {
+  if (!seat.white) return false;
+  if (!before || !before.white) return true;
+  if (before.phase === "roll" && seat.phase !== "roll") return true;
+  const otherFace = (colour) => before.colours[colour] !== seat.colours[colour];
+  return String(seat.white) !== String(before.white) || Object.keys(seat.colours).some(otherFace);
+}
+
+// The player's own sheet since the last view: the crosses they made (a bonus's, a lock's too)
+// and a penalty. A new game's empty sheet, or the first view after a reload, says nothing here.
+function ownNews(before, seat) {
+  const words = [];
+  if (before.rows.length !== seat.rows.length) return words;
+  const crossed = seat.rows.flatMap((row, index) => newCrosses(before.rows[index], row));
+  if (crossed.length) words.push(`You crossed ${inWords(crossed)}.`);
+  if (seat.penalties > before.penalties) {
+    words.push(`You took a penalty: ${seat.penalties} of 4.`);
+  }
+  return words;
+}
+
+function newCrosses(was, row) {  // "red 12", "the red lock": what this row gained
+  const crossed = row.crossed.filter((position) => !was.crossed.includes(position));
+  const names = crossed.map((position) => `${row.colour} ${row.numbers[position]}`);
+  if (row.locked_by_me && !was.locked_by_me) names.push(`the ${row.colour} lock`);
+  return names;
+}
+
+function inWords(names) {  // "a", "a and b", "a, b and c"
+  return names.length < 2 ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 function sentence(words) {
@@ -273,9 +306,31 @@ function movesWords(moves) {
   return "You may cross " + moves.map((move) => moveName(move)).join(", ") + ".";
 }
 
+// The news region changes at most once every NEWS_GAP ms: views come in bursts (every player's
+// decision is one, up to 8 a second), and a screen reader that hears its live region change
+// again while it speaks may cut the last news short or skip it. What happened meanwhile is said
+// together, in order, each piece once (WCAG 4.1.3).
+const NEWS_GAP = 1500;
+const newsToSay = [];
+let newsTimer = null;
+let newsSaidAt = -Infinity;
+
 function tell(before, seat) {
   const words = newsOf(before, seat);
-  if (words) $("news").textContent = words;
+  if (!words) return;
+  newsToSay.push(words);
+  if (newsTimer === null) {
+    const wait = Math.max(0, newsSaidAt + NEWS_GAP - performance.now());
+    newsTimer = setTimeout(sayNews, wait);
+  }
+}
+
+function sayNews() {
+  newsTimer = null;
+  newsSaidAt = performance.now();
+  const said = document.createElement("p");  // a new node: read even if its words are the same
+  said.textContent = newsToSay.splice(0).join(" ");
+  $("news").replaceChildren(said);
 }
 
 // ---- dice and sheet --------------------------------------------------------------------------
@@ -311,6 +366,8 @@ function showDice(seat) {
   if (alreadyShows("dice", seat.white, seat.colours)) return;
   const dice = $("dice");
   dice.replaceChildren();
+  $("dice-title").textContent = seat.white ? "Dice" : "Dice: not rolled yet";
+  dice.hidden = !seat.white;
   if (!seat.white) return;
   for (const face of seat.white) dice.append(die("white", face));
   for (const [colour, face] of Object.entries(seat.colours)) dice.append(die(colour, face));
@@ -329,13 +386,18 @@ function die(colour, face) {
 // The sheet's rows and cells are built once per sheet shape (a game's variant) and then
 // changed in place, only where a view differs: the phone lays out and repaints what changed
 // instead of the whole sheet at every message (a whole game: 113 full layouts of 60 cells).
-let sheetMoves = [];  // the marks the cells offer now (a tap on a legal cell selects one)
+let sheetMoves = [];  // the marks the cells show as legal now (the move buttons make them)
 
 function showSheet(seat) {
   const sheet = $("sheet");
   sheetMoves = seat.moves.filter((move) => !move.lucky);
   const shape = seat.rows.map((row) => [row.colour, row.numbers, row.cell_colours]);
-  if (!alreadyShows("sheet", shape)) buildSheet(sheet, seat.rows);
+  if (!alreadyShows("sheet", shape)) {
+    $("sheet-title").textContent = shape.length ? "Your sheet"
+      : "Your sheet: none until the game starts";
+    buildSheet(sheet, seat.rows);
+    fitRows();
+  }
   seat.rows.forEach((row, index) => showRow(sheet.children[index], row));
 }
 
@@ -344,6 +406,7 @@ function buildSheet(sheet, rows) {
   sheet.classList.toggle("long", widest > 12);  // longo's rows: smaller digits, as on its card
   sheet.replaceChildren(...rows.map((row) => {
     const line = document.createElement("div");
+    line.className = `row ${row.colour}`;  // (before its style: the same HTML on every page)
     line.style.setProperty("--cells", row.numbers.length + 1);
     const cells = document.createElement("ul");
     cells.className = "cells";
@@ -352,7 +415,40 @@ function buildSheet(sheet, rows) {
     line.append(letter(row.colour), cells);
     return line;
   }));
+  fitWhenResized.disconnect();
+  fitWhenResized.observe(sheet);
+  const first = sheet.querySelector(".cell");
+  if (first) fitWhenResized.observe(first);
 }
+
+// A row wraps onto more lines when its cells would be narrower than their numbers need (the
+// least width app.css gives a cell): as few lines as fit, its cells spread evenly over them
+// (a classic row's 12 cells at 320 px: 6 and 6). It scrolled sideways before, most of it out
+// of view at 200 % zoom, with nothing to show that it would scroll (WCAG 1.4.10).
+function fitRows() {
+  for (const cells of document.querySelectorAll("#sheet .cells")) {
+    const style = getComputedStyle(cells);
+    const gap = parseFloat(style.columnGap) || 0;
+    const room = cells.clientWidth - parseFloat(style.paddingLeft) -
+      parseFloat(style.paddingRight);
+    const least = parseFloat(getComputedStyle(cells.firstElementChild).minWidth);
+    if (!(least > 0)) continue;  // (a browser without the least width: the row scrolls)
+    const count = cells.children.length;
+    const fit = Math.max(1, Math.floor((room + gap) / (least + gap)));
+    const perLine = Math.ceil(count / Math.ceil(count / fit));
+    if (cells.style.getPropertyValue("--per-line") !== String(perLine)) {
+      cells.style.setProperty("--per-line", perLine);
+    }
+  }
+}
+
+// Fitted again when the sheet's width changes (a phone turned, a window zoomed) or its first
+// cell's (the player's text size): after the frame, so that the rows' new height is not a
+// change the observer must report within the same frame.
+let fitting = null;
+const fitWhenResized = new ResizeObserver(() => {
+  if (fitting === null) fitting = requestAnimationFrame(() => { fitting = null; fitRows(); });
+});
 
 function newCell(colour, number) {
   const element = document.createElement("li");
@@ -413,14 +509,6 @@ function cellState(row, position, move) {
 
 const STATE_WORDS = { crossed: "crossed", legal: "you may cross it", skipped: "skipped",
                       closed: "row locked", open: "" };
-
-function tapCell(event) {  // a tap on a cell the player may cross selects that mark
-  const cell = event.target.closest(".cell");
-  if (!cell) return;
-  const { row, number } = cell.dataset;
-  const move = sheetMoves.find((m) => m.row === row && String(m.number) === number);
-  if (move) select(move);
-}
 
 function showCell(element, row, position, move) {
   const state = cellState(row, position, move);
@@ -589,6 +677,8 @@ function showScores(seat) {
   if (alreadyShows("scores", seat.scores, seat.waiting_for, seat.player)) return;
   const scores = $("scores");
   scores.replaceChildren();
+  $("scores-title").textContent = seat.scores.length ? "Scores" : "Scores: none yet";
+  scores.hidden = !seat.scores.length;
   for (const [name, total] of seat.scores) {
     const item = document.createElement("li");
     const waiting = seat.waiting_for.includes(name);
@@ -609,7 +699,6 @@ function keepPatterns(on) {  // the phone remembers the choice (stored only when
   usePatterns(on);
 }
 
-$("sheet").addEventListener("click", tapCell);
 $("confirm-button").addEventListener("click", () => selected && tap(selected));
 $("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
