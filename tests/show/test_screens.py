@@ -132,7 +132,8 @@ def test_any_name_is_drawn_in_its_own_letters(screen):
 
 def test_a_character_the_font_lacks_is_drawn_as_its_plain_letter_or_a_latin_stand_in():
     assert pictures("setup", "Nguyễn") == pictures("setup", "Nguyen")  # ễ: not in the font
-    assert pictures("setup", "😀") == pictures("setup", ":grinning:")  # not a hollow box
+    assert pictures("setup", "Mia 🎲") == pictures("setup", "Mia")  # not a box, no ":game_die:"
+    assert pictures("setup", "Mia ❤️") == pictures("setup", "Mia ♥")  # the font's own heart
     assert pictures("setup", "\U000e0001") == pictures("setup", FALLBACK)  # a tag: nothing
     assert font.drawable("a\tb\nc") == "a b c"  # a line break never breaks the layout
 
