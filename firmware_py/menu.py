@@ -17,6 +17,7 @@ NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK = "new game", "variant", "players", "lev
 ITEMS = (NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK)
 LIST, CONFIRM = "list", "confirm"  # pages besides VARIANT and PLAYERS
 IDLE_SECONDS = 30.0  # the menu closes by itself after this long without a press
+COLUMN = 10  # characters of a name in the players page's two columns
 
 LIST_HINTS = ("tap: next hold: pick",)
 VALUE_HINTS = ("tap: next hold: keep",)
@@ -96,6 +97,17 @@ def _abandon_words() -> tuple[str, ...]:
 
 
 def _two_columns(names: list[str]) -> tuple[str, ...]:
-    """Names two to a line, each cut to ten characters."""
-    cut = [f"{name[:10]:<10}" for name in names]
-    return tuple(" ".join(cut[i : i + 2]).rstrip() for i in range(0, len(cut), 2))
+    """Names whole, two to a line where both take ten characters or fewer (a short name joins
+    the first line that holds one short name alone), a longer name on a line of its own."""
+    lines: list[str] = []
+    alone = -1  # the line that holds one short name alone, if any
+    for name in names:
+        if len(name) > COLUMN:
+            lines.append(name)
+        elif alone >= 0:
+            lines[alone] = f"{lines[alone]:<{COLUMN}} {name}"
+            alone = -1
+        else:
+            lines.append(name)
+            alone = len(lines) - 1
+    return tuple(lines)

@@ -39,6 +39,7 @@ DEBOUNCE_MS = 20  # contacts bounce for a few ms; a button is not read again thi
 LONG_MS = 800  # holding pass this long passes
 REFUSAL_MS = 10000  # a refusal stays on screen this long, or until a button is pressed
 BLINK_MS = 500  # the status LED blinks at this half-period while the tower is gone
+PAGE_MS = 4000  # what does not fit the screen (a long name, a long text) takes turns this often
 LOOP_MS = 10  # the longest the loop sleeps between looks at the buttons and the line
 
 # How a finger presses, for the unix board and the robot: a tap holds a button TAP_MS, a hold
@@ -218,6 +219,7 @@ class PadApp:
         self.overlay = None  # [text, shown at, for how many ms or None]: a refusal or notice
         self.hint = ""  # a short word on the last press, until the next one
         self.sent = ""  # the request in flight, in words
+        self.page = 0  # which page shows of what takes turns on the screen
         self.version = 0
         self._pass_down_at = None  # pass went down with nothing selected: a pass if held
         self._last_mark = None  # the last mark sent, re-selected if the tower asks for a choice
@@ -250,8 +252,12 @@ class PadApp:
             self._changed()
 
     def tick(self, now: int) -> None:
-        """Time passing: the link's timers, a pass held long enough, an overlay's end."""
+        """Time passing: the link's timers, a pass held long enough, an overlay's end, the
+        screen's next page."""
         self.link.tick(now)
+        if now // PAGE_MS != self.page:
+            self.page = now // PAGE_MS
+            self._changed()  # the screen is drawn again; only lines that changed are sent
         if self._pass_down_at is not None and ticks_diff(now, self._pass_down_at) >= LONG_MS:
             self._pass_down_at = None
             self._hold_pass(now)

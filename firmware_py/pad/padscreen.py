@@ -31,6 +31,11 @@ A pad without a seat (STATE flag MAY_JOIN) shows how to join:
 
 A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out). While the
 tower refuses the pad's hello, its reason covers lines 2 to 7 (the pad says hello again by itself).
+
+Words are never cut (issue 39): a line breaks after a space or a hyphen ("Alexandra-" /
+"Charlotte"), and only a word longer than a line is split. What does not fit its lines takes
+turns, a page every padapp.PAGE_MS: a long text, a few lines at a time; a player's name too long
+to stand beside the score, in pieces of whole words (or alone on the line, then the score).
 """
 
 import sys
@@ -63,11 +68,11 @@ def render(pad):
             lines.extend(_sheet(pad))
             lines.extend(_bottom(pad))
         else:  # no game: the status line has the room
-            lines.extend(_wrap(pad.state["text"], 6))
+            lines.extend(_wrap(pad.state["text"], 6, pad.page))
     if pad.overlay is not None:
-        lines[2:] = _wrap(pad.overlay[0], HEIGHT - 2)
+        lines[2:] = _wrap(pad.overlay[0], HEIGHT - 2, pad.page)
     if pad.state is not None and _refused(pad.link):
-        lines[2:] = _refusal_lines(pad.link, HEIGHT - 2)
+        lines[2:] = _refusal_lines(pad.link, HEIGHT - 2, pad.page)
     lines = [line[:WIDTH] for line in lines[:HEIGHT]]
     return lines + [""] * (HEIGHT - len(lines))
 
@@ -79,7 +84,7 @@ def _welcome(pad):
     if len(lines) == 2:
         lines.append("")
     if _refused(pad.link):
-        return lines + _refusal_lines(pad.link, HEIGHT - len(lines))
+        return lines + _refusal_lines(pad.link, HEIGHT - len(lines), pad.page)
     return lines + _wrap(_link_words(pad.link), HEIGHT - len(lines))
 
 
@@ -101,9 +106,9 @@ def _refused(link):
     return link.refusal and link.heard and not link.session
 
 
-def _refusal_lines(link, count):
+def _refusal_lines(link, count, page):
     """`count` lines: the tower's reason for refusing our hello, and that the pad goes on."""
-    lines = _wrap("tower says no: " + link.refusal, count - 1)
+    lines = _wrap("tower says no: " + link.refusal, count - 1, page)
     lines.append(TRYING_AGAIN)
     return lines
 
@@ -127,7 +132,7 @@ def _join(pad):
         below = ["sent " + pad.sent, "waiting for OK"]
     elif pad.hint:
         below = ["", pad.hint]
-    text = _wrap(pad.state["text"], HEIGHT - len(lines) - len(below))
+    text = _wrap(pad.state["text"], HEIGHT - len(lines) - len(below), pad.page)
     while text and not text[-1]:  # the tower's words, then what the pad does
         text.pop()
     if below:
@@ -140,14 +145,14 @@ def _lucky(pad):
     state = pad.state
     chosen = " ".join(str(n) for n in state["lucky"]) or "-"
     undo = "U: take back" if state["flags"] & protocol.MAY_UNDO else ""
-    lines = [_header(pad, "lucky"), _wrap(state["text"], 1)[0], "yours: " + chosen, undo]
+    lines = [_header(pad, "lucky"), _wrap(state["text"], 1, pad.page)[0], "yours: " + chosen, undo]
     if pad.link.request is not None:
         lines += ["", "", "sent " + pad.sent, "waiting for OK"]
     elif state["moves"]:
         lines.append("      > " + str(pad.shown) + " <")
         lines.extend(LUCKY_HELP)
     else:
-        lines += _wrap(state["text"], 4)
+        lines += _wrap(state["text"], 4, pad.page)
         lines[1] = "lucky numbers"
     if pad.hint:
         lines[7] = pad.hint
@@ -156,7 +161,7 @@ def _lucky(pad):
 
 def _header(pad, words=None):
     """The player's name (the pad's, without a seat), and the link's trouble, `words` or the
-    score on the right."""
+    score on the right; a name too long for that takes turns in pieces of whole words."""
     state = pad.state
     if not pad.link.heard:
         right = "no tower"
@@ -166,7 +171,15 @@ def _header(pad, words=None):
         right = words
     else:
         right = str(state["total"]) + " P" + str(state["penalties"])
-    name = (state["player"] or "qwixx pad")[: WIDTH - 1 - len(right)]
+    name = state["player"] or "qwixx pad"
+    room = WIDTH - 1 - len(right)
+    whole = _whole_words_fit(name, room)
+    pieces = _lines(name, room if whole else WIDTH) or [""]
+    if not whole:  # a word too long to stand beside the score: the name alone, then the score
+        pieces.append("")
+    name = pieces[pad.page % len(pieces)]
+    if len(name) > room:
+        return name
     return name + " " * (WIDTH - len(name) - len(right)) + right
 
 
@@ -231,7 +244,7 @@ def _bottom(pad):
     elif state["moves"] or flags & protocol.MAY_PASS:
         lines = [_offer(state), "hold P: pass" if flags & protocol.MAY_PASS else ""]
     else:
-        lines = _wrap(state["text"], 2)
+        lines = _wrap(state["text"], 2, pad.page)
         if flags & protocol.MAY_UNDO:
             lines[1] = "U: take back"
     if pad.hint:
@@ -279,28 +292,49 @@ def _offer(state):
     return words
 
 
-def _wrap(text, count):
-    """`text` broken into at most `count` lines at spaces; '..' ends it if cut."""
+def _wrap(text, count, page=0):
+    """`text` in `count` lines, broken between words; more lines than that take turns, `count`
+    lines to a page, `page` the one to show."""
+    lines = _lines(text, WIDTH)
+    pages = (len(lines) + count - 1) // count
+    if pages > 1:
+        first = (page % pages) * count
+        lines = lines[first : first + count]
+    return lines + [""] * (count - len(lines))
+
+
+def _lines(text, width):
+    """`text` in lines of at most `width` characters, broken after a space or a hyphen; a word
+    longer than a line split."""
     lines = []
     line = ""
-    for word in text.split():
-        while len(word) > WIDTH:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:WIDTH])
-            word = word[WIDTH:]
-        if line and len(line) + 1 + len(word) > WIDTH:
+    for word in _words(text, width):
+        glue = "" if line.endswith("-") or not line else " "
+        if line and len(line) + len(glue) + len(word) > width:
             lines.append(line)
             line = word
         else:
-            line = line + " " + word if line else word
+            line = line + glue + word
     if line:
         lines.append(line)
-    if len(lines) > count:
-        lines = lines[:count]
-        lines[-1] = lines[-1][: WIDTH - 2] + ".."
-    return lines + [""] * (count - len(lines))
+    return lines
+
+
+def _whole_words_fit(text, width):
+    """Each word of `text` fits `width` characters, once broken after its hyphens."""
+    return all(len(piece) <= width for piece in text.replace("-", "- ").split())
+
+
+def _words(text, width):
+    """`text`'s words, each cut after its hyphens, and a piece longer than `width` split."""
+    words = []
+    for word in text.split():
+        while len(word) > width:
+            cut = word.find("-", 0, width) + 1 or width
+            words.append(word[:cut])
+            word = word[cut:]
+        words.append(word)
+    return words
 
 
 def _highest_bit(value):

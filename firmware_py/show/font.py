@@ -10,8 +10,10 @@ name itself (journal, news, pads, phones) stays as it was typed.
 The font (`fonts/efont-b10.pcf.gz`, BSD-3-Clause, see `fonts/LICENSE-efont.txt`) ships inside
 the package and Pillow draws it through FreeType: 5 px wide for most letters, 10 px for wide
 ones (CJK), 10 px tall. A character the font lacks is drawn as its plain letter when it has one
-(Vietnamese ễ as e), else transliterated when it is a letter or a mark, else as `FALLBACK`, a
-box (an emoji): text never raises and never shifts the layout.
+(Vietnamese ễ as e), else transliterated when it is a letter or a mark, a symbol as its ASCII
+look-alike (© as "(C)"); an emoji the font lacks is left out (the font draws ★ ☺ ♥ ♠ ☀ and
+some 800 other symbols; ❤ is drawn as its ♥), as a space beside it; anything else is drawn as
+`FALLBACK`, a box: text never raises and never shifts the layout.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from importlib.resources import files
 
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware_py.transliterate import latin_letters, symbol_letters
+from firmware_py.transliterate import joined, latin_letters, symbol_letters
 
 FONT_FILE = "efont-b10.pcf.gz"
 HEIGHT = 10  # pixels of a line of text
 FALLBACK = "\u25a1"  # □, drawn for a character the font does not have
-# Letters whose glyph at 10 px reads as another letter: drawn as their plain letter instead.
-MISREAD = {"Ł": "L", "ł": "l"}  # efont's Ł is a "t"
+# Letters whose glyph at 10 px reads as another letter, drawn as their plain letter instead
+# (efont's Ł is a "t"); and emoji the font lacks but has a look-alike of (❤ as ♥, ✔ as ✓).
+MISREAD = {"Ł": "L", "ł": "l", "\u2764": "\u2665", "\u2714": "\u2713"}
 _PCF_ENCODINGS = 1 << 5  # the PCF table that maps character codes to glyphs
 _NO_GLYPH = 0xFFFF
 GLYPHS_KEPT = 4096  # characters whose drawable form is kept: names typed on phones bring any
@@ -86,18 +89,20 @@ def _encodings(data: bytes, offset: int) -> frozenset[int]:
 def drawable(words: str) -> str:
     """`words` as the font can draw them: composed (Zoe + combining diaeresis as Zoë), white
     space and control characters as a space, a letter the font lacks as its plain letter or
-    else in Latin letters (a word's first capitalised), and anything else as FALLBACK."""
+    else in Latin letters (a word's first capitalised), an emoji it lacks left out, and
+    anything else as FALLBACK."""
     if words.isascii() and words.isprintable():
         return words
-    shown: list[str] = []
+    shown: list[str | None] = []
     word_start = True  # the next character begins a word
     for char in unicodedata.normalize("NFC", words):
         glyph = _glyph(char)
-        if glyph != char and word_start and unicodedata.category(char)[0] == "L":  # latin.py
+        kind = unicodedata.category(char)[0]
+        if glyph != char and word_start and kind == "L":  # latin.py
             glyph = glyph[:1].upper() + glyph[1:]
-        shown.append(glyph)
+        shown.append(None if kind == "S" and not glyph else glyph)  # an emoji left out
         word_start = (word_start and not glyph) or glyph.isspace()
-    return "".join(shown)
+    return joined(shown)
 
 
 @lru_cache(maxsize=GLYPHS_KEPT)
@@ -114,7 +119,7 @@ def _glyph(char: str) -> str:
         return base
     latin = latin_letters(char, word_start=False)  # a letter or a vowel sign: Latin letters
     if latin is None:
-        latin = symbol_letters(char)  # an emoji: its short name, ":grinning:"
+        latin = symbol_letters(char)  # a symbol's look-alike; "" for an emoji: left out
     return FALLBACK if latin is None else latin
 
 

@@ -4,13 +4,19 @@ Two displays: the main one (the white sum large, whose turn, the dice, locks) an
 one (the active player's action-2 sums per colour, locked colours shown as gone). The white sum
 is drawn as seven-segment digits 44 px tall, readable across a table; words use the shipped
 10-pixel Unicode bitmap font (`firmware_py.show.font`), so any name is drawn, pictures are the same
-on every machine and can be tested as PNGs. Words are cut by the pixels they take, never by
-their count of characters: a Chinese name takes twice the room of a Latin one.
+on every machine and can be tested as PNGs. Words are measured by the pixels they take, never
+by their count of characters: a Chinese name takes twice the room of a Latin one.
+
+A name is never cut (issue 39): each is drawn whole, as large as it fits in its place, in the
+small font on two or more lines where it must (`firmware_py.show.whole`), and what still does
+not fit (a list of seats, scores) takes turns a page at a time, a name never split across
+pages but between its words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 import segno
@@ -20,6 +26,17 @@ from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.seating import MAX_SEATS
 from firmware_py.show.font import FALLBACK, drawable, fit, picture, width
 from firmware_py.show.font import HEIGHT as FONT_HEIGHT
+from firmware_py.show.whole import (
+    LARGE,
+    NAME_SIZES,
+    SMALL,
+    Size,
+    broken_lines,
+    fitted,
+    name_lines,
+    packed,
+    word_lines,
+)
 from firmware_py.view import ATTRACT, ERROR, LOCK, LUCKY, MENU, ROLLING, SETUP, Seat, TableView
 from sheets import COLOURS
 
@@ -30,6 +47,7 @@ LINE = 10  # pixels from one line of small text to the next
 DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
 NEXT_GAME = "press: next game"
+WINNER_SIZES = ((3, 3), *NAME_SIZES)  # the winner's name: three times as large where it fits
 BIG_WORDS_KEPT = 64  # large words (sums, locks, winners) kept as pictures: 2.6 kB each at most
 
 Draw = ImageDraw.ImageDraw
@@ -76,17 +94,18 @@ def big_text(draw: Draw, y: int, words: str, scale: int = 2, fill: int = 1) -> N
     shown = fit(words, WIDTH // scale)
     if not shown:
         return
-    large = _enlarged(shown, scale)
+    large = _enlarged(shown, (scale, scale))
     draw.bitmap(((WIDTH - large.width) // 2, y), large, fill=fill)
 
 
 @lru_cache(maxsize=BIG_WORDS_KEPT)
-def _enlarged(shown: str, scale: int) -> Image.Image:
-    """Drawable words in the font, `scale` times larger pixel for pixel: kept, so shared and
-    never drawn on."""
+def _enlarged(shown: str, size: Size) -> Image.Image:
+    """Drawable words in the font, larger pixel for pixel (`size`: times across, times
+    down): kept, so shared and never drawn on."""
     small = Image.new("1", (max(1, width(shown)), FONT_HEIGHT))
     drawn(ImageDraw.Draw(small), (0, 0), shown)
-    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
+    across, down = size
+    return small.resize((small.width * across, small.height * down), Image.Resampling.NEAREST)
 
 
 _SEGMENTS = {
@@ -129,33 +148,45 @@ def centred(draw: Draw, y: int, words: str) -> None:
 
 
 def wrap(words: str, room: int = WIDTH) -> list[str]:
-    """`words` in lines of at most `room` pixels, broken between words (a word longer than a
-    line is cut)."""
-    lines, line = [], ""
-    for word in words.split():
-        joined = f"{line} {word}" if line else word
-        if line and width(joined) > room:
-            lines.append(line)
-            line = word
-        else:
-            line = joined
-    return [fit(line, room) for line in ([*lines, line] if line else lines)]
+    """`words` in lines of at most `room` pixels, broken where a line may break (a word
+    longer than a line split, never cut)."""
+    return [line for line in name_lines(words, room) if line]
 
 
-def people(names: tuple[str, ...], room: int, lines: int = 1) -> list[str]:
-    """As many of `names` as fit in `lines` lines of `room` pixels, the rest counted:
-    "Alexandra, Ben +2". A name too long for a line is cut, never left out."""
+def people(names: tuple[str, ...], room: int, lines: int = 1, page: int = 0) -> list[str]:
+    """As many of `names` as fit whole in `lines` lines of `room` pixels, the rest counted:
+    "Alexandra, Ben +2". Where not even the first fits with the count, every name in turns,
+    a page of `lines` lines at a time: a name is never cut."""
     if not names:
         return []
-    cut = [fit(name, room) for name in names]
-    for shown in range(len(cut), 0, -1):
-        rest = len(cut) - shown
-        words = ", ".join(cut[:shown]) + (f" +{rest}" if rest else "")
-        wrapped = wrap(words, room)
-        if len(wrapped) <= lines and all(width(line) <= room for line in wrapped):
+    shown = [drawable(name) for name in names]
+    for count in range(len(shown), 0, -1):
+        rest = len(shown) - count
+        wrapped = word_lines(", ".join(shown[:count]) + (f" +{rest}" if rest else ""), room)
+        if wrapped is not None and len(wrapped) <= lines:
             return wrapped
-    first = fit(names[0], room - width(f" +{len(names) - 1}"))
-    return [f"{first} +{len(names) - 1}"]
+    return paged(broken_lines(", ".join(shown), room), lines, page)
+
+
+def draw_lines(draw: Draw, xy: tuple[int, int], lines: tuple[str, ...], size: Size = SMALL,
+               centre: bool = False) -> None:  # fmt: skip
+    """Drawable lines from `xy` down at `size` (times the small letters across, and down),
+    each centred across the display with `centre`."""
+    for row, line in enumerate(lines):
+        y = xy[1] + row * FONT_HEIGHT * size[1]
+        x = (WIDTH - width(line) * size[0]) // 2 if centre else xy[0]
+        if size == SMALL:
+            drawn(draw, (x, y), line)
+        elif line:
+            draw.bitmap((x, y), _enlarged(line, size), fill=1)
+
+
+def name_in(draw: Draw, xy: tuple[int, int], name: str, box: tuple[int, int], page: int,
+            sizes: tuple[Size, ...] = NAME_SIZES, centre: bool = False) -> None:  # fmt: skip
+    """A name whole in a box (`box` pixels across and down from `xy`), as large as it fits;
+    in turns, a page at a time, only where it fits the box at no size."""
+    shape = fitted(name, box[0], box[1], sizes)
+    draw_lines(draw, xy, shape.page(page), shape.size, centre)
 
 
 def variant_name(title: str) -> str:
@@ -178,7 +209,8 @@ def _attract(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "QWIXX", scale=3)
     centred(draw, 26, variant_name(view.title))
     seated = tuple(seat.label for seat in view.seats)
-    centred(draw, 38, (people(seated, WIDTH) or ["no players yet"])[0] if view.title else "")
+    line = (people(seated, WIDTH, page=view.page) or ["no players yet"])[0]
+    centred(draw, 38, line if view.title else "")
     centred(draw, 52, "press to start")
 
 
@@ -186,13 +218,13 @@ def _setup(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "New game")
     text(draw, (0, 22), view.title)
     seated = tuple(seat.label for seat in view.seats)
-    text(draw, (0, 32), (people(seated, WIDTH) or ["no players"])[0])
-    for row, line in enumerate(wrap(view.message)[:2]):
+    text(draw, (0, 32), (people(seated, WIDTH, page=view.page) or ["no players"])[0])
+    for row, line in enumerate(paged(wrap(view.message), 2, view.page)):
         text(draw, (0, 43 + row * LINE), line)
 
 
 def _roll(draw: Draw, view: TableView) -> None:
-    big_text(draw, 0, view.active)
+    name_in(draw, (0, 0), view.active, (WIDTH, 20), view.page, centre=True)
     text(draw, (0, 23), "press to roll")
     _locks_line(draw, view, 35)
     for row, line in enumerate(paged(wrap(view.message), 1, view.page)):
@@ -208,15 +240,17 @@ def paged(lines: list[str], room: int, page: int) -> list[str]:
 
 def _rolling(draw: Draw, view: TableView) -> None:
     big_text(draw, 4, "Rolling" + "." * (view.frame % 4))
-    big_text(draw, 34, view.active)  # whose roll, read from the chairs
+    name_in(draw, (0, 34), view.active, (WIDTH, 30), view.page, centre=True)  # whose roll
 
 
 def _turn(draw: Draw, view: TableView) -> None:
     """Action 1 and 2: whose roll and the white sum large, the dice, and large, a name a page,
     whom the table waits for."""
     whose = f"{view.active}'s roll"
-    shown = pieces(whose if width(whose) * 2 <= WIDTH else view.active, WIDTH // 2)
-    big_left(draw, (0, 0), shown[view.page % len(shown)], WIDTH)
+    if width(whose) * 2 <= WIDTH:
+        draw_lines(draw, (0, 0), (drawable(whose),), LARGE)
+    else:
+        name_in(draw, (0, 0), view.active, (WIDTH, 20), view.page)
     _dice(draw, view)
 
 
@@ -228,55 +262,25 @@ def _dice(draw: Draw, view: TableView) -> None:
     x, room = 57, WIDTH - 58  # one pixel spare at the right edge (burn-in shift)
     faces = [f"{c[0]}{view.colours[c]}" if c in view.colours else f"{c[0]}-" for c in COLOURS]
     text(draw, (x, 21), " ".join(faces))
-    pages = _named(view)
+    pages = _named(view, room)
     if pages:
-        label, name = pages[view.page % len(pages)]
+        label, lines, size = pages[view.page % len(pages)]
         text(draw, (x, 32), label)
-        big_left(draw, (x, 43), name, room)
+        draw_lines(draw, (x, 43), lines, size)
 
 
-def _named(view: TableView) -> list[tuple[str, str]]:
+def _named(view: TableView, room: int) -> list[tuple[str, tuple[str, ...], Size]]:
     """The names beside the sum, one a page, with what each is: in action 2 the active player
-    alone; in action 1 whose lucky number the sum is (longo), then whom the table waits for."""
+    alone; in action 1 whose lucky number the sum is (longo), then whom the table waits for.
+    Each name is drawn whole in the room below its label: large, tall, or small on two
+    lines."""
     if view.screen == "action2":
-        return [("action 2 only:", view.active)]
-    lucky = [("lucky number:", name) for name in lucky_seats(view)]
-    named = lucky + [("waiting for", name) for name in view.waiting_for]
-    room = (WIDTH - 58) // 2  # a long name takes turns too, in pieces, never cut
-    return [(label, piece) for label, name in named for piece in pieces(name, room)]
-
-
-def pieces(words: str, room: int) -> list[str]:
-    """`words` in pieces of at most `room` pixels, to show one a page: whole words where
-    they fit, a word too long for the room split, its pieces joined by a hyphen."""
-    shown: list[str] = []
-    for line in wrap_whole(drawable(words), room):
-        while width(line) > room:
-            cut = len(line) - 1
-            while cut > 1 and width(line[:cut] + "-") > room:
-                cut -= 1
-            shown.append(line[:cut] + "-")
-            line = line[cut:]
-        shown.append(line)
-    return shown or [""]
-
-
-def wrap_whole(words: str, room: int) -> list[str]:
-    """`words` in lines of at most `room` pixels, broken between words only (a word longer
-    than a line stands alone on it, whole)."""
-    lines: list[str] = []
-    for word in words.split():
-        if lines and width(f"{lines[-1]} {word}") <= room:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines
-
-
-def big_left(draw: Draw, xy: tuple[int, int], words: str, room: int) -> None:
-    """Words twice the small size (20 px) from `xy`, cut to `room` pixels: what a player
-    reads from their chair."""
-    _big_at(draw, xy, fit(words, room // 2), scale=2)
+        named = [("action 2 only:", view.active)]
+    else:
+        lucky = [("lucky number:", name) for name in lucky_seats(view)]
+        named = lucky + [("waiting for", name) for name in view.waiting_for]
+    shapes = [(label, fitted(name, room, HEIGHT - 43)) for label, name in named]
+    return [(label, lines, shape.size) for label, shape in shapes for lines in shape.pages]
 
 
 def _lock(draw: Draw, view: TableView) -> None:
@@ -307,9 +311,10 @@ def _lock_bar(draw: Draw, colour: str) -> None:
 
 
 def _over(draw: Draw, view: TableView) -> None:
-    """After a game the pages take turns: the final scores, and how phones join."""
+    """After a game the pages take turns: the final scores, and how phones join. A page that
+    takes turns itself (scores of long names) turns once a round."""
     pages = over_pages(view)
-    pages[view.page % len(pages)](draw, view)
+    pages[view.page % len(pages)](draw, replace(view, page=view.page // len(pages)))
 
 
 def over_pages(view: TableView) -> list[Callable[[Draw, TableView], None]]:
@@ -327,12 +332,16 @@ def _final_scores(draw: Draw, view: TableView) -> None:
     """The final scores, highest first; a star before each winner."""
     text(draw, (0, 0), "Game over" + (" - locks" if len(view.locked) >= 2 else ""))
     ranked = sorted(view.seats, key=lambda seat: -seat.total)
-    for row, seat in enumerate(ranked[:5]):
-        y = 11 + row * LINE
+    names = [name_lines(seat.name, WIDTH - 10 - width(" 999")) for seat in ranked]
+    pages = packed([len(lines) for lines in names], 5 if len(ranked) >= MAX_SEATS else 4)
+    y = 11
+    for index in pages[view.page % len(pages)]:
+        seat = ranked[index]
         if seat.name in view.winners:
             _star(draw, 0, y + 1)
-        text(draw, (10, y), seat.name, room=WIDTH - 10 - width(" 999"))
         right(draw, WIDTH - 1, y, str(seat.total))
+        draw_lines(draw, (10, y), tuple(names[index]))
+        y += LINE * len(names[index])
     if len(ranked) < MAX_SEATS:
         text(draw, (0, 54), NEXT_GAME)
 
@@ -365,7 +374,7 @@ def _star(draw: Draw, x: int, y: int) -> None:
 
 def _error(draw: Draw, view: TableView) -> None:
     big_text(draw, 0, "Problem")
-    for row, line in enumerate(wrap(view.message)[:4]):
+    for row, line in enumerate(paged(wrap(view.message), 4, view.page)):
         text(draw, (0, 22 + row * LINE), line)
 
 
@@ -391,14 +400,35 @@ def _menu(draw: Draw, view: TableView) -> None:
 def _lucky(draw: Draw, view: TableView) -> None:
     """Longo's lucky numbers being chosen: who has them (and which), who the table waits for."""
     inverted(draw, 0, "Lucky numbers")
-    for row, seat in enumerate(view.seats[:5]):
+    rows = [_seat_rows(seat.name, 62) for seat in view.seats]
+    y = 10
+    for index in _table_page(rows, 5, view.page):
+        seat = view.seats[index]
         numbers = " ".join(str(n) for n in seat.lucky)
         waiting = seat.name in view.waiting_for
         shown = numbers + " ..." if numbers and waiting else numbers or "waiting"
-        y = 10 + row * 9
-        text(draw, (0, y), seat.name, room=62)
+        *above, name = rows[index]
+        for line in above:
+            drawn(draw, (0, y), line)
+            y += 9
+        drawn(draw, (0, y), name)
         text(draw, (64, y), shown)
+        y += 9
     text(draw, (0, 54), "tap: draw the rest")
+
+
+def _seat_rows(name: str, room: int) -> list[str]:
+    """A seat's name in a table of seats: [the name] where it fits the name's column of
+    `room` pixels; else its lines across the display and "" in the column, a row of its own
+    for the seat's numbers."""
+    shown = drawable(name)
+    return [shown] if width(shown) <= room else [*name_lines(name, WIDTH), ""]
+
+
+def _table_page(rows: list[list[str]], lines: int, page: int) -> range:
+    """Which seats of a table of seats (each `rows` lines) show on this page of `lines`."""
+    pages = packed([len(each) for each in rows], lines)
+    return pages[page % len(pages)]
 
 
 def _locks_line(draw: Draw, view: TableView, y: int) -> None:
@@ -434,7 +464,9 @@ def _join_setup(draw: Draw, view: TableView, x: int) -> None:
         for row, line in enumerate(wrap("no players yet: join on a pad or a phone", room)[:4]):
             text(draw, (x, 22 + row * LINE), line)
         return
-    lines = [fit(name, room) for name in seated] if len(seated) <= 3 else people(seated, room, 3)
+    lines = [drawable(name) for name in seated]
+    if len(lines) > 3 or any(width(line) > room for line in lines):
+        lines = people(seated, room, 3, view.page)
     for row, line in enumerate(lines):
         text(draw, (x, 22 + row * LINE), line)
     text(draw, (x, 54), "press: start")
@@ -467,7 +499,7 @@ def _dark_modules(data: str, side: int) -> Image.Image:
 def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int = 1) -> None:
     """Words in the bitmap font scaled up pixel for pixel, from `xy`."""
     if words:
-        draw.bitmap(xy, _enlarged(drawable(words), scale), fill=fill)
+        draw.bitmap(xy, _enlarged(drawable(words), (scale, scale)), fill=fill)
 
 
 # ---- the options display ----------------------------------------------------------------------
@@ -476,7 +508,11 @@ def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int =
 def _options(draw: Draw, view: TableView) -> None:
     """The active player's action-2 sums: white die plus each colour die still in play; in
     Longo, the active player's lucky numbers below."""
-    text(draw, (0, 0), f"{view.active}: white+colour")
+    header = f"{view.active}: white+colour"
+    if width(header) <= WIDTH:
+        text(draw, (0, 0), header)
+    else:  # the active player's name alone, whole
+        name_in(draw, (0, 0), view.active, (WIDTH, LINE), view.page, (SMALL,))
     for row, colour in enumerate(COLOURS):
         sums = view.colour_sums(colour)
         y = 12 + row * LINE
@@ -484,7 +520,9 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
-        text(draw, (0, 54), f"{view.active}'s lucky: " + " ".join(map(str, sorted(active.lucky))))
+        lucky = "lucky: " + " ".join(map(str, sorted(active.lucky)))
+        whose = f"{view.active}'s {lucky}"
+        text(draw, (0, 54), whose if width(whose) <= WIDTH else lucky)  # the name is above
 
 
 def _lock_options(draw: Draw, view: TableView) -> None:
@@ -503,8 +541,14 @@ def _scoreboard(draw: Draw, view: TableView) -> None:
     text(draw, (0, 0), "Scores")
     if longo:
         text(draw, (97, 0), "lucky")
-    for row, seat in enumerate(view.seats[:5]):
-        _score_line(draw, seat, 11 + row * LINE)
+    rows = [_seat_rows(seat.name, 50) for seat in view.seats]
+    y = 11
+    for index in _table_page(rows, 5, view.page):
+        *above, name = rows[index]
+        draw_lines(draw, (0, y), tuple(above))
+        y += LINE * len(above)
+        _score_line(draw, view.seats[index], name, y)
+        y += LINE
 
 
 def _how_to_join(draw: Draw, view: TableView) -> None:
@@ -516,29 +560,39 @@ def _how_to_join(draw: Draw, view: TableView) -> None:
         text(draw, (0, row * LINE), line)
 
 
-def _score_line(draw: Draw, seat: Seat, y: int) -> None:
-    text(draw, (0, y), seat.name, room=50)
+def _score_line(draw: Draw, seat: Seat, name: str, y: int) -> None:
+    """A seat's row of scores: its name (drawable, fitting 50 pixels, or "" when the name
+    has lines of its own above), total, penalties and lucky numbers."""
+    drawn(draw, (0, y), name)
     right(draw, 68, y, str(seat.total))
     text(draw, (72, y), "x" * seat.penalties, room=24)
     text(draw, (97, y), " ".join(map(str, sorted(seat.lucky))))
 
 
 def _winner(draw: Draw, view: TableView) -> None:
-    """The winner's name as large as it fits; several winners each on a line of their own."""
+    """The winner's name as large as it fits, whole (the longest name on one small line);
+    two winners each on a line of their own, more a line each or listed."""
     winners = view.winners
     centred(draw, 0, "Winner" if len(winners) == 1 else "Winners")
     points = {seat.name: seat.total for seat in view.seats}
     if len(winners) == 1:
-        scale = 3 if width(winners[0]) * 3 <= WIDTH else 2
-        big_text(draw, 13, winners[0], scale=scale)
+        name_in(draw, (0, 13), winners[0], (WIDTH, 40), view.page, WINNER_SIZES, centre=True)
     elif len(winners) == 2:
         for row, name in enumerate(winners):
-            big_text(draw, 11 + row * 20, name)
+            name_in(draw, (0, 11 + row * 20), name, (WIDTH, 20), view.page, centre=True)
     else:
-        for row, name in enumerate(winners[:4]):
-            centred(draw, 11 + row * LINE, name)
+        draw_lines(draw, (0, 11), tuple(_listed(winners, view.page)), centre=True)
     if winners and winners[0] in points:
         centred(draw, 53, f"{points[winners[0]]} points" + (" each" if len(winners) > 1 else ""))
+
+
+def _listed(names: tuple[str, ...], page: int) -> list[str]:
+    """Three to five names in four lines: a line each where they fit, else listed with
+    commas, in turns."""
+    lines = [drawable(name) for name in names]
+    if len(lines) <= 4 and all(width(line) <= WIDTH for line in lines):
+        return lines
+    return paged(broken_lines(", ".join(lines), WIDTH), 4, page)
 
 
 def _attract_options(draw: Draw, view: TableView) -> None:
@@ -564,7 +618,7 @@ def _lucky_help(draw: Draw, view: TableView) -> None:
 
 
 def _message(draw: Draw, view: TableView) -> None:
-    for row, line in enumerate(wrap(view.message)[:6]):
+    for row, line in enumerate(paged(wrap(view.message), 6, view.page)):
         text(draw, (0, row * LINE), line)
 
 

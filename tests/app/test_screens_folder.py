@@ -1,6 +1,7 @@
 """`run --screens DIR` writes every frame of every display as a numbered PNG. A second run
 into the same folder numbers on after the first: issue 24, it numbered from 1 again and wrote
-over the frames of the run before."""
+over the frames of the run before. Through those frames, a whole game of the longest names
+shows each name whole (issue 39)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from PIL import Image
 from support import HANG, spawn
+from support.drawn_words import shows
+
+from firmware_py.show.whole import TALL
 
 
-def play_one_game(screens: Path, state: Path) -> None:
+def play_one_game(screens: Path, state: Path, *extra: str) -> None:
     command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0",
-               "--games", "1", "--screens", str(screens), "--state-dir", str(state)]  # fmt: skip
+               "--games", "1", "--screens", str(screens), "--state-dir", str(state),
+               *extra]  # fmt: skip
     result = spawn.run(command, capture_output=True, text=True, timeout=HANG,
                             stdin=subprocess.DEVNULL)  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -29,3 +35,24 @@ def test_a_second_run_numbers_its_frames_on_after_the_first(tmp_path):
     assert all(both[name] == picture for name, picture in first.items())  # none written over
     numbers = sorted(int(name[len("main-") : -len(".png")]) for name in both)
     assert numbers == list(range(1, len(numbers) + 1))  # one count, on from the first run
+
+
+def frames(screens: Path, display: str) -> list[Image.Image]:
+    """The frames of one display, in the order they were drawn."""
+    paths = sorted(screens.glob(f"{display}-*.png"), key=lambda path: int(path.stem.split("-")[1]))
+    return [Image.open(path) for path in paths]
+
+
+def test_a_game_of_the_longest_names_draws_each_whole(tmp_path):
+    """Issue 39: the winner screen showed "Alexandra-C~", "waiting for" a page of "arlotte".
+    Two players with the longest names (24 characters) play a game through `run`: the
+    winner's name is whole on the last frame of the options display (tall letters, one line),
+    and where the table waits for each, the main display shows it whole on two lines."""
+    names = ("Alexandra-Charlotte Bell", "Alexandra-Charlotte Beck")
+    screens = tmp_path / "frames"
+    play_one_game(screens, tmp_path / "state", "--players", ",".join(names))
+    assert any(shows(frames(screens, "options")[-1], name, TALL) for name in names)
+    main = frames(screens, "main")
+    for name in names:
+        rest = name.removeprefix("Alexandra-")
+        assert any(shows(frame, "Alexandra-") and shows(frame, rest) for frame in main), name

@@ -1,6 +1,8 @@
 """Every letter of a name the phone page accepts is drawn as itself or as a clear Latin
 stand-in, on the tower's displays and on the pads (issue 24: "Ł" was drawn like a "t", an
-emoji as a hollow box)."""
+emoji as a hollow box). An emoji is drawn as the font's own glyph of it where the font has
+one (❤ as ♥), else left out: its short name (":game_die:") took a name's room and was cut
+(issue 39)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from firmware_py.transliterate import ascii_words
 NAMES = {  # typed on a phone -> drawn on the displays, and on a pad's ASCII font
     "Łukasz": ("Lukasz", "Lukasz"),
     "Paweł": ("Pawel", "Pawel"),
-    "Zoë 😀": ("Zoë :grinning:", "Zoe :grinning:"),
-    "❤️ Mia": (":heart: Mia", ":heart: Mia"),
+    "Zoë 😀": ("Zoë", "Zoe"),
+    "❤️ Mia": ("♥ Mia", "Mia"),
+    "Mia 🎲": ("Mia", "Mia"),
+    "Mia 🎲 Bell": ("Mia Bell", "Mia Bell"),
     "Ann ★": ("Ann ★", "Ann *"),  # the font has a star
     "Ørjan": ("Ørjan", "Orjan"),
     "李雷": ("李雷", "LiLei"),

@@ -132,7 +132,8 @@ def test_any_name_is_drawn_in_its_own_letters(screen):
 
 def test_a_character_the_font_lacks_is_drawn_as_its_plain_letter_or_a_latin_stand_in():
     assert pictures("setup", "Nguyễn") == pictures("setup", "Nguyen")  # ễ: not in the font
-    assert pictures("setup", "😀") == pictures("setup", ":grinning:")  # not a hollow box
+    assert pictures("setup", "Mia 🎲") == pictures("setup", "Mia")  # not a box, no ":game_die:"
+    assert pictures("setup", "Mia ❤️") == pictures("setup", "Mia ♥")  # the font's own heart
     assert pictures("setup", "\U000e0001") == pictures("setup", FALLBACK)  # a tag: nothing
     assert font.drawable("a\tb\nc") == "a b c"  # a line break never breaks the layout
 
@@ -168,7 +169,19 @@ def test_waiting_for_names_everyone_it_can_and_counts_the_rest():
     assert people(CROWD, 128) == ["Alexandra, Ben, Cleo +1"]
     assert people(CROWD, 70, lines=2) == ["Alexandra,", "Ben, Cleo +1"]
     assert people(CROWD, 70) == ["Alexandra +3"]
-    assert people(("Maximiliana-Josephine", "Ben"), 70) == ["Maximilian~ +1"]
+    # a name never cut: where even the first does not fit with the count, all take turns
+    longest = ("Maximiliana-Josephine", "Ben")
+    assert [people(longest, 70, page=page) for page in (0, 1, 2)] == [
+        ["Maximiliana-"],
+        ["Josephine, Ben"],
+        ["Maximiliana-"],
+    ]
+
+
+def test_the_players_page_of_the_menu_names_each_player_whole():
+    """Issue 39: each name was cut to ten characters ("Bartholome"); a longer one now has a
+    line of its own, and the short ones share theirs."""
+    assert menu_at(PLAYERS).menu.lines == ("Ann        Ben", "Computer 1 Computer 2", "Bartholomew")
 
 
 def test_the_white_sum_stays_in_sight_while_a_lock_in_action_1_is_announced():

@@ -27,6 +27,10 @@ LONGO = (
 )
 CROWD = ("Alexandra", "Ben", "Cleo", "Dmitri")
 UNICODE = ("Łukasz", "Zoë", "Ørjan", "Дмитрий", "李雷")
+# The longest name a player may type (MAX_NAME characters), and one with an emoji the font
+# lacks: drawn whole everywhere (issue 39), the emoji left out.
+LONGEST = "Alexandra-Charlotte Bell"
+LONG_SEATS = (Seat(LONGEST, 70, 1, True), Seat("Ben", 59, 0, False), Seat("Mia \U0001f3b2", 26, 4))
 VIEWS = {
     "attract": TableView("attract", title="Qwixx Longo", seats=SEATS),
     "attract-nobody": TableView(
@@ -75,6 +79,16 @@ VIEWS = {
     "unicode-over": TableView("over", seats=tuple(Seat(n, 5 + i) for i, n in enumerate(UNICODE)),
                               winners=("李雷",)),
     "error": TableView("error", message="Ben's pad is not answering: check its USB cable"),
+    "setup-longest": TableView("setup", title="Qwixx", seats=LONG_SEATS,
+                               message=f"{LONGEST} joined: press to start"),
+    "action1-longest": TableView("action1", active=LONGEST, seats=LONG_SEATS, white=(4, 1),
+                                 colours=DICE, waiting_for=(LONGEST, "Ben")),
+    "over-longest": TableView("over", seats=LONG_SEATS, winners=(LONGEST,)),
+    "over-longest-scores": TableView("over", seats=LONG_SEATS, winners=(LONGEST,), page=1),
+    "lucky-longest": TableView(
+        "lucky", title="Qwixx Longo", waiting_for=(LONGEST,),
+        seats=(Seat("Ann", lucky=(5, 10)), Seat(LONGEST), Seat("Ben", lucky=(7,))),
+    ),
     "menu": menu_at("list", 1, playing=True),
     "menu-variant": menu_at(VARIANT),
     "menu-players": menu_at(PLAYERS),

@@ -253,3 +253,22 @@ def test_seat_tokens_are_renewed_at_every_hello_and_kept_across_power_cuts(tmp_p
             assert refused["reason"].endswith("join with the table code"), refused
         view, newest = asyncio.run(hello(kept))
     assert view["view"]["player"] == "Dora" and newest not in (None, kept)
+
+
+def test_names_that_differ_only_by_characters_nobody_sees_are_numbered(tmp_path):
+    """Issue 39, through the real tower: "Ann" + a variation selector, + a Hangul filler,
+    + a braille blank each joined as a new, unnumbered "Ann"; now each is numbered."""
+    typed = ["Ann", "Ann\ufe0f", "Ann\u3164", "\u2800Ann\U000e0100"]
+    with Tower(tmp_path) as tower:
+
+        async def join_all() -> list[str]:
+            async with aiohttp.ClientSession() as session:
+                seated = []
+                for name in typed:
+                    phone = await Phone.open(session, tower.ws_url)
+                    await phone.send(type="join", code=tower.code, name=name)
+                    seated.append((await phone.expect("joined"))["player"])
+                return seated
+
+        seated = asyncio.run(join_all())
+    assert seated == ["Ann", "Ann 2", "Ann 3", "Ann 4"]

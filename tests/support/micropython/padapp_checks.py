@@ -370,6 +370,48 @@ def check_screen_lines_fit_the_display():
     assert screen[2] == "r" + "x" * 15, screen[2]
 
 
+def screens_over_pages(pad, count):
+    """The screen on each of `count` pages (issue 39: what does not fit takes turns)."""
+    screens = []
+    for page in range(count):
+        pad.page = page
+        screens.append(padscreen.render(pad))
+    return screens
+
+
+def check_the_screen_turns_its_page_as_time_passes():
+    pad = pad_with_state(sample_state())[0]
+    pad.tick(padapp.PAGE_MS - 1)
+    assert pad.page == 0
+    version = pad.version
+    pad.tick(padapp.PAGE_MS)
+    assert pad.page == 1 and pad.version > version, "drawn again on the next page"
+
+
+def check_a_long_name_takes_turns_beside_the_score_in_whole_words():
+    state = sample_state()
+    state["player"], state["total"] = "Alexandra-Charlotte Bell", 12
+    screens = screens_over_pages(pad_with_state(state)[0], 4)
+    headers = [screen[0] for screen in screens]
+    assert headers[:3] == ["Alexandra- 12 P0", "Charlotte  12 P0", "Bell       12 P0"], headers
+    assert headers[3] == headers[0], "and round again"
+
+
+def check_a_name_with_a_word_too_long_beside_the_score_shows_alone_then_the_score():
+    state = sample_state()
+    state["player"], state["total"] = "Bartholomew", 12
+    headers = [screen[0] for screen in screens_over_pages(pad_with_state(state)[0], 2)]
+    assert headers == ["Bartholomew", "           12 P0"], headers
+
+
+def check_a_long_text_takes_turns_never_cut():
+    state = sample_state(flags=0)
+    state["moves"], state["text"] = [], "waiting for Alexandra-Charlotte Bell"
+    screens = screens_over_pages(pad_with_state(state)[0], 2)
+    bottoms = [screen[6:8] for screen in screens]
+    assert bottoms == [["waiting for", "Alexandra-"], ["Charlotte Bell", ""]], bottoms
+
+
 def lucky_state(lucky=b"", flags=0, text="choose 2 numbers"):
     """Before a longo game: the numbers 2..16 not yet chosen are the moves (row 0)."""
     moves = [{"row": 0, "number": n, "flags": 0} for n in range(2, 17) if n not in lucky]
