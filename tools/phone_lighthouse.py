@@ -23,15 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from playwright.async_api import async_playwright
-from support.phone_page import (
-    CHROMIUM,
-    CODE,
-    FLAGS,
-    SMALL_PHONE,
-    first_roll,
-    phone_tower,
-    until,
-)
+from support.browser import CHROMIUM, FLAGS
+from support.phone_page import CODE, SMALL_PHONE, first_roll, phone_tower
+from support.table import until
 
 PORT = 9333  # chromium's debugging port, where Lighthouse finds the browser
 
@@ -40,7 +34,7 @@ async def audit(lighthouse: str, state: str, folder: Path) -> dict:
     """Lighthouse's report of the page in `state` ("join" or "game")."""
     table, _, server = phone_tower(folder)
     task = asyncio.create_task(table.run())
-    await until(lambda: table.hardware.button is not None)
+    await until(lambda: table.button is not None)
     assert await server.start() is None
     url = f"http://127.0.0.1:{server.port}/?code={CODE}"
     try:
