@@ -1,4 +1,4 @@
-"""How far the table's parts reach into the `Table`: figures for issue 21, read from the source.
+"""How far the table's parts reach into the `Table`: figures for issues 21 and 38, from the source.
 
 Prints, for `firmware_py/table/`:
 - the import circle: the largest group of modules that import each other (directly or
