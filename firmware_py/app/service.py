@@ -75,7 +75,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         console.footers.append(lambda: [how_to_play])
     hub = PadHub(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     port_note = web_tower.port_note(config.web, state_dir)
-    web = web_tower.build(table, config.web, port_note)  # phones as pads; None when [web] is off
+    web = web_tower.build(table, config.web, port_note, state_dir)  # None when [web] is off
     keyboard = sys.stdin.isatty()
     try:
         asyncio.run(_serve(table, console, hub, keyboard=keyboard, games=args.games, web=web,

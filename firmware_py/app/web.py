@@ -3,8 +3,9 @@ loop once the table has read its journal back (then the displays show the join Q
 announced in the terminal, stopped with the tower. A port another program holds gives way to a
 free one (the QR code and the address say which), and that port is kept in the state directory
 (`web-port.json`): at the next start the tower listens there first, so the phones' bookmarks
-and the printed QR code stay good. A host it cannot listen on is one sentence, and the tower
-plays on without phones."""
+and the printed QR code stay good, as does the key in the QR code's link (`join-key.json`,
+`join_key`). A host it cannot listen on is one sentence, and the tower plays on without
+phones."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from firmware_py.app.config import WebConfig
 from firmware_py.seating import PHONE
 from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.phones.hub import WebHub
+from firmware_py.seats.phones.join_key import kept_join_key
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.qr import join_lines
 from firmware_py.table import Table
@@ -69,12 +71,16 @@ def port_note(config: WebConfig, state_dir: Path) -> PortNote:
     return PortNote(state_dir / PORT_NOTE, config.port)
 
 
-def build(table: Table, config: WebConfig, note: PortNote | None = None) -> WebServer | None:
+def build(
+    table: Table, config: WebConfig, note: PortNote | None = None, state_dir: Path | None = None
+) -> WebServer | None:
     """The web server for phones (seats of the same kind of path as pads), or None when
-    `[web]` turns it off. With a note it listens first on the port kept there."""
+    `[web]` turns it off. With a note it listens first on the port kept there; with a state
+    directory the QR code's key is the one kept there."""
     if not config.enabled:
         return None
-    hub = WebHub(table, RemoteSeats(table, PHONE))
+    key = kept_join_key(state_dir) if state_dir is not None else None
+    hub = WebHub(table, RemoteSeats(table, PHONE), key=key)
     override = port_override()
     if override is not None:
         return WebServer(hub, config.host, override)
@@ -103,6 +109,8 @@ async def start(
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
+    if console.full_screen:  # drawn from the join address's first publication on
+        console.footers.append(join_footer(server, table))
     show_join_address(server, table)
     plain = None if console.full_screen else out  # plain lines: the new code is one of them
     server.hub.code_changed = lambda: new_code_shown(server, table, plain)  # after every game
@@ -118,11 +126,15 @@ async def start(
         )
         log.warning("%s", moved)
         table.tell(moved)
-    if console.full_screen:
-        console.footers.append(join_footer(server.url, table))
-    else:
+    if not console.full_screen:
         print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
+        print(code_line(server.hub.code), file=out, flush=True)
     return True
+
+
+def code_line(code: str) -> str:
+    """The typed table code, for a phone without a camera (it changes after every game)."""
+    return f"Table code {code}: to type on a phone that cannot scan the QR code"
 
 
 def show_join_address(server: WebServer, table: Any) -> None:
@@ -152,13 +164,15 @@ def new_code_line(code: str, url: str, columns: int = PLAIN_COLUMNS) -> str:
     return f"New table code {code}"
 
 
-def join_footer(url: str, table: Any) -> Callable[[], list[str]]:
+def join_footer(server: WebServer, table: Any) -> Callable[[], list[str]]:
     """Lines under the drawn tower: the QR code between games (when the terminal has room),
-    and always the address."""
+    and always the address and the table code of the moment (read at every drawing: the
+    code changes after every game)."""
 
     def lines() -> list[str]:
         between_games = table.game is None or table.game.over
         room = shutil.get_terminal_size().lines >= QR_ROOM
-        return join_lines(url, with_code=between_games and room)
+        return [*join_lines(server.url, with_code=between_games and room),
+                code_line(server.hub.code)]  # fmt: skip
 
     return lines

@@ -263,11 +263,12 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        """The address a phone opens, with the table code in it (what the QR code holds)."""
+        """The address a phone opens, with the table's key in it (what the QR code holds: the
+        same across games and restarts, so a printed QR code keeps working)."""
         host = lan_address() if self.host in EVERY_NETWORK else self.host
         if ":" in host:
             host = f"[{host}]"
-        return f"http://{host}:{self.port}/?code={self.hub.code}"
+        return f"http://{host}:{self.port}/?code={self.hub.key}"
 
 
 def lan_address() -> str:
