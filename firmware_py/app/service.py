@@ -15,6 +15,7 @@ from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
+from firmware_py.app.limits import raise_open_files_limit
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
@@ -45,6 +46,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
+    raise_open_files_limit()  # each phone's connection is an open file
     journal = Journal(state_dir)
     set_aside = _set_aside_if_new(journal, args, seats, variant)
     try:

@@ -2,16 +2,17 @@
 speaks from an address of its own and every victim from another (127.x.y.z on the loopback), as
 devices on a LAN do. Devices holding sockets keep no new phone out and no seated player from
 coming back; table codes guessed from many addresses are refused once the table's budget of
-wrong codes is spent, while the QR link still gets in; a player tapping fast is never cut
-off."""
+wrong codes is spent, while the QR link still gets in; one device cannot use up the tower's
+open files, nor fill its log; a player tapping fast is never cut off."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 
-from support.lan import Holder, address, device, first_word, join_from
+from support.lan import Holder, IdleSockets, address, device, first_word, join_from
 from support.tower_process import Phone, Tower
 
 from firmware_py.seats.phones.codes import TABLE_WRONG_CODES, TABLE_WRONG_CODES_A_MINUTE
@@ -105,6 +106,52 @@ def test_codes_guessed_from_many_addresses_wait_once_the_tables_budget_is_spent(
     assert len(judged) <= budget, f"{len(judged)} wrong codes judged in {seconds:.0f} s"
     assert right["type"] == "refused" and "QR code" in right["reason"], right
     assert scanned["type"] == "joined", scanned
+
+
+def open_files_limit(pid: int) -> tuple[int, int]:
+    """The process's soft and hard limit of open files."""
+    with open(f"/proc/{pid}/limits") as limits:
+        line = next(line for line in limits if line.startswith("Max open files"))
+    soft, hard = line.split()[3:5]
+    return int(soft), int(hard)
+
+
+def test_the_tower_raises_its_soft_limit_of_open_files_to_the_hard_one(tmp_path):
+    """Issue 39: started by hand at a soft limit of 1024, it kept it (a device's idle sockets
+    used it up); the hard limit is what the system allows it."""
+    with Tower(tmp_path, open_files="1024:4096") as tower:
+        tower.join_url()
+        assert open_files_limit(tower.process.pid) == (4096, 4096)
+
+
+def test_one_device_holding_2000_idle_sockets_fills_neither_the_files_nor_the_log(tmp_path):
+    """Issue 39: at 1024 open files (soft and hard), one device holding 2,000 idle sockets made
+    asyncio log "accept() out of system resource" with its traceback (10 MB in 20 s), locked
+    out new phones and made a seat token's save fail ("cannot be kept"). Now: a new phone joins
+    from another address, the seated player's new token is saved (it comes before her view),
+    and the tower writes a few lines at most."""
+    with Tower(tmp_path, open_files="1024:1024") as tower:
+
+        async def attacked(idle: IdleSockets) -> tuple[dict, list[str], int]:
+            token = await seated_player(tower, "Dora")
+            while not idle.filled.is_set():
+                await asyncio.sleep(0.05)
+            logged = len(tower.output.text)
+            joined = await join_from(address(VICTIMS, 0), tower.ws_url, tower.code, "Ben")
+            kinds, _ = await reload(tower, token)
+            await asyncio.sleep(3)  # a window for the log to fill, if it would
+            return joined, kinds, len(tower.output.text) - logged
+
+        with IdleSockets(address(ATTACKERS, 0), port_of(tower.ws_url), 2000) as idle:
+            joined, kinds, logged = asyncio.run(attacked(idle))
+    assert joined["type"] == "joined", joined
+    assert kinds == ["token", "view"], kinds
+    assert "cannot be kept" not in tower.output.text
+    assert logged <= 2000, tower.output.lines[-20:]
+
+
+def port_of(url: str) -> int:
+    return int(re.search(r":(\d+)/", url).group(1))
 
 
 def test_a_player_tapping_fast_is_never_cut_off(tmp_path):

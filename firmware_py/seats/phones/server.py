@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
-from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
+from firmware_py.seats.phones.doorman import BACKLOG, Doorman, open_files_budget
+from firmware_py.seats.phones.guard import OwnHosts, few_log_lines, quiet_accept_errors
 from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
 log = logging.getLogger(__name__)
@@ -150,7 +151,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, READ_CHUNK)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(BACKLOG)
         sock.setblocking(False)
     except OSError:
         sock.close()
@@ -197,6 +198,21 @@ async def _write_then_close(
     await close_soon(socket_, transport)
 
 
+class GuardedSite(web.SockSite):
+    """aiohttp's site on the phones' listening socket, with the doorman in front of aiohttp's
+    handler: as `SockSite.start`, only the protocol factory is the doorman's."""
+
+    doorman: Doorman | None = None
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # the site joins its runner (which stops it)
+        handler = self._runner.server
+        assert handler is not None  # the runner is set up
+        self.doorman = Doorman(handler, open_files_budget())
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self.doorman, sock=self._sock, backlog=BACKLOG)
+
+
 class WebServer:
     """The web server's life inside the tower's loop: `start` (None, or why phones cannot join,
     in one sentence) and `stop`."""
@@ -228,6 +244,7 @@ class WebServer:
 
     async def _listen(self, port: int) -> web.AppRunner:
         few_log_lines()
+        quiet_accept_errors(asyncio.get_running_loop())
         # Also the answers aiohttp writes itself, to requests it cannot parse (they never reach
         # the app's hooks), carry no versions: this is the process's only web server.
         web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
@@ -240,7 +257,7 @@ class WebServer:
         )
         await runner.setup()
         try:
-            await web.SockSite(runner, listening_socket(self.host, port)).start()
+            await GuardedSite(runner, listening_socket(self.host, port)).start()
         except OSError:
             await runner.cleanup()
             raise
