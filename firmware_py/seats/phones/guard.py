@@ -5,7 +5,6 @@ tower must not reach it), and a flood of bad requests costs a few log lines, not
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import ipaddress
 import logging
@@ -18,7 +17,6 @@ LOG_LINES = 5  # lines a minute each of aiohttp's loggers may write; the rest ar
 AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.access",
                    "aiohttp.internal")  # fmt: skip
 ADDRESSES_KEPT = 64  # addresses whose answer (ours or not) is remembered
-log = logging.getLogger(__name__)
 
 
 class OwnHosts:
@@ -109,42 +107,3 @@ def few_log_lines() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(each, FewLines) for each in logger.filters):
             logger.addFilter(FewLines())
-
-
-ACCEPT_ERRORS = "accept() out of system resource"  # asyncio's words (EMFILE, ENFILE, ENOMEM)
-
-
-class QuietAcceptErrors:
-    """The loop's exception handler for asyncio's "socket.accept() out of system resource":
-    one line a minute at most (how often, and the error), not a traceback a second; every
-    other context goes to the handler there was before (or asyncio's own)."""
-
-    def __init__(self, before: Callable[..., object] | None,
-                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
-        self.before = before
-        self.clock = clock
-        self.since = -60.0
-        self.left_out = 0
-
-    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
-        if ACCEPT_ERRORS not in str(context.get("message", "")):
-            if self.before is not None:
-                self.before(loop, context)
-            else:
-                loop.default_exception_handler(context)
-            return
-        now = self.clock()
-        if now - self.since < 60:
-            self.left_out += 1
-            return
-        error = context.get("exception")
-        more = f" ({self.left_out} more in the last minute)" if self.left_out else ""
-        log.warning("phones: the tower cannot take a connection now: %s%s", error, more)
-        self.since, self.left_out = now, 0
-
-
-def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
-    """Install `QuietAcceptErrors` on `loop` (once, however often called)."""
-    before = loop.get_exception_handler()
-    if not isinstance(before, QuietAcceptErrors):
-        loop.set_exception_handler(QuietAcceptErrors(before))

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
-from firmware_py.seats.phones.doorman import BACKLOG, Doorman, open_files_budget
-from firmware_py.seats.phones.guard import OwnHosts, few_log_lines, quiet_accept_errors
+from firmware_py.seats.phones.doorman import BACKLOG, Doorman, Entrance, open_files_budget
+from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
 from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
 log = logging.getLogger(__name__)
@@ -199,8 +199,8 @@ async def _write_then_close(
 
 
 class GuardedSite(web.SockSite):
-    """aiohttp's site on the phones' listening socket, with the doorman in front of aiohttp's
-    handler: as `SockSite.start`, only the protocol factory is the doorman's."""
+    """aiohttp's site on the phones' listening socket, accepted from by the doorman rather
+    than by asyncio's server (`doorman.Entrance`): otherwise as `SockSite.start`."""
 
     doorman: Doorman | None = None
 
@@ -208,9 +208,9 @@ class GuardedSite(web.SockSite):
         await web.BaseSite.start(self)  # the site joins its runner (which stops it)
         handler = self._runner.server
         assert handler is not None  # the runner is set up
-        self.doorman = Doorman(handler, open_files_budget())
+        self.doorman = Doorman(open_files_budget())
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(self.doorman, sock=self._sock, backlog=BACKLOG)
+        self._server = Entrance(self._sock, handler, self.doorman, loop)  # type: ignore[assignment]
 
 
 class WebServer:
@@ -244,7 +244,6 @@ class WebServer:
 
     async def _listen(self, port: int) -> web.AppRunner:
         few_log_lines()
-        quiet_accept_errors(asyncio.get_running_loop())
         # Also the answers aiohttp writes itself, to requests it cannot parse (they never reach
         # the app's hooks), carry no versions: this is the process's only web server.
         web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
