@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
-PER_ADDRESS = 16  # connections one device may hold at once (a browser's six, its sockets)
+PER_ADDRESS = 8  # connections one device may hold at once (a browser's six, its sockets)
 MIN_PER_ADDRESS = 4  # ... and never fewer: a page, its files and its WebSocket
 FAIR_DEVICES = 50  # devices that fit in the budget at their share
 RESERVED = 64  # open files kept for the journal, the seat-token notes, pads, displays

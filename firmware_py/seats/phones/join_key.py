@@ -25,16 +25,22 @@ def new_join_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
+def noted_join_key(state_dir: Path) -> str | None:
+    """The key kept in `state_dir`, None without one (nothing is written: for `doctor`)."""
+    try:
+        key = json.loads(disk.read_regular(state_dir / KEY_FILE))["key"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None  # none yet, or unreadable
+    return key if isinstance(key, str) and WELL_FORMED.fullmatch(key) else None
+
+
 def kept_join_key(state_dir: Path) -> str:
     """The key kept in `state_dir`, or a new one, kept there for the next start (when it
     cannot be kept, the log says so and this run uses it all the same)."""
     path = state_dir / KEY_FILE
-    try:
-        key = json.loads(disk.read_regular(path))["key"]
-        if isinstance(key, str) and WELL_FORMED.fullmatch(key):
-            return key
-    except (OSError, ValueError, TypeError, KeyError):
-        pass  # none yet, or unreadable: a new one
+    key = noted_join_key(state_dir)
+    if key is not None:
+        return key
     key = new_join_key()
     try:
         _write_durably(path, {"key": key})
