@@ -29,6 +29,11 @@ and games go on; the tower's log lines counted), `stop` (Ctrl-C to the end of `q
 run` with a seated phone connected).
 
     nice .venv/bin/python bench/web.py --hostile sheets memory idle stop --taps 300
+
+With --attacks, many devices at `qwixx-tower run` itself, each from an address of its own
+(issue 39; bench/web_attacks.py says how): `sockets`, `guess`, `idle`, `taps`.
+
+    nice .venv/bin/python bench/web.py --attacks sockets guess idle taps [--seconds 20]
 """
 
 from __future__ import annotations
@@ -745,8 +750,13 @@ def main() -> None:
     parser.add_argument("--hostile", nargs="+", choices=("sheets", "memory", "idle", "stop"),
                         help="one hostile device beside the table: tap -> sheets with and "
                         "without a flood, memory under floods, idle connections")  # fmt: skip
+    parser.add_argument("--attacks", nargs="+", choices=("sockets", "guess", "idle", "taps"),
+                        help="many devices at `qwixx-tower run`, each from its own address "
+                        "(bench/web_attacks.py): new phones' joins, a seated player's "
+                        "reloads, memory and log under each attack")  # fmt: skip
     parser.add_argument("--taps", type=int, default=400, help="taps measured (--hostile)")
-    parser.add_argument("--seconds", type=float, default=60, help="flood time (--hostile memory)")
+    parser.add_argument("--seconds", type=float, default=60,
+                        help="flood time (--hostile memory; 20 for --attacks)")  # fmt: skip
     parser.add_argument("--idle", type=int, default=2000, help="idle connections (--hostile idle)")
     args = parser.parse_args()
     ports = [port for port in args.ports.split(",") if port]
@@ -756,6 +766,12 @@ def main() -> None:
         return
     if args.hostile:
         hostile_main(args)
+        return
+    if args.attacks:
+        from bench import web_attacks  # (aiohttp: only for the attacks)
+
+        seconds = args.seconds if "--seconds" in sys.argv else 20.0
+        web_attacks.main(args.attacks, seconds)
         return
     from firmware_py.app.demo import Cable
 

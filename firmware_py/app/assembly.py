@@ -76,9 +76,9 @@ def attach_pads(
     return hub
 
 
-def attach_phones(table: Table, code: str | None = None) -> WebHub:
+def attach_phones(table: Table, code: str | None = None, key: str | None = None) -> WebHub:
     """The web hub: phones' seats through the table's door for phones, each phone's view
-    after every change."""
-    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code)
+    after every change; `key` is the QR link's (kept across restarts by the caller)."""
+    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key)
     table.subscribe(hub.push_all)
     return hub

@@ -42,6 +42,7 @@ from firmware_py.app.hardware import (
 )
 from firmware_py.app.paths import default_state_dir
 from firmware_py.app.web import port_note
+from firmware_py.seats.phones.join_key import noted_join_key
 from firmware_py.seats.phones.server import EVERY_NETWORK, lan_address
 from firmware_py.show.qr import terminal_lines
 
@@ -302,8 +303,12 @@ def _phones(config: TowerConfig, state_dir: Path) -> Check:
     host = lan_address() if web.host in EVERY_NETWORK else web.host
     host = f"[{host}]" if ":" in host else host
     url = f"http://{host}:{port_note(web, state_dir).kept()}/"
+    key = noted_join_key(state_dir)
+    if key is not None:  # the QR code's link, as the tower shows it (it stays: printable)
+        url += f"?code={key}"
+    why = "" if key else " (the table code is on the main display)"
     qr = "\n".join(terminal_lines(url))
-    return True, f"phones join at {url} (the table code is on the main display)\n{qr}"
+    return True, f"phones join at {url}{why}\n{qr}"
 
 
 def _state_dir(path: Path) -> Check:

@@ -17,6 +17,7 @@ from firmware_py.app.arguments import say_and_fail
 from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal, build_table
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
+from firmware_py.app.limits import raise_open_files_limit
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
@@ -28,6 +29,7 @@ from firmware_py.seating import (
 )
 from firmware_py.seats.keyboard import Keyboard
 from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.join_key import kept_join_key
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.sound import SoundPresenter
 from firmware_py.show.terminal import Terminal
@@ -47,6 +49,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
+    raise_open_files_limit()  # each phone's connection is an open file
     journal = Journal(state_dir)
     set_aside = _set_aside_if_new(journal, args, seats, variant)
     try:
@@ -75,17 +78,18 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     terminal, keys = attach_terminal(table, hardware, full_screen=full_screen)
     if how_to_play and full_screen:  # kept in sight under the drawn tower: news scrolls away
         terminal.footers.append(lambda view: [how_to_play])
-    hub = attach_pads(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
+    pads = attach_pads(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
     port_note = web_tower.port_note(config.web, state_dir)
-    web = None  # phones as pads, when [web] is on
+    web = None  # phones as pads, when [web] is on, with the QR link's key kept in state_dir
     if config.web.enabled:
-        web = web_tower.build(attach_phones(table), config.web, port_note)
-    doors = Doors(terminal, keys, hub, web, keyboard=sys.stdin.isatty())
+        phones = attach_phones(table, key=kept_join_key(state_dir))
+        web = web_tower.build(phones, config.web, port_note)
+    doors = Doors(terminal, keys, pads, web, keyboard=sys.stdin.isatty())
     try:
         asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
     finally:
         terminal.close()
-        hub.close()
+        pads.close()
         hardware.close()
     return 0
 

@@ -3,8 +3,9 @@ loop once the table has read its journal back (then the displays show the join Q
 announced in the terminal, stopped with the tower. A port another program holds gives way to a
 free one (the QR code and the address say which), and that port is kept in the state directory
 (`web-port.json`): at the next start the tower listens there first, so the phones' bookmarks
-and the printed QR code stay good. A host it cannot listen on is one sentence, and the tower
-plays on without phones."""
+and the printed QR code stay good, as does the key in the QR code's link (`join-key.json`,
+`join_key`). A host it cannot listen on is one sentence, and the tower plays on without
+phones."""
 
 from __future__ import annotations
 
@@ -109,6 +110,8 @@ async def start(
         log.warning("%s", problem)  # the journal, with its priority
         table.tell(problem)  # the news: under the drawn tower, or as a line of plain output
         return False
+    if terminal.full_screen:  # drawn from the join address's first publication on
+        terminal.footers.append(join_footer(server))
     table.show_join_address(server.url, server.hub.code)
     plain = None if terminal.full_screen else out  # plain lines: the new code is one of them
     server.hub.code_changed = lambda: new_code_shown(server, table, plain)  # after every game
@@ -124,11 +127,15 @@ async def start(
         )
         log.warning("%s", moved)
         table.tell(moved)
-    if terminal.full_screen:
-        terminal.footers.append(join_footer(server.url))
-    else:
+    if not terminal.full_screen:
         print(join_lines(server.url, with_code=False)[0], file=out, flush=True)
+        print(code_line(server.hub.code), file=out, flush=True)
     return True
+
+
+def code_line(code: str) -> str:
+    """The typed table code, for a phone without a camera (it changes after every game)."""
+    return f"Table code {code}: to type on a phone that cannot scan the QR code"
 
 
 def new_code_shown(server: WebServer, table: JoinTable, plain: TextIO | None = None) -> None:
@@ -151,13 +158,15 @@ def new_code_line(code: str, url: str, columns: int = PLAIN_COLUMNS) -> str:
     return f"New table code {code}"
 
 
-def join_footer(url: str) -> Footer:
+def join_footer(server: WebServer) -> Footer:
     """Lines under the drawn tower: the QR code between games (when the terminal has room),
-    and always the address."""
+    and always the address and the table code of the moment (read at every drawing: the
+    code changes after every game)."""
 
     def lines(view: TableView) -> list[str]:
         between_games = view.game is None or view.game.over
         room = shutil.get_terminal_size().lines >= QR_ROOM
-        return join_lines(url, with_code=between_games and room)
+        return [*join_lines(server.url, with_code=between_games and room),
+                code_line(server.hub.code)]  # fmt: skip
 
     return lines

@@ -48,6 +48,7 @@ DIGIT_WIDTH, DIGIT_HEIGHT, STROKE = 24, 44, 5
 
 NEXT_GAME = "press: next game"
 WINNER_SIZES = ((3, 3), *NAME_SIZES)  # the winner's name: three times as large where it fits
+NOBODY_YET = "no players: join on a pad or phone"
 BIG_WORDS_KEPT = 64  # large words (sums, locks, winners) kept as pictures: 2.6 kB each at most
 
 Draw = ImageDraw.ImageDraw
@@ -454,21 +455,22 @@ def join_screen(draw: Draw, view: TableView) -> None:
 
 
 def _join_setup(draw: Draw, view: TableView, x: int) -> None:
-    """Beside the QR code: the variant, the table code, the seats and "press: start"; with
-    nobody seated, how to join instead (the kiosk at power-on)."""
+    """Beside the QR code: the variant, the table code large (as large as on the other join
+    screens: it is typed from across the table), the seats and "press: start"; with nobody
+    seated, how to join instead (the kiosk at power-on)."""
     room = WIDTH - x
     text(draw, (x, 0), variant_name(view.title) if view.title else "New game")
-    text(draw, (x, 10), f"code {view.join_code}")
+    _big_at(draw, (x, 11), view.join_code, scale=2)
     seated = tuple(seat.label for seat in view.seats)
     if not seated:
-        for row, line in enumerate(wrap("no players yet: join on a pad or a phone", room)[:4]):
-            text(draw, (x, 22 + row * LINE), line)
+        for row, line in enumerate(wrap(NOBODY_YET, room)[:3]):
+            text(draw, (x, 33 + row * LINE), line)
         return
-    lines = [drawable(name) for name in seated]
-    if len(lines) > 3 or any(width(line) > room for line in lines):
-        lines = people(seated, room, 3, view.page)
+    lines = [drawable(name) for name in seated]  # two rows under the code, whole names
+    if len(lines) > 2 or any(width(line) > room for line in lines):
+        lines = people(seated, room, 2, view.page)
     for row, line in enumerate(lines):
-        text(draw, (x, 22 + row * LINE), line)
+        text(draw, (x, 33 + row * LINE), line)
     text(draw, (x, 54), "press: start")
 
 

@@ -70,3 +70,16 @@ def test_doctor_shows_where_phones_join_with_a_qr_code_to_scan(tmp_path):
             picture.putpixel((x + 4, 2 * y + 5), 255 if bottom else 0)
     big = picture.resize((picture.width * 8, picture.height * 8), Image.Resampling.NEAREST)
     assert [found.text for found in zxingcpp.read_barcodes(big)] == ["http://127.0.0.1:8088/"]
+
+
+def test_doctor_shows_the_qr_codes_link_with_the_key_the_tower_keeps(tmp_path):
+    """Once the tower has made its key (the link a printed QR code holds), doctor shows that
+    link: the same the main display shows, to print; it writes none itself."""
+    from firmware_py.seats.phones.join_key import kept_join_key
+
+    config = parse_config({"web": {"enabled": True, "host": "127.0.0.1", "port": 8088}})
+    key = kept_join_key(tmp_path)
+    status, lines = doctor(config, tmp_path)
+    assert status == 0
+    assert f"[ok] phones join at http://127.0.0.1:8088/?code={key}" in lines
+    assert kept_join_key(tmp_path) == key

@@ -62,8 +62,11 @@ def test_run_prints_the_join_address_and_the_display_shows_its_qr_code(tmp_path,
 
     async def steps() -> None:
         await until(lambda: table.join_address[0] != "")  # the screens with the code are out
-        url = f"http://127.0.0.1:{web.port}/?code={CODE}"
-        assert capsys.readouterr().out.splitlines()[0] == f"Phones join at {url}"
+        url = f"http://127.0.0.1:{web.port}/?code={web.hub.key}"
+        assert capsys.readouterr().out.splitlines()[:2] == [
+            f"Phones join at {url}",
+            f"Table code {CODE}: to type on a phone that cannot scan the QR code",
+        ]
         frame = table.hardware.displays["main"].frame
         assert [found.text for found in zxingcpp.read_barcodes(frame.convert("L"))] == [url]
         async with aiohttp.ClientSession() as session, session.get(url) as page:
@@ -84,25 +87,34 @@ def test_a_taken_port_is_one_sentence_and_phones_join_on_another(tmp_path, capsy
     printed = capsys.readouterr().out.splitlines() + console[0].out.getvalue().splitlines()
     said = [line for line in printed if "is in use by another program" in line]
     assert said == [f"port {port} is in use by another program: phones join on port {web.port}"]
-    assert f"Phones join at http://127.0.0.1:{web.port}/?code={CODE}" in printed
+    url = f"http://127.0.0.1:{web.port}/?code={web.hub.key}"
+    assert f"Phones join at {url}" in printed
     assert table.games.referee.games_finished == 1
     code = web.hub.code  # a new one after the game: who saw the old one cannot join with it
     assert code != CODE
-    assert table.join_address == (f"http://127.0.0.1:{web.port}/?code={code}", code)
+    assert table.join_address == (url, code)  # the QR code's link stays
 
 
 def test_the_drawn_tower_shows_the_qr_code_between_games_and_the_address_always(
     tmp_path, monkeypatch
 ):
+    """... and the table code of the moment (it changes after every game)."""
     monkeypatch.setattr(web_tower, "QR_ROOM", 0)  # as on a tall terminal
-    table, _, _ = tower(tmp_path)
-    url = f"http://127.0.0.1:8080/?code={CODE}"
-    lines = join_footer(url)
+    table, _, web = tower(tmp_path, port=8080)
+    url = f"http://127.0.0.1:8080/?code={web.hub.key}"
+    lines = join_footer(web)
     try:
         between = lines(table.view())
         table.new_game()
         playing = lines(table.view())
+        web.hub.codes.renew()
+        renewed = lines(table.view())
     finally:
         table.hardware.close()
-    assert len(between) > 10 and between[-1] == f"Phones join at {url}"
-    assert playing == [f"Phones join at {url}"]
+    typed = "to type on a phone that cannot scan the QR code"
+    assert len(between) > 10 and between[-2:] == [
+        f"Phones join at {url}",
+        f"Table code {CODE}: {typed}",
+    ]
+    assert playing == [f"Phones join at {url}", f"Table code {CODE}: {typed}"]
+    assert renewed[-1] == f"Table code {web.hub.code}: {typed}" and web.hub.code != CODE

@@ -4,6 +4,7 @@ by a real QR decoder, zxing-cpp) and in the terminal of `qwixx-tower run`."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 import zxingcpp
@@ -110,3 +111,23 @@ def test_the_kiosk_at_power_on_with_phones_says_the_variant_and_how_to_join():
     reference = Image.open(golden).convert("1")
     assert ImageChops.logical_xor(picture.convert("1"), reference).getbbox() is None
     assert read_qr(picture) == [URL]
+
+
+@pytest.mark.parametrize(
+    "view", [VIEWS["setup"], TableView("setup", title="Qwixx", join_url=URL, join_code="4821")]
+)
+def test_before_the_first_game_the_table_code_is_as_tall_as_between_games(view):
+    """Issue 39: at power-on the code was drawn in the small font (6 px tall), unreadable
+    across a table. Where two codes differ on the main display is where a code is drawn: as
+    tall there before the first game as on the attract screen between games."""
+
+    def code_height(shown: TableView) -> int:
+        box = ImageChops.logical_xor(
+            on_luma(replace(shown, join_code="4821")).convert("1"),
+            on_luma(replace(shown, join_code="8888")).convert("1"),
+        ).getbbox()
+        assert box is not None
+        return box[3] - box[1]
+
+    between_games = code_height(VIEWS["attract"])
+    assert between_games >= 12 and code_height(view) == between_games  # twice the small font

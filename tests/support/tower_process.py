@@ -128,7 +128,7 @@ class Tower:
 
     def __init__(self, tmp_path: Path, pads: list[PtyPad] = (), *, web: bool = True,
                  keyboard: bool = False, extra: tuple[str, ...] = (),
-                 niceness: int = 0) -> None:  # fmt: skip
+                 niceness: int = 0, open_files: str = "") -> None:  # fmt: skip
         self.tmp_path, self.state = tmp_path, tmp_path / "state"
         self.keyboard = os.openpty() if keyboard else None  # Enter presses the roll button
         self._held = socket.socket()  # the configured port, held: the tower takes a free one
@@ -145,12 +145,15 @@ class Tower:
         self.command += list(extra)
         self.process: subprocess.Popen | None = None
         self.niceness = niceness
+        self.open_files = open_files  # "SOFT:HARD": the limit of open files it starts with
         self.start()
 
     def start(self) -> None:
         self.url = ""
         stdin = self.keyboard[1] if self.keyboard else subprocess.DEVNULL
         niced = ["nice", "-n", str(self.niceness)] if self.niceness else []  # (it execs)
+        if self.open_files:
+            niced = ["prlimit", f"--nofile={self.open_files}", "--", *niced]  # (it execs)
         self.process = spawn.Popen(
             niced + self.command, stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -183,7 +186,22 @@ class Tower:
 
     @property
     def code(self) -> str:
+        """The code in the join address (what the QR code holds)."""
         return self.join_url().rsplit("code=", 1)[1]
+
+    def typed_code(self) -> str:
+        """The four-digit table code a person types, as the tower last printed it."""
+        if re.fullmatch(r"\d{4}", self.code):
+            return self.code  # a tower whose join address carries the typed code itself
+
+        def newest(lines: list[str]) -> str | None:
+            codes = [found.group(1) for line in lines
+                     if (found := re.search(r"[Tt]able code (\d{4})\b", line))]  # fmt: skip
+            return codes[-1] if codes else None
+
+        code = self.output.wait_until(newest, WAIT)
+        assert code is not None, f"the tower never printed its table code: {self.output.lines}"
+        return code
 
     def press(self) -> None:
         """Enter at the tower's terminal: the simulated roll button is pressed."""

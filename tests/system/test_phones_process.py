@@ -7,10 +7,13 @@ connected."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 
 import aiohttp
+from support import HANG
+from support.terminal import TowerTerminal
 from support.tower_process import WAIT, Phone, Tower, journal_lines, saved_game
 
 from firmware_py.journal.journal import read_game
@@ -176,10 +179,11 @@ def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp
 
 def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path):
     """`run --plain`: Ann's pass ends the game, a new table code is drawn, and the terminal
-    prints it in one line of at most 80 columns; a phone joins with that code, not the old."""
+    prints it in one line of at most 80 columns (with the QR code's link, which stays); a phone
+    joins with that code, not the old."""
     one_pass_from_the_end(tmp_path / "state")
     with Tower(tmp_path) as tower:
-        old = tower.code
+        old, key = tower.typed_code(), tower.code
 
         async def last_pass_then_join(new: asyncio.Future[str]) -> tuple[dict, dict]:
             async with aiohttp.ClientSession() as session:
@@ -204,7 +208,7 @@ def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path)
 
         line, refused, joined = asyncio.run(run())
     code = line.split()[3].rstrip(":")
-    assert len(line) <= 80 and code != old and line.endswith(f"?code={code}"), line
+    assert len(line) <= 80 and code != old and line.endswith(f"?code={key}"), line
     assert f"{old} is not this table's code" in refused["reason"]
     assert joined["player"] == "Eve"
 
@@ -272,3 +276,79 @@ def test_names_that_differ_only_by_characters_nobody_sees_are_numbered(tmp_path)
 
         seated = asyncio.run(join_all())
     assert seated == ["Ann", "Ann 2", "Ann 3", "Ann 4"]
+
+
+def test_the_qr_codes_link_stays_the_same_across_games_and_restarts(tmp_path):
+    """Issue 39: the QR code's link carried the four-digit code, new after every game and at
+    every start, so a printed QR code stopped working (docs/kiosk.md promises it keeps
+    working). Ann's pass ends a game, the tower restarts: the link is the same (its port is
+    kept too, by `web-port.json`: here each start takes a free one), and a phone that opens it
+    joins with it."""
+    one_pass_from_the_end(tmp_path / "state")
+    with Tower(tmp_path) as tower:
+        printed = tower.join_url()
+
+        async def last_pass() -> None:
+            async with aiohttp.ClientSession() as session:
+                ann = await seated_phone(session, tower)
+                await ann.send(type="decide", request="e5f6/1", action="pass")
+                assert (await ann.expect("answer", request="e5f6/1"))["ok"] is True
+
+        async def join_from_the_link() -> dict:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="join", code=printed.rsplit("code=", 1)[1], name="Eve")
+                return await phone.expect_any("joined", "refused")
+
+        asyncio.run(last_pass())
+        tower.wait_for(r"New table code \d+")
+        tower.kill()
+        tower.start()
+        assert tower.join_url().split("?")[1] == printed.split("?")[1]  # (a free port each start)
+        joined = asyncio.run(join_from_the_link())
+    assert joined["type"] == "joined" and joined["player"] == "Eve", joined
+
+
+def code_on_screen(text: str) -> str | None:
+    """The four-digit table code the drawn tower shows (by itself, or in the join address)."""
+    found = re.search(r"Table code (\d{4})", text) or re.search(r"\?code=(\d{4})\b", text)
+    return found.group(1) if found else None
+
+
+def test_the_full_screen_terminal_shows_the_new_table_code_after_a_game(tmp_path):
+    """Issue 39: under the drawn tower the join address kept the code of the tower's start,
+    refused after the first game. Ann's pass ends the game: the terminal shows the new code,
+    and a phone joins with what it shows."""
+    one_pass_from_the_end(tmp_path / "state")
+    config = tmp_path / "config.toml"
+    config.write_text('[web]\nhost = "127.0.0.1"\nport = 8080\n')  # ($QWIXX_WEB_PORT: a free one)
+    args = ["--config", str(config), "--state-dir", str(tmp_path / "state"), "--pace", "30"]
+    terminal = TowerTerminal(args, columns=100, lines=58)
+    try:
+        url = re.search(r"Phones join at (http://\S+)", terminal.wait_for("Phones join at "))[1]
+        ws_url = url.split("/?")[0] + "/ws"
+        before = code_on_screen(terminal.text())
+
+        async def last_pass() -> None:
+            async with aiohttp.ClientSession() as session:
+                ann = await Phone.open(session, ws_url)
+                await ann.send(type="hello", token=TOKEN)
+                await ann.expect("view")
+                await ann.send(type="decide", request="a7b8/1", action="pass")
+                assert (await ann.expect("answer", request="a7b8/1"))["ok"] is True
+
+        async def join(code: str) -> dict:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, ws_url)
+                await phone.send(type="join", code=code, name="Eve")
+                return await phone.expect_any("joined", "refused")
+
+        asyncio.run(last_pass())
+        deadline = time.monotonic() + HANG
+        while (shown := code_on_screen(terminal.text())) == before:
+            assert time.monotonic() < deadline, f"the code shown stayed {before}"
+            terminal.read(0.05)
+        joined = asyncio.run(join(shown))
+    finally:
+        terminal.stop()
+    assert joined["type"] == "joined", joined

@@ -189,6 +189,37 @@ DRAWN_PARTS = """() => Object.fromEntries(
         (id) => [id, document.getElementById(id).outerHTML]))"""
 
 
+def test_the_qr_links_key_joins_with_nothing_to_type_and_a_stale_one_asks_for_the_code(
+    bot_tower,
+):
+    """The QR code's link carries the table's key (the same across games and restarts): the
+    page hides the code field and joins with the key. A link whose key opens nothing (the
+    table was given a new key) shows the field, so the four digits can be typed."""
+    table, hub, server = bot_tower
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(server.url)
+        await page.wait_for_selector("#join:not([hidden])")
+        assert await page.is_hidden("#code")
+        await page.fill("#name", "Dora")
+        await page.click("#join-button")
+        await seated(page, "Dora")
+        stale = await phone(browser)
+        await stale.goto(f"http://127.0.0.1:{server.port}/?code=an-old-key-0123456789")
+        await stale.wait_for_selector("#join:not([hidden])")
+        await stale.fill("#name", "Eve")
+        await stale.click("#join-button")
+        await stale.wait_for_selector("#code:visible")
+        assert "is not this table's code" in await stale.inner_text("#refusal")
+        await stale.fill("#code", hub.code)
+        await stale.click("#join-button")
+        await seated(stale, "Eve")
+        assert [seat.name for seat in table.seats] == ["Bot", "Dora", "Eve"]
+
+    with_browser(table, server, steps)
+
+
 def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
     """Ann and Ben on phones, Bot a computer player; the phones tap their first move
     (or pass), the roll button is pressed for the phones' rolls, until the game is over; then

@@ -19,10 +19,8 @@ import asyncio
 import dataclasses
 import json
 import logging
-import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +28,9 @@ from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
+from firmware_py.seats.phones.budget import Bucket
+from firmware_py.seats.phones.codes import TableCodes
+from firmware_py.seats.phones.join_key import new_join_key
 from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
 from firmware_py.table import NO_SEAT
@@ -37,39 +38,34 @@ from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
 
-MAX_PHONES = 24  # connections without a seat at once (seat holders always get in besides)
 PER_ADDRESS = 4  # connections without a seat from one address: a phone and its reloads
+# (no cap across addresses that pushes anyone out: each device has its share, and seat holders
+# always get in besides; the server's doorman bounds all connections, `doorman`)
 MAX_MESSAGE = 2000  # characters a page message may have (a decision is about 150)
 MAX_OUTBOX = 64  # messages waiting for a phone that does not read them: then it is dropped
-BURST = 30  # messages a connection may send at once (a page sends a few per tap) ...
+BURST = 30  # messages a page without a seat may send at once (a hello, a join, pings) ...
 PER_SECOND = 10.0  # ... and then per second; a connection over its budget is closed
+TAPS_AT_ONCE = 60  # messages a seated player's page may send at once (a tap is one) ...
+TAPS_PER_SECOND = 20.0  # ... and then per second: more than any thumb taps
 MAX_WRONG_CODES = 5  # wrong table codes one connection may send before it is closed
-WRONG_CODES_A_MINUTE = 10  # wrong codes from one address before that address waits a minute
-ADDRESSES_KEPT = 256  # addresses whose wrong codes are counted (the oldest are forgotten)
-COOL_OFF = 10.0  # seconds an address cut off for flooding waits before it may connect again
+ADDRESSES_KEPT = 1024  # addresses remembered while they wait (the oldest are forgotten)
+COOL_OFF = 10.0  # seconds an address cut off for flooding the lobby waits to connect again
+TAPS_COOL_OFF = 1.0  # ... and a seated player's (the page's own retries: 0.5 s, 1.5 s)
+CROWDED_COOL_OFF = 1.0  # seconds an address told it is crowded is refused before upgrading
 MAX_REQUEST_ID = 80
-CODE_DIGITS = 4
 ACTIONS = ("mark", "pass", "undo", "lucky")
 FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
 START_WORDS = "A press of the tower's roll button starts the game."
 NO_SEAT_WORDS = "this phone holds no seat: join with the table code first"
-TOO_MANY = "too many phones are connected to the tower right now"
 TOO_FAST = "this phone sent too many messages at once: reload the page"
+TAPPED_TOO_FAST = "this phone sent too many messages at once: it reconnects in a moment"
 MOVED = "{name}'s seat moved to another phone (or another tab): it is played there now"
 SUPERSEDED = (
     "this phone's seat token was replaced by a newer one (the seat is played with that one "
     "now): join with the table code"
 )
-
-
-def new_table_code(old: str = "") -> str:
-    """Four random digits, new at every tower start and after every game (never the `old`
-    one again): only who sees the tower can join."""
-    while (code := f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}") == old:
-        pass
-    return code
 
 
 class PageRefused(TowerError):
@@ -96,8 +92,8 @@ class Phone:
         self.cut_off = False  # it flooded: its connection is cut after its last words
         self._outbox: list[tuple[str, str]] = []
         self._ready = asyncio.Event()
-        self._budget = float(BURST)
-        self._budget_at = now
+        self._lobby_budget = Bucket(BURST, PER_SECOND, now)
+        self._taps_budget = Bucket(TAPS_AT_ONCE, TAPS_PER_SECOND, now)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.dropped:
@@ -117,15 +113,11 @@ class Phone:
         self._outbox = []
         self._ready.set()
 
-    def spend(self, now: float) -> bool:
-        """One message from the page, from its budget (BURST, refilled PER_SECOND); False when
-        the budget is spent: the page sends far more than a player taps."""
-        self._budget = min(BURST, self._budget + (now - self._budget_at) * PER_SECOND)
-        self._budget_at = now
-        if self._budget < 1:
-            return False
-        self._budget -= 1
-        return True
+    def spend(self, now: float, *, seated: bool = False) -> bool:
+        """One message from the page, from its budget: a page without a seat sends a few
+        (BURST, then PER_SECOND), a seated player's page one a tap (TAPS_AT_ONCE, then
+        TAPS_PER_SECOND). False when it is spent: the page sends far more than a player taps."""
+        return (self._taps_budget if seated else self._lobby_budget).take(now)
 
     async def write(self, send_str: Callable[[str], Any]) -> None:
         """Send what is queued, as it comes, until cancelled (the socket closed) or ended."""
@@ -149,46 +141,64 @@ class Phone:
 class WebHub:
     """The phones at the table: joins, hellos and decisions from pages; views pushed to them."""
 
-    def __init__(self, seats: RemoteSeats, journal: Journal, code: str | None = None) -> None:
+    def __init__(
+        self,
+        seats: RemoteSeats,
+        journal: Journal,
+        code: str | None = None,
+        key: str | None = None,
+    ) -> None:
         self.seats = seats
         self.door = seats.door  # the table's way in for phones
         self.tokens = SeatTokens(journal, self._has_seat)
-        self.code = code or new_table_code()
+        self.codes = TableCodes(key or new_join_key(), code)
         self.phones: dict[Phone, None] = {}  # open connections, oldest first
         self.clock = time.monotonic
-        self.code_changed: Callable[[], None] = lambda: None  # the join address shows the code
-        self._wrong_codes: dict[str, deque[float]] = {}  # address -> when, the last minute's
+        self.code_changed: Callable[[], None] = lambda: None  # the displays show the code
         self._answering: Phone | None = None
         self._seen = -1
         self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
         self._cooling: dict[str, float] = {}  # address -> until when it may not connect
 
+    @property
+    def code(self) -> str:
+        """The table code a person types (four digits, new after every game)."""
+        return self.codes.code
+
+    @property
+    def key(self) -> str:
+        """The key in the QR code's link (the same across games and restarts)."""
+        return self.codes.key
+
     # ---- connections -------------------------------------------------------------------------
 
     def open(self, address: str = "") -> Phone | None:
         """A new connection from `address`, or None when that address has PER_ADDRESS open
-        without a seat. Seat holders always get in: when MAX_PHONES connections hold no seat,
-        the oldest of them gives way (a new one may be a seat holder back after a reload)."""
-        unseated = [phone for phone in self.phones if not self._seated(phone)]
-        if sum(phone.address == address for phone in unseated) >= PER_ADDRESS:
+        without a seat (it is told so, and refused before upgrading for a moment: see
+        `cooling`). Every device has its own share: nobody is pushed out for a newcomer,
+        so no number of devices keeps a new phone out; seat holders always get in besides."""
+        if self._unseated_from(address) >= PER_ADDRESS:
+            self._cool(address, CROWDED_COOL_OFF)
             return None
-        if len(unseated) >= MAX_PHONES:
-            oldest = unseated[0]
-            oldest.send({"type": "refused", "reason": TOO_MANY, "forget": False, "final": True})
-            oldest.end()
-            del self.phones[oldest]
         phone = Phone(address, self.clock())
         self.phones[phone] = None
         self.sync(phone)
         return phone
 
-    def cut_off(self, phone: Phone) -> None:
+    def _unseated_from(self, address: str) -> int:
+        return sum(phone.address == address and not self._seated(phone) for phone in self.phones)
+
+    def cut_off(self, phone: Phone, seconds: float = COOL_OFF) -> None:
         """A connection that floods ends without a close handshake (what it still sends is
-        not read), and its address waits COOL_OFF seconds before it may connect again: a
-        client that reconnects at full speed costs the tower almost nothing."""
+        not read), and its address waits `seconds` before it may connect again: a client
+        that reconnects at full speed costs the tower almost nothing."""
         phone.cut_off = True
         phone.end()
-        self._cooling[phone.address] = self.clock() + COOL_OFF
+        self._cool(phone.address, seconds)
+
+    def _cool(self, address: str, seconds: float) -> None:
+        until = self.clock() + seconds
+        self._cooling[address] = max(until, self._cooling.pop(address, until))  # newest last
         while len(self._cooling) > ADDRESSES_KEPT:
             del self._cooling[next(iter(self._cooling))]
 
@@ -216,9 +226,9 @@ class WebHub:
         connection that sends more than its budget is closed."""
         if phone.closing:
             return
-        if not phone.spend(self.clock()):
-            phone.send({"type": "refused", "reason": TOO_FAST, "forget": False, "final": True})
-            self.cut_off(phone)
+        seated = self._seated(phone)
+        if not phone.spend(self.clock(), seated=seated):
+            self._too_fast(phone, seated)
             return
         try:
             message = parse(text)
@@ -234,6 +244,18 @@ class WebHub:
                         "final": refusal.close})  # fmt: skip
             if refusal.close:
                 phone.end()
+
+    def _too_fast(self, phone: Phone, seated: bool) -> None:
+        """A page over its budget is told and cut off. A seated player's page (whose budget no
+        thumb spends) reconnects by itself after a moment; a page without a seat is told to
+        reload, and its device waits COOL_OFF seconds."""
+        if seated:
+            phone.send({"type": "refused", "reason": TAPPED_TOO_FAST, "forget": False,
+                        "final": False})  # fmt: skip
+            self.cut_off(phone, TAPS_COOL_OFF)
+        else:
+            phone.send({"type": "refused", "reason": TOO_FAST, "forget": False, "final": True})
+            self.cut_off(phone)
 
     def _ping(self, phone: Phone, message: dict[str, Any]) -> None:
         """A phone that woke up asks whether its connection still carries: the newest view is
@@ -336,33 +358,18 @@ class WebHub:
         self.sync(phone)
 
     def _check_code(self, phone: Phone, code: object) -> None:
-        """The table code, guarded against guessing: five wrong codes close a connection, and
-        WRONG_CODES_A_MINUTE from one address make that address (only) wait for the rest of a
-        minute; the code changes after every game."""
-        now = self.clock()
-        wrong = self._wrong_codes.pop(phone.address, deque())
-        self._wrong_codes[phone.address] = wrong  # the newest last: the oldest are forgotten
-        while len(self._wrong_codes) > ADDRESSES_KEPT:
-            del self._wrong_codes[next(iter(self._wrong_codes))]
-        while wrong and wrong[0] < now - 60:
-            wrong.popleft()
-        if len(wrong) >= WRONG_CODES_A_MINUTE:
-            raise PageRefused(
-                "too many wrong table codes from this phone: wait a minute, then join"
-            )
-        typed = str(code).strip() if isinstance(code, (str, int)) else ""
-        if secrets.compare_digest(typed.encode(), self.code.encode()):
+        """The QR link's key or the typed table code (`codes`: wrong typed codes are limited
+        per address and for the whole table); MAX_WRONG_CODES wrong ones close a connection."""
+        wrong = self.codes.check(phone.address, code, self.clock())
+        if wrong is None:
             return
-        wrong.append(now)
-        phone.wrong_codes += 1
+        if wrong.counted:
+            phone.wrong_codes += 1
         if phone.wrong_codes >= MAX_WRONG_CODES:
             raise PageRefused(
                 "too many wrong table codes: reload the page to try again", close=True
             )
-        raise PageRefused(
-            f"{typed or 'nothing'} is not this table's code: "
-            "the tower's display shows it between games"
-        )
+        raise PageRefused(wrong.words)
 
     def _decide(self, phone: Phone, message: dict[str, Any]) -> None:
         """The player's mark, pass, undo or lucky number; answered with the referee's word."""
@@ -401,7 +408,7 @@ class WebHub:
             return
         self._seen = view.version
         if view.ended:
-            self.code = new_table_code(self.code)
+            self.codes.renew()
             self.code_changed()
         for phone in self.phones:
             if phone is not self._answering:

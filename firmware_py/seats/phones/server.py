@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
+from firmware_py.seats.phones.doorman import BACKLOG, Doorman, Entrance, open_files_budget
 from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
 from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
@@ -150,7 +151,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, READ_CHUNK)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(BACKLOG)
         sock.setblocking(False)
     except OSError:
         sock.close()
@@ -197,6 +198,21 @@ async def _write_then_close(
     await close_soon(socket_, transport)
 
 
+class GuardedSite(web.SockSite):
+    """aiohttp's site on the phones' listening socket, accepted from by the doorman rather
+    than by asyncio's server (`doorman.Entrance`): otherwise as `SockSite.start`."""
+
+    doorman: Doorman | None = None
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # the site joins its runner (which stops it)
+        handler = self._runner.server
+        assert handler is not None  # the runner is set up
+        self.doorman = Doorman(open_files_budget())
+        loop = asyncio.get_running_loop()
+        self._server = Entrance(self._sock, handler, self.doorman, loop)  # type: ignore[assignment]
+
+
 class WebServer:
     """The web server's life inside the tower's loop: `start` (None, or why phones cannot join,
     in one sentence) and `stop`."""
@@ -240,7 +256,7 @@ class WebServer:
         )
         await runner.setup()
         try:
-            await web.SockSite(runner, listening_socket(self.host, port)).start()
+            await GuardedSite(runner, listening_socket(self.host, port)).start()
         except OSError:
             await runner.cleanup()
             raise
@@ -263,11 +279,12 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        """The address a phone opens, with the table code in it (what the QR code holds)."""
+        """The address a phone opens, with the table's key in it (what the QR code holds: the
+        same across games and restarts, so a printed QR code keeps working)."""
         host = lan_address() if self.host in EVERY_NETWORK else self.host
         if ":" in host:
             host = f"[{host}]"
-        return f"http://{host}:{self.port}/?code={self.hub.code}"
+        return f"http://{host}:{self.port}/?code={self.hub.key}"
 
 
 def lan_address() -> str:

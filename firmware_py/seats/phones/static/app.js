@@ -138,6 +138,7 @@ function handle(message) {
       break;
     case "refused":
       showRefusal(message.reason);
+      if (message.reason.includes("is not this table's code")) keyWasRefused();
       if (message.final) stopped = true;
       if (message.forget) {
         localStorage.removeItem(TOKEN_KEY);
@@ -177,7 +178,19 @@ function showLobby(lobby) {
   $("lobby-text").textContent = lobby.text;
   $("join-button").disabled = !lobby.may_join;
   const code = new URLSearchParams(location.search).get("code");
-  if (code && !$("code").value) $("code").value = code;
+  if (code && !$("code").value && !keyRefused) $("code").value = code;
+  // The QR code's link carries the table's key, not the four digits: nothing to type.
+  $("code-label").hidden = Boolean(code) && $("code").value === code && code.length > 4;
+}
+
+let keyRefused = false;  // the link's key opened nothing (a new key since): type the code
+
+function keyWasRefused() {
+  if ($("code-label").hidden) {
+    keyRefused = true;
+    $("code").value = "";
+    $("code-label").hidden = false;
+  }
 }
 
 $("join-form").addEventListener("submit", (event) => {
