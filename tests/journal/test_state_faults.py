@@ -36,7 +36,7 @@ from firmware_py.rules import Event, Game, Roll, game_report
 from firmware_py.seating import KEYBOARD, PAD, SeatSpec
 from firmware_py.show.screens import render
 from firmware_py.table import STORAGE, LuckyNumber, Table
-from firmware_py.table.storage import FIRST_RETRY
+from firmware_py.table.games.storage import FIRST_RETRY
 from firmware_py.view import TableView
 
 

@@ -215,7 +215,7 @@ def test_the_qr_links_key_joins_with_nothing_to_type_and_a_stale_one_asks_for_th
         await stale.fill("#code", hub.code)
         await stale.click("#join-button")
         await seated(stale, "Eve")
-        assert [seat.name for seat in table.seats] == ["Bot", "Dora", "Eve"]
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora", "Eve"]
 
     with_browser(table, server, steps)
 
