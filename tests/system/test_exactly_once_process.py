@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from support import HANG, spawn
 from support.disk import FULL, fill, tmpfs
-from support.pads import PtyPad, pad_hello
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.journal import Journal, read_game, seat_records
 from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol

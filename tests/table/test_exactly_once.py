@@ -12,9 +12,9 @@ import asyncio
 import json
 from functools import partial
 
-from support.pads import PtyPad, pad_hello
 from support.table import clocked_table, make_table, run_table, until
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.rules import Mark, Pass, Roll
