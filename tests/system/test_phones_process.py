@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import aiohttp
-from support.tower_process import WAIT, Phone, Tower, journal_lines, saved_game
+from support.journal import journal_lines, saved_game
+from support.phone import WAIT, Phone
+from support.tower import Tower
 
 from firmware_py.journal.journal import read_game
 from firmware_py.rules import Pass, Roll
@@ -67,7 +69,7 @@ def test_a_game_ending_tap_killed_after_its_fsync_is_answered_from_the_journal_o
     again and applied to nothing: the id is in the journal once."""
     log = one_pass_from_the_end(tmp_path / "state")
     count = len(log.read_text().splitlines())
-    with Tower(tmp_path, keyboard=True) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True, keyboard=True) as tower:
 
         async def tap_then_power_cut() -> None:
             async with aiohttp.ClientSession() as session:
@@ -124,7 +126,7 @@ async def until_phase(phone: Phone, phase: str) -> dict:
 def test_a_phone_that_joined_between_games_keeps_its_seat_across_a_power_cut(tmp_path):
     """Dora joins with the table code; the plug is pulled before any game; after the restart
     her phone's token alone (no code) gives her seat back."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def join() -> str:
             async with aiohttp.ClientSession() as session:
@@ -150,7 +152,7 @@ def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp
     """Ctrl-C (and so `systemctl restart`) with a seated phone and a page still in the lobby:
     each is told the tower is restarting, its socket closes with the WebSocket code for a
     restart (the page reconnects by itself), and the process ends cleanly."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def connected_then_stopped() -> list[tuple[dict, int | None]]:
             async with aiohttp.ClientSession() as session:
@@ -178,7 +180,7 @@ def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path)
     """`run --plain`: Ann's pass ends the game, a new table code is drawn, and the terminal
     prints it in one line of at most 80 columns; a phone joins with that code, not the old."""
     one_pass_from_the_end(tmp_path / "state")
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
         old = tower.code
 
         async def last_pass_then_join(new: asyncio.Future[str]) -> tuple[dict, dict]:
@@ -214,7 +216,7 @@ def test_seat_tokens_are_renewed_at_every_hello_and_kept_across_power_cuts(tmp_p
     keep it (the answer lost): after the restart her old token still gets her in. Once her
     page has kept the next new token, the tokens before it (what someone who read an old frame
     on the network has) are refused, also after another restart; the newest one gets in."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def hello(token: str, keep: bool = False) -> tuple[dict, str | None]:
             """Dora's page says hello with `token`: the view (or refusal), the new token."""
