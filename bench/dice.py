@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.bluez import PixelsDie, Radio, serving  # noqa: E402
 from support.bluez.bus import daemon_missing, private_system_bus  # noqa: E402
-from support.bluez.pixels import ROLLED, throw_states  # noqa: E402
 
 from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader  # noqa: E402
+from drivers.simulated.pixels import ROLLED, throw_states  # noqa: E402
 from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import SIMULATED  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402

@@ -2,7 +2,9 @@
 
 Starts `qwixx-tower run` on simulated hardware with one keyboard seat (so nothing plays by
 itself), as systemd would: readiness is the READY=1 it sends to $NOTIFY_SOCKET. Then it sits idle
-at the attract screen while this script reads its CPU time and memory from /proc.
+at the attract screen while this script reads its CPU time and memory from /proc. The tower is
+the tests' (tests/support/tower.py), started with exec rather than forked from a pre-imported
+parent: Python's start and the imports are part of the start-up timed here.
 
     .venv/bin/python bench/tower.py [--idle 10] [--runs 5]
 """
@@ -10,69 +12,35 @@ at the attract screen while this script reads its CPU time and memory from /proc
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-TICKS = os.sysconf("SC_CLK_TCK")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # (before bench/, whose drivers.py would hide drivers/)
+sys.path.insert(0, str(ROOT / "tests"))
 
+from support.tower import Tower  # noqa: E402
 
-def start_tower(state_dir: str, notify_path: str) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain"]
-    command += ["--players", "Kim", "--human", "Kim", "--state-dir", state_dir]
-    env = {**os.environ, "NOTIFY_SOCKET": notify_path}
-    return subprocess.Popen(
-        command,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def seconds_to_ready(sock: socket.socket, started: float) -> float:
-    while True:
-        if b"READY=1" in sock.recv(4096):
-            return time.perf_counter() - started
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def resident_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+READY_WITHIN = 60.0  # seconds: a tower not ready by then has hung
 
 
 def one_run(idle: float) -> tuple[float, float, float]:
-    with (
-        tempfile.TemporaryDirectory() as state,
-        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock,
-    ):
-        notify = os.path.join(state, "notify")
-        sock.bind(notify)
-        sock.settimeout(60)
+    """Seconds to READY=1, idle CPU in % of one core, resident memory in MB."""
+    with tempfile.TemporaryDirectory() as state:
         started = time.perf_counter()
-        tower = start_tower(state, notify)
-        try:
-            ready = seconds_to_ready(sock, started)
+        with Tower("--players", "Kim", "--human", "Kim", state=Path(state), fork=False) as tower:
+            tower.wait_ready(READY_WITHIN)
+            ready = time.perf_counter() - started
             time.sleep(1.0)  # let start-up work settle
-            before = cpu_seconds(tower.pid)
+            before = tower.cpu_seconds()
             time.sleep(idle)
-            busy = (cpu_seconds(tower.pid) - before) / idle
-            return ready, busy * 100, resident_mb(tower.pid)
-        finally:
-            tower.terminate()
-            tower.wait(10)
+            busy = (tower.cpu_seconds() - before) / idle
+            resident = tower.resident_mb()
+            tower.stop()
+        return ready, busy * 100, resident
 
 
 def main() -> None:

@@ -10,6 +10,8 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, settings
 
+from drivers.simulated.pad import PtyPad
+
 pytest.register_assert_rewrite("support")
 
 # Hypothesis judges by the wall clock unless told not to: an example slower than 200 ms fails
@@ -30,6 +32,18 @@ def mock_factory():
         # reset() clears reservations that gpiozero keeps at class level between factories.
         Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture(autouse=True, scope="session")
+def simulated_pads_wait_as_long_as_a_hang():
+    """A simulated pad waits for what it expects as long as the suite waits for anything
+    (support.HANG): only a hang takes that long, however busy the machine."""
+    from support import HANG  # (imported once its asserts are set to be rewritten)
+
+    saved = PtyPad.wait
+    PtyPad.wait = HANG
+    yield
+    PtyPad.wait = saved
 
 
 @pytest.fixture(autouse=True, scope="session")

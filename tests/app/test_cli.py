@@ -390,5 +390,5 @@ def run_until(state_dir, args: list[str], until: str = "^(New game of|carrying o
     the saved game), then stopped as systemd stops it; what it printed."""
     with Tower("--pace", "0.05", "--state-dir", str(state_dir), *args) as tower:
         tower.wait_ready()
-        tower.wait_for_line(until)
+        tower.wait_for(until)
         return tower.stop()

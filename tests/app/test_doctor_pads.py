@@ -14,8 +14,8 @@ import io
 import os
 
 import pytest
-from support.pixels import ROLLED, FakeScanner
 
+from drivers.simulated.pixels import ROLLED, SimulatedScanner
 from firmware_py.app import doctor
 from firmware_py.app.config import parse_config
 from firmware_py.app.doctor import report, run_checks
@@ -63,7 +63,7 @@ def test_a_port_without_a_usb_serial_is_listed_without_an_ident(tmp_path, monkey
 # ---- Pixels dice: doctor listens and names what it hears ------------------------------------
 
 
-class AdvertisingDice(FakeScanner):
+class AdvertisingDice(SimulatedScanner):
     """The radio with dice that advertise as soon as anyone listens (each still, on face 3)."""
 
     def __init__(self, die_ids):

@@ -1,6 +1,7 @@
 """Pixels dice: the published byte layouts, and rolls read the way players at the table see them.
 
-No Bluetooth: a fake scanner plays the radio and delivers advertisements built byte by byte from
+No Bluetooth: the package's simulated scanner plays the radio and delivers advertisements of
+simulated dice (drivers/simulated/pixels.py), built byte by byte from
 GameWithPixels/.github doc/CommunicationsProtocol.md ("Advertisement": manufacturer data is LED
 count, design & colour, roll state, face index, battery percent with the MSB set when charging;
 service data is the Pixel id and the firmware build timestamp, u32 little-endian each). Roll state
@@ -14,17 +15,7 @@ import sys
 
 import pytest
 from support.fakes import FakeClock
-from support.pixels import (
-    CROOKED,
-    DICE,
-    DIE_SERVICE,
-    HANDLING,
-    ON_FACE,
-    ROLLED,
-    ROLLING,
-    SYSTEMIC_GAMES,
-    FakeScanner,
-)
+from support.pixels import DICE
 
 from drivers.errors import (
     DiceNotLandedError,
@@ -44,6 +35,16 @@ from drivers.pixels import (
     parse_advertisement,
     parse_notification,
 )
+from drivers.simulated.pixels import (
+    CROOKED,
+    HANDLING,
+    ON_FACE,
+    ROLLED,
+    ROLLING,
+    SERVICE,
+    SYSTEMIC_GAMES,
+    SimulatedScanner,
+)
 
 ALL_COLOURS = ["red", "yellow", "green", "blue"]
 SAFETY = 5.0  # real seconds before a test gives up on a roll that should already be read
@@ -54,7 +55,7 @@ class Table:
 
     def __init__(self, **settings):
         self.clock = FakeClock()
-        self.radio = settings.pop("scanner", None) or FakeScanner()
+        self.radio = settings.pop("scanner", None) or SimulatedScanner(DICE)
         self.events = []
         self.reader = PixelsReader(
             settings.pop("dice", DICE),
@@ -108,7 +109,7 @@ def test_an_advertisement_gives_the_die_its_face_state_and_battery():
     # 01 roll state "rolled", 03 face index (face 4), b9 battery = 0x80 charging | 57 percent.
     manufacturer = {SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03 b9")}
     # Service data: Pixel id 0x1a2b3c4d, then build timestamp 0x6553f100, both little-endian.
-    service = {DIE_SERVICE: bytes.fromhex("4d 3c 2b 1a 00 f1 53 65")}
+    service = {SERVICE: bytes.fromhex("4d 3c 2b 1a 00 f1 53 65")}
     assert parse_advertisement(manufacturer, service) == DieStatus(
         die_id=0x1A2B3C4D, roll_state=RollState.ROLLED, face=4, battery=57, charging=True
     )
@@ -132,10 +133,10 @@ def test_advertisements_keyed_as_older_firmware_did_are_read_too():
 @pytest.mark.parametrize(
     ("manufacturer", "service"),
     [
-        ({}, {DIE_SERVICE: bytes(8)}),  # no manufacturer data
-        ({SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03")}, {DIE_SERVICE: bytes.fromhex("01" * 8)}),
+        ({}, {SERVICE: bytes(8)}),  # no manufacturer data
+        ({SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03")}, {SERVICE: bytes.fromhex("01" * 8)}),
         ({SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03 50")}, {}),  # no service data: no Pixel id
-        ({SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03 50")}, {DIE_SERVICE: bytes(8)}),  # id 0
+        ({SYSTEMIC_GAMES: bytes.fromhex("06 21 01 03 50")}, {SERVICE: bytes(8)}),  # id 0
     ],
 )
 def test_advertisements_without_a_pixel_id_and_state_are_not_dice(manufacturer, service):
@@ -413,7 +414,7 @@ def test_a_failing_event_handler_does_not_stop_the_dice_being_read():
 )
 def test_a_bad_dice_map_is_refused_with_the_setting_named(dice, named):
     with pytest.raises(PixelsConfigError, match=named) as raised:
-        PixelsReader(dice, scanner=FakeScanner())
+        PixelsReader(dice, scanner=SimulatedScanner())
     assert "[dice.pixels]" in str(raised.value)  # the configuration's table, as written
     assert "pixels.dice" not in str(raised.value)
     assert isinstance(raised.value, DriverConfigError)
@@ -421,7 +422,7 @@ def test_a_bad_dice_map_is_refused_with_the_setting_named(dice, named):
 
 def test_a_colour_in_play_without_a_die_is_refused():
     async def scenario():
-        reader = PixelsReader({"white 1": 1, "white 2": 2, "red": 3}, scanner=FakeScanner())
+        reader = PixelsReader({"white 1": 1, "white 2": 2, "red": 3}, scanner=SimulatedScanner())
         with pytest.raises(PixelsConfigError, match="'blue' is in play"):
             await reader.wait_for_roll(["red", "blue"], timeout=30)
 

@@ -14,10 +14,11 @@ import time
 
 import pytest
 import serial
-from support.pads import WAIT, Events, PtyPad, Rig, pad_hello
+from support.pads import WAIT, Events, Rig
 
 from drivers.errors import DriverClosedError, DriverConfigError
 from drivers.padlink import PadLink
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.pad import protocol
 
 MARK_RED_5 = {"action": protocol.MARK, "row": 1, "number": 5}

@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from firmware_py.table.storage import FIRST_RETRY
 from support import HANG, spawn
 from support.capabilities import without_dac_override
 from support.disk import FULL, fill, tmpfs
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
-from support.lines import Lines
 from support.table import make_table, shifted, until
+from support.tower import Tower
 
 from drivers.display import SHIFT_OFFSETS
 from firmware_py.journal.journal import REPLACED, REWRITTEN, Journal, disk, read_game
@@ -36,7 +37,6 @@ from firmware_py.rules import Event, Game, Roll, game_report
 from firmware_py.seating import KEYBOARD, PAD, SeatSpec
 from firmware_py.show.screens import render
 from firmware_py.table import STORAGE, LuckyNumber, Table
-from firmware_py.table.games.storage import FIRST_RETRY
 from firmware_py.view import TableView
 
 
@@ -211,82 +211,24 @@ def test_a_log_deleted_mid_game_is_written_again_and_the_game_loses_nothing(tmp_
 
 # ---- the real process: every fault at start and mid-game ------------------------------------
 
-PACE = "0.01"
+PACE = 0.01
 ROOT = os.geteuid() == 0
 
 
-def tower_command(state: Path, games: int = 1) -> list[str]:
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", PACE]
-    return [*command, "--games", str(games), "--state-dir", str(state)]
-
-
-class Tower:
-    """`qwixx-tower run` on a state directory, its news read line by line as it comes (by a
-    thread: a line read ahead into a buffer while the tower then pauses, as it does when the
-    disk is full, is still seen at once)."""
-
-    def __init__(self, state: Path, games: int = 1, *, modes_apply: bool = False) -> None:
-        self.state = state
-        self.process = spawn.Popen(
-            tower_command(state, games),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=without_dac_override if modes_apply and ROOT else None,
-        )
-        assert self.process.stdout is not None and self.process.stderr is not None  # pipes
-        self._news = Lines(self.process.stdout)
-        self._said = Lines(self.process.stderr)
-        self.lines = self._news.lines
-
-    @property
-    def errors(self) -> str:
-        return self._said.text
-
-    def wait_for(self, wanted: Callable[[list[str]], bool], seconds: float = HANG) -> None:
-        """Until `wanted(lines)` (asked at each line, and often: it may look at the disk);
-        fail (with what was read) after `seconds`."""
-        if self._news.wait_until(wanted, seconds, every=0.05):
-            return
-        assert not self._news.ended, f"the tower ended early: {self.finish()}"
-        self.kill()  # (its standard error says why, if anything went wrong inside)
-        raise AssertionError(f"the tower never got there; it said: {self.lines[-10:]}"
-                             f"\nand on standard error: {self.errors[-3000:]}")  # fmt: skip
-
-    def read_for(self, seconds: float) -> None:
-        """Let the tower speak for `seconds` (its news read meanwhile): a window for what
-        must not happen."""
-        self._news.wait_until(lambda lines: False, seconds)
-        assert not self._news.ended, f"the tower ended early: {self.finish()}"
-
-    def said(self, words: str) -> bool:
-        return any(words in line for line in self.lines)
-
-    def events(self) -> list[str]:
-        return [line for line in self.lines if EVENT_NEWS.match(line)]
-
-    def finish(self, seconds: float = HANG) -> str:
-        """Wait for the end (its games played); the rest of its news read; stderr returned."""
-        self.process.wait(timeout=seconds)
-        self._read_to_the_end(seconds)
-        return self.errors
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self._read_to_the_end(HANG)
-
-    def _read_to_the_end(self, seconds: float) -> None:
-        self._news.join(seconds)
-        self._said.join(seconds)
-
-
 @pytest.fixture
-def towers() -> Iterator[list[Tower]]:
+def tower_on() -> Iterator[Callable[..., Tower]]:
+    """Starts `qwixx-tower run` on a state directory (`games` games at PACE, its news and its
+    standard error read apart; `modes_apply`: file modes hold for it even as root); every
+    tower started is killed when the test is done."""
     started: list[Tower] = []
-    yield started
+
+    def start(state: Path, games: int = 1, *, modes_apply: bool = False) -> Tower:
+        tower = Tower(state=state, pace=PACE, games=games, stderr_apart=True,
+                      modes_apply=modes_apply)  # fmt: skip
+        started.append(tower)
+        return tower
+
+    yield start
     for tower in started:
         tower.kill()
 
@@ -306,7 +248,8 @@ def finishes_cleanly(tower: Tower) -> None:
 def good_game(tmp_path_factory) -> bytes:
     """The log of one whole game, played by the tower."""
     state = tmp_path_factory.mktemp("good")
-    spawn.run([*tower_command(state), "--pace", "0"], check=True, capture_output=True)
+    with Tower(state=state, pace=0, games=1) as tower:
+        assert tower.wait_for_exit() == 0, tower.output
     return (state / "game-000001.jsonl").read_bytes()
 
 
@@ -349,13 +292,12 @@ START_FAULTS: dict[str, tuple[Callable[[Path, bytes], None], str]] = {
 
 @pytest.mark.parametrize("fault", list(START_FAULTS))
 def test_at_start_what_cannot_be_read_is_set_aside_in_one_sentence_and_the_tower_plays(
-    tmp_path, good_game, towers, fault
+    tmp_path, good_game, tower_on, fault
 ):
     make, sentence = START_FAULTS[fault]
     make(tmp_path, good_game)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
-    tower = Tower(tmp_path)
-    towers.append(tower)
+    tower = tower_on(tmp_path)
     finishes_cleanly(tower)
     assert tower.said(sentence)
     kept = tmp_path / "quarantine"
@@ -363,32 +305,29 @@ def test_at_start_what_cannot_be_read_is_set_aside_in_one_sentence_and_the_tower
         assert (kept / name).read_bytes() == data
 
 
-def test_at_start_an_empty_game_file_is_removed_without_a_word(tmp_path, towers):
+def test_at_start_an_empty_game_file_is_removed_without_a_word(tmp_path, tower_on):
     (tmp_path / "game-000001.jsonl").write_bytes(b"")  # stopped between creating and writing
-    tower = Tower(tmp_path)
-    towers.append(tower)
+    tower = tower_on(tmp_path)
     finishes_cleanly(tower)
     assert not tower.said("could not be read") and not (tmp_path / "quarantine").exists()
     assert [p.name for p in Journal(tmp_path).games()] == ["game-000001.jsonl"]
 
 
-def test_at_start_an_unreadable_game_log_is_set_aside(tmp_path, good_game, towers):
+def test_at_start_an_unreadable_game_log_is_set_aside(tmp_path, good_game, tower_on):
     path = tmp_path / "game-000001.jsonl"
     path.write_bytes(head(good_game, 20))
     path.chmod(0)
-    tower = Tower(tmp_path, modes_apply=True)
-    towers.append(tower)
+    tower = tower_on(tmp_path, modes_apply=True)
     finishes_cleanly(tower)
     assert tower.said("game 1 could not be read: moved to quarantine/")
     assert (tmp_path / "quarantine" / "game-000001.jsonl").stat().st_mode & 0o777 == 0
 
 
-def test_at_start_an_unreadable_state_directory_is_shown_until_it_can_be_used(tmp_path, towers):
+def test_at_start_an_unreadable_state_directory_is_shown_until_it_can_be_used(tmp_path, tower_on):
     state = tmp_path / "state"
     state.mkdir(mode=0)
-    tower = Tower(state, modes_apply=True)
-    towers.append(tower)
-    tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
+    tower = tower_on(state, modes_apply=True)
+    tower.wait_until(lambda lines: any("Cannot save games:" in line for line in lines))
     assert tower.said(f"Cannot save games: the tower has no permission for {state}")
     state.chmod(0o755)
     finishes_cleanly(tower)
@@ -398,12 +337,11 @@ def remount(path: Path, mode: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{mode}", str(path)], check=True)
 
 
-def test_at_start_a_full_disk_is_shown_and_the_tower_plays_once_there_is_room(tmp_path, towers):
+def test_at_start_a_full_disk_is_shown_and_the_tower_plays_once_there_is_room(tmp_path, tower_on):
     with tmpfs(tmp_path / "disk") as disk:
         filler = fill(disk)
-        tower = Tower(disk)
-        towers.append(tower)
-        tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
+        tower = tower_on(disk)
+        tower.wait_until(lambda lines: any("Cannot save games:" in line for line in lines))
         assert tower.said("Cannot save games: the disk is full")
         time.sleep(1.5)  # a retry or two
         assert tower.process.poll() is None and Journal(disk).games() == []
@@ -412,27 +350,25 @@ def test_at_start_a_full_disk_is_shown_and_the_tower_plays_once_there_is_room(tm
         assert tower.said("Saving works again: play goes on")
 
 
-def test_at_start_a_read_only_state_directory_is_shown_until_it_can_be_written(tmp_path, towers):
+def test_at_start_a_read_only_state_directory_is_shown_until_it_can_be_written(tmp_path, tower_on):
     with tmpfs(tmp_path / "disk") as disk:
         remount(disk, "ro")
-        tower = Tower(disk)
-        towers.append(tower)
-        tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
+        tower = tower_on(disk)
+        tower.wait_until(lambda lines: any("Cannot save games:" in line for line in lines))
         assert tower.said(f"Cannot save games: {disk} is read-only")
         remount(disk, "rw")
         finishes_cleanly(tower)
 
 
 def test_at_start_on_a_read_only_disk_an_unreadable_game_is_skipped_where_it_is(
-    tmp_path, good_game, towers
+    tmp_path, good_game, tower_on
 ):
     with tmpfs(tmp_path / "disk") as disk:
         bad = head(good_game, 30) + b"\xff\xfe\n"
         (disk / "game-000001.jsonl").write_bytes(bad)
         remount(disk, "ro")
-        tower = Tower(disk)
-        towers.append(tower)
-        tower.wait_for(lambda lines: any("Cannot save games:" in line for line in lines))
+        tower = tower_on(disk)
+        tower.wait_until(lambda lines: any("Cannot save games:" in line for line in lines))
         assert tower.said("game 1 could not be read: skipped")
         remount(disk, "rw")
         tower.process.wait(HANG)
@@ -443,7 +379,7 @@ def test_at_start_on_a_read_only_disk_an_unreadable_game_is_skipped_where_it_is(
 
 
 def mid_game(tower: Tower, events: int = 10) -> None:
-    tower.wait_for(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) >= events)
+    tower.wait_until(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) >= events)
 
 
 def paused_then_carries_on(
@@ -457,10 +393,10 @@ def paused_then_carries_on(
         keep_faulty()  # (until the fault is said: e.g. the disk filled again)
         return any(fault in line for line in lines)
 
-    tower.wait_for(announced)
+    tower.wait_until(announced)
     tower.read_for(1.0)  # computer players at this pace would make dozens of events
     repair()
-    tower.wait_for(lambda lines: any("Saving works again" in line for line in lines))
+    tower.wait_until(lambda lines: any("Saving works again" in line for line in lines))
     start = next(i for i, line in enumerate(tower.lines) if fault in line)
     end = next(i for i, line in enumerate(tower.lines) if "Saving works again" in line)
     assert start < end and not [x for x in tower.lines[start:end] if EVENT_NEWS.match(x)]
@@ -476,13 +412,12 @@ def near_a_page_boundary(tower: Tower) -> None:
         games = Journal(tower.state).games()
         return bool(games) and 3400 <= games[-1].stat().st_size < 4096
 
-    tower.wait_for(near)
+    tower.wait_until(near)
 
 
-def test_mid_game_a_full_disk_pauses_the_tower_until_there_is_room(tmp_path, towers):
+def test_mid_game_a_full_disk_pauses_the_tower_until_there_is_room(tmp_path, tower_on):
     with tmpfs(tmp_path / "disk") as disk:
-        tower = Tower(disk, games=4)
-        towers.append(tower)
+        tower = tower_on(disk, games=4)
         near_a_page_boundary(tower)
         filler = fill(disk)
         # (should the game end in the last page, the next cannot begin: "cannot save games";
@@ -490,27 +425,24 @@ def test_mid_game_a_full_disk_pauses_the_tower_until_there_is_room(tmp_path, tow
         paused_then_carries_on(tower, ": the disk is full", filler.unlink, lambda: fill(disk))
 
 
-def test_a_game_resumed_on_a_read_only_disk_waits_until_it_can_write(tmp_path, towers):
+def test_a_game_resumed_on_a_read_only_disk_waits_until_it_can_write(tmp_path, tower_on):
     """A disk cannot be made read-only under a process writing to it (EBUSY), so the tower is
     stopped mid-game, the disk made read-only, and the tower started again: it shows the game
     it resumes cannot be saved, and carries on once the disk is writable."""
     with tmpfs(tmp_path / "disk") as disk:
-        first = Tower(disk)
-        towers.append(first)
+        first = tower_on(disk)
         mid_game(first)
         first.kill()
         remount(disk, "ro")
-        again = Tower(disk)
-        towers.append(again)
+        again = tower_on(disk)
         fault = "Cannot save the game: the disk is read-only"
         paused_then_carries_on(again, fault, lambda: remount(disk, "rw"))
         assert len(Journal(disk).games()) == 1  # the same game, carried on
 
 
-def test_mid_game_a_state_directory_made_unreadable_pauses_the_tower(tmp_path, towers):
+def test_mid_game_a_state_directory_made_unreadable_pauses_the_tower(tmp_path, tower_on):
     state = tmp_path / "state"
-    tower = Tower(state, modes_apply=True)
-    towers.append(tower)
+    tower = tower_on(state, modes_apply=True)
     mid_game(tower)
     state.chmod(0)
     repair = lambda: state.chmod(0o755)  # noqa: E731
@@ -545,28 +477,25 @@ LOG_FAULTS: dict[str, tuple[Callable[[Path], None], str]] = {
 
 @pytest.mark.parametrize("fault", list(LOG_FAULTS))
 def test_mid_game_a_log_that_changes_under_the_tower_is_written_again_losing_nothing(
-    tmp_path, towers, fault
+    tmp_path, tower_on, fault
 ):
     harm, words = LOG_FAULTS[fault]
-    tower = Tower(tmp_path)
-    towers.append(tower)
+    tower = tower_on(tmp_path)
     mid_game(tower)
     harm(tmp_path / "game-000001.jsonl")
     finishes_cleanly(tower)  # every event announced, before and after, is in the log
     assert tower.said(words.capitalize()) or tower.said(words)
 
 
-def test_mid_game_a_log_made_unreadable_changes_nothing(tmp_path, towers):
-    tower = Tower(tmp_path, modes_apply=True)
-    towers.append(tower)
+def test_mid_game_a_log_made_unreadable_changes_nothing(tmp_path, tower_on):
+    tower = tower_on(tmp_path, modes_apply=True)
     mid_game(tower)
     (tmp_path / "game-000001.jsonl").chmod(0)  # the tower's open file still takes its events
     finishes_cleanly(tower)
 
 
-def test_mid_game_a_directory_where_the_next_game_s_notes_go_does_not_stop_it(tmp_path, towers):
-    tower = Tower(tmp_path, games=2)
-    towers.append(tower)
+def test_mid_game_a_directory_where_the_next_game_s_notes_go_does_not_stop_it(tmp_path, tower_on):
+    tower = tower_on(tmp_path, games=2)
     mid_game(tower)
     (tmp_path / "game-000002.seats.json").mkdir()
     (tmp_path / "lucky-draft.json").mkdir()

@@ -9,9 +9,9 @@ from dataclasses import replace
 from functools import partial
 
 import pytest
-from support.pads import PtyPad, join, pad_hello
 from support.table import clocked_table, hold, make_table, run_table, tap, until
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.app.assembly import attach_pads
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
@@ -79,7 +79,7 @@ def test_a_pad_joins_marks_and_a_repeated_request_is_applied_once(tmp_path):
         prompt = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
         assert prompt.fields["text"] == JOIN_PROMPT and prompt.fields["player"] == ""
         assert [s.name for s in table.seating.seats] == ["Bot"], "plugged in is not seated"
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         assert [s.name for s in table.seating.seats] == ["Bot", "Player 2"]
         table.new_game()
         table.submit(ROLL)  # Bot's roll: white 4 + 1
@@ -137,7 +137,7 @@ def test_before_a_longo_game_the_pad_enters_its_lucky_numbers_and_hears_refusals
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", {**pad_hello(), "ident": "pad-1"})
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         assert [s.name for s in table.seating.seats] == ["Bot", "Ann"]  # named in the configuration
         table.new_game()
         state = await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
@@ -182,7 +182,7 @@ def test_a_pad_goes_on_choosing_its_lucky_numbers_after_a_tower_restart(tmp_path
 
     async def before_the_cut(table, hub) -> None:
         await meet(hub)
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         table.new_game()
         await asyncio.to_thread(pad.expect, "state", phase=lucky_phase)
         seq = pad.send("request", {"action": protocol.LUCKY_NUMBER, "number": 9})
@@ -281,7 +281,7 @@ def test_a_pad_that_cannot_join_now_says_why_and_a_press_is_refused_in_those_wor
         pad.send("hello", pad_hello())
         state = await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN)
         assert (state.fields["phase"], state.fields["text"]) == (0, words)
-        answer = await asyncio.to_thread(join, pad)
+        answer = await asyncio.to_thread(pad.ask_to_join)
         assert (answer["status"], answer["text"]) == (status, words)
         assert len(table.seating.seats) == seats and hub.seated == {}
 
@@ -298,7 +298,7 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello(boot=1))
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         await asyncio.to_thread(pad.expect, "state", player="Player 2")
         pad.send("hello", pad_hello(boot=2))  # restarted: a new boot number, the same ident
         state = await asyncio.to_thread(pad.expect, "state", player="Player 2")
@@ -351,7 +351,7 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello())
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         await hold(table, clock)  # the menu
         await tap(table, clock)
         await tap(table, clock)  # "players"
@@ -361,7 +361,7 @@ def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
         await hold(table, clock)  # keep
         assert [seat.name for seat in table.seating.seats] == ["Bot"]
         await asyncio.to_thread(pad.expect, "state", flags=protocol.MAY_JOIN, text=JOIN_PROMPT)
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]
 
     run_table(table, play, hub)
@@ -395,7 +395,7 @@ def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(tmp_path):
         [link] = hub.links
         clock.advance(protocol.MISSED_BEATS * protocol.BEAT_SECONDS + 1)
         await until(lambda: not link.present)  # the tower calls the quiet pad gone
-        answer = await asyncio.to_thread(join, pad)
+        answer = await asyncio.to_thread(pad.ask_to_join)
         assert (answer["status"], answer["text"]) == (protocol.OK, "")
         assert [seat.name for seat in table.seating.seats] == ["Bot", "Player 2"]
 
@@ -418,7 +418,7 @@ def test_a_seat_whose_pad_left_sits_the_next_game_out_and_plays_again_once_back(
         hub.open(asyncio.get_running_loop())
         await asyncio.to_thread(pad.expect, "hello")
         pad.send("hello", pad_hello())
-        assert (await asyncio.to_thread(join, pad))["status"] == protocol.OK
+        assert (await asyncio.to_thread(pad.ask_to_join))["status"] == protocol.OK
         table.settings = replace(
             table.settings, pace=0
         )  # a person is seated: the computer player's game starts at a press

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import aiohttp
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.app.assembly import attach_pads
 from firmware_py.pad import protocol
 from firmware_py.table import Table
 from support import HANG
-from support.pads import PtyPad, pad_hello
 from support.web import CODE, web_tower
 
 

@@ -1,12 +1,17 @@
-"""The news a journal's events make, and checking that what a tower printed is in that order."""
+"""The news a journal's events make, checking that what a tower printed is in that order, and
+a saved game written into a state directory as the tower would have left it."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
+from typing import Any
 
-from firmware_py.journal.journal import Journal, is_empty, read_game
-from firmware_py.journal.lines import parse_line
-from firmware_py.rules import Game
+from firmware_py.journal.journal import Journal, is_empty, read_game, seat_records
+from firmware_py.journal.lines import event_to_line, parse_line
+from firmware_py.rules import Game, Start
+from firmware_py.seating import SeatSpec
 from firmware_py.table.news_words import describe
 
 EVENT_NEWS = re.compile(r"^\S+ (rolls|crosses|passes|takes it back)")
@@ -31,3 +36,18 @@ def journal_news(journal: Journal) -> list[str]:
 def is_in_order_within(printed: list[str], journalled: list[str]) -> bool:
     position = iter(journalled)
     return all(line in position for line in printed)
+
+
+def saved_game(state: Path, seats: list[SeatSpec], *events: Any) -> Path:
+    """A game of `seats` in the journal, as if the tower had played it up to `events`."""
+    state.mkdir(parents=True, exist_ok=True)
+    log = state / "game-000001.jsonl"
+    lines = [Start("classic", tuple(seat.name for seat in seats)), *events]
+    log.write_text("".join(event_to_line(event) for event in lines))
+    log.with_suffix(".seats.json").write_text(json.dumps(seat_records(seats)))
+    return log
+
+
+def journal_lines(log: Path) -> list[dict]:
+    """A game log's lines, each as the JSON object it holds."""
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]

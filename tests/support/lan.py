@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 
-from support.tower_process import Phone
+from support.phone import Phone
 
 
 def address(group: int, number: int) -> str:

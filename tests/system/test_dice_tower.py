@@ -1,8 +1,8 @@
 """The tower process with electronic dice, as the kiosk runs it (`qwixx-tower run --config`
 with `[dice] source = "pixels"`), its Bluetooth the BlueZ stand-in serving six Pixels dice from
 a process of its own (tests/support/bluez) on a private system bus. bleak, dbus-fast and the
-tower are unchanged; the test throws the dice and reads what the tower prints (--plain) on a
-pseudo-terminal, where its keyboard seat answers too.
+tower are unchanged; the test throws the dice, answers for its keyboard seat on a
+pseudo-terminal and reads what the tower prints (--plain).
 
 Skipped, with the reason, where no dbus-daemon can be started (./dev test installs it as root).
 """
@@ -10,17 +10,14 @@ Skipped, with the reason, where no dbus-daemon can be started (./dev test instal
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
 import sys
-import time
 
 import pytest
 from support import HANG, spawn
 from support.bluez.bus import bus_environment, private_system_bus
 from support.bluez.control import StandInProcess
 from support.pixels import DICE
+from support.tower import Tower
 
 ALL_WAITED = (
     "waiting for white 1, white 2, the red die, the yellow die, the green die and the blue die"
@@ -36,55 +33,6 @@ source = "pixels"
 [dice.pixels]
 {dice}
 """
-
-
-class PlainTower:
-    """`qwixx-tower run --plain` on a pseudo-terminal: what it prints, read in order."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        master, slave = os.openpty()
-        self.process = spawn.Popen(
-            [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", *args],
-            stdin=slave, stdout=slave, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-        )  # fmt: skip
-        os.close(slave)
-        self.master = master
-        self.printed = ""
-        self.read_to = 0  # what the test has already found
-
-    def wait_for(self, words: str) -> str:
-        """Read on until `words` are printed after what was found before; the line they end."""
-        deadline = time.monotonic() + LIMIT
-        while (at := self.printed.find(words, self.read_to)) < 0:
-            assert time.monotonic() < deadline, f"never printed {words!r}:\n{self.printed}"
-            self._read()
-        end = self.printed.find("\n", at)
-        self.read_to = len(self.printed) if end < 0 else end
-        start = self.printed.rfind("\n", 0, at) + 1
-        return self.printed[start : self.read_to].strip()
-
-    def type(self, line: str) -> None:
-        os.write(self.master, f"{line}\n".encode())
-
-    def wait_for_end(self) -> int:
-        deadline = time.monotonic() + LIMIT
-        while self.process.poll() is None:
-            assert time.monotonic() < deadline, f"the tower did not end:\n{self.printed}"
-            self._read()
-        return self.process.returncode
-
-    def _read(self) -> None:
-        if select.select([self.master], [], [], 0.05)[0]:
-            try:
-                self.printed += os.read(self.master, 65536).decode(errors="replace")
-            except OSError:  # the tower has ended
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=LIMIT)
-        os.close(self.master)
 
 
 @pytest.fixture
@@ -103,10 +51,8 @@ def table(tmp_path):
 
 def start_tower(table, tmp_path, *args):
     dice, config, env = table
-    tower = PlainTower(
-        ["--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05", *args],
-        env,
-    )  # fmt: skip
+    tower = Tower("--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05",
+                  *args, keyboard=True, env=env)  # fmt: skip
     dice.wait_listened_to(list(DICE.values()))
     return tower
 
@@ -139,21 +85,18 @@ def test_a_whole_game_is_rolled_by_the_thrown_dice_in_the_tower_process(table, t
         {"white 1": 2, "white 2": 5, "red": 4, "yellow": 2, "green": 6, "blue": 5},
     ]
     dice = table[0]
-    tower = start_tower(table, tmp_path, "--games", "1")
-    try:
+    with start_tower(table, tmp_path, "--games", "1") as tower:
         tower.type("")  # the roll button: a new game
         for faces in throws:
             tower.wait_for(ALL_WAITED)
             throw(dice, faces)
-            assert tower.wait_for("Kim rolls") == said(faces)
+            assert tower.wait_for("Kim rolls").string == said(faces)
             tower.wait_for("Kim, action 1:")
             tower.type("p")
             tower.wait_for("Kim, action 2:")
             tower.type("p")
         tower.wait_for("takes penalty 4")
-        assert tower.wait_for_end() == 0
-    finally:
-        tower.stop()
+        assert tower.wait_for_exit() == 0
     colours = ("red", "yellow", "green", "blue")
     expected = [
         {"white": [f["white 1"], f["white 2"]], **{c: f[c] for c in colours}} for f in throws
@@ -163,15 +106,14 @@ def test_a_whole_game_is_rolled_by_the_thrown_dice_in_the_tower_process(table, t
 
 def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again(table, tmp_path):
     dice = table[0]
-    tower = start_tower(table, tmp_path)
-    try:
+    with start_tower(table, tmp_path) as tower:
         tower.type("")
         tower.wait_for(ALL_WAITED)
         throw(dice, {"white 1": 3, "white 2": 3, "yellow": 2, "green": 2, "blue": 2})
         dice.leave(DICE["red"])  # thrown off the table, out of reach
         tower.wait_for("lost the connection to the red die")
         tower.type("")  # the players give up on it and press the roll button
-        rolled = tower.wait_for("Kim rolls")  # rolled by the tower: any faces will do
+        rolled = tower.wait_for("Kim rolls").string  # rolled by the tower: any faces will do
         assert rolled.startswith("Kim rolls white ")
         tower.type("p")
         tower.wait_for("Kim, action 2:")
@@ -183,9 +125,7 @@ def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again
         dice.wait_listened_to([DICE["red"]])
         faces = {"white 1": 5, "white 2": 1, "red": 6, "yellow": 3, "green": 4, "blue": 1}
         throw(dice, faces)
-        assert tower.wait_for("Kim rolls") == said(faces)
-    finally:
-        tower.stop()
+        assert tower.wait_for("Kim rolls").string == said(faces)
 
 
 def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):

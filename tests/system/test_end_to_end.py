@@ -26,10 +26,10 @@ import pytest
 from PIL import Image, ImageChops
 from support import paths
 from support.fakes import FakeClock
-from support.pads import PtyPad, pad_hello
 from support.table import until
 
 from drivers.dice import SoftwareDice
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.app import cli
 from firmware_py.app.assembly import attach_pads, build_table
 from firmware_py.app.config import SIMULATED

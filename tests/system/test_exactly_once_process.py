@@ -17,15 +17,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from support import HANG, spawn
+from support import HANG
 from support.disk import FULL, fill, tmpfs
-from support.pads import PtyPad, pad_hello
+from support.tower import Tower
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.journal import Journal, read_game, seat_records
 from firmware_py.journal.lines import event_to_line
 from firmware_py.pad import protocol
@@ -50,38 +50,6 @@ def saved_game(state: Path, *events) -> Path:
     return log
 
 
-def start_tower(tmp_path: Path, *pads: PtyPad) -> subprocess.Popen:
-    config = tmp_path / "config.toml"
-    ports = ", ".join(f'"{pad.path}"' for pad in pads)
-    config.write_text(f"[pads]\nports = [{ports}]\n")
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "30"]
-    command += ["--config", str(config), "--state-dir", str(tmp_path / "state")]
-    return spawn.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-
-
-class Tower:
-    """`qwixx-tower run` for the test's pads, started again after every kill; killed, and its
-    pads unplugged, when the test is done."""
-
-    def __init__(self, tmp_path: Path, *pads: PtyPad) -> None:
-        self.tmp_path, self.pads = tmp_path, pads
-        self.process = start_tower(tmp_path, *pads)
-
-    def restart(self) -> None:
-        self.process = start_tower(self.tmp_path, *self.pads)
-
-    def __enter__(self) -> Tower:
-        return self
-
-    def __exit__(self, *_) -> None:
-        self.process.kill()
-        self.process.wait()
-        for pad in self.pads:
-            pad.unplug()
-
-
 def greet(pad: PtyPad, seated: bool = True) -> None:
     """Ann's pad says hello; `seated`: and waits for her sheet (none comes after the game)."""
     pad.expect("hello")
@@ -94,7 +62,7 @@ def retry_after_restart(tower: Tower, pad: PtyPad, fields: dict, seq: int, seate
     """The pad missed whatever the killed tower said; the tower starts again, the pad says
     hello and asks again under the same seq, as it does: the answer is ok."""
     pad.drain()
-    tower.restart()
+    tower.start()
     greet(pad, seated)
     pad.send("request", fields, seq=seq)
     answer = pad.expect("answer", req=seq)
@@ -125,7 +93,7 @@ def test_a_decision_killed_after_its_fsync_is_applied_once_and_answered_ok(
 ):
     pad = PtyPad(tmp_path / "pad")
     log = saved_game(tmp_path / "state", ROLLED)
-    with Tower(tmp_path, pad) as tower:
+    with Tower(folder=tmp_path, pace=30, pads=[pad]) as tower:
         greet(pad)
         seq = pad.send("request", request_fields)
         kill_once_journalled(tower.process, log, 3)
@@ -146,7 +114,7 @@ def test_the_retry_of_the_game_ending_pass_after_a_kill_is_answered_ok(tmp_path)
     log = saved_game(tmp_path / "state", *turns[:-2], Pass("Ann"))  # turn 6: action 2 is Ann's
     assert read_game(log).game.phase == "action2"
     count = len(log.read_text().splitlines())
-    with Tower(tmp_path, pad) as tower:
+    with Tower(folder=tmp_path, pace=30, pads=[pad]) as tower:
         greet(pad)
         seq = pad.send("request", PASS)
         kill_once_journalled(tower.process, log, count + 1)
@@ -161,7 +129,7 @@ def test_an_undo_killed_after_its_fsync_is_applied_once_and_answered_ok(tmp_path
     second undo would be refused: nothing left to take back)."""
     pad = PtyPad(tmp_path / "pad")
     log = saved_game(tmp_path / "state", ROLLED)
-    with Tower(tmp_path, pad) as tower:
+    with Tower(folder=tmp_path, pace=30, pads=[pad]) as tower:
         greet(pad)
         marked = pad.send("request", MARK_RED_5)
         assert pad.expect("answer", req=marked)["status"] == protocol.OK
@@ -201,7 +169,7 @@ def test_lucky_numbers_killed_after_their_fsync_are_chosen_once_and_answered_ok(
     pad = PtyPad(tmp_path / "pad")
     state = tmp_path / "state"
     note = lucky_draft(state)
-    with Tower(tmp_path, pad) as tower:
+    with Tower(folder=tmp_path, pace=30, pads=[pad]) as tower:
         greet(pad)
         first = pad.send("request", lucky(5))
         kill_once_noted(tower.process, note, [5])
@@ -233,7 +201,7 @@ def test_an_old_request_replayed_after_a_restart_is_refused_and_not_applied(tmp_
     with log.open("a") as file:
         file.writelines(map(event_to_line, events, requests))
     before = lines_of(log)
-    with Tower(tmp_path, pad):
+    with Tower(folder=tmp_path, pace=30, pads=[pad]):
         greet(pad)
         pad.send("request", MARK_RED_5, seq=1)
         answer = pad.expect("answer", req=1)
@@ -255,7 +223,7 @@ def test_a_second_pty_saying_hello_with_a_seated_pads_ident_is_refused_taken(tmp
     seat and marks."""
     ann, spoof = PtyPad(tmp_path / "ann"), PtyPad(tmp_path / "spoof")
     log = saved_game(tmp_path / "state", ROLLED)
-    with Tower(tmp_path, ann, spoof):
+    with Tower(folder=tmp_path, pace=30, pads=[ann, spoof]):
         greet(ann)
         spoof.expect("hello")
         spoof.send("hello", {**pad_hello(boot=301), "ident": "pad-1"})
@@ -284,7 +252,7 @@ def test_a_decision_on_a_full_disk_is_refused_unsaved_and_applied_once_there_is_
                 file.write(event_to_line(Mark("Ann", "red", 5)) + event_to_line(Undo("Ann")))
         assert 4000 <= log.stat().st_size < 4096
         before = lines_of(log)
-        with Tower(tmp_path, pad):
+        with Tower(folder=tmp_path, pace=30, pads=[pad]):
             greet(pad)
             filler = fill(state)
             refused = pad.send("request", MARK_RED_5)

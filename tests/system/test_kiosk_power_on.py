@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from support import HANG
-from support.pads import PtyPad, join, pad_hello
 from support.paths import ROOT
 from support.terminal import TowerTerminal
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.journal import Journal
 
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -67,7 +67,7 @@ def test_at_power_on_the_kiosk_waits_for_people_and_one_press_starts_their_game(
         pad.send("hello", pad_hello())
         pad.expect("hello_ack")
         assert pad.expect("state")["flags"] & 16  # MAY_JOIN: "press any button to join"
-        assert join(pad)["status"] == 0  # OK: seated
+        assert pad.ask_to_join()["status"] == 0  # OK: seated
         tower.wait_for("Player 1 joins the table")
         time.sleep(2)
         tower.read()

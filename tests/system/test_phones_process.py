@@ -13,8 +13,10 @@ from pathlib import Path
 
 import aiohttp
 from support import HANG
+from support.journal import journal_lines, saved_game
+from support.phone import WAIT, Phone
 from support.terminal import TowerTerminal
-from support.tower_process import WAIT, Phone, Tower, journal_lines, saved_game
+from support.tower import Tower
 
 from firmware_py.journal.journal import read_game
 from firmware_py.rules import Pass, Roll
@@ -70,7 +72,7 @@ def test_a_game_ending_tap_killed_after_its_fsync_is_answered_from_the_journal_o
     again and applied to nothing: the id is in the journal once."""
     log = one_pass_from_the_end(tmp_path / "state")
     count = len(log.read_text().splitlines())
-    with Tower(tmp_path, keyboard=True) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True, keyboard=True) as tower:
 
         async def tap_then_power_cut() -> None:
             async with aiohttp.ClientSession() as session:
@@ -127,7 +129,7 @@ async def until_phase(phone: Phone, phase: str) -> dict:
 def test_a_phone_that_joined_between_games_keeps_its_seat_across_a_power_cut(tmp_path):
     """Dora joins with the table code; the plug is pulled before any game; after the restart
     her phone's token alone (no code) gives her seat back."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def join() -> str:
             async with aiohttp.ClientSession() as session:
@@ -153,7 +155,7 @@ def test_ctrl_c_with_phones_connected_tells_them_the_tower_restarts_and_ends(tmp
     """Ctrl-C (and so `systemctl restart`) with a seated phone and a page still in the lobby:
     each is told the tower is restarting, its socket closes with the WebSocket code for a
     restart (the page reconnects by itself), and the process ends cleanly."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def connected_then_stopped() -> list[tuple[dict, int | None]]:
             async with aiohttp.ClientSession() as session:
@@ -182,7 +184,7 @@ def test_the_plain_terminal_prints_the_new_table_code_when_a_game_ends(tmp_path)
     prints it in one line of at most 80 columns (with the QR code's link, which stays); a phone
     joins with that code, not the old."""
     one_pass_from_the_end(tmp_path / "state")
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
         old, key = tower.typed_code(), tower.code
 
         async def last_pass_then_join(new: asyncio.Future[str]) -> tuple[dict, dict]:
@@ -218,7 +220,7 @@ def test_seat_tokens_are_renewed_at_every_hello_and_kept_across_power_cuts(tmp_p
     keep it (the answer lost): after the restart her old token still gets her in. Once her
     page has kept the next new token, the tokens before it (what someone who read an old frame
     on the network has) are refused, also after another restart; the newest one gets in."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def hello(token: str, keep: bool = False) -> tuple[dict, str | None]:
             """Dora's page says hello with `token`: the view (or refusal), the new token."""
@@ -263,7 +265,7 @@ def test_names_that_differ_only_by_characters_nobody_sees_are_numbered(tmp_path)
     """Issue 39, through the real tower: "Ann" + a variation selector, + a Hangul filler,
     + a braille blank each joined as a new, unnumbered "Ann"; now each is numbered."""
     typed = ["Ann", "Ann\ufe0f", "Ann\u3164", "\u2800Ann\U000e0100"]
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def join_all() -> list[str]:
             async with aiohttp.ClientSession() as session:
@@ -285,7 +287,7 @@ def test_the_qr_codes_link_stays_the_same_across_games_and_restarts(tmp_path):
     kept too, by `web-port.json`: here each start takes a free one), and a phone that opens it
     joins with it."""
     one_pass_from_the_end(tmp_path / "state")
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
         printed = tower.join_url()
 
         async def last_pass() -> None:

@@ -13,7 +13,8 @@ import re
 import time
 
 from support.lan import Holder, IdleSockets, address, device, first_word, join_from
-from support.tower_process import Phone, Tower
+from support.phone import Phone
+from support.tower import Tower
 
 from firmware_py.seats.phones.codes import TABLE_WRONG_CODES, TABLE_WRONG_CODES_A_MINUTE
 
@@ -46,7 +47,7 @@ def test_seven_devices_reopening_four_sockets_each_keep_no_new_phone_out(tmp_pat
     seat, and so each newcomer before its join arrived). Four new phones join, each from its
     own address (each page open for the two seconds its player takes to type a name), and a
     seated player reloads eight times and is back in her seat each time."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def attacked() -> tuple[list[dict], list[dict]]:
             token = await seated_player(tower, "Dora")
@@ -76,7 +77,7 @@ def test_codes_guessed_from_many_addresses_wait_once_the_tables_budget_is_spent(
     each: only the table's budget of wrong codes is judged, after it the right code typed from
     a fresh address waits too (nobody can tell it from a guess), and the QR link's code, a long
     secret, gets in all the same."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
         typed = tower.typed_code()
         guesses = [code for code in (f"{n:04d}" for n in range(300)) if code != typed][:240]
 
@@ -119,7 +120,7 @@ def open_files_limit(pid: int) -> tuple[int, int]:
 def test_the_tower_raises_its_soft_limit_of_open_files_to_the_hard_one(tmp_path):
     """Issue 39: started by hand at a soft limit of 1024, it kept it (a device's idle sockets
     used it up); the hard limit is what the system allows it."""
-    with Tower(tmp_path, open_files="1024:4096") as tower:
+    with Tower(folder=tmp_path, pace=30, web=True, open_files="1024:4096") as tower:
         tower.join_url()
         assert open_files_limit(tower.process.pid) == (4096, 4096)
 
@@ -130,24 +131,24 @@ def test_one_device_holding_2000_idle_sockets_fills_neither_the_files_nor_the_lo
     out new phones and made a seat token's save fail ("cannot be kept"). Now: a new phone joins
     from another address, the seated player's new token is saved (it comes before her view),
     and the tower writes a few lines at most."""
-    with Tower(tmp_path, open_files="1024:1024") as tower:
+    with Tower(folder=tmp_path, pace=30, web=True, open_files="1024:1024") as tower:
 
         async def attacked(idle: IdleSockets) -> tuple[dict, list[str], int]:
             token = await seated_player(tower, "Dora")
             while not idle.filled.is_set():
                 await asyncio.sleep(0.05)
-            logged = len(tower.output.text)
+            logged = len(tower.output)
             joined = await join_from(address(VICTIMS, 0), tower.ws_url, tower.code, "Ben")
             kinds, _ = await reload(tower, token)
             await asyncio.sleep(3)  # a window for the log to fill, if it would
-            return joined, kinds, len(tower.output.text) - logged
+            return joined, kinds, len(tower.output) - logged
 
         with IdleSockets(address(ATTACKERS, 0), port_of(tower.ws_url), 2000) as idle:
             joined, kinds, logged = asyncio.run(attacked(idle))
     assert joined["type"] == "joined", joined
     assert kinds == ["token", "view"], kinds
-    assert "cannot be kept" not in tower.output.text
-    assert logged <= 2000, tower.output.lines[-20:]
+    assert "cannot be kept" not in tower.output
+    assert logged <= 2000, tower.lines[-20:]
 
 
 def port_of(url: str) -> int:
@@ -157,7 +158,7 @@ def port_of(url: str) -> int:
 def test_a_player_tapping_fast_is_never_cut_off(tmp_path):
     """Issue 39: a player tapping fast was cut off at 30 messages, and her page was back only
     after 15.5 s. Sixty taps as fast as their answers come are each answered, on one socket."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def taps() -> list[dict]:
             token = await seated_player(tower, "Dora")
@@ -180,7 +181,7 @@ def test_a_page_cut_off_for_flooding_is_back_at_its_next_retry(tmp_path):
     """A seated player's page that sends far more than any player taps is cut off; its
     device may connect again after a moment (the page's own retries come at 0.5 and 1.5 s),
     not after 10 s, and its player is back in her seat."""
-    with Tower(tmp_path) as tower:
+    with Tower(folder=tmp_path, pace=30, web=True) as tower:
 
         async def flood_then_back() -> dict:
             token = await seated_player(tower, "Dora")

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from support import HANG, spawn
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
-from support.pads import PtyPad, pad_hello
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.history import history_lines
 from firmware_py.journal.journal import Journal, is_empty
 from firmware_py.journal.lines import parse_line

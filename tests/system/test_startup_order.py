@@ -5,8 +5,11 @@ at every restart (its hello was once taken before the journal was read, and the 
 
 from __future__ import annotations
 
-from support.tower_process import PtyPad, Tower, busy_cpu, saved_game
+from support.busy import busy_cpu
+from support.journal import saved_game
+from support.tower import Tower
 
+from drivers.simulated.pad import PtyPad
 from firmware_py.seating import COMPUTER, PAD, SeatSpec
 
 RESTARTS = 8
@@ -21,7 +24,10 @@ def test_a_pad_keeps_its_seat_at_every_restart_of_a_busy_tower_with_phones_on(tm
     pad = PtyPad(tmp_path / "pad")
     pad.answer_hellos("pad-1")
     saved_game(tmp_path / "state", [SeatSpec("Ann", PAD, "pad-1"), SeatSpec("Bot", COMPUTER)])
-    with busy_cpu(4, NICENESS), Tower(tmp_path, [pad], niceness=NICENESS) as tower:
+    with (
+        busy_cpu(4, NICENESS),
+        Tower(folder=tmp_path, pace=30, pads=[pad], web=True, niceness=NICENESS) as tower,
+    ):
         for restart in range(RESTARTS):
             assert pad.expect("hello")
             # her sheet (a first STATE may be the join screen, sent as the pad is first heard)

@@ -13,9 +13,9 @@ import json
 from dataclasses import replace
 from functools import partial
 
-from support.pads import PtyPad, pad_hello
 from support.table import clocked_table, make_table, run_table, until
 
+from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.app.assembly import attach_pads
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol

@@ -222,12 +222,13 @@ def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_pres
 
 def test_thrown_electronic_dice_make_the_roll_once_every_die_has_landed(tmp_path):
     """Pixels dice: the active player throws; the roll is what the landed dice show."""
-    from support.pixels import DICE, FakeScanner
+    from support.pixels import DICE
 
     from drivers.pixels import PixelsReader
+    from drivers.simulated.pixels import SimulatedScanner
 
     table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD)])
-    radio = FakeScanner()
+    radio = SimulatedScanner(DICE)
     table.thrown.pixels = PixelsReader(DICE, scanner=radio, poll_interval=3600)
 
     async def play() -> None:

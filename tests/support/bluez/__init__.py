@@ -1,6 +1,7 @@
 """A BlueZ stand-in for the tests: a private system bus (bus.py), an `org.bluez` served on it
-(service.py) and the Pixels dice behind it (pixels.py). bleak runs unchanged against it; run
-`python -m support.bluez` to serve it to another process (the tower itself, control.py).
+(service.py) and the Pixels dice behind it (the package's simulated ones, in
+drivers/simulated/pixels.py). bleak runs unchanged against it; run `python -m support.bluez` to
+serve it to another process (the tower itself, control.py).
 
 bleak keeps one BlueZ manager per event loop (bleak.backends.bluezdbus.manager
 `_global_instances`), connected to the bus that DBUS_SYSTEM_BUS_ADDRESS named when it was
@@ -12,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from support.bluez.pixels import PixelsDie
+from drivers.simulated.pixels import PixelsDie
 from support.bluez.service import Radio
 
 

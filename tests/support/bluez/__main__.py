@@ -10,8 +10,8 @@ import asyncio
 import signal
 import sys
 
+from drivers.simulated.pixels import PixelsDie
 from support.bluez.control import Control
-from support.bluez.pixels import PixelsDie
 from support.bluez.service import Radio
 
 

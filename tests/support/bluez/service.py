@@ -1,5 +1,5 @@
 """An `org.bluez` for tests: the parts of BlueZ's D-Bus API that bleak's BlueZ backend uses,
-served with dbus-fast's service API on a private bus, with Pixels dice (support.bluez.pixels)
+served with dbus-fast's service API on a private bus, with Pixels dice (drivers.simulated.pixels)
 behind it in place of radio waves.
 
 What bleak calls (bleak/backends/bluezdbus: manager.py, scanner.py, client.py) and what this
@@ -35,7 +35,7 @@ from dbus_fast.annotations import DBusUInt16 as UInt16
 from dbus_fast.constants import BusType, PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_property, method
 
-from support.bluez.pixels import SYSTEMIC_GAMES, PixelsDie, throw_states
+from drivers.simulated.pixels import SYSTEMIC_GAMES, PixelsDie, throw_states
 
 Strings = Annotated[list[str], DBusSignature("as")]
 Options = Annotated[dict[str, Variant], DBusSignature("a{sv}")]

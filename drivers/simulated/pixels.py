@@ -1,19 +1,33 @@
-"""A Pixels die as the radio meets it, from Systemic Games' published protocol: what it
-advertises, the messages it sends a connected central, and its answers to the messages it gets.
+"""Simulated Pixels dice: a die as the radio meets it, and a radio that hands dice to
+`drivers.pixels.PixelsReader` with no Bluetooth at all.
+
+`PixelsDie` is one die from Systemic Games' published protocol: what it advertises, the messages
+it sends a connected central, and its answers to the messages it gets. Like the firmware (nRF SDK
+advertising), a die advertises only while no central holds it, and rewrites its advertisement on
+every roll-state change. `SimulatedScanner` is a `PixelsScanner` for the reader: the program
+holding it throws the dice, and their advertisements, messages and links reach the reader as
+bleak would deliver them (the tests' BlueZ stand-in serves `PixelsDie`s over D-Bus instead).
 
 Written from GameWithPixels/.github doc/CommunicationsProtocol.md (advertisement layout, message
 ids, IAmADie), pixels-js PixelRollState.ts (roll states), PixelBatteryState.ts (battery states),
 PixelsBluetoothIds.ts (UUIDs, company id) and DiceFirmware bluetooth_messages.h (message ids up to
-BatteryLevel): not from the tower's own parser, so the two check each other.
+BatteryLevel): not from the driver's own parser (drivers/pixels.py), so the two check each other.
 
-Like the firmware (nRF SDK advertising), a die advertises only while no central holds it, and
-rewrites its advertisement on every roll-state change.
+    radio = SimulatedScanner({"white 1": 0x1A2B0001, "white 2": 0x1A2B0002})
+    reader = PixelsReader(radio.dice, scanner=radio)
+    ...                                  # once the reader has started and waits for a roll:
+    radio.roll("white 1", 6)             # picked up, rolling, landed on 6
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drivers.pixels import PixelsListener
 
 SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
 NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
@@ -54,7 +68,7 @@ class PixelsDie:
 
     def __post_init__(self) -> None:
         if not self.address:
-            self.address = "D0:5E:" + ":".join(f"{b:02X}" for b in self.die_id.to_bytes(4, "big"))
+            self.address = address_of(self.die_id)
         if not self.name:
             self.name = f"Pixel {self.die_id:08X}"
 
@@ -127,3 +141,55 @@ def throw_states(start: int, face: int, tumbles: int = 2) -> list[tuple[int, int
     faces, landed on `face`."""
     tumbling = [(ROLLING, (face + n) % 6 + 1) for n in range(tumbles)]
     return [(HANDLING, start), *tumbling, (ROLLED, face)]
+
+
+def address_of(die_id: int) -> str:
+    """The Bluetooth address a simulated die has: its Pixel id behind a made-up prefix."""
+    return "D0:5E:" + ":".join(f"{b:02X}" for b in die_id.to_bytes(4, "big"))
+
+
+class SimulatedScanner:
+    """A radio for `PixelsReader` (its `scanner`) with no Bluetooth: the program holding it
+    throws the dice of `dice` (role -> Pixel id, as the reader binds them) and reports their
+    links and messages; each reaches the reader as the real scanner would hand it on.
+    `listener` is the reader once started; `stops` counts the calls of `stop`."""
+
+    def __init__(self, dice: Mapping[str, int] | None = None) -> None:
+        self.dice = dict(dice or {})
+        self.listener: PixelsListener | None = None
+        self.stops = 0
+
+    async def start(self, listener: PixelsListener) -> None:
+        self.listener = listener
+
+    async def stop(self) -> None:
+        self.stops += 1
+
+    def advertise(
+        self, die_id: int, state: int, face: int, battery: int = 90, charging: bool = False
+    ) -> bool:
+        """One advertisement of the die `die_id`, in roll `state` on `face`, laid out as
+        CommunicationsProtocol.md says; True if the reader took it for one of its dice."""
+        die = PixelsDie(die_id, face=face, roll_state=state, battery=battery, charging=charging)
+        return self._listening().on_advertisement(
+            die.address, {SYSTEMIC_GAMES: die.manufacturer_data()}, {SERVICE: die.service_data()}
+        )
+
+    def roll(self, role: str, face: int) -> None:
+        """A proper throw of the die in `role`: picked up, rolling, landed on `face`."""
+        for state in (HANDLING, ROLLING):
+            self.advertise(self.dice[role], state, face)
+        self.advertise(self.dice[role], ROLLED, face)
+
+    def notify(self, role: str, data: bytes) -> None:
+        """A message from the die in `role` over its link (e.g. its RollState)."""
+        self._listening().on_notification(address_of(self.dice[role]), data)
+
+    def link(self, role: str, connected: bool) -> None:
+        """The link to the die in `role` came up (True) or went down (False)."""
+        self._listening().on_link(address_of(self.dice[role]), connected)
+
+    def _listening(self) -> PixelsListener:
+        if self.listener is None:
+            raise RuntimeError("the simulated scanner has not been started: nobody listens")
+        return self.listener
