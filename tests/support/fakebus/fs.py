@@ -1,6 +1,6 @@
 """The FUSE server: a directory holding the bus file and what each panel shows.
 
-    python -m support.fakebus.fs MOUNTPOINT BUS 0x3c=ssd1306 0x3d=sh1106
+    python -m support.fakebus.fs [--khz 400] MOUNTPOINT BUS 0x3c=ssd1306 0x3d=sh1106
 
 serves, until unmounted:
 
@@ -9,7 +9,11 @@ serves, until unmounted:
 - `MOUNTPOINT/0x3c.before-off.png`: what it showed just before it was last switched off;
 - `MOUNTPOINT/0x3c.json`: its registers (on, contrast, ...) and traffic counts;
 - `MOUNTPOINT/0x3c.present`: "yes"; write "no" to pull the panel's four wires out, "yes" to plug
-  them back: it powers up from reset, dark and with its memory lost, as a real one does.
+  them back: it powers up from reset, dark and with its memory lost, as a real one does;
+- `MOUNTPOINT/bus.json`: the traffic on the wire, in all and by address (`i2cdev.Traffic`).
+
+`--khz 400` (before the mountpoint) clocks the bus as the Pi's at 400 kHz: each transfer returns
+once its bytes would have crossed the wire.
 
 It runs single-threaded in the foreground; `direct_io` keeps the kernel from caching any of it.
 """
@@ -33,15 +37,16 @@ from support.fakebus.oled import CHIPS, Panel
 
 PR_SET_PDEATHSIG = 1
 EXTENSIONS = (".png", ".before-off.png", ".json", ".present")
+BUS_STATE = "bus.json"
 
 
 class BusFS(Operations):  # type: ignore[misc]
     """The filesystem: the bus file, then three files per panel."""
 
-    def __init__(self, bus_name: str, panels: dict[int, Panel]) -> None:
+    def __init__(self, bus_name: str, panels: dict[int, Panel], khz: float | None = None) -> None:
         self.bus_name = bus_name
         self.panels = panels
-        self.bus = I2cBus(panels)
+        self.bus = I2cBus(panels, khz)
         self.handles: dict[int, OpenBus] = {}
         self._next_handle = 1
 
@@ -52,12 +57,13 @@ class BusFS(Operations):  # type: ignore[misc]
             return {"st_mode": stat.S_IFDIR | 0o755, "st_nlink": 2}
         if path == f"/{self.bus_name}":
             return {"st_mode": stat.S_IFREG | 0o660, "st_nlink": 1, "st_size": 0}
-        self._panel(path)
+        if path != f"/{BUS_STATE}":
+            self._panel(path)
         return {"st_mode": stat.S_IFREG | 0o644, "st_nlink": 1, "st_size": 0}
 
     def readdir(self, path: str, fh: int) -> list[str]:
         files = [f"{address:#04x}{ext}" for address in self.panels for ext in EXTENSIONS]
-        return [".", "..", self.bus_name, *files]
+        return [".", "..", self.bus_name, BUS_STATE, *files]
 
     def open(self, path: str, flags: int) -> int:
         self.getattr(path)
@@ -109,6 +115,8 @@ class BusFS(Operations):  # type: ignore[misc]
     # the panels
 
     def _contents(self, path: str) -> bytes:
+        if path == f"/{BUS_STATE}":
+            return json.dumps(self.bus.state()).encode()
         panel = self._panel(path)
         if path.endswith(".png"):
             out = io.BytesIO()
@@ -150,10 +158,13 @@ def parse_panels(specs: list[str]) -> dict[int, Panel]:
 
 
 def main(argv: list[str]) -> None:
+    khz = None
+    if argv[:1] == ["--khz"]:
+        khz, argv = float(argv[1]), argv[2:]
     mountpoint, bus_name, *specs = argv
     _end_with_parent()
     FUSE(
-        BusFS(bus_name, parse_panels(specs)),
+        BusFS(bus_name, parse_panels(specs), khz),
         mountpoint,
         foreground=True,
         nothreads=True,

@@ -53,6 +53,10 @@ class MountedBus:
         """The panel's registers: on, contrast, inverse, ... and the traffic it has seen."""
         return json.loads((self.mountpoint / f"{address:#04x}.json").read_text())
 
+    def traffic(self) -> dict:
+        """What crossed the wire: transactions, clocks and bytes, in all and "by_address"."""
+        return json.loads((self.mountpoint / "bus.json").read_text())
+
     def unplug(self, address: int) -> None:
         """Pull the panel's wires out: its address stops answering."""
         (self.mountpoint / f"{address:#04x}.present").write_text("no")
@@ -112,9 +116,10 @@ def fuse_available() -> str | None:
 
 @contextlib.contextmanager
 def fuse_bus(
-    directory: Path, panels: Mapping[int, str], name: str = "i2c-1"
+    directory: Path, panels: Mapping[int, str], name: str = "i2c-1", khz: float | None = None
 ) -> Iterator[MountedBus]:
-    """A bus `name` in `directory`, with `panels` (address -> chip), served by a FUSE process."""
+    """A bus `name` in `directory`, with `panels` (address -> chip), served by a FUSE process;
+    clocked at `khz` (each transfer takes its time on the wire), else as fast as it can."""
     reason = fuse_available()
     if reason:
         pytest.skip(f"no FUSE I2C bus: {reason}")
@@ -126,7 +131,15 @@ def fuse_bus(
         "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
     }
     server = subprocess.Popen(
-        [sys.executable, "-m", "support.fakebus.fs", str(mountpoint), name, *specs],
+        [
+            sys.executable,
+            "-m",
+            "support.fakebus.fs",
+            *(["--khz", str(khz)] if khz else []),
+            str(mountpoint),
+            name,
+            *specs,
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

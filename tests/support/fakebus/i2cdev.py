@@ -8,6 +8,11 @@ results back, so the caller's code runs exactly as on a Pi. Layouts are the 64-b
 (struct i2c_msg, i2c_rdwr_ioctl_data, i2c_smbus_ioctl_data in include/uapi/linux/i2c-dev.h).
 
 An address nobody answers gives EREMOTEIO, as the Pi's i2c-bcm2835 driver reports a NACK.
+
+The bus counts the clock cycles its transactions take on the wire (`Traffic`): a start, the
+address byte and each payload byte with its acknowledge bit (9 clocks), a stop. Given a clock
+(`khz`, 400 for the Pi's `i2c_arm_baudrate=400000`), an ioctl returns only after its wire time,
+as the Pi's driver does, so a caller is held up as long as on a real bus.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import struct
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -79,6 +85,44 @@ class CallerMemory:
         os.close(self._fd)
 
 
+START_STOP_CLOCKS = 2  # a start and a stop condition, about a clock each
+CLOCKS_PER_BYTE = 9  # eight data bits and the acknowledge
+
+
+@dataclass
+class Traffic:
+    """What crossed the wire: transactions and clock cycles, in all and by address."""
+
+    transactions: int = 0
+    clocks: int = 0
+    bytes: int = 0  # address bytes included
+
+    def add(self, payload_bytes: int) -> int:
+        """One transaction of `payload_bytes` after its address byte; its clock cycles."""
+        clocks = START_STOP_CLOCKS + CLOCKS_PER_BYTE * (1 + payload_bytes)
+        self.transactions += 1
+        self.clocks += clocks
+        self.bytes += 1 + payload_bytes
+        return clocks
+
+
+class CountedChip:
+    """A chip whose transactions are counted on each of `traffics` (the bus's, its address's)."""
+
+    def __init__(self, chip: Chip, *traffics: Traffic) -> None:
+        self.chip, self.traffics = chip, traffics
+
+    def write(self, payload: bytes) -> None:
+        for traffic in self.traffics:
+            traffic.add(len(payload))
+        self.chip.write(payload)
+
+    def read(self, count: int) -> bytes:
+        for traffic in self.traffics:
+            traffic.add(count)
+        return self.chip.read(count)
+
+
 @dataclass
 class OpenBus:
     """One open file of the bus: the address I2C_SLAVE chose for its SMBus calls."""
@@ -89,11 +133,30 @@ class OpenBus:
 class I2cBus:
     """An I2C adapter with `chips` by 7-bit address; `ioctl` answers as i2c-dev does."""
 
-    def __init__(self, chips: Mapping[int, Chip]) -> None:
+    def __init__(self, chips: Mapping[int, Chip], khz: float | None = None) -> None:
         self.chips = dict(chips)
+        self.khz = khz
+        self.traffic = Traffic()
+        self.by_address: dict[int, Traffic] = {}
 
     def ioctl(self, handle: OpenBus, command: int, arg: int, memory: CallerMemory) -> int:
         """The result of ioctl(fd, command, arg); an OSError carries the errno to return."""
+        clocks_before = self.traffic.clocks
+        try:
+            return self._ioctl(handle, command, arg, memory)
+        finally:
+            if self.khz:  # the caller waits while the bytes cross the wire
+                time.sleep((self.traffic.clocks - clocks_before) / (self.khz * 1000))
+
+    def state(self) -> dict[str, object]:
+        """The traffic as plain data: in all, and by address ("0x3c": {...})."""
+        return {
+            "khz": self.khz,
+            **vars(self.traffic),
+            "by_address": {f"{a:#04x}": vars(t) for a, t in sorted(self.by_address.items())},
+        }
+
+    def _ioctl(self, handle: OpenBus, command: int, arg: int, memory: CallerMemory) -> int:
         if command in (I2C_SLAVE, I2C_SLAVE_FORCE):
             if not 0 <= arg <= 0x7F:  # no 10-bit addresses on this adapter
                 raise OSError(errno.EINVAL, "not a 7-bit address")
@@ -115,10 +178,15 @@ class I2cBus:
         raise OSError(errno.ENOTTY, "not an I2C ioctl")
 
     def _chip(self, address: int | None) -> Chip:
-        chip = self.chips.get(address) if address is not None else None
-        if chip is None:
+        if address is None:
             raise OSError(errno.EREMOTEIO, "no acknowledgement")
-        return chip
+        traffics = (self.traffic, self.by_address.setdefault(address, Traffic()))
+        chip = self.chips.get(address)
+        if chip is None:  # the address byte went out; nobody acknowledged it
+            for traffic in traffics:
+                traffic.add(0)
+            raise OSError(errno.EREMOTEIO, "no acknowledgement")
+        return CountedChip(chip, *traffics)
 
     def _rdwr(self, arg: int, memory: CallerMemory) -> int:
         """I2C_RDWR: each message to its own address, reads copied back; the count on success."""
