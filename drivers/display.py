@@ -1,6 +1,7 @@
 """A display the table service can draw on without worrying: `Display` wraps a luma device.
 
-- It sends a frame only when it differs from the last one sent, and counts frames and bytes.
+- It sends a frame only when it differs from the last one sent, and to a real chip only the
+  columns of the pages that changed (`drivers.display_pages`); it counts frames and bytes.
 - An I/O error (a loose I2C wire) is logged, never raised: later frames retry with a growing
   delay, and once the panel answers again it is re-initialised (it may have lost power) and the
   latest frame is sent.
@@ -36,6 +37,7 @@ from drivers.display_device import (
     open_serial,
     open_simulator,
 )
+from drivers.display_pages import PageWriter, addressing_of
 from drivers.errors import DriverClosedError, FrameSizeError
 
 __all__ = ["CHIPS", "SIMULATORS", "Display", "DisplayConfig", "create_device", "open_display"]
@@ -107,6 +109,7 @@ class Display:
         self._wanted_power = "on"
         self._applied_power: str | None = None
         self._closed = False
+        self._pages = _page_writer(device) if link is not None else None
         self.frames_sent = 0
         self.errors = 0
         self._sync()
@@ -223,6 +226,7 @@ class Display:
             return
         _power(self._device, self._wanted_power, self._contrast_for(self._wanted_power))
         self._device = self._reinit()
+        self._pages = _page_writer(self._device)
         self._needs_reinit = False
         self._applied_power = None
         self._last_sent = None
@@ -239,7 +243,10 @@ class Display:
         frame = _shifted(self._wanted_frame, self.pixel_shift)
         if self._last_sent is not None and _same(frame, self._last_sent):
             return
-        self._device.display(frame)
+        if self._pages is not None:
+            self._pages.send(frame)
+        else:
+            self._device.display(frame)
         self._last_sent = frame
         self.frames_sent += 1
 
@@ -248,6 +255,8 @@ class Display:
 
     def _failed(self, error: Exception) -> None:
         self.errors += 1
+        if self._pages is not None:  # a frame cut short: the chip's RAM is unknown
+            self._pages.forget()
         self._applied_power = None
         self._needs_reinit = self._reinit is not None
         self._retry_at = self._clock() + self._retry_delay
@@ -275,6 +284,12 @@ def open_display(config: DisplayConfig | Mapping[str, Any], **options: Any) -> D
         link.cleanup()
         raise open_error(config, error) from error
     return Display(device, link=link, reinit=lambda: build_chip(config, link), **options)
+
+
+def _page_writer(device: Panel) -> PageWriter | None:
+    """A writer of changed pages for a real chip, None for any other panel."""
+    addressing = addressing_of(device)
+    return PageWriter(device, addressing) if addressing is not None else None
 
 
 def _power(device: Panel, power: str, contrast: int) -> None:

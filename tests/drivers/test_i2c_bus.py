@@ -122,7 +122,30 @@ def test_an_unchanged_frame_does_not_cross_the_bus_again(bus):
         display.display(square())
         assert bus.state(MAIN)["data_bytes"] == sent
         display.display(square((0, 0, 5, 5)))
-        assert bus.state(MAIN)["data_bytes"] == sent + 128 * 64 // 8
+        # only the changed columns of the changed pages: page 0 gets the new square's 6
+        # columns, pages 1 to 5 lose the old one's 41 (rows 10 to 40, columns 20 to 60)
+        assert bus.state(MAIN)["data_bytes"] == sent + 6 + 5 * 41
+        assert differs(bus.picture(MAIN), square((0, 0, 5, 5))) is None
+
+
+@pytest.mark.parametrize(("chip", "address"), [("ssd1306", MAIN), ("sh1106", OPTIONS)])
+def test_frames_sent_as_changed_pages_leave_the_glass_showing_each_frame(bus, chip, address):
+    boxes = [(0, 0, 127, 63), (3, 7, 9, 8), (120, 56, 127, 63), (64, 0, 64, 63), (0, 31, 127, 33)]
+    with open_display(panel_settings(bus, address, chip), shift_every=None) as display:
+        for box in boxes:
+            display.display(square(box))
+            assert differs(bus.picture(address), square(box)) is None, box
+
+
+def test_a_whole_sh1106_frame_takes_1080_bytes_on_the_wire(bus):
+    """Eight pages, each an SMBus command write (address, control byte, three commands) and
+    one I2C_RDWR data write (address, control byte, 128 columns): 24.3 ms at 400 kHz."""
+    with open_display(panel_settings(bus, OPTIONS, "sh1106"), shift_every=None) as display:
+        before = bus.traffic()["by_address"]["0x3d"]
+        display.display(square((0, 0, 127, 63)))
+        after = bus.traffic()["by_address"]["0x3d"]
+    assert after["bytes"] - before["bytes"] == 8 * (5 + 130)
+    assert after["clocks"] - before["clocks"] == 16 * 2 + 9 * 8 * (5 + 130)
 
 
 @pytest.mark.parametrize(("chip", "address"), [("ssd1306", MAIN), ("sh1106", OPTIONS)])
