@@ -3,6 +3,10 @@
 A press in a game's ROLL moment animates the dice (ROLL_FRAMES frames, the table in its ROLLING
 phase) and then rolls the tower's dice; a roll that cannot be saved leaves the table at ROLL, to
 press again. Electronic dice thrown by hand are read by `thrown.ThrownDice`.
+
+Each frame has its time, counted from the press: a frame whose time has passed before it could
+be shown (the displays' bus, a busy machine) is dropped, never shown late, so the dice land at
+the same moment on a slow bus as in the simulation, not behind frames queued before them.
 """
 
 from __future__ import annotations
@@ -46,22 +50,30 @@ class Roller:
         self.dice = dice
         self.schedule = schedule
         self.frame = 0
+        self.started = 0.0  # when the roll began, on the timers' clock
+        self.dropped = 0  # frames whose time passed before they could be shown, since the start
 
     def roll(self) -> None:
         """The roll button: animate, then roll."""
         self.table.enter(phases.ROLLING)
+        self.started = self.schedule.now()
         self.animate(0)
 
     def animate(self, frame: int) -> None:
-        """One frame of the rolling dice; after the last, the roll itself."""
+        """One frame of the rolling dice (unless its time is past); after the last, the roll."""
         table = self.table
         game = table.game
         assert game is not None
         if frame < ROLL_FRAMES:
-            self.frame = frame
-            table.show_frame()
             seconds = frame_seconds(table.settings.pace)
-            self.schedule.once(("frame", frame), seconds, self.animate, frame + 1)
+            next_due = self.started + (frame + 1) * seconds
+            if frame == 0 or seconds == 0 or self.schedule.now() < next_due:
+                self.frame = frame
+                table.show_frame()
+            else:  # the next frame is due already: this one would only hold the dice up
+                self.dropped += 1
+            wait = max(0.0, next_due - self.schedule.now())
+            self.schedule.once(("frame", frame), wait, self.animate, frame + 1)
             return
         white, colours = self.dice.roll(game.dice_in_play())
         if table.submit(Roll(white, colours)) is not None:

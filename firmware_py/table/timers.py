@@ -21,6 +21,7 @@ class Schedule(Protocol):
         self, key: Hashable, delay: float, callback: Callable[..., Any], *args: Any
     ) -> None: ...
     def end_phase(self) -> None: ...
+    def now(self) -> float: ...
 
 
 class PhaseTimers:
@@ -39,6 +40,10 @@ class PhaseTimers:
         if self._loop is None or key in self._timers:
             return
         self._timers[key] = self._loop.call_later(delay, callback, *args)
+
+    def now(self) -> float:
+        """The timers' clock (the loop's), in seconds; 0 before the table runs."""
+        return self._loop.time() if self._loop is not None else 0.0
 
     def end_phase(self) -> None:
         """The phase is over: its timers that have not fired never will."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from collections import Counter
 from dataclasses import replace
 from itertools import pairwise
@@ -748,6 +749,32 @@ def test_the_dice_roll_for_half_the_pace_and_never_longer_than_0_4_seconds():
     assert ROLL_FRAMES * frame_seconds(0.6) == pytest.approx(0.3)
     assert ROLL_FRAMES * frame_seconds(30) == pytest.approx(0.4)
     assert frame_seconds(0) == 0
+
+
+def test_a_frame_whose_time_passed_on_a_slow_display_is_dropped_not_shown_late(tmp_path):
+    """Displays that take one and a half frames to show each frame (a slow bus): the frames
+    that cannot be shown in their time are left out, in order, and the dice land, instead of
+    every frame waiting its turn before the result (issue 43)."""
+    table, clock = clocked_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lea", KEYBOARD)])
+    frame = frame_seconds(table.settings.pace)
+    shown: list[int] = []
+
+    def slow_display(view: TableView) -> None:
+        if view.phase == "rolling":
+            shown.append(view.frame)
+            time.sleep(frame * 1.5)  # the bus holds the loop, as a synchronous write does
+
+    table.subscribe(slow_display)
+
+    async def steps() -> None:
+        await tap(table, clock)
+        table.press()
+        await until(lambda: table.game.phase == "action1")
+        assert shown == sorted(shown) and shown[0] == 0
+        assert len(shown) < ROLL_FRAMES and table.roller.dropped == ROLL_FRAMES - len(shown)
+
+    assert frame > 0
+    run_table(table, steps)
 
 
 def test_news_and_changes_during_a_roll_do_not_stop_the_dice(tmp_path):
