@@ -8,6 +8,10 @@
 - Burn-in protection: `dim()`, `wake()`, `blank()`, and a pixel shift of at most one pixel
   that changes every `shift_every` seconds of an injectable clock. Screens should keep a
   one-pixel margin.
+- A real chip is written from a thread of its own (`sender`, a `Worker`): the table's loop
+  goes on to the pads and phones while the bytes cross the bus (a whole SH1106 frame is 24 ms
+  of a 400 kHz bus), and a frame still waiting when a newer one is asked for is dropped, never
+  sent late: the newest is what the panel shows next. `flush()` waits until it does.
 
 `Display` looks like a luma device (`mode`, `size`, `display(image)`), so screens draw on it with
 ``with luma.core.render.canvas(display) as draw: ...``. It is meant to be used from one thread,
@@ -39,6 +43,7 @@ from drivers.display_device import (
 )
 from drivers.display_pages import PageWriter, addressing_of
 from drivers.errors import DriverClosedError, FrameSizeError
+from drivers.worker import Worker
 
 __all__ = ["CHIPS", "SIMULATORS", "Display", "DisplayConfig", "create_device", "open_display"]
 
@@ -49,6 +54,9 @@ IO_ERRORS = (OSError, luma.core.error.Error)
 #: What a failing panel may raise besides: a luma.emulator window that went away (pygame.error
 #: is a RuntimeError) or a terminal of no size (asciiblock: ValueError). Never stops the game.
 PANEL_ERRORS = (*IO_ERRORS, RuntimeError, ValueError)
+
+#: Seconds `close()` waits for the sender to finish what it was asked (a bus that hangs).
+CLOSE_WAIT = 5.0
 
 #: The pixel-shift cycle: the picture visits each neighbour of its home position in turn.
 SHIFT_OFFSETS = ((0, 0), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -75,8 +83,9 @@ class Display:
     """`device` behind frame de-duplication, error recovery and burn-in protection.
 
     `link` is the `CountingSerial` the device talks through (for `bytes_sent`); `reinit`
-    builds a fresh device on the same link, to re-run the chip's init sequence after an error.
-    `open_display` fills both in from a configuration.
+    builds a fresh device on the same link, to re-run the chip's init sequence after an error;
+    `sender`, the thread that writes to the device (None: the caller's). `open_display` fills
+    them in from a configuration.
     """
 
     def __init__(
@@ -91,8 +100,10 @@ class Display:
         shift_every: float | None = 300.0,
         retry_delay: float = 0.5,
         max_retry_delay: float = 30.0,
+        sender: Worker | None = None,
     ) -> None:
         self._device = device
+        self._sender = sender
         self._link = link
         self._reinit = reinit
         self._clock = clock
@@ -182,11 +193,18 @@ class Display:
         """Switch the panel off; frames still reach its memory and show on `wake()`."""
         self._set_power("blank")
 
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the panel shows what was last asked of it; False if `timeout` ran out."""
+        return self._sender is None or self._sender.wait_until_idle(timeout)
+
     def close(self) -> None:
         """Switch the panel off and release its bus; calling it again does nothing."""
         if self._closed:
             return
         self._closed = True
+        if self._sender is not None:
+            self._sender.wait_until_idle(CLOSE_WAIT)
+            self._sender.close()
         try:
             self._device.cleanup()
         except IO_ERRORS as error:
@@ -208,6 +226,14 @@ class Display:
             raise DriverClosedError("the display is closed")
 
     def _sync(self) -> None:
+        """Bring the panel to the wanted power and frame: on the sender's thread when there is
+        one (a sync still waiting gives way to a newer one), else now."""
+        if self._sender is None:
+            self._sync_now()
+        else:
+            self._sender.submit(self._sync_now, replaceable=True)
+
+    def _sync_now(self) -> None:
         """Bring the panel to the wanted power and frame, unless waiting to retry."""
         if self._clock() < self._retry_at:
             return
@@ -283,7 +309,10 @@ def open_display(config: DisplayConfig | Mapping[str, Any], **options: Any) -> D
     except OPEN_ERRORS as error:
         link.cleanup()
         raise open_error(config, error) from error
-    return Display(device, link=link, reinit=lambda: build_chip(config, link), **options)
+    sender = Worker(f"{config.where} sender")
+    return Display(
+        device, link=link, reinit=lambda: build_chip(config, link), sender=sender, **options
+    )
 
 
 def _page_writer(device: Panel) -> PageWriter | None:

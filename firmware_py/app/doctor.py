@@ -178,6 +178,7 @@ def _display(config: TowerConfig, role: str) -> Check:
     where = _display_words(role, settings)
     with open_display(settings) as display:
         display.display(_test_pattern(display.size))
+        display.flush()  # drawn on the glass, or failed on the bus
         if display.errors:
             return False, f"{where}: does not answer; check its wires and `i2cdetect -y 1`"
     return True, f"{where}: drew a test pattern"

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import support
 from luma.core.render import canvas
 from PIL import Image, ImageChops, ImageDraw
 from smbus2 import SMBus
@@ -90,6 +91,7 @@ def dark() -> Image.Image:
 def test_the_panel_shows_the_screen_as_its_reference_picture(bus, chip, address, screen, role):
     with open_display(panel_settings(bus, address, chip), shift_every=None) as display:
         show(display, SCREENS[screen], role)
+        display.flush()
         shown = bus.picture(address)
         assert differs(shown, golden(f"{screen}-{role}")) is None
         assert differs(shown, display.frame) is None
@@ -101,7 +103,9 @@ def test_two_panels_on_one_bus_each_show_their_own_screen(bus):
     options = open_display(panel_settings(bus, OPTIONS, "sh1106"), shift_every=None)
     with main, options:
         show(main, SCREENS["attract"], "main")
+        main.flush()
         show(options, SCREENS["error"], "options")
+        options.flush()
         assert differs(bus.picture(MAIN), golden("attract-main")) is None
         assert differs(bus.picture(OPTIONS), golden("error-options")) is None
 
@@ -109,6 +113,7 @@ def test_two_panels_on_one_bus_each_show_their_own_screen(bus):
 def test_the_chips_hear_nothing_they_do_not_know(bus):
     with open_display(panel_settings(bus, MAIN, "ssd1306"), shift_every=None) as display:
         display.display(square())
+        display.flush()
     state = bus.state(MAIN)
     assert state["unknown"] == []
     assert state["charge_pump"] is True  # without it an SSD1306 module stays dark
@@ -118,10 +123,13 @@ def test_the_chips_hear_nothing_they_do_not_know(bus):
 def test_an_unchanged_frame_does_not_cross_the_bus_again(bus):
     with open_display(panel_settings(bus, MAIN, "ssd1306"), shift_every=None) as display:
         display.display(square())
+        display.flush()
         sent = bus.state(MAIN)["data_bytes"]
         display.display(square())
+        display.flush()
         assert bus.state(MAIN)["data_bytes"] == sent
         display.display(square((0, 0, 5, 5)))
+        display.flush()
         # only the changed columns of the changed pages: page 0 gets the new square's 6
         # columns, pages 1 to 5 lose the old one's 41 (rows 10 to 40, columns 20 to 60)
         assert bus.state(MAIN)["data_bytes"] == sent + 6 + 5 * 41
@@ -134,6 +142,7 @@ def test_frames_sent_as_changed_pages_leave_the_glass_showing_each_frame(bus, ch
     with open_display(panel_settings(bus, address, chip), shift_every=None) as display:
         for box in boxes:
             display.display(square(box))
+            display.flush()
             assert differs(bus.picture(address), square(box)) is None, box
 
 
@@ -141,23 +150,44 @@ def test_a_whole_sh1106_frame_takes_1080_bytes_on_the_wire(bus):
     """Eight pages, each an SMBus command write (address, control byte, three commands) and
     one I2C_RDWR data write (address, control byte, 128 columns): 24.3 ms at 400 kHz."""
     with open_display(panel_settings(bus, OPTIONS, "sh1106"), shift_every=None) as display:
+        display.flush()  # switched on
         before = bus.traffic()["by_address"]["0x3d"]
         display.display(square((0, 0, 127, 63)))
+        display.flush()
         after = bus.traffic()["by_address"]["0x3d"]
     assert after["bytes"] - before["bytes"] == 8 * (5 + 130)
     assert after["clocks"] - before["clocks"] == 16 * 2 + 9 * 8 * (5 + 130)
+
+
+def test_frames_asked_for_while_the_bus_is_busy_give_way_to_the_newest(tmp_path):
+    """On a bus too slow for the frames asked of it (20 kHz: a whole frame takes half a
+    second), the frames that wait behind the one being sent are dropped: the panel shows the
+    newest next, never the ones before it, and the caller never waits for the bus."""
+    boxes = [(0, 0, 127, 63), (3, 7, 9, 8), (120, 56, 127, 63), (64, 0, 64, 63), (0, 31, 127, 33)]
+    with fuse_bus(tmp_path, {OPTIONS: "sh1106"}, khz=20) as slow:
+        display = open_display(panel_settings(slow, OPTIONS, "sh1106"), shift_every=None)
+        with display:
+            for box in boxes:
+                display.display(square(box))
+            assert display.flush(timeout=support.HANG)
+            assert display.frames_sent in (1, 2)  # perhaps the first, and the newest
+            assert differs(slow.picture(OPTIONS), square(boxes[-1])) is None
 
 
 @pytest.mark.parametrize(("chip", "address"), [("ssd1306", MAIN), ("sh1106", OPTIONS)])
 def test_dim_blank_and_wake_are_seen_on_the_glass(bus, chip, address):
     with open_display(panel_settings(bus, address, chip), shift_every=None) as display:
         display.display(square())
+        display.flush()
         display.dim()
+        display.flush()
         assert bus.state(address)["contrast"] == display.dim_contrast
         assert differs(bus.picture(address), square()) is None
         display.blank()
+        display.flush()
         assert differs(bus.picture(address), dark()) is None
         display.wake()
+        display.flush()
         assert bus.state(address)["contrast"] == display.contrast
         assert differs(bus.picture(address), square()) is None
 
@@ -166,8 +196,10 @@ def test_the_burn_in_shift_moves_the_picture_on_the_glass_by_one_pixel(bus, cloc
     settings = panel_settings(bus, MAIN, "ssd1306")
     with open_display(settings, clock=clock, shift_every=300.0) as display:
         display.display(square())
+        display.flush()
         clock.advance(300.0)
         display.refresh()
+        display.flush()
         assert differs(bus.picture(MAIN), shifted(square(), SHIFT_OFFSETS[1])) is None
 
 
@@ -175,13 +207,16 @@ def test_a_panel_whose_wires_come_back_is_set_up_again_and_shows_the_latest_fram
     settings = panel_settings(bus, OPTIONS, "sh1106")
     with open_display(settings, clock=clock, shift_every=None) as display:
         display.display(square())
+        display.flush()
         bus.unplug(OPTIONS)
         display.display(square((0, 0, 10, 10)))  # lost: nothing answers
+        display.flush()
         assert display.errors == 1
         bus.plug(OPTIONS)  # powered up from reset: dark until the tower sets it up again
         assert differs(bus.picture(OPTIONS), dark()) is None
         clock.advance(1.0)
         display.refresh()
+        display.flush()
         assert differs(bus.picture(OPTIONS), square((0, 0, 10, 10))) is None
 
 
