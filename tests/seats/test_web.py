@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import socket
@@ -23,8 +24,9 @@ from firmware_py.seats.phones import codes as web_codes
 from firmware_py.seats.phones import hub as web_hub
 from firmware_py.seats.phones import server as web_server
 from firmware_py.seats.phones.guard import LOG_LINES
-from firmware_py.seats.phones.hub import device_of
+from firmware_py.seats.phones.hub import device_of, plain
 from firmware_py.seats.phones.server import MAX_FRAME, WebServer
+from firmware_py.seats.seatview import MoveView, RowView, SeatView
 
 
 class Page:
@@ -849,3 +851,16 @@ def test_a_seat_played_from_another_phone_is_news_at_the_table(tmp_path):
         )  # from her open page
 
     play_with_phones(table, server, steps)
+
+
+def test_a_view_reaches_the_page_as_dataclasses_asdict_makes_it():
+    """The phone's view is made without asdict's deep copies, field for field the same."""
+    rows = tuple(
+        RowView(colour, tuple(range(2, 13)), (colour,) * 11, (0, 3), 4, False, colour == "blue")
+        for colour in ("red", "yellow", "green", "blue")
+    )
+    moves = (MoveView("red", 5), MoveView("blue", 7, lucky=True, choices=("red", "green")))
+    view = SeatView(player="Ann", phase="action1", text="cross a sum", rows=rows, moves=moves,
+                    white=(3, 4), colours={"red": 2}, scores=(("Ann", 3), ("Ben", 4)))  # fmt: skip
+    assert plain(view) == dataclasses.asdict(view)
+    assert json.dumps(plain(view)) == json.dumps(dataclasses.asdict(view))
