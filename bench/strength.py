@@ -32,7 +32,7 @@ from opponents import qwixxer_model
 from opponents.qwixxer_ga import QwixxerGA
 from opponents.qwixxer_opportunist import Opportunist
 
-from firmware_py.players import LEVELS, decide
+from firmware_py.players import LEVELS, decide, prepare
 from firmware_py.players.thumb import choose as thumb
 from firmware_py.rules import Game, Mark, Pass
 from sheets import sheet_names
@@ -189,6 +189,7 @@ PARTS = {
 
 
 def main() -> None:
+    prepare()  # the hard level's row prospects, as the tower works them out once it is ready
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per line")
     # "ga" is the ladder's hard vs GA line alone, "hard" its other lines of the hard level

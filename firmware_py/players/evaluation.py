@@ -115,8 +115,9 @@ def _solve_row(
 
 
 def prepare_shipped_sheets() -> None:
-    """Work out the prospects of every shipped sheet's rows now (about 0.1 s here), so that
-    no decision in a game waits for them."""
+    """Work out the prospects of every shipped sheet's rows now (0.18 s of CPU on a PC, half a
+    second on a Zero 2 W), so that no decision in a game waits for them. The table does it in
+    a thread once it is ready, not when this module loads: that held the tower's start up."""
     for name in sheet_names():
         sheet = load_sheet(name)
         for row in range(len(sheet.rows)):

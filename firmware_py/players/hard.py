@@ -18,7 +18,6 @@ from .evaluation import (
     Weights,
     load_weights,
     lockable_rows,
-    prepare_shipped_sheets,
     prospects_of,
     rolls_for,
     rolls_left,
@@ -29,7 +28,6 @@ from .evaluation import (
 RECONSIDERED = 6  # the best options judged again a roll ahead (3: 59.3 % against GA, 6: 60.1 %)
 
 _WEIGHTS: Weights | None = None
-prepare_shipped_sheets()
 
 
 def shipped_weights() -> Weights:

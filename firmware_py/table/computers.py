@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Protocol
 
-from firmware_py.players import DEFAULT_LEVEL, decide
+from firmware_py.players import DEFAULT_LEVEL, decide, prepare
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.players.thumb import choose
 from firmware_py.rules import Game, Mark, Pass, Roll
@@ -49,6 +49,10 @@ class ComputerPlayers:
         self.schedule = schedule
         self.thinking: set[str] = set()  # players whose thought is running in the worker
         self._rng = random.Random()  # for decisions that draw (the dice have their own source)
+
+    def prepare(self) -> None:
+        """Work out ahead, in a worker thread, what the hard level's decisions read."""
+        asyncio.get_running_loop().run_in_executor(None, prepare)
 
     def decide(self, name: str) -> None:
         """`name`'s decision, if the table still waits for it."""

@@ -225,6 +225,7 @@ class Table:
         if not self.started:
             await self.start(games=games)
         self.service.ready("the tower is ready")
+        self.computers.prepare()  # after READY=1: the start does not wait for it
         alerts = self.newsfeed.alert_shown
         chores = asyncio.create_task(housekeeping(self, self.screens, alerts, self.service))
         try:
