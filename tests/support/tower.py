@@ -48,13 +48,14 @@ class Tower:
                  pads: Sequence[PtyPad] = (), web: bool = False, keyboard: bool = False,
                  stderr_apart: bool = False, modes_apply: bool = False, niceness: int = 0,
                  open_files: str = "", env: Mapping[str, str] | None = None,
-                 fork: bool = True) -> None:  # fmt: skip
+                 fork: bool = True, enter: Callable[[], None] | None = None) -> None:  # fmt: skip
         """`folder`: its configuration and state there (above); `state`: its state directory;
         `pace` and `games`: as the command line's; `keyboard`: its standard input is a
         terminal (`press`, `type`); `modes_apply`: as root, file modes hold for it as for any
         user (it loses CAP_DAC_OVERRIDE); `niceness`: it runs that much nicer; `open_files`:
         "SOFT:HARD", the limit of open files it starts with (it is then exec'd, not forked);
-        `env`: its whole environment (this process's by default)."""
+        `env`: its whole environment (this process's by default); `enter`: called in the new
+        process before it runs the tower (a bench's cgroup), with `fork=False`."""
         self.state = state or (folder / "state" if folder else None)
         self.pads = list(pads)
         self._ready = ReadySocket()
@@ -68,7 +69,7 @@ class Tower:
             self.command = ["prlimit", f"--nofile={open_files}", "--", *self.command]
         self._keyboard = os.openpty() if keyboard else None
         self._stderr_apart = stderr_apart
-        self._setup = without_dac_override if modes_apply and os.geteuid() == 0 else None
+        self._setup = without_dac_override if modes_apply and os.geteuid() == 0 else enter
         self._env = {**(os.environ if env is None else env), "NOTIFY_SOCKET": self._ready.name,
                      "PYTHONUNBUFFERED": "1"}  # fmt: skip
         self._popen: Callable[..., Any] = spawn.Popen if fork else subprocess.Popen
