@@ -128,7 +128,7 @@ class Tower:
 
     def __init__(self, tmp_path: Path, pads: list[PtyPad] = (), *, web: bool = True,
                  keyboard: bool = False, extra: tuple[str, ...] = (),
-                 niceness: int = 0) -> None:  # fmt: skip
+                 niceness: int = 0, table: str = "") -> None:  # fmt: skip
         self.tmp_path, self.state = tmp_path, tmp_path / "state"
         self.keyboard = os.openpty() if keyboard else None  # Enter presses the roll button
         self._held = socket.socket()  # the configured port, held: the tower takes a free one
@@ -139,6 +139,8 @@ class Tower:
         text = f"[pads]\nports = [{ports}]\n"
         if web:
             text += f'[web]\nhost = "127.0.0.1"\nport = {self._held.getsockname()[1]}\n'
+        if table:  # the [table] section's lines, e.g. "absent_grace = 1"
+            text += f"[table]\n{table}\n"
         config.write_text(text)
         self.command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain"]
         self.command += ["--pace", "30", "--config", str(config), "--state-dir", str(self.state)]
@@ -189,6 +191,11 @@ class Tower:
         """Enter at the tower's terminal: the simulated roll button is pressed."""
         assert self.keyboard is not None, "start the tower with keyboard=True"
         os.write(self.keyboard[0], b"\n")
+
+    def hold(self) -> None:
+        """h and Enter at the tower's terminal: the roll button is held (the menu)."""
+        assert self.keyboard is not None, "start the tower with keyboard=True"
+        os.write(self.keyboard[0], b"h\n")
 
     def kill(self) -> None:
         """Pull the plug (SIGKILL): nothing gets to run after this moment."""
