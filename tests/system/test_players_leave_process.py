@@ -1,14 +1,19 @@
 """Issue 39, item 1, through the real `qwixx-tower run`: a phone that leaves mid-game is named at
 once on the terminal, on the other phones and on a phone still in the lobby; a press of the roll
 button (or the grace period running out) plays on without its player, who passes; the player
-back with the seat token sits down in the same seat and plays from the next decision."""
+back with the seat token sits down in the same seat and plays from the next decision; and a new
+game asked for on the menu once every phone has gone sets the old game aside as abandoned and
+shows the set-up."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import aiohttp
 from support.tower_process import WAIT, Phone, Tower, journal_lines
+
+from firmware_py.journal.history import history_lines
 
 PRESS_AGAIN = 2.0  # seconds: a press that changed nothing by then (the button still bouncing)
 
@@ -125,3 +130,30 @@ def test_after_the_grace_period_the_table_plays_on_by_itself(tmp_path):
         asyncio.run(steps())
         tower.output.join(WAIT)
     assert "Ann's phone has gone" not in tower.output.text
+
+
+def test_a_new_game_once_every_phone_has_gone_sets_the_old_one_aside_and_shows_the_set_up(
+    tmp_path: Path,
+):
+    """Issue 39: with every phone gone, the menu's new game confirmed left the old game on the
+    screen and in the history as unfinished. Now it is set aside, abandoned, and the set-up
+    says why no game starts."""
+    with Tower(tmp_path, keyboard=True) as tower:
+
+        async def steps() -> None:
+            async with aiohttp.ClientSession() as session:
+                ann, leo, _ = await ann_and_leo_in_action_1(session, tower)
+                await ann.close()
+                await leo.close()
+                await asyncio.to_thread(printed, tower, r"^Leo's phone has gone")
+
+        asyncio.run(steps())
+        tower.hold()  # the menu, on its first line: new game
+        tower.wait_for(r"^menu: Menu")
+        tower.hold()  # picked: a game is on, so the menu asks first
+        tower.wait_for(r"^menu: New game\?")
+        tower.press()  # yes
+        tower.wait_for(r"^set aside unfinished game 1: Ann, Leo, classic")
+        tower.wait_for(r"^every player's pad or phone has left: join again to play")
+    [line] = history_lines(tmp_path / "state")
+    assert "abandoned" in line, line
