@@ -289,7 +289,7 @@ class RemoteSeats:
 def with_absence(text: str, absence: str) -> str:
     """A device's line of words, and after it whose device has gone (`SeatsNow.absence`):
     every pad and phone says so, whatever it shows."""
-    return f"{text}. {absence}" if text and absence else text or absence
+    return f"{text.rstrip('.')}. {absence}" if text and absence else text or absence
 
 
 def join_view(now: SeatsNow) -> SeatView:

@@ -63,8 +63,8 @@ class Absence:
         words = self.gone_words(name) + advice
         if self._plays(name) or kind == PAD:  # (a pad's cable is worth an alert at any time)
             self.news.alert(words + self._press_words(", or " if advice else ": "))
-        else:
-            self.news.say(words)  # between games: the next game leaves them out (games.py)
+        else:  # between games a phone asleep is news only: the next game leaves them out
+            self.news.tell(words)
         self.table.publish()
 
     def came_back(self, name: str) -> None:
@@ -72,7 +72,11 @@ class Absence:
         if self.gone.pop(name, None) is None:
             return
         self.without.discard(name)
-        self.news.say(f"{name}'s {self.table.seating.kind_of(name)} is back")
+        words = f"{name}'s {self.table.seating.kind_of(name)} is back"
+        if self._plays(name):
+            self.news.say(words)
+        else:
+            self.news.tell(words)
         self.table.publish()
 
     # ---- what the players are shown ----------------------------------------------------------
