@@ -65,6 +65,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         autoplay=args.config is None or args.players is not None,  # asked for on this command
         pace=args.pace,
         action1_timer=config.action1_timer,
+        absent_grace=config.absent_grace,
         long_press=config.button.long_press if config.button else 1.5,
         idle_dim=config.idle_dim,
         idle_blank=config.idle_blank,

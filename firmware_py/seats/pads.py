@@ -27,7 +27,13 @@ from drivers.padlink import LinkOptions, PadLink
 from firmware_py.lucky import DraftView
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Undo
-from firmware_py.seats.devices import RemoteDecision, RemoteSeats, decision_event, join_view
+from firmware_py.seats.devices import (
+    RemoteDecision,
+    RemoteSeats,
+    decision_event,
+    join_view,
+    with_absence,
+)
 from firmware_py.seats.seatview import RowView, SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import (
     CHOICE,
@@ -313,11 +319,9 @@ class PadHub:
         self.sync(link)
 
     def _on_gone(self, link: PadLink) -> None:
-        """A pad fell silent or was unplugged: its ident may now move to another port."""
-        self.seats.disconnect(link)
-        name = self.seats.seat_of(link.pad_ident)
-        if name:
-            self.door.news.alert(f"{name}'s pad is not answering: check its cable")
+        """A pad fell silent or was unplugged: its ident may now move to another port, and the
+        table says that its player's pad is not answering."""
+        self.seats.gone(link.pad_ident, link)
 
     def _on_back(self, link: PadLink) -> None:
         """A pad heard again after its silence, in the same session: it speaks for its ident
@@ -340,7 +344,9 @@ class PadHub:
         """Send the pad its player's full STATE, or how to join (nothing without a session)."""
         if not link.pad:
             return
-        link.send("state", state_of(self.seats.view(link.pad.get("ident"))))
+        view = self.seats.view(link.pad.get("ident"))
+        told = replace(view, text=with_absence(view.text, self.door.now().absence))
+        link.send("state", state_of(told))
 
 
 def _heard_lately(link: Hashable) -> bool:

@@ -127,7 +127,7 @@ def _game_lines(view: TableView) -> list[str]:
         waiting = f"action 2: {view.active} may add a white and a colour die"
     else:
         waiting = "action 1: waiting for " + (", ".join(view.waiting_for) or "nobody")
-    return [first + locked, waiting]
+    return [first + locked, waiting, *filter(None, [view.absent])]
 
 
 def cells(text: str) -> int:

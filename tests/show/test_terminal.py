@@ -15,6 +15,7 @@ from gpiozero.pins import Pin
 from support import HANG
 from support.table import make_table
 from support.terminal import TowerTerminal
+from support.views import VIEWS
 
 from drivers.button import RollButton
 from firmware_py.app.assembly import attach_terminal
@@ -22,7 +23,7 @@ from firmware_py.journal.journal import Journal
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.seats.keyboard import REAL_BUTTON
-from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN
+from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN, status_lines
 from firmware_py.table.news_words import mark_words
 
 
@@ -278,3 +279,10 @@ def test_a_change_after_the_console_closed_leaves_the_terminal_on_its_main_scree
     assert ALTERNATE_SCREEN not in out.getvalue()[left_at:]
     assert out.getvalue().endswith("\n")  # the last news, left in the terminal
     table.hardware.close()
+
+
+def test_the_drawn_terminal_says_whose_device_has_gone_while_the_table_waits_for_them():
+    """Issue 39: under "waiting for Leo", that Leo's phone has gone and what a press does."""
+    words = "Leo's phone has gone: press the roll button to play on without Leo"
+    assert status_lines(replace(VIEWS["action1"], absent=words))[-1] == words
+    assert words not in status_lines(VIEWS["action1"])
