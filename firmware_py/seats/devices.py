@@ -128,10 +128,10 @@ class RemoteSeats:
         refusal = self.claim(device, connection)
         if refusal is not None:
             return refusal
-        name = self.seat_of(device)
-        if name is not None:
-            self.door.device_back(name)  # the table hears it, if it had heard it go
         self._seat_again(device)
+        name = self.seat_of(device)
+        if name is not None:  # the table hears it, if it had heard it go (or waits since a restart)
+            self.door.device_back(name)
         return None
 
     def disconnect(self, connection: Hashable) -> None:

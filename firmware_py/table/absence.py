@@ -10,15 +10,22 @@ costs nothing; an active player who crossed nothing in either action takes the p
 rules give anyone. Their turns still come round: the roll is the tower's button's. A device
 back (a phone's seat token, a pad replugged) gives its player the seat again, and they decide
 from the next decision on. Computer and keyboard seats never leave.
+
+After a restart no device has gone in this run, yet a phone may never come back: a player the
+game waits for whose device is not here is awaited quietly (phones reconnect by themselves in
+a few seconds, and a restart is not news); RESTART_ALLOWANCE seconds later (or at the end of a
+shorter grace) one still not back is told as gone ("not back since the restart"), and the
+grace counts from the restart.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Protocol
 
 from firmware_py.rules import ACTION1, ACTION2, Event, Pass
-from firmware_py.seating import PAD
+from firmware_py.seating import DEVICES, PAD, SeatSpec
 from firmware_py.table.decisions import Refusal
 from firmware_py.table.news_feed import News
 from firmware_py.table.state import Configured, GameOn, Publishes, Seated
@@ -26,6 +33,7 @@ from firmware_py.table.timers import Schedule
 
 GONE_WORDS = {PAD: "{name}'s pad is not answering"}  # else "{name}'s phone has gone"
 WHAT_TO_DO = {PAD: ": check its cable"}  # the alert's advice, by kind of device
+RESTART_ALLOWANCE = 10.0  # seconds after a restart a device may take to come back unannounced
 
 
 class AbsenceTable(GameOn, Seated, Configured, Publishes, Protocol):
@@ -37,18 +45,25 @@ class AbsenceTable(GameOn, Seated, Configured, Publishes, Protocol):
 
 class Absence:
     """The players whose device has gone (`gone`: since when, by the table's `clock`) and those
-    the table plays on without (`without`); it tells the players through `news`, and waits with
-    the phase's timers (`schedule`)."""
+    the table plays on without (`without`); it tells the players through `news`, waits with
+    the phase's timers (`schedule`), and asks `here(seat)` whether a seat's device is here."""
 
     def __init__(
-        self, table: AbsenceTable, clock: Callable[[], float], news: News, schedule: Schedule
+        self,
+        table: AbsenceTable,
+        clock: Callable[[], float],
+        news: News,
+        schedule: Schedule,
+        here: Callable[[SeatSpec], bool],
     ) -> None:
         self.table = table
         self.clock = clock
         self.news = news
         self.schedule = schedule
+        self.here = here
         self.gone: dict[str, float] = {}  # player -> when their device went
         self.without: set[str] = set()  # players the table plays on without (grace over, press)
+        self.awaited: set[str] = set()  # gone, quietly: not back since a restart (yet)
 
     # ---- told by the doors -------------------------------------------------------------------
 
@@ -72,6 +87,9 @@ class Absence:
         if self.gone.pop(name, None) is None:
             return
         self.without.discard(name)
+        if name in self.awaited:  # back after a restart, as devices come back: no news
+            self.awaited.discard(name)
+            return
         words = f"{name}'s {self.table.seating.kind_of(name)} is back"
         if self._plays(name):
             self.news.say(words)
@@ -84,7 +102,7 @@ class Absence:
     def notice(self) -> str:
         """What every pad and phone says while a seated player's device has gone ("" while
         none has): who, and while the table waits for them, that a press plays on without."""
-        names = [name for name in self.gone if self.table.seating.taken(name)]
+        names = [n for n in self.gone if self.table.seating.taken(n) and n not in self.awaited]
         if not names:
             return ""
         return "; ".join(self.gone_words(name) for name in names) + self._press_words()
@@ -107,12 +125,14 @@ class Absence:
     def waiting(self) -> list[str]:
         """The players the table waits for now whose device has gone, and who are still waited
         for (their grace is running)."""
-        return [name for name in self._gone_and_waited_for() if name not in self.without]
+        gone = self._gone_and_waited_for()
+        return [name for name in gone if name not in self.without and name not in self.awaited]
 
     def plan(self) -> None:
         """The timers of this moment: the grace of each player waited for whose device has
         gone, and a pass for each the table plays on without (the phase's timers: a new phase,
         a new plan)."""
+        self._await_the_missing()
         grace = self.table.settings.absent_grace
         for name in self._gone_and_waited_for():
             since = self.gone[name]
@@ -130,6 +150,31 @@ class Absence:
             return
         self.without.update(waiting)
         self.news.tell(f"The roll button is pressed: the game goes on without {_and(waiting)}")
+        self.table.publish()
+
+    def _await_the_missing(self) -> None:
+        """Players the game waits for whose device is not here, though it never went in this
+        run (the tower restarted): awaited quietly, told as gone if not back in time."""
+        game = self.table.game
+        if game is None or game.phase not in (ACTION1, ACTION2):
+            return
+        seats = {seat.name: seat for seat in self.table.seating.seats}
+        for name in game.waiting_for():
+            seat = seats.get(name)
+            if seat is None or seat.kind not in DEVICES or name in self.gone or self.here(seat):
+                continue
+            self.gone[name] = self.clock()
+            self.awaited.add(name)
+            allowance = min(RESTART_ALLOWANCE, self.table.settings.absent_grace or math.inf)
+            self.schedule.once(("awaited", name), allowance, self._not_back, name)
+
+    def _not_back(self, name: str) -> None:
+        """Still not back since the restart: told as a device gone is."""
+        if name not in self.awaited:
+            return
+        self.awaited.discard(name)
+        words = f"{name}'s {self.table.seating.kind_of(name)} is not back since the restart"
+        self.news.alert(words + self._press_words())
         self.table.publish()
 
     def _grace_over(self, name: str) -> None:
@@ -162,6 +207,7 @@ class Absence:
             if game is None or name not in game.seat:
                 del self.gone[name]
                 self.without.discard(name)
+                self.awaited.discard(name)
 
     def _plays(self, name: str) -> bool:
         """True while a game is on with `name` in it (their going is an alert, not just news)."""

@@ -75,23 +75,14 @@ class Table:
     """The referee at the table: owns the phase, the seats and the parts that play a game.
     `settings` are `TableSettings`' fields (pace, action1_timer, long_press, ...)."""
 
-    def __init__(
-        self,
-        *,
-        seats: list[SeatSpec],
-        variant: str,
-        journal: Journal,
-        hardware: TowerParts,
-        screens: Screens | None = None,
-        service: ServiceManager | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        **settings: Any,
-    ) -> None:
+    def __init__(self, *, seats: list[SeatSpec], variant: str, journal: Journal,
+                 hardware: TowerParts, screens: Screens | None = None,
+                 service: ServiceManager | None = None,
+                 clock: Callable[[], float] = time.monotonic, **settings: Any) -> None:  # fmt: skip
         self.settings = TableSettings(**settings)
         self.seating, self.variant, self.journal = Seating(seats), variant, journal
         self.hardware, self.clock = hardware, clock
-        self.screens = screens or NoScreens()
-        self.service = service or NoServiceManager()
+        self.screens, self.service = screens or NoScreens(), service or NoServiceManager()
         self.phase = TablePhase.ATTRACT
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -109,7 +100,11 @@ class Table:
         self.newsfeed = news = NewsFeed(clock, self.set_message, self.show)
         self.moments = Moments(self.screens)
         applied = AppliedRequests()  # devices' requests applied: exactly once
-        self.absence = absence = Absence(self, clock, news, timers)  # devices gone
+
+        def here(seat: SeatSpec) -> bool:  # (the doors are made next)
+            return self.doors.here(seat)
+
+        self.absence = absence = Absence(self, clock, news, timers, here)  # devices gone
         self.doors = Doors(self, self.seating, applied.earlier, news, absence)
         self.games = Games(self, journal, news, timers, dice.sample, self.doors.here, applied)
         self.button_menu = ButtonMenu(self, self.seating, clock)  # MENU

@@ -11,11 +11,14 @@ import asyncio
 from pathlib import Path
 
 import aiohttp
-from support.journal import journal_lines
+from support.journal import journal_lines, saved_game
 from support.phone import WAIT, Phone
 from support.tower import Tower
 
 from firmware_py.journal.history import history_lines
+from firmware_py.rules import Roll
+from firmware_py.seating import COMPUTER, PHONE, SeatSpec
+from firmware_py.seats.phones.tokens import device_of
 
 PRESS_AGAIN = 2.0  # seconds: a press that changed nothing by then (the button still bouncing)
 
@@ -161,3 +164,38 @@ def test_a_new_game_once_every_phone_has_gone_sets_the_old_one_aside_and_shows_t
         tower.wait_for(r"^every player's pad or phone has left: join again to play")
     [line] = history_lines(tmp_path / "state")
     assert "abandoned" in line, line
+
+
+ANN_S_TOKEN = "ann-s-seat-token-0123456789"
+ANN_AND_BOT = [SeatSpec("Ann", PHONE, device_of(ANN_S_TOKEN)), SeatSpec("Bot", COMPUTER)]
+ROLLED = Roll((4, 1), dict.fromkeys(("red", "yellow", "green", "blue"), 3))
+
+
+def test_after_a_restart_a_phone_that_never_comes_back_is_named_and_played_on_without(tmp_path):
+    """Issue 39: the tower restarts in action 1 and Ann's phone never opens the page again: no
+    device 'went' in this run, so the table waited for her in silence for ever. Now, once a
+    phone had time to come back, she is named, and after the grace she passes."""
+    saved_game(tmp_path / "state", ANN_AND_BOT, ROLLED)
+    grace = "absent_grace = 1"
+    with Tower(folder=tmp_path, pace=30, web=True, keyboard=True, table=grace) as tower:
+        tower.wait_for(r"^Ann's phone is not back since the restart")
+        tower.wait_for(r"^Ann passes$")
+
+
+def test_after_a_restart_a_phone_that_comes_back_in_time_is_no_news(tmp_path):
+    """A restart is not news: Ann's phone reconnects with its token at once, and nobody is
+    told that it was away."""
+    saved_game(tmp_path / "state", ANN_AND_BOT, ROLLED)
+    grace = "absent_grace = 3"
+    with Tower(folder=tmp_path, pace=30, web=True, keyboard=True, table=grace) as tower:
+
+        async def back() -> dict:
+            async with aiohttp.ClientSession() as session:
+                phone = await Phone.open(session, tower.ws_url)
+                await phone.send(type="hello", token=ANN_S_TOKEN)
+                view = await view_where(phone, lambda view: view["phase"] == "action1")
+                await asyncio.sleep(4)  # past the grace: she is here, nothing is said
+                return view
+
+        assert asyncio.run(back())["player"] == "Ann"
+        assert not tower.said("not back since the restart") and not tower.said("Ann passes")
