@@ -6,8 +6,8 @@ needs no referee checks: every decision is drawn from the legal moves, so it can
 same choices a player picking from `Game.legal_marks` would, in the same order:
 - sheets where a cross sets nothing else off (classic, Longo, Mixx A and B) are played in one
   loop over local copies of the sheets, each player's open cells one integer (the fast path);
-- bonus sheets, where a cross can set off more crosses, go through `Game`'s own legal-move,
-  crossing and turn-flow code.
+- bonus sheets, where a cross can set off more crosses, are played by the referee itself,
+  its legal moves applied with `Game.apply_unchecked` (the referee's steps without its checks).
 Hand it a list and it records the events it made, so a test can replay them through
 `Game.apply` and check that the referee accepts each one and ends in the same state.
 
@@ -27,8 +27,8 @@ from typing import cast
 from sheets import COLOURS
 
 from .events import Event, Mark, Pass, Roll
-from .game import ACTION1, ACTION2, COLOUR_INDEX, OVER, ROLL, EndReason, Game
-from .player import Snapshot
+from .game import ACTION1, ACTION2, OVER, ROLL, Game
+from .state import COLOUR_INDEX, EndReason
 from .tables import Cell, SheetTables
 
 RANDOM_BITS = 30
@@ -88,45 +88,39 @@ def _digit_tuples(faces: int, digits: int) -> list[tuple[int, ...]]:
 
 
 def _play_through_game(game: Game, bits: Callable[[int], int], events: list[Event] | None) -> int:
+    """`play_out` by the referee's own legal moves and steps (`Game.apply_unchecked`)."""
+    players = game.players
+    passes = [Pass(player.name) for player in players]
     rolls = 0
     while game.phase is not OVER:
         if game.phase is ROLL:
             in_play = game.dice_in_play()
             white, faces = _dice(game.sheet.dice_faces).roll(bits, len(in_play))
             roll = Roll(white, dict(zip(in_play, faces, strict=True)))
-            game.begin_action1(roll)
+            game.apply_unchecked(roll)
             if events is not None:
                 events.append(roll)
             rolls += 1
         if game.phase is ACTION1:
-            for seat in range(len(game.players)):  # seat order; the rules make it irrelevant
+            for seat in range(len(players)):  # seat order; the rules make it irrelevant
                 if seat not in game.decisions:
-                    game.decisions[seat] = _take_mark(game, seat, bits, events)
-            game.end_action1()
+                    _decide(game, passes[seat], bits, events)
         if game.phase is ACTION2:
-            game.end_action2(_take_mark(game, game.active, bits, events))
+            _decide(game, passes[game.active], bits, events)
     return rolls
 
 
-def _take_mark(
-    game: Game, seat: int, bits: Callable[[int], int], events: list[Event] | None
-) -> Snapshot | None:
-    """Make one of the player's legal marks or pass, each equally likely; return the sheet as
-    it was before the mark (None for a pass), as `Game.decisions` keeps it."""
-    player = game.players[seat]
-    marks = game.legal_marks(player.name)
-    choice = _pick(bits, len(marks) + 1) if marks else 0
-    if choice == len(marks):
-        if events is not None:
-            events.append(Pass(player.name))
-        return None
-    mark = marks[choice]
-    snapshot = player.snapshot()
-    row = COLOUR_INDEX[mark.row]
-    game.cross_with_effects(player, row, game.sheet.positions[row][mark.number], mark.choice)
+def _decide(
+    game: Game, pass_: Pass, bits: Callable[[int], int], events: list[Event] | None
+) -> None:
+    """One of the player's legal marks or the pass, each equally likely (the draw written
+    out, not `_pick`: a call per decision costs about 1 % of a playout)."""
+    marks = game.legal_marks(pass_.player)
+    choice = bits(RANDOM_BITS) * (len(marks) + 1) >> RANDOM_BITS if marks else 0
+    decision = marks[choice] if choice < len(marks) else pass_
+    game.apply_unchecked(decision)  # the last decision of an action ends it
     if events is not None:
-        events.append(mark)
-    return snapshot
+        events.append(decision)
 
 
 # ---- sheets where a cross sets nothing else off: classic, Longo, Mixx A and B ------------------
@@ -216,8 +210,8 @@ class _CellBits:
 def _play_plain(game: Game, bits: Callable[[int], int], events: list[Event] | None) -> int:
     """`play_out` for sheets without bonus boxes: the whole game in one loop over local copies
     of the sheets (row masks, and each player's open cells as one integer of `_CellBits`),
-    written back to `game` at the end. The rollout tests hold it to `Game.apply`, decision for
-    decision; bench/engine.py measures it."""
+    handed back to `game` at the end (`Game.end_playout`). The rollout tests hold it to
+    `Game.apply`, decision for decision; bench/engine.py measures it."""
     cell_bits = game.tables.derived(_CellBits)
     by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
     choices = cell_bits.choices
@@ -236,7 +230,6 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list[Event] | No
     closed, locking, active, phase = game.closed, game.locking, game.active, game.phase
     locked = list(game.locked)
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
-    reason = None
     rolls = 0
     undecided: Iterable[int]
     if phase is not ROLL:  # picked up mid-turn: the roll on the table and who has decided
@@ -329,14 +322,8 @@ def _play_plain(game: Game, bits: Callable[[int], int], events: list[Event] | No
                     break
         active = active + 1 if active + 1 < len(masks) else 0
         phase = ROLL
-    for player, rows, count in zip(game.players, masks, penalties, strict=True):
-        player.rows = rows
-        player.penalties = count
-    game.active, game.locked, game.closed = active, locked, closed
-    game.dice = _roll_event(white1, white2, colours, colour_faces)
-    game.white_sum = white1 + white2
-    game.decisions = {}  # nothing reads the last turn's decisions once the game is over
-    game.end_after_playout(reason)
+    last_roll = _roll_event(white1, white2, colours, colour_faces)
+    game.end_playout(masks, penalties, active, last_roll, locked, closed, reason)
     return rolls
 
 
