@@ -11,7 +11,7 @@ One job per module:
 - player.py: one player's sheet; scoring.py: points; report.py: the replay report;
 - tables.py: the lookup tables built once per sheet, which the modules above share;
 - rollout.py: random playouts for computer players, by the referee's own steps or, on plain
-  sheets, on integers.
+  sheets, on integers (plain.py), both drawing their dice and choices as draws.py says.
 """
 
 from .errors import ChoiceNeeded, Refused

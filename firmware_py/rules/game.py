@@ -146,7 +146,7 @@ class Game:
         closed: int,
         reason: EndReason,
     ) -> None:
-        """Put the game in the end a playout on a plain sheet reached (rollout.py): each
+        """Put the game in the end a playout on a plain sheet reached (plain.py): each
         player's row masks and penalties (the lists are kept), whose turn it was, the last
         roll, the rows locked in order and their mask, and why the game ended. Cheaper than
         `restore`, which a playout would pay for on each of its thousands of games."""
@@ -164,7 +164,7 @@ class Game:
     @property
     def plain(self) -> bool:
         """True when no cross on this sheet sets off anything else (no bonus boxes or
-        rewards): playouts take their fast path."""
+        rewards): playouts take their fast path (plain.py)."""
         return self._tables.plain
 
     @property
