@@ -94,7 +94,7 @@ class Game:
         return cls(sheet, event.players, event.lucky)
 
     # Attributes fixed when the game starts, shared by copies; every other attribute is in
-    # `GameState` (tests/rules/test_rules_model.py checks that no attribute is left out of both).
+    # `GameState` (tests/rules/test_rules_copy.py checks that no attribute is left out of both).
     SETUP = ("sheet", "seat", "_tables", "_marks", "_moves", "_crossing", "_referee")
     CACHES = ("_action2_cells",)  # derived from the state, rebuilt when needed
 
