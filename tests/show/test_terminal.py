@@ -55,14 +55,19 @@ def first_offered(white: int) -> str:
 
 
 def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_undo(tmp_path):
-    """Ben at the keyboard, Ann and Cleo computer players: after Ben passes in action 1 his
-    prompt stays and offers undo while the others decide, and undo works there as on a pad."""
+    """Ben at the keyboard, Ann and Cleo computer players: before Ben decides, his prompt
+    offers no undo (issue 39: it offered one, then refused it); after he passes in action 1
+    it stays and offers undo while the others decide, and undo works there as on a pad."""
     tower = TowerTerminal(["--human", "Ben", "--pace", "4", "--state-dir", str(tmp_path)],
                           columns=80, lines=24)  # fmt: skip
     try:
         tower.wait_for("press to start")
         tower.type("\n")  # the roll button: a new game; Ann rolls by herself
-        screen = tower.wait_for("[p] pass  [u] undo", timeout=HANG)
+        screen = tower.wait_for("[p] pass  >", timeout=HANG)
+        assert prompt_line(tower) == "[p] pass  >"  # nothing decided: nothing to undo
+        tower.type("u\n")
+        tower.wait_for("type the number of a mark or p to pass")
+        assert "refused" not in tower.text()
         game = Journal(tmp_path).games()[0].read_text().splitlines()
         white = json.loads(game[1])["dice"]["white"]
         assert f"white {white[0]}+{white[1]} = {sum(white)}" in screen
@@ -117,7 +122,7 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         tower.wait_for("New game of Qwixx")
         tower.type("\n")
         tower.wait_for("Ann rolls white", timeout=HANG)
-        text = tower.wait_for("[p] pass  [u] undo  >")
+        text = tower.wait_for("[p] pass  >")
         question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
         rolled = re.search(r"Ann rolls white (\d)\+(\d)", text)
         assert rolled, text
