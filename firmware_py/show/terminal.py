@@ -152,6 +152,12 @@ def in_cells(text: str, width: int) -> str:
     return kept + " " * (width - used)
 
 
+def crosses_counted(rows: list[tuple[str, list[str], str]]) -> str:
+    """How many crosses each row has, in words: "crosses 6 red, 2 yellow+lock, 0 green, 3 blue"
+    (a count written "R:6" reads as the red 6, to the eye and to a screen reader)."""
+    return "crosses " + ", ".join(f"{len(n)} {colour}{lock}" for colour, n, lock in rows)
+
+
 class Prompt(Protocol):
     """What the terminal asks under the tower (the keyboard's question, `seats.keyboard`)."""
 
@@ -311,7 +317,8 @@ class Terminal:
 
     def _seat_lines(self, columns: int) -> list[str]:
         """Each player's sheet in one line: total, crosses per row, penalties; the numbers
-        crossed where the line has room, else how many."""
+        crossed where the line has room ("R:2,5"), else how many in words ("crosses 2 red"),
+        which no reader takes for a number crossed, as "R:2" was taken for red 2."""
         game = self._view.game
         if game is None:
             return []
@@ -325,11 +332,10 @@ class Terminal:
                 numbers = game.sheet.rows[row].numbers
                 crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
                 lock = "+lock" if player.has_locked(row) else ""
-                rows.append((colour[0].upper(), crossed, lock))
-            full = " ".join(f"{c}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
-            short = " ".join(f"{c}:{len(n)}{lock}" for c, n, lock in rows)
+                rows.append((colour, crossed, lock))
+            full = " ".join(f"{c[0].upper()}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             wide = cells(head) + len(full) + len(tail) <= columns
-            lines.append(head + (full if wide else short) + tail)
+            lines.append(head + (full if wide else crosses_counted(rows)) + tail)
         return lines
 
     def _picture(self, role: str) -> Image.Image:

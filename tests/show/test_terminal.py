@@ -283,3 +283,35 @@ def test_a_change_after_the_console_closed_leaves_the_terminal_on_its_main_scree
     assert ALTERNATE_SCREEN not in out.getvalue()[left_at:]
     assert out.getvalue().endswith("\n")  # the last news, left in the terminal
     table.hardware.close()
+
+
+def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path):
+    """Issue 39: where the numbers crossed do not fit, the sheet line counted them as "R:6",
+    which reads as the red 6 (to the eye and to a screen reader). Ann, at the keyboard, has
+    crossed 19 numbers in a game carried on from the journal: at 80 columns her line says how
+    many crosses each row has, in words."""
+    from support.rules import cross, recording_game
+
+    game = recording_game(players=("Ann",))
+    rows = {
+        "red": range(2, 8),
+        "yellow": range(2, 7),
+        "green": range(12, 7, -1),
+        "blue": (12, 11, 10),
+    }
+    cross(game, "Ann", *[(row, number) for row, numbers in rows.items() for number in numbers])
+    journal = Journal(tmp_path)
+    start, *events = game.log
+    with journal.begin(start) as game_log:
+        for event in events:
+            game_log.append(event)
+        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
+    tower = TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
+    try:
+        screen = tower.wait_for("penalties")
+        (line,) = [line.rstrip() for line in screen.splitlines() if "penalties" in line]
+        total = game.total("Ann")
+        assert line == (f">{'Ann':<10}{total:>4}  crosses 6 red, 5 yellow, 5 green, 3 blue  "
+                        f"penalties {game.player('Ann').penalties}")  # fmt: skip
+    finally:
+        tower.stop()
