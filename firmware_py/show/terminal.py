@@ -195,6 +195,7 @@ class Terminal:
         out: TextIO = sys.stdout,
         full_screen: bool = True,
         size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
+        said_elsewhere: Callable[[str], bool] = lambda line: False,
     ) -> None:
         self.displays = displays
         self.lights = lights
@@ -202,6 +203,7 @@ class Terminal:
         self.out = out
         self.full_screen = full_screen
         self.size = size
+        self.said_elsewhere = said_elsewhere  # plain: a line of news the log has said already
         self._printed_news = 0
         self.footers: list[Footer] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
@@ -257,11 +259,13 @@ class Terminal:
             self.out.flush()
 
     def _print_plain(self, view: TableView) -> None:
-        """Plain lines: the news told since the last change, then a keyboard seat's question
-        when it is a new one."""
+        """Plain lines: the news told since the last change (but what the log has said, which
+        shares systemd's journal with these lines), then a keyboard seat's question when it is
+        a new one."""
         fresh = min(view.news_count - self._printed_news, len(view.news))
         for line in view.news[len(view.news) - fresh :]:
-            self.out.write(line + "\n")
+            if not self.said_elsewhere(line):
+                self.out.write(line + "\n")
         self._printed_news = view.news_count
         if self.prompt.attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
