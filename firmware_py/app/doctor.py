@@ -22,13 +22,14 @@ from drivers.button import RollButton
 from drivers.buzzer import TEST, Buzzer
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig, bus_name
-from drivers.errors import DriverError, SpeechError
+from drivers.errors import DriverError, PixelsConfigError, SpeechError
 from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import (
     BleakPixelsScanner,
     PixelsScanner,
     bluetooth_trouble,
+    check_dice,
     parse_advertisement,
 )
 from drivers.speech import Speech
@@ -38,6 +39,7 @@ from firmware_py.app.hardware import (
     SIMULATED_BUTTON_PIN,
     SIMULATED_BUZZER_PIN,
     SIMULATED_LIGHT_PINS,
+    dice_binding_words,
     error_words,
     simulated_buzzer,
 )
@@ -91,6 +93,11 @@ def _guarded(part: str, check: Callable[[], Check]) -> Iterator[Check]:
 def _configuration(config: TowerConfig) -> Check:
     if config.simulated:
         return True, "no configuration file: every part is simulated"
+    if config.dice_source == "pixels":
+        try:
+            check_dice(config.pixels)
+        except PixelsConfigError as error:  # run says it and rolls with the button
+            return False, f"configuration {config.source}: {dice_binding_words(error)}"
     return True, f"configuration {config.source} is complete and consistent"
 
 
