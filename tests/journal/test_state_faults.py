@@ -261,7 +261,8 @@ class Tower:
         assert not self._news.ended, f"the tower ended early: {self.finish()}"
 
     def said(self, words: str) -> bool:
-        return any(words in line for line in self.lines)
+        """`words` said: in the news, or (a warning, said once: issue 39) in the log."""
+        return any(words in line for line in [*self.lines, *self._said.lines])
 
     def events(self) -> list[str]:
         return [line for line in self.lines if EVENT_NEWS.match(line)]
