@@ -106,7 +106,9 @@ class Tower:
         return self._errors.text if self._errors else ""
 
     def said(self, words: str) -> bool:
-        return any(words in line for line in self.lines)
+        """`words` said: in its news, or in its log (a warning is said once, in the log)."""
+        apart = self._errors.lines if self._errors else []
+        return any(words in line for line in [*self.lines, *apart])
 
     def events(self) -> list[str]:
         """The lines that announce a game's event (each printed once it is saved)."""
