@@ -35,7 +35,8 @@ sys.path[:] = [str(ROOT), str(ROOT / "tests")] + [
 
 from support.fakebus.harness import MountedBus, fuse_bus  # noqa: E402
 
-from firmware_py.app.assembly import build_table  # noqa: E402  (bench/drivers.py hides drivers/)
+from drivers.display import Display  # noqa: E402  (bench/drivers.py would hide drivers/)
+from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import parse_config  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402
 from firmware_py.journal.journal import Journal  # noqa: E402
@@ -50,14 +51,19 @@ PLAYERS = ("Ann", "Ben", "Cleo")
 
 
 class BusLog:
-    """The bus's clocks after every change the table showed, with the phase it was in."""
+    """The bus's clocks after every change the table showed, with the phase it was in: once
+    the displays have sent it (each writes from a thread of its own), so that the clocks
+    between two samples are that change's."""
 
-    def __init__(self, bus: MountedBus) -> None:
+    def __init__(self, bus: MountedBus, displays: list[Display]) -> None:
         self.bus = bus
+        self.displays = displays
         self.samples: list[tuple[float, str, int, int]] = []  # time, phase, frame, clocks
         self.dropped = 0  # animation frames whose time passed before they could be shown
 
     def __call__(self, view: TableView) -> None:
+        for display in self.displays:
+            display.flush()
         clocks = self.bus.traffic()["clocks"]
         self.samples.append((time.perf_counter(), view.phase, view.frame, clocks))
 
@@ -78,7 +84,7 @@ async def play(bus: MountedBus, rolls: int, folder: Path) -> BusLog:
     seats = [SeatSpec(name, level="hard") for name in PLAYERS]
     table = build_table(hardware, seats=seats, variant="classic", journal=Journal(folder),
                         pace=PACE)  # fmt: skip
-    log = BusLog(bus)
+    log = BusLog(bus, list(hardware.displays.values()))
     table.subscribe(log)
     loop = asyncio.get_running_loop()
     done = [0]
