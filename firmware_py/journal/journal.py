@@ -139,6 +139,10 @@ class GameLog:
         self._size = len(self._lines)
         return notice
 
+    def lines(self) -> list[bytes]:
+        """The game so far as the log holds it: its lines, each with its new line."""
+        return bytes(self._lines).splitlines(keepends=True)
+
     def _make_sure_of_the_file(self) -> str | None:
         """The file at the path is the log's own, as the log left it, open for appending; else
         it is written again (a stranger in its place, or the file changed by something else,
