@@ -2,7 +2,7 @@
 (`show/svg.py`) in a figure, its sentence under it, and the same figures as tables a screen
 reader can walk, folded under the chart (`<details>`) so the phone shows the picture first.
 
-Only markup: the page's style (`static/history.css`) lays it out; nothing here needs a
+Only markup: the page's style (`seats/phones/static/app.css`) lays it out; nothing here needs a
 script. Every name is escaped.
 """
 
@@ -27,6 +27,7 @@ from firmware_py.show.svg import (
 from firmware_py.story import Breakdown, GameStory, PlayerFigures
 
 TREND_AT_LEAST = 3  # games on a sheet before its trend is drawn
+RIVALS_DRAWN = 12  # other players in the head-to-head chart (the most met); the table has all
 
 
 class PageDrawings:
@@ -126,7 +127,8 @@ def player_figures(history: PlayerHistory, level: int = 2) -> str:
             parts.append(_figure(trend_chart(sheet.totals, sheet.variant), trend_words(sheet)))
     if history.rivals:
         parts += [f"<{heading}>Head to head</{heading}>",
-                  _figure(rivals_chart(history.name, history.rivals), rivals_words(history)),
+                  _figure(rivals_chart(history.name, history.rivals[:RIVALS_DRAWN]),
+                          rivals_words(history)),
                   _folded("Head to head as a table", rivals_table(history.rivals))]  # fmt: skip
     for heat in history.heat:
         parts += [f"<{heading}>Where the crosses went: {escape(heat.variant)}</{heading}>",
@@ -170,8 +172,14 @@ def trend_words(sheet: SheetFigures) -> str:
 
 
 def rivals_words(history: PlayerHistory) -> str:
-    return " ".join(f"Against {r.name}: ahead {r.ahead}, behind {r.behind}, level {r.level}."
-                    for r in history.rivals)  # fmt: skip
+    """Head to head in sentences, of the players the chart shows (and how many it leaves to
+    the table)."""
+    words = [f"Against {r.name}: ahead {r.ahead}, behind {r.behind}, level {r.level}."
+             for r in history.rivals[:RIVALS_DRAWN]]  # fmt: skip
+    more = len(history.rivals) - RIVALS_DRAWN
+    if more > 0:
+        words.append(f"{plural(more, 'other player')} met less often: in the table.")
+    return " ".join(words)
 
 
 def rivals_table(rivals: Sequence[Rival]) -> str:

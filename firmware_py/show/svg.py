@@ -365,24 +365,25 @@ def heat_chart(heat: HeatMap) -> str:
     numbers = heat.numbers()
     cells = max(len(row) for row in numbers)
     cell = (WIDTH - LABEL) / cells
-    pattern = ('<defs><pattern id="skipped" width="4" height="4" patternUnits="userSpaceOnUse" '
+    hatch = f"skipped-{next(_ids)}"  # an id of its own: a page may show several sheets
+    pattern = (f'<defs><pattern id="{hatch}" width="4" height="4" patternUnits="userSpaceOnUse" '
                'patternTransform="rotate(45)"><rect width="4" height="4" fill="#ffffff"/>'
                f'<rect width="2" height="4" fill="{MUTED}"/></pattern></defs>')  # fmt: skip
     body, y = [pattern], 0.0
     for row, colour in enumerate(ROWS):
-        body += _heat_row(heat, numbers[row], row, colour, y, cell)
+        body += _heat_row(heat, numbers[row], row, colour, y, cell, f"url(#{hatch})")
         y += 58
-    body += _heat_legend(y + 12)
+    body += _heat_legend(y + 12, f"url(#{hatch})")
     words = heat_words(heat)
     return svg(WIDTH, y + 18, f"Where the crosses went on {heat.variant}", words, body, "heat")
 
 
-def _heat_legend(y: float) -> list[str]:
+def _heat_legend(y: float, hatched: str) -> list[str]:
     """What a cell's parts mean: crossed (solid), skipped (hatched), left open (white), and
     the number under it."""
     body = []
     x = 0.0
-    for fill, words in ((ROWS["blue"][0], "crossed"), ("url(#skipped)", "skipped"),
+    for fill, words in ((ROWS["blue"][0], "crossed"), (hatched, "skipped"),
                         (PAPER, "left open")):  # fmt: skip
         body.append(rect(x, y - 9, 10, 10, fill, stroke=INK))
         body.append(text(x + 14, y, words, fill=MUTED, size=11))
@@ -392,7 +393,7 @@ def _heat_legend(y: float) -> list[str]:
 
 
 def _heat_row(heat: HeatMap, numbers: Sequence[int], row: int, colour: str, top: float,
-              cell: float) -> list[str]:  # fmt: skip
+              cell: float, hatched: str) -> list[str]:  # fmt: skip
     fill, dark, _, _ = ROWS[colour]
     body = [row_label(colour, 0, top + 32)]
     games = max(1, heat.games)
@@ -405,7 +406,7 @@ def _heat_row(heat: HeatMap, numbers: Sequence[int], row: int, colour: str, top:
         done = bar * crossed / games
         body.append(rect(x + 2, top + 14 + bar - done, cell - 4, done, fill))
         gone = bar * skipped / games
-        body.append(rect(x + 2, top + 14 + bar - done - gone, cell - 4, gone, "url(#skipped)"))
+        body.append(rect(x + 2, top + 14 + bar - done - gone, cell - 4, gone, hatched))
         body.append(text(x + cell / 2, top + 55, f"{round(100 * crossed / games)}",
                          anchor="middle", fill=INK, size=10))  # fmt: skip
     return body
@@ -418,6 +419,9 @@ def heat_words(heat: HeatMap) -> str:
         cells = list(zip(heat.numbers()[row], heat.cells[row], strict=False))
         most = max(cells, key=lambda item: item[1][0])
         skipped = max(cells, key=lambda item: item[1][1])
-        lines.append(f"{colour.capitalize()}: {most[0]} crossed most ({most[1][0]} times), "
-                     f"{skipped[0]} skipped most ({skipped[1][1]} times).")  # fmt: skip
+        crossed = (f"{most[0]} crossed most ({plural(most[1][0], 'time')})" if most[1][0]
+                   else "nothing crossed")  # fmt: skip
+        gone = (f"{skipped[0]} skipped most ({plural(skipped[1][1], 'time')})" if skipped[1][1]
+                else "nothing skipped")  # fmt: skip
+        lines.append(f"{colour.capitalize()}: {crossed}, {gone}.")
     return " ".join(lines)

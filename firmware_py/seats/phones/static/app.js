@@ -220,8 +220,22 @@ function showGame(seat, before) {
   $("pass").hidden = !seat.may_pass;
   $("undo").hidden = !seat.may_undo;
   showScores(seat);
+  showFigures(seat);
   refocus(focused);
   tell(before, seat);
+}
+
+let shownFigures = "";  // the figures drawn last: drawn again only when the tower's differ
+
+function showFigures(seat) {  // at game over: the game's charts and tables, drawn by the tower
+  const figures = seat.phase === "over" && seat.figures ? seat.figures : "";
+  $("figures-box").hidden = !figures;
+  if (figures !== shownFigures) {
+    $("figures").innerHTML = figures;  // the tower's own markup, every name in it escaped
+    shownFigures = figures;
+  }
+  $("game-link").hidden = !seat.game;
+  if (seat.game) $("game-link").href = `/history/game/${seat.game}`;
 }
 
 function refocus(key) {  // a new view redraws the buttons: the focus stays on the same one
