@@ -290,7 +290,8 @@ class _Tally:
     won: int = 0
     totals: dict[str, list[int]] = field(default_factory=dict)
     rivals: dict[str, list[int]] = field(default_factory=dict)  # games, ahead, behind, level
-    heat: dict[str, list[list[list[int]]]] = field(default_factory=dict)
+    # per sheet, per row: how many games ended with each set of crossed cells (a bit mask)
+    heat: dict[str, list[Counter[int]]] = field(default_factory=dict)
     last: list[tuple[int, str, int, bool]] = field(default_factory=list)
     spellings: set[str] = field(default_factory=set)
 
@@ -300,18 +301,7 @@ def player_history(summaries: Sequence[GameSummary], players: Players, name: str
     """The figures of the player `name` names (names alike are one player) over the games that
     count, oldest first; None when they played none of them."""
     who = players.find(name)
-    if who is None:
-        return None
-    tally = _Tally()
-    for summary in summaries:
-        if not summary.counts:
-            continue
-        mine = [seat for seat in summary.players if players.shown(seat.name) == who]
-        if mine:
-            _count(tally, summary, mine[0], players)
-    if not tally.played:
-        return None
-    return _history_of(who, tally, recent)
+    return None if who is None else every_history(summaries, players, recent).get(who)
 
 
 def _count(tally: _Tally, summary: GameSummary, seat: Seated, players: Players) -> None:
@@ -331,19 +321,35 @@ def _count(tally: _Tally, summary: GameSummary, seat: Seated, players: Players) 
 
 
 def _heat(tally: _Tally, variant: str, seat: Seated) -> None:
-    """The player's crosses of one game into their heat-map of its sheet."""
+    """The player's crosses of one game into their heat-map of its sheet: counted by the
+    row's crossed cells as a whole (a dictionary step a row, where a step a cell took most
+    of the figures' time), spread over the cells at the end (`_cells`)."""
     heat = tally.heat.get(variant)
     if heat is None:
-        try:
-            sheet = load_sheet(variant)
-        except SheetError:
-            return
-        heat = tally.heat[variant] = [[[0, 0, 0] for _ in row.numbers] for row in sheet.rows]
+        heat = tally.heat[variant] = [Counter() for _ in COLOURS]
     for row, crossed in enumerate(seat.rows[: len(heat)]):
+        heat[row][crossed] += 1
+
+
+def _heat_map(variant: str, games: int, rows: list[Counter[int]]) -> HeatMap | None:
+    try:
+        sheet = load_sheet(variant)
+    except SheetError:
+        return None
+    cells = tuple(_cells(masks, len(row.numbers)) for masks, row in zip(rows, sheet.rows,
+                                                                         strict=False))  # fmt: skip
+    return HeatMap(variant, games, cells)
+
+
+def _cells(masks: Counter[int], width: int) -> tuple[tuple[int, int, int], ...]:
+    """Each cell of a row: in how many games crossed, skipped (left of the row's last cross)
+    or left open (right of it)."""
+    counts = [[0, 0, 0] for _ in range(width)]
+    for crossed, games in masks.items():
         last = crossed.bit_length() - 1
-        for position, counts in enumerate(heat[row]):
-            state = 0 if crossed >> position & 1 else 1 if position < last else 2
-            counts[state] += 1
+        for position, cell in enumerate(counts):
+            cell[0 if crossed >> position & 1 else 1 if position < last else 2] += games
+    return tuple((cell[0], cell[1], cell[2]) for cell in counts)
 
 
 def _history_of(who: str, tally: _Tally, recent: int) -> PlayerHistory:
@@ -355,13 +361,36 @@ def _history_of(who: str, tally: _Tally, recent: int) -> PlayerHistory:
         Rival(name, *record)
         for name, record in sorted(tally.rivals.items(), key=lambda item: (-item[1][0], item[0]))
     )
-    heat = tuple(
-        HeatMap(variant, len(tally.totals[variant]),
-                tuple(tuple((c[0], c[1], c[2]) for c in row) for row in rows))
+    maps = (
+        _heat_map(variant, len(tally.totals[variant]), rows)
         for variant, rows in sorted(tally.heat.items(), key=lambda i: -len(tally.totals[i[0]]))
-    )  # fmt: skip
+    )
+    heat = tuple(found for found in maps if found is not None)
     return PlayerHistory(who, tally.played, tally.won, sheets, rivals, heat,
                          tuple(tally.last[-recent:]), tuple(sorted(tally.spellings)))  # fmt: skip
+
+
+def every_history(summaries: Sequence[GameSummary], players: Players,
+                  recent: int = TREND_GAMES) -> dict[str, PlayerHistory]:  # fmt: skip
+    """Every player's figures (by the name they are shown by) in one pass over the games that
+    count: what a page then shows is a look-up, however old the tower."""
+    tallies: dict[str, _Tally] = {}
+    for summary in summaries:
+        if not summary.counts:
+            continue
+        counted = set()  # a player twice in one game (names alike) counts once, as its first
+        for seat in summary.players:
+            who = players.shown(seat.name)
+            if who not in counted:
+                counted.add(who)
+                _count(tallies.setdefault(who, _Tally()), summary, seat, players)
+    return {who: _history_of(who, tally, recent) for who, tally in tallies.items()}
+
+
+def lines_of(histories: Iterable[PlayerHistory]) -> list[PlayerLine]:
+    """Every player in a line, most games first (then by name)."""
+    lines = [PlayerLine(h.name, h.games, h.wins, h.sheets) for h in histories]
+    return sorted(lines, key=lambda line: (-line.games, line.name.casefold()))
 
 
 @dataclass(frozen=True)
@@ -381,20 +410,7 @@ class PlayerLine:
 
 def everyone(summaries: Sequence[GameSummary], players: Players) -> list[PlayerLine]:
     """Every player of the games that count, most games first (then by name)."""
-    tallies: dict[str, _Tally] = {}
-    for summary in summaries:
-        if not summary.counts:
-            continue
-        for seat in summary.players:
-            tally = tallies.setdefault(players.shown(seat.name), _Tally())
-            tally.played += 1
-            tally.won += seat.name in summary.winners
-            tally.totals.setdefault(summary.variant, []).append(seat.total)
-    lines = [
-        PlayerLine(name, tally.played, tally.won, _history_of(name, tally, 0).sheets)
-        for name, tally in tallies.items()
-    ]
-    return sorted(lines, key=lambda line: (-line.games, line.name.casefold()))
+    return lines_of(every_history(summaries, players).values())
 
 
 def last_games(summaries: Sequence[GameSummary], count: int, before: int | None = None

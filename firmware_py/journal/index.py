@@ -69,6 +69,8 @@ class HistoryIndex:
         self.directory = Path(directory)
         self.summaries: tuple[GameSummary, ...] = ()
         self.version = 0  # counts the refreshes that changed the summaries
+        self.figures_version = 0  # ... that changed a game that counts (or made one count)
+        self._quarantined: list[GameSummary] = []
         self.progress = Progress()
         self._known: dict[str, tuple[Stamp, GameSummary]] = {}
         self._loaded = False
@@ -135,18 +137,23 @@ class HistoryIndex:
               logs: dict[str, Stamp | None]) -> None:  # fmt: skip
         """The index with the fresh summaries and without logs that have gone; noted on disk."""
         gone = [name for name, stamp in logs.items() if stamp is None and name in self._known]
+        counting = any(kept[1].counts for kept in fresh.values()) or any(
+            self._known[name][1].counts for name in [*gone, *fresh] if name in self._known
+        )
         for name in gone:
             del self._known[name]
         self._dead_lines += len(gone) + sum(name in self._known for name in fresh)
         self._known.update(fresh)
         quarantined = _quarantined(self.directory)
-        summaries = sorted(
-            [s for _, s in self._known.values() if s.why != EMPTY] + quarantined,
-            key=lambda summary: summary.number,
-        )
-        if fresh or gone or tuple(summaries) != self.summaries:
-            self.summaries = tuple(summaries)
+        if fresh or gone or quarantined != self._quarantined or not self.version:
+            self._quarantined = quarantined
+            self.summaries = tuple(sorted(
+                [s for _, s in self._known.values() if s.why != EMPTY] + quarantined,
+                key=lambda summary: summary.number,
+            ))  # fmt: skip
             self.version += 1
+            if counting or self.figures_version == 0:
+                self.figures_version += 1
         lasting = {name: kept for name, kept in fresh.items() if kept[1].state != UNFINISHED}
         if gone or lasting:
             self._note(lasting)
@@ -276,7 +283,7 @@ def _from_json(data: dict[str, Any]) -> GameSummary:
     if data["state"] not in states:
         raise ValueError(f"no state {data['state']!r}")
     players = tuple(
-        Seated(str(name), int(total), int(penalties), tuple(int(r) for r in rows), int(locked))
+        Seated(str(name), int(total), int(penalties), tuple(map(int, rows)), int(locked))
         for name, total, penalties, rows, locked in data["players"]
     )
     return GameSummary(int(data["number"]), str(data["began"]), str(data["variant"]),

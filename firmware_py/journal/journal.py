@@ -259,12 +259,12 @@ class Journal:
         line dropped. Older games are never resumed: a newer game superseded them, even one
         set aside in quarantine/. An empty file is no game (the tower stopped before its start
         was written)."""
-        games = [path for path in self.games() if not is_empty(path)]
-        if not games or games[-1].name in self._skipped or is_abandoned(games[-1]):
+        newest = next((path for path in reversed(self.games()) if not is_empty(path)), None)
+        if newest is None or newest.name in self._skipped or is_abandoned(newest):
             return None
-        if self._newest_number(self.quarantined()) > self._newest_number(games):
+        if self._newest_number(self.quarantined()) > self._newest_number([newest]):
             return None
-        resumed = read_game(games[-1], repair=True)
+        resumed = read_game(newest, repair=True)
         return None if resumed.game.over else resumed
 
     def last_requests(self) -> list[tuple[str, str]]:
@@ -570,8 +570,9 @@ def _without_torn_tail(data: bytes) -> tuple[bytes, bool]:
 
 
 def _game_paths(directory: Path) -> list[Path]:
-    """The game logs in `directory` by name, oldest first (none if it does not exist)."""
-    return sorted(directory / name for name in _log_names(directory))
+    """The game logs in `directory` by name, oldest first (none if it does not exist). The
+    names are sorted as strings (zero-padded numbers): sorting 10,000 Paths took seconds."""
+    return [directory / name for name in sorted(_log_names(directory))]
 
 
 def _newest_log_number(directory: Path) -> int:

@@ -1,13 +1,16 @@
-"""The history's figures as the phones' pages and `qwixx-tower history` ask for them: from the
-index's summaries (`journal/index.py`), each figure computed once per change of the journal
-and kept, so that a tower of 10,000 games answers in milliseconds, and a game's story read from
-its own log when it is asked for.
+"""The history's figures as the phones' pages and `qwixx-tower history` ask for them: every
+player's figures computed in one pass over the index's summaries (`journal/index.py`) when a
+game that counts comes or goes, and kept as one snapshot (`Figures`), so that a page of a tower
+of 10,000 games is a look-up; a game's story read from its own log when it is asked for.
+
+The snapshot is computed by whoever brings the index up to the journal (the phones' pages: a
+thread of their own, `update`), and a page shows the last one while the next is computed.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
+import threading
 from dataclasses import dataclass
 
 from firmware_py.journal import disk
@@ -18,17 +21,16 @@ from firmware_py.journal.figures import (
     PlayerHistory,
     PlayerLine,
     Players,
-    everyone,
+    every_history,
     last_games,
     left_out,
+    lines_of,
     names_in,
-    player_history,
     story_of_log,
 )
 from firmware_py.journal.index import HistoryIndex
 from firmware_py.story import GameStory
 
-PLAYERS_KEPT = 64  # players' figures kept between changes of the journal
 STATE_WORDS = {
     "abandoned": "was abandoned before its end",
     "unfinished": "is not finished",
@@ -46,52 +48,59 @@ class GameAnswer:
     why: str = ""
 
 
+@dataclass(frozen=True)
+class Figures:
+    """Every player's figures as of one state of the index (`version`: its figures_version)."""
+
+    version: int
+    players: Players
+    histories: dict[str, PlayerHistory]
+    everyone: list[PlayerLine]
+
+
 class Standings:
     """The figures of the games `index` holds; names alike (`looks`) are one player."""
 
     def __init__(self, index: HistoryIndex, looks: Looks) -> None:
         self.index = index
         self.looks = looks
-        self._version = -1
-        self._players: Players | None = None
-        self._everyone: list[PlayerLine] | None = None
-        self._each: OrderedDict[str, PlayerHistory | None] = OrderedDict()
+        self._figures: Figures | None = None
+        self._lock = threading.Lock()
 
-    def _fresh(self) -> None:
-        """Forget what was computed when the index has changed since."""
-        if self._version != self.index.version:
-            self._version = self.index.version
-            self._players, self._everyone = None, None
-            self._each.clear()
+    def update(self) -> Figures:
+        """The figures brought up to the index: computed afresh (any thread, one at a time)
+        when a game that counts came or went since; else the ones there are."""
+        with self._lock:
+            figures = self._figures
+            version = self.index.figures_version
+            if figures is None or figures.version != version:
+                summaries = self.index.summaries
+                players = Players(names_in(summaries), self.looks)
+                histories = every_history(summaries, players)
+                figures = Figures(version, players, histories, lines_of(histories.values()))
+                self._figures = figures
+            return figures
+
+    def _now(self) -> Figures:
+        """The last figures computed (computed now if there are none yet)."""
+        return self._figures or self.update()
 
     @property
     def summaries(self) -> tuple[GameSummary, ...]:
         return self.index.summaries
 
     def players(self) -> Players:
-        self._fresh()
-        if self._players is None:
-            self._players = Players(names_in(self.summaries), self.looks)
-        return self._players
+        return self._now().players
 
     def everyone(self) -> list[PlayerLine]:
         """Every player of the games that count, most games first."""
-        self._fresh()
-        if self._everyone is None:
-            self._everyone = everyone(self.summaries, self.players())
-        return self._everyone
+        return self._now().everyone
 
     def player(self, name: str) -> PlayerHistory | None:
         """The figures of the player `name` names (names alike are one player), or None."""
-        players = self.players()  # (freshens)
-        who = players.find(name)
-        if who is None:
-            return None
-        if who not in self._each:
-            self._each[who] = player_history(self.summaries, players, who)
-            while len(self._each) > PLAYERS_KEPT:
-                self._each.popitem(last=False)
-        return self._each[who]
+        figures = self._now()
+        who = figures.players.find(name)
+        return None if who is None else figures.histories.get(who)
 
     def last_games(self, count: int, before: int | None = None) -> list[GameSummary]:
         return last_games(self.summaries, count, before)

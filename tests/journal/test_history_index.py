@@ -132,7 +132,9 @@ def test_while_running_new_games_and_the_growing_one_are_read_as_they_come(journ
                                        "blue": 1}},
             {"event": "pass", "player": "Solo"}, {"event": "pass", "player": "Solo"},
         )))  # fmt: skip
+    counted = history.figures_version
     assert history.refresh()[-1].players[0].penalties == 2 and history.version > version
+    assert history.figures_version == counted  # a game being played changes no figure
     Journal(tmp_path).begin(Start("classic", ("Ann", "Ben"))).close()
     assert history.refresh()[-1].number == 7
 

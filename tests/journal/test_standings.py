@@ -38,10 +38,14 @@ def test_a_game_that_does_not_count_or_does_not_exist_says_why_in_words(tmp_path
 
 
 def test_the_figures_follow_the_journal_as_games_are_added(tmp_path):
+    """The figures are computed afresh by `update` once the index has read a new game; till
+    then the last ones are shown."""
     shutil.copyfile(KNOWN, tmp_path / "game-000001.jsonl")
     figures = standings_of(tmp_path)
     assert figures.player("ben").games == 1
     shutil.copyfile(KNOWN, tmp_path / "game-000002.jsonl")
     figures.index.refresh()
+    assert figures.player("BEN").games == 1  # the figures shown while the next are computed
+    figures.update()
     assert figures.player("BEN").games == 2
     assert [line.games for line in figures.everyone()] == [2, 2, 2]

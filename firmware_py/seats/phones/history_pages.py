@@ -28,7 +28,6 @@ from urllib.parse import quote
 from aiohttp import web
 
 from firmware_py.journal.figures import GameSummary, PlayerHistory
-from firmware_py.journal.index import HistoryIndex
 from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import MAX_NAME, clean_name
 from firmware_py.seats.phones.budget import Bucket
@@ -36,7 +35,7 @@ from firmware_py.story import GameStory
 
 log = logging.getLogger(__name__)
 
-WAIT = 0.15  # seconds a page waits for the journal's newest games before it answers
+WAIT = 0.1  # seconds a page waits for the journal's newest games before it answers
 PER_ADDRESS = (12, 2.0)  # pages one address may ask at once, and then per second
 FOR_EVERYONE = (40, 10.0)  # ... and the whole table
 ADDRESSES_KEPT = 256
@@ -54,12 +53,13 @@ class Drawings(Protocol):
 
 
 class Refresher:
-    """The index brought up to the journal in a thread of its own, one refresh at a time: the
-    first reads every log (half a minute for 10,000 games here), and the tower neither waits
-    for it to start nor to stop (a daemon thread; what it had not noted is read again)."""
+    """The index brought up to the journal, and the figures to the index, in a thread of its
+    own, one refresh at a time: the first reads every log (half a minute for 10,000 games
+    here, when there is no index yet), and the tower neither waits for it to start nor to stop
+    (a daemon thread; what it had not noted is read again)."""
 
-    def __init__(self, index: HistoryIndex) -> None:
-        self.index = index
+    def __init__(self, standings: Standings) -> None:
+        self.standings = standings
         self._done: asyncio.Future[None] | None = None
 
     def start(self) -> asyncio.Future[None]:
@@ -74,7 +74,8 @@ class Refresher:
 
     def _run(self, loop: asyncio.AbstractEventLoop, done: asyncio.Future[None]) -> None:
         try:
-            self.index.refresh()
+            self.standings.index.refresh()
+            self.standings.update()
         except Exception:  # a bug: said, and the pages show what they had
             log.exception("the history's index could not be brought up to the journal")
         finally:
@@ -98,7 +99,7 @@ class HistoryPages:
         self.standings = standings
         self.drawings = drawings
         self.clock = clock
-        self.refresher = Refresher(standings.index)
+        self.refresher = Refresher(standings)
         self._everyone = Bucket(*FOR_EVERYONE, clock())
         self._addresses: dict[str, Bucket] = {}
 
