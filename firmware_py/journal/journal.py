@@ -289,21 +289,26 @@ class Journal:
         except OSError as error:  # unreadable: `probe` says so on the displays
             log.warning("nothing tidied in %s: %s", self.directory, error.strerror)
             return []
-        found = [
-            self._set_aside(self.directory / name, why)
-            for name in names
-            if _ours(name) and (why := disk.not_a_file(self.directory / name))
-        ]
-        for path in self.games():
-            if is_empty(path):
-                self._remove_empty(path)
-        newest = [path for path in self.games() if path.name not in self._skipped]
-        if newest and not is_abandoned(newest[-1]):
+        # One look at each entry (a tower keeps thousands of logs: start-up looks once)
+        found, logs = [], []
+        for name in names:
+            if not _ours(name):
+                continue
+            why, size = disk.looked_at(os.path.join(self.directory, name))
+            if why:
+                found.append(self._set_aside(self.directory / name, why))
+            elif name.endswith(".jsonl") and number_of(name) is not None:
+                if size == 0:  # no game: removed (and still a log if it cannot be)
+                    self._remove_empty(self.directory / name)
+                if size != 0 or os.path.lexists(self.directory / name):
+                    logs.append(name)
+        newest = next((n for n in reversed(logs) if n not in self._skipped), None)
+        if newest is not None and not is_abandoned(self.directory / newest):
             try:
-                read_game(newest[-1])
+                read_game(self.directory / newest)
             except (JournalError, OSError) as error:
-                reason = str(error).removeprefix(f"{newest[-1].name}: ")
-                found.append(self._set_aside(newest[-1], reason))
+                reason = str(error).removeprefix(f"{newest}: ")
+                found.append(self._set_aside(self.directory / newest, reason))
         return sorted(found, key=lambda entry: entry.name)
 
     def probe(self) -> None:

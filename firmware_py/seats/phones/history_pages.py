@@ -35,6 +35,7 @@ from firmware_py.story import GameStory
 
 log = logging.getLogger(__name__)
 
+WARM_UP_AFTER = 2.0  # seconds after the web server starts: the journal read for the history
 WAIT = 0.1  # seconds a page waits for the journal's newest games before it answers
 PER_ADDRESS = (12, 2.0)  # pages one address may ask at once, and then per second
 FOR_EVERYONE = (40, 10.0)  # ... and the whole table
@@ -102,6 +103,7 @@ class HistoryPages:
         self.refresher = Refresher(standings)
         self._everyone = Bucket(*FOR_EVERYONE, clock())
         self._addresses: dict[str, Bucket] = {}
+        self._warming: asyncio.TimerHandle | None = None
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/history", self._guarded(self._table))
@@ -110,8 +112,16 @@ class HistoryPages:
         app.on_startup.append(self._warm_up)
 
     async def _warm_up(self, app: web.Application) -> None:
-        """The tower starts: the index is brought up to the journal, in the background."""
-        self.refresher.start()
+        """The tower starts: the index is brought up to the journal in the background, a
+        moment later (WARM_UP_AFTER), so that the tower's own start does not share the
+        processor with it. A page asked for before then starts it itself."""
+        loop = asyncio.get_running_loop()
+        self._warming = loop.call_later(WARM_UP_AFTER, self.refresher.start)
+        app.on_cleanup.append(self._cool_down)
+
+    async def _cool_down(self, app: web.Application) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
 
     def _guarded(self, handler: Handler) -> Handler:
         """A page within the budgets, its figures as fresh as WAIT allows; a refusal or a
