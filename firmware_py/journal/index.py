@@ -74,7 +74,7 @@ class HistoryIndex:
         self.progress = Progress()
         self._known: dict[str, tuple[Stamp, GameSummary]] = {}
         self._loaded = False
-        self._listed: int | None = None  # the directory's time at the last full look
+        self._listed: int | None = None  # the directory's time at the last look
         self._dead_lines = 0  # lines of the index file no log needs any more
         self._lock = threading.Lock()
 
@@ -93,8 +93,9 @@ class HistoryIndex:
             return self.summaries
 
     def _logs_to_compare(self) -> dict[str, Stamp | None] | None:
-        """The logs to compare with the index: all of them when the directory changed (or at
-        the first look), else only those whose summary may still change; None: nothing."""
+        """The logs to compare with the index: all of them at the first look (an index left
+        by an earlier start may be stale), the new ones and those gone when the directory
+        changed since, and always those whose summary may still change; None: nothing."""
         try:
             listed = os.stat(self.directory).st_mtime_ns
         except OSError:
@@ -103,20 +104,27 @@ class HistoryIndex:
             changing = [name for name, (_, s) in self._known.items() if s.state in CHANGING]
             return {name: _stamp(self.directory / name, _abandoned(self.directory / name))
                     for name in changing} if changing else None  # fmt: skip
+        every = self._listed is None
         self._listed = listed
-        return self._every_log()
+        return self._logs_listed(every)
 
-    def _every_log(self) -> dict[str, Stamp | None]:
+    def _logs_listed(self, every: bool) -> dict[str, Stamp | None]:
+        """The logs in the directory (`every` one, or only those new or still changing: a
+        stat of 10,000 logs after each game cost a page a quarter of a second), and those
+        gone from it."""
         try:
             names = set(os.listdir(self.directory))
         except OSError:
             names = set()
         logs = sorted(name for name in names if name.endswith(".jsonl") and number_of(name))
+        known = self._known
         found: dict[str, Stamp | None] = {
             name: _stamp(self.directory / name, f"{name[:-6]}{ABANDONED_SUFFIX}" in names)
             for name in logs
+            if every or name not in known or known[name][1].state in CHANGING
         }
-        return found | {name: None for name in self._known if name not in found}
+        listed = set(logs)
+        return found | {name: None for name in known if name not in listed}
 
     def _read_changed(self, logs: dict[str, Stamp | None]) -> dict[str, tuple[Stamp, GameSummary]]:
         """The summaries of the logs that are new or changed since the index read them."""
