@@ -172,6 +172,7 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
     boxes = cell_bits.boxes  # Big Points' bonus boxes, else None
     cross = _cross if boxes is None else boxes.cross()
+    boxes_by_die = None if boxes is None else boxes.by_die
     choices, lock_bits, sheet = cell_bits.choices, cell_bits.lock_bits, game.sheet
     threshold, penalties_to_end = sheet.lock_threshold, sheet.penalties_to_end
     faces = sheet.dice_faces
@@ -236,13 +237,18 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
             phase = ACTION2
         reach = 0  # every cell a white die and a colour die still in the game make
         base = pair * faces - 1
-        for die, face in zip(colours, colour_faces, strict=True):
-            if not closed >> die & 1:
-                reach |= by_die_and_roll[die][base + face]
+        if boxes_by_die is None:
+            for die, face in zip(colours, colour_faces, strict=True):
+                if not closed >> die & 1:
+                    reach |= by_die_and_roll[die][base + face]
+        else:  # Big Points: and the boxes beside the die's row where its own cell is crossed
+            rows = masks[active]
+            for die, face in zip(colours, colour_faces, strict=True):
+                if not closed >> die & 1:
+                    by_roll, cells, shift = boxes_by_die[die]
+                    near = (rows[die] & cells) << shift
+                    reach |= by_die_and_roll[die][base + face] | by_roll[base + face] & near
         legal = opens[active] & reach
-        if boxes and opens[active] & boxes.every_box:  # Big Points: boxes open (None: falsy)
-            reached = boxes.reached(masks[active], colours, colour_faces, closed, base)
-            legal |= opens[active] & reached
         if record is not None:
             state = (masks, penalties, ACTION2, active, locked, closed, locking)
             record.deciding(active, (*cell_bits.entries(legal), None), *state)

@@ -7,7 +7,7 @@ in its bonus row and a colour cell beside it is crossed: crossing that cell open
 crossing a box closes it and the boxes left of it (its entry's AND mask, as for any cell), and
 locks never touch it. The white sum reaches it like a cell of its number (`CellBits.by_sum`);
 a white die and a colour die reach it only where that colour's cell beside it is crossed
-(`reached`), which depends on the player's sheet and is worked out once per action 2.
+(`by_die`: plain.py masks a die's boxes with its row's crossed cells in action 2).
 
 A box lies at the same place as the cells beside it (sheets/loader.py checks it), so the boxes
 beside a colour row's crossed cells are that row's mask shifted to the bonus row's bits.
@@ -31,7 +31,7 @@ Cross = Callable[[list[int], list[int], int, "CellEntry", tuple[int, ...], int],
 class BoxBits:
     """The bonus boxes of a sheet as bits of `CellBits`' integer; built once per sheet."""
 
-    __slots__ = ("beside", "by_die_and_roll", "by_number", "every_box", "placed")
+    __slots__ = ("beside", "by_die", "by_number", "every_box", "placed")
 
     def __init__(self, tables: SheetTables, offsets: list[int]) -> None:
         boxes = tables.derived(BonusBoxes).boxes
@@ -51,16 +51,20 @@ class BoxBits:
             for colour_row in bonus.between:
                 self.beside[colour_row] = (row, (1 << len(bonus.numbers)) - 1, offsets[row])
         faces = sheet.dice_faces
-        # Per colour die, by (pick of the white pair) * faces + face - 1, as
-        # `CellBits.by_die_and_roll`: the boxes beside its row a white die and it make.
-        self.by_die_and_roll = [
-            [
+        # Per colour die: by (pick of the white pair) * faces + face - 1, as
+        # `CellBits.by_die_and_roll`, the boxes beside its row a white die and it make; and the
+        # mask and shift that take its row's crossed cells to the boxes beside them, which are
+        # the boxes it may reach ("another green 10"). A row with no bonus row beside it
+        # reaches none.
+        self.by_die: list[tuple[list[int], int, int]] = []
+        for die in range(len(sheet.rows)):
+            by_roll = [
                 self._numbers_beside(die, {white1 + face, white2 + face})
                 for white1, white2 in dice(faces).pairs
                 for face in range(1, faces + 1)
             ]
-            for die in range(len(sheet.rows))
-        ]
+            _, cells, shift = self.beside[die] or (0, 0, 0)
+            self.by_die.append((by_roll, cells, shift))
 
     def _numbers_beside(self, die: int, numbers: set[int]) -> int:
         beside = self.beside[die]
@@ -108,21 +112,3 @@ class BoxBits:
             opens[seat] &= keep
 
         return cross_and_open
-
-    def reached(
-        self,
-        rows: list[int],
-        colours: list[int],
-        faces: tuple[int, ...],
-        closed: int,
-        base: int,
-    ) -> int:
-        """The boxes a white die and a colour die still in play reach in action 2, on a sheet
-        of these row masks: where that colour's cell beside the box is crossed."""
-        found = 0
-        beside_rows, by_die_and_roll = self.beside, self.by_die_and_roll
-        for die, face in zip(colours, faces, strict=True):
-            beside = beside_rows[die]
-            if beside is not None and not closed >> die & 1:
-                found |= by_die_and_roll[die][base + face] & (rows[die] & beside[1]) << beside[2]
-        return found
