@@ -461,3 +461,20 @@ def test_no_class_or_function_grows_past_what_one_reader_holds():
     function); a longer one is split by job, or named in LONG_ON_PURPOSE with the figure that
     shows splitting it costs speed."""
     assert too_long() == [], "\n".join(too_long())
+
+
+def test_no_two_classes_of_the_package_share_a_name():
+    """One name, one thing: two `Refused`, two `_Checker`s or two `Referee`s in the package
+    make a reader (and an import) take one for the other. The pad firmware is a program of
+    its own (its boards are one interface on two boards, on purpose)."""
+    pad_firmware = ROOT / "firmware_py" / "pad"
+    seen: dict[str, str] = {}
+    twice = []
+    for path in product_files():
+        for node in parsed(path).body:
+            if not isinstance(node, ast.ClassDef) or path.parent == pad_firmware:
+                continue
+            if node.name in seen:
+                twice.append(f"{node.name}: {seen[node.name]} and {relative(path)}")
+            seen.setdefault(node.name, relative(path))
+    assert twice == [], "\n".join(twice)
