@@ -35,7 +35,7 @@ Looks = Callable[[str], Iterable[Hashable]]  # what a name looks like (names ali
 
 
 @dataclass(frozen=True, slots=True)
-class Seated:
+class SeatSummary:
     """One player's end of one game: total, penalties, the cells crossed in each row (a bit
     per position, 0 the leftmost; the lock not included) and the rows whose lock they crossed
     (a bit per row)."""
@@ -57,7 +57,7 @@ class GameSummary:
     began: str
     variant: str
     state: str
-    players: tuple[Seated, ...] = ()
+    players: tuple[SeatSummary, ...] = ()
     winners: tuple[str, ...] = ()
     rolls: int = 0
     why: str = ""  # why an unreadable game could not be read
@@ -73,7 +73,7 @@ def summary_of(number: int, game: Game, rolls: int, began: str = "", *,
     """A game read from its log, summed up."""
     state = OVER if game.over else ABANDONED if abandoned else UNFINISHED
     players = tuple(
-        Seated(
+        SeatSummary(
             player.name,
             game.total(player.name),
             player.penalties,
@@ -304,7 +304,7 @@ def player_history(summaries: Sequence[GameSummary], players: Players, name: str
     return None if who is None else every_history(summaries, players, recent).get(who)
 
 
-def _count(tally: _Tally, summary: GameSummary, seat: Seated, players: Players) -> None:
+def _count(tally: _Tally, summary: GameSummary, seat: SeatSummary, players: Players) -> None:
     won = seat.name in summary.winners
     tally.played += 1
     tally.won += won
@@ -320,7 +320,7 @@ def _count(tally: _Tally, summary: GameSummary, seat: Seated, players: Players) 
     _heat(tally, summary.variant, seat)
 
 
-def _heat(tally: _Tally, variant: str, seat: Seated) -> None:
+def _heat(tally: _Tally, variant: str, seat: SeatSummary) -> None:
     """The player's crosses of one game into their heat-map of its sheet: counted by the
     row's crossed cells as a whole (a dictionary step a row, where a step a cell took most
     of the figures' time), spread over the cells at the end (`_cells`)."""

@@ -33,7 +33,7 @@ from firmware_py.journal.figures import (
     UNFINISHED,
     UNREADABLE,
     GameSummary,
-    Seated,
+    SeatSummary,
     read_summary,
     unreadable,
 )
@@ -291,7 +291,7 @@ def _from_json(data: dict[str, Any]) -> GameSummary:
     if data["state"] not in states:
         raise ValueError(f"no state {data['state']!r}")
     players = tuple(
-        Seated(str(name), int(total), int(penalties), tuple(map(int, rows)), int(locked))
+        SeatSummary(str(name), int(total), int(penalties), tuple(map(int, rows)), int(locked))
         for name, total, penalties, rows, locked in data["players"]
     )
     return GameSummary(int(data["number"]), str(data["began"]), str(data["variant"]),

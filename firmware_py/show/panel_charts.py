@@ -120,7 +120,9 @@ def story_page(draw: Draw, view: TableView) -> None:
         y = PLOT_BOTTOM - round((PLOT_BOTTOM - PLOT_TOP) * (total - low) / max(1, high - low))
         return x, y
 
-    right_aligned(draw, PLOT_LEFT - 2, 0, str(high))
+    # the highest total from the panel's edge: three digits (Big Points' 180) are wider than
+    # the margin, and the lines start low at the left, far below it
+    words(draw, (0, 0), drawable(str(high)))
     right_aligned(draw, PLOT_LEFT - 2, point(0, 0)[1] - 5, "0")
     for x in range(PLOT_LEFT, PLOT_RIGHT + 1, 2):
         draw.point((x, point(0, 0)[1]), fill=1)  # the zero line, dotted

@@ -16,7 +16,7 @@ from firmware_py.journal.figures import (
     UNREADABLE,
     GameSummary,
     Players,
-    Seated,
+    SeatSummary,
     everyone,
     last_games,
     left_out,
@@ -30,7 +30,7 @@ NONE = (0, 0, 0, 0)
 
 def game(number: int, *totals: tuple[str, int], state: str = OVER, variant: str = "classic",
          rows: tuple[int, ...] = NONE) -> GameSummary:  # fmt: skip
-    players = tuple(Seated(name, total, 0, rows) for name, total in totals)
+    players = tuple(SeatSummary(name, total, 0, rows) for name, total in totals)
     best = max(total for _, total in totals)
     winners = tuple(name for name, total in totals if total == best) if state == OVER else ()
     return GameSummary(number, "", variant, state, players, winners, rolls=10)

@@ -34,6 +34,7 @@ from firmware_py.app import cli
 from firmware_py.app.assembly import attach_pads, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
+from firmware_py.journal.figures import story_of_log
 from firmware_py.journal.journal import Journal
 from firmware_py.journal.lines import parse_line
 from firmware_py.pad import protocol
@@ -455,9 +456,12 @@ def assert_everyone_agrees(rig: Rig, report: dict) -> None:
         Seat(name, player["total"], player["penalties"])
         for name, player in report["players"].items()
     )
+    [path] = rig.journal.games()  # the figures pages show the game's story, read from its log
+    story = story_of_log(path, path.read_bytes().splitlines(keepends=True))
     over = TableView(
-        "over", seats=seats, locked=tuple(report["locked"]), winners=tuple(report["winners"])
-    )
+        "over", seats=seats, locked=tuple(report["locked"]), winners=tuple(report["winners"]),
+        story=story,
+    )  # fmt: skip
     assert_shows(rig.shots["over"], rig.on_its_page(over))
 
 
