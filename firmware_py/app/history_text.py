@@ -20,8 +20,9 @@ from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import clean_name, looks
 from firmware_py.show.blocks import bar, breakdown_lines, in_cells, story_lines
 from firmware_py.show.figures_html import trend_in_words
-from firmware_py.show.svg import breakdown_words, plural, story_words
+from firmware_py.show.svg import breakdown_words, story_words
 from firmware_py.story import GameStory
+from firmware_py.words import plural
 from sheets import COLOURS, SheetError, load_sheet
 
 FORMATS = ("text", "json", "csv")
@@ -104,7 +105,7 @@ def player_text(history: PlayerHistory) -> list[str]:
 def heat_text(heat: HeatMap) -> list[str]:
     """A sheet's heat-map as text: each row's numbers, and under each the share of games it
     was crossed, in per cent."""
-    lines = [f"where the crosses went on {heat.variant} ({heat.games} games): % crossed"]
+    lines = [f"where the crosses went on {heat.variant} ({plural(heat.games, 'game')}): % crossed"]
     for row, numbers in enumerate(heat.numbers()):
         colour = COLOURS[row]
         counts = heat.cells[row]

@@ -18,13 +18,13 @@ from firmware_py.show.svg import (
     breakdown_words,
     heat_chart,
     heat_words,
-    plural,
     rivals_chart,
     story_chart,
     story_words,
     trend_chart,
 )
 from firmware_py.story import Breakdown, GameStory, PlayerFigures
+from firmware_py.words import plural
 
 TREND_AT_LEAST = 3  # games on a sheet before its trend is drawn
 RIVALS_DRAWN = 12  # other players in the head-to-head chart (the most met); the table has all

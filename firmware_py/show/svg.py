@@ -18,6 +18,7 @@ from html import escape
 
 from firmware_py.journal.figures import HeatMap, Rival
 from firmware_py.story import LOCK, Breakdown, GameStory, PlayerFigures
+from firmware_py.words import plural
 
 WIDTH = 360  # the charts' own units: a 360 px phone draws them one to one
 FONT = 13
@@ -88,11 +89,6 @@ def row_label(colour: str, x: float, y: float) -> str:
 def _n(value: float) -> str:
     """A number as SVG writes it: whole where it is, else to one decimal."""
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def plural(count: int, one: str, many: str = "") -> str:
-    """`count` and its word: "1 game", "2 games", "0 crosses" (`many`, where not one + s)."""
-    return f"{count} {one}" if count == 1 else f"{count} {many or one + 's'}"
 
 
 # ---- a game's breakdown -----------------------------------------------------------------------

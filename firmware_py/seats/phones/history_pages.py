@@ -32,6 +32,7 @@ from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import MAX_NAME, clean_name
 from firmware_py.seats.phones.budget import Bucket
 from firmware_py.story import GameStory
+from firmware_py.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -206,10 +207,6 @@ def page(title: str, body: str, status: int = 200) -> web.Response:
         f"<main>{body}</main></body></html>"
     )
     return web.Response(text=html, status=status, content_type="text/html")
-
-
-def plural(count: int, one: str) -> str:
-    return f"{count:,} {one}" if count == 1 else f"{count:,} {one}s"
 
 
 def _number(text: str) -> int | None:
