@@ -1,12 +1,16 @@
-"""Lighthouse's accessibility score of the phone page, on the join page or mid-game.
+"""Lighthouse's accessibility score of the phone page, on the join page or mid-game, and of
+the history's pages (the players, a player's figures, a game's story).
 
     npm install --prefix /tmp/lh -E lighthouse@12.8.2
     .venv/bin/python tools/phone_lighthouse.py /tmp/lh/node_modules/.bin/lighthouse [join|game]
+    .venv/bin/python tools/phone_lighthouse.py LIGHTHOUSE [players|player|story]
 
 A maintainer's tool for docs/accessibility.md's figure (the tests run axe-core, which Lighthouse's
 accessibility audits are built on). It runs a tower on simulated hardware with Bot, a computer
 player; a phone (Debian's chromium, with a debugging port) joins as Dora and Bot rolls, so Dora
-has four marks to choose from. Lighthouse then opens the page in the same browser, keeping the
+has four marks to choose from. The history's pages are those of the tests' journal
+(tests/support/history.py: the known game, the same with a player named in markup, an abandoned
+game). Lighthouse then opens the page in the same browser, keeping the
 phone's seat token (--disable-storage-reset), and audits what Dora sees (its default: a mobile
 phone, 412 px wide). Prints the score and the audits that failed.
 """
@@ -24,19 +28,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from playwright.async_api import async_playwright
 from support.browser import CHROMIUM, FLAGS
+from support.history import history_tower
 from support.phone_page import CODE, SMALL_PHONE, first_roll, phone_tower
 from support.table import until
 
 PORT = 9333  # chromium's debugging port, where Lighthouse finds the browser
+HISTORY = {"players": "/history", "player": "/history/player?name=Cleo", "story": "/history/game/2"}
 
 
 async def audit(lighthouse: str, state: str, folder: Path) -> dict:
-    """Lighthouse's report of the page in `state` ("join" or "game")."""
-    table, _, server = phone_tower(folder)
+    """Lighthouse's report of the page in `state` ("join", "game", or a history page)."""
+    table, server = history_tower(folder) if state in HISTORY else phone_tower(folder)[::2]
     task = asyncio.create_task(table.run())
     await until(lambda: table.button is not None)
     assert await server.start() is None
-    url = f"http://127.0.0.1:{server.port}/?code={CODE}"
+    url = f"http://127.0.0.1:{server.port}{HISTORY.get(state, f'/?code={CODE}')}"
     try:
         async with async_playwright() as playwright:
             context = await playwright.chromium.launch_persistent_context(
@@ -45,7 +51,8 @@ async def audit(lighthouse: str, state: str, folder: Path) -> dict:
             )  # fmt: skip
             page = await context.new_page()
             await page.goto(url)
-            await page.wait_for_selector("#join:not([hidden])")
+            if state not in HISTORY:
+                await page.wait_for_selector("#join:not([hidden])")
             if state == "game":
                 await page.fill("#name", "Dora")
                 await page.click("#join-button")
@@ -70,7 +77,7 @@ async def audit(lighthouse: str, state: str, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lighthouse", help="the lighthouse command (from npm)")
-    parser.add_argument("state", nargs="?", default="game", choices=["join", "game"])
+    parser.add_argument("state", nargs="?", default="game", choices=["join", "game", *HISTORY])
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         report = asyncio.run(audit(arguments.lighthouse, arguments.state, Path(folder)))

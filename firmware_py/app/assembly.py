@@ -21,6 +21,7 @@ from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.keyboard import Keyboard, RollFinger
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.hub import WebHub
+from firmware_py.show.figures_html import game_figures
 from firmware_py.show.presenters import DisplayPower, Displays, LightPresenter
 from firmware_py.show.terminal import Terminal
 from firmware_py.table import Table, TableSettings
@@ -78,7 +79,8 @@ def attach_pads(
 
 def attach_phones(table: Table, code: str | None = None, key: str | None = None) -> WebHub:
     """The web hub: phones' seats through the table's door for phones, each phone's view
-    after every change; `key` is the QR link's (kept across restarts by the caller)."""
-    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key)
+    after every change (at game over with the game's figures, drawn by the show stage);
+    `key` is the QR link's (kept across restarts by the caller)."""
+    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key, game_figures)
     table.subscribe(hub.push_all)
     return hub

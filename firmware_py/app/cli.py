@@ -185,6 +185,14 @@ def _history_command(add_parser: AddParser) -> None:
         default=None,
         help="the journal's directory (default: the tower's)",
     )
+    which = history_cmd.add_mutually_exclusive_group()
+    which.add_argument("--players", action="store_true", help="every player's figures")
+    which.add_argument("--player", metavar="NAME", type=str, help="one player's figures")
+    game_number = whole_number_from(1, 999_999_999)
+    which.add_argument("--game", metavar="N", type=game_number, help="one game's story")
+    form = history_cmd.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="as JSON, for scripts")
+    form.add_argument("--csv", action="store_true", help="as CSV, for a spreadsheet")
     history_cmd.set_defaults(handler=_history)
 
 
@@ -262,12 +270,29 @@ def _history(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or default_state_dir()
     if state_dir.exists() and not state_dir.is_dir():
         return say_and_fail(f"{state_dir} is a file: the games are kept in a folder")
+    if args.players or args.player is not None or args.game or args.json or args.csv:
+        return _history_figures(args, state_dir)
     lines = list(history_lines(state_dir))
     if not lines:
         print(f"no games yet in {state_dir}")
     for line in lines:
         print(line)
     return 0
+
+
+def _history_figures(args: argparse.Namespace, state_dir: Path) -> int:
+    """`history` with figures: players, a player, a game, or the games as JSON or CSV."""
+    from firmware_py.app import history_text as show
+
+    form = "json" if args.json else "csv" if args.csv else "text"
+    figures = show.standings(state_dir)
+    if args.player is not None:
+        return show.show_player(figures, args.player, sys.stdout, form)
+    if args.game:
+        return show.show_game(figures, args.game, sys.stdout, form)
+    if args.players or form == "text":
+        return show.show_players(figures, sys.stdout, form)
+    return show.show_games(figures, sys.stdout, form)
 
 
 def _sheets(args: argparse.Namespace) -> int:

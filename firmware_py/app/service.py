@@ -87,7 +87,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     web = None  # phones as pads, when [web] is on, with the QR link's key kept in state_dir
     if config.web.enabled:
         phones = attach_phones(table, key=kept_join_key(state_dir))
-        web = web_tower.build(phones, config.web, port_note)
+        web = web_tower.build(phones, config.web, port_note, web_tower.history_pages(journal))
     doors = RunDoors(terminal, keys, pads, web, keyboard=sys.stdin.isatty())
     try:
         asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))

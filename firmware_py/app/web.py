@@ -19,8 +19,14 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from firmware_py.app.config import WebConfig
+from firmware_py.journal.index import HistoryIndex
+from firmware_py.journal.journal import Journal
+from firmware_py.journal.standings import Standings
+from firmware_py.seats.names import looks
+from firmware_py.seats.phones.history_pages import HistoryPages
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.seats.phones.server import WebServer
+from firmware_py.show.figures_html import PageDrawings
 from firmware_py.show.qr import join_lines
 from firmware_py.show.terminal import Footer, Terminal
 from firmware_py.view import TableView
@@ -75,13 +81,20 @@ class JoinTable(Protocol):
     def show_join_address(self, url: str, code: str) -> None: ...
 
 
-def build(hub: WebHub, config: WebConfig, note: PortNote | None = None) -> WebServer:
-    """The web server for phones (seats of the same kind of path as pads), serving `hub`.
-    With a note it listens first on the port kept there."""
+def build(hub: WebHub, config: WebConfig, note: PortNote | None = None,
+          history: HistoryPages | None = None) -> WebServer:  # fmt: skip
+    """The web server for phones (seats of the same kind of path as pads), serving `hub` and
+    the history's pages. With a note it listens first on the port kept there."""
     override = port_override()
     if override is not None:
-        return WebServer(hub, config.host, override)
-    return WebServer(hub, config.host, note.kept() if note else config.port)
+        return WebServer(hub, config.host, override, history)
+    return WebServer(hub, config.host, note.kept() if note else config.port, history)
+
+
+def history_pages(journal: Journal) -> HistoryPages:
+    """The history's pages for phones: the figures of the journal's index (names that look
+    alike are one player, as at the table), their charts drawn by the show stage."""
+    return HistoryPages(Standings(HistoryIndex(journal.directory), looks), PageDrawings())
 
 
 def port_override() -> int | None:

@@ -97,15 +97,21 @@ def read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def not_a_file(path: Path) -> str:
+def not_a_file(path: Path | str) -> str:
     """Why `path` cannot be one of the journal's files ("" when it is a regular file)."""
+    return looked_at(path)[0]
+
+
+def looked_at(path: Path | str) -> tuple[str, int]:
+    """Why `path` cannot be one of the journal's files ("" when it is a regular file), and its
+    size (-1 when it is not a regular file): one look for both."""
     try:
-        mode = os.stat(path).st_mode
+        info = os.stat(path)
     except OSError as error:  # a link to nowhere, ...
-        return error.strerror or "it cannot be opened"
-    if stat.S_ISDIR(mode):
-        return "it is a directory, not a file"
-    return "" if stat.S_ISREG(mode) else "it is not a regular file"
+        return error.strerror or "it cannot be opened", -1
+    if stat.S_ISDIR(info.st_mode):
+        return "it is a directory, not a file", -1
+    return ("", info.st_size) if stat.S_ISREG(info.st_mode) else ("it is not a regular file", -1)
 
 
 def stat_of(path: Path) -> os.stat_result | None:

@@ -47,7 +47,7 @@ def _line(path: Path, folder: str = "") -> str:
     else:
         state = "abandoned" if is_abandoned(path) else "unfinished"
     scores = ", ".join(f"{p.name} {game.total(p.name)}" for p in game.players)
-    return f"{name:<12} {_began(path):<20} {game.sheet.name:<8} {state:<24} {scores}"
+    return f"{name:<12} {_began(path):<20} {game.sheet.name:<10} {state:<24} {scores}"
 
 
 def _began(path: Path) -> str:

@@ -139,6 +139,10 @@ class GameLog:
         self._size = len(self._lines)
         return notice
 
+    def lines(self) -> list[bytes]:
+        """The game so far as the log holds it: its lines, each with its new line."""
+        return bytes(self._lines).splitlines(keepends=True)
+
     def _make_sure_of_the_file(self) -> str | None:
         """The file at the path is the log's own, as the log left it, open for appending; else
         it is written again (a stranger in its place, or the file changed by something else,
@@ -255,12 +259,12 @@ class Journal:
         line dropped. Older games are never resumed: a newer game superseded them, even one
         set aside in quarantine/. An empty file is no game (the tower stopped before its start
         was written)."""
-        games = [path for path in self.games() if not is_empty(path)]
-        if not games or games[-1].name in self._skipped or is_abandoned(games[-1]):
+        newest = next((path for path in reversed(self.games()) if not is_empty(path)), None)
+        if newest is None or newest.name in self._skipped or is_abandoned(newest):
             return None
-        if self._newest_number(self.quarantined()) > self._newest_number(games):
+        if self._newest_number(self.quarantined()) > self._newest_number([newest]):
             return None
-        resumed = read_game(games[-1], repair=True)
+        resumed = read_game(newest, repair=True)
         return None if resumed.game.over else resumed
 
     def last_requests(self) -> list[tuple[str, str]]:
@@ -285,21 +289,26 @@ class Journal:
         except OSError as error:  # unreadable: `probe` says so on the displays
             log.warning("nothing tidied in %s: %s", self.directory, error.strerror)
             return []
-        found = [
-            self._set_aside(self.directory / name, why)
-            for name in names
-            if _ours(name) and (why := disk.not_a_file(self.directory / name))
-        ]
-        for path in self.games():
-            if is_empty(path):
-                self._remove_empty(path)
-        newest = [path for path in self.games() if path.name not in self._skipped]
-        if newest and not is_abandoned(newest[-1]):
+        # One look at each entry (a tower keeps thousands of logs: start-up looks once)
+        found, logs = [], []
+        for name in names:
+            if not _ours(name):
+                continue
+            why, size = disk.looked_at(os.path.join(self.directory, name))
+            if why:
+                found.append(self._set_aside(self.directory / name, why))
+            elif name.endswith(".jsonl") and number_of(name) is not None:
+                if size == 0:  # no game: removed (and still a log if it cannot be)
+                    self._remove_empty(self.directory / name)
+                if size != 0 or os.path.lexists(self.directory / name):
+                    logs.append(name)
+        newest = next((n for n in reversed(logs) if n not in self._skipped), None)
+        if newest is not None and not is_abandoned(self.directory / newest):
             try:
-                read_game(newest[-1])
+                read_game(self.directory / newest)
             except (JournalError, OSError) as error:
-                reason = str(error).removeprefix(f"{newest[-1].name}: ")
-                found.append(self._set_aside(newest[-1], reason))
+                reason = str(error).removeprefix(f"{newest}: ")
+                found.append(self._set_aside(self.directory / newest, reason))
         return sorted(found, key=lambda entry: entry.name)
 
     def probe(self) -> None:
@@ -566,8 +575,9 @@ def _without_torn_tail(data: bytes) -> tuple[bytes, bool]:
 
 
 def _game_paths(directory: Path) -> list[Path]:
-    """The game logs in `directory` by name, oldest first (none if it does not exist)."""
-    return sorted(directory / name for name in _log_names(directory))
+    """The game logs in `directory` by name, oldest first (none if it does not exist). The
+    names are sorted as strings (zero-padded numbers): sorting 10,000 Paths took seconds."""
+    return [directory / name for name in sorted(_log_names(directory))]
 
 
 def _newest_log_number(directory: Path) -> int:

@@ -26,6 +26,7 @@ from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.seating import MAX_SEATS
 from firmware_py.show.font import FALLBACK, drawable, fit, picture, width
 from firmware_py.show.font import HEIGHT as FONT_HEIGHT
+from firmware_py.show.panel_charts import star, story_pages
 from firmware_py.show.whole import (
     LARGE,
     NAME_SIZES,
@@ -320,13 +321,14 @@ def _over(draw: Draw, view: TableView) -> None:
 
 def over_pages(view: TableView) -> list[Callable[[Draw, TableView], None]]:
     """The winner large, the scores (with how to start the next game below them when there
-    is room), then the QR code and table code while phones may join, else how to start on a
-    page alone."""
+    is room), each player's bars and the game's story (`panel_charts`), then the QR code and
+    table code while phones may join, else how to start on a page alone."""
+    results = [_winner, _final_scores, *story_pages(view)]
     if view.join_url and len(view.seats) < MAX_SEATS:
-        return [_winner, _final_scores, _join_next_game]
+        return [*results, _join_next_game]
     if len(view.seats) >= MAX_SEATS:
-        return [_winner, _final_scores, _next_game]
-    return [_winner, _final_scores]
+        return [*results, _next_game]
+    return results
 
 
 def _final_scores(draw: Draw, view: TableView) -> None:
@@ -339,7 +341,7 @@ def _final_scores(draw: Draw, view: TableView) -> None:
     for index in pages[view.page % len(pages)]:
         seat = ranked[index]
         if seat.name in view.winners:
-            _star(draw, 0, y + 1)
+            star(draw, 0, y + 1)
         right(draw, WIDTH - 1, y, str(seat.total))
         draw_lines(draw, (10, y), tuple(names[index]))
         y += LINE * len(names[index])
@@ -362,15 +364,6 @@ def _next_game(draw: Draw, view: TableView) -> None:
     big_text(draw, 8, "Next game?")
     centred(draw, 36, "press the")
     centred(draw, 46, "roll button")
-
-
-def _star(draw: Draw, x: int, y: int) -> None:
-    """A small filled star, 7 px wide: the winner's mark."""
-    draw.polygon(
-        [(x + 3, y), (x + 4, y + 2), (x + 6, y + 2), (x + 5, y + 4), (x + 6, y + 7),
-         (x + 3, y + 5), (x, y + 7), (x + 1, y + 4), (x, y + 2), (x + 2, y + 2)],
-        fill=1,
-    )  # fmt: skip
 
 
 def _error(draw: Draw, view: TableView) -> None:
@@ -525,11 +518,25 @@ def _options(draw: Draw, view: TableView) -> None:
         y = 12 + row * LINE
         text(draw, (0, y), colour)
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
+    if view.bonus_boxes:  # Big Points: the bonus boxes those sums reach on the sheet
+        text(draw, (0, 54), _bonus_line(view.bonus_boxes))
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
         lucky = "lucky: " + " ".join(map(str, sorted(active.lucky)))
         whose = f"{view.active}'s {lucky}"
         text(draw, (0, 54), whose if width(whose) <= WIDTH else lucky)  # the name is above
+
+
+def _bonus_line(boxes: tuple[str, ...]) -> str:
+    """ "bonus RY5 GB9": as many of the boxes as the line holds, and "+" if more."""
+    line = "bonus"
+    for shown, box in enumerate(boxes):
+        longer = f"{line} {box.replace(' ', '')}"
+        more = " +" if shown + 1 < len(boxes) else ""
+        if width(longer + more) > WIDTH:
+            return line + " +"
+        line = longer
+    return line
 
 
 def _lock_options(draw: Draw, view: TableView) -> None:

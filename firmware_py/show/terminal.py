@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Protocol, TextIO
 
@@ -23,6 +22,7 @@ from PIL import Image
 
 from drivers.display import Display
 from drivers.lights import LockLights
+from firmware_py.show.blocks import breakdown_lines, cells, in_cells, story_lines
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
 
@@ -130,32 +130,23 @@ def _game_lines(view: TableView) -> list[str]:
     return [first + locked, waiting, *filter(None, [view.absent])]
 
 
-def cells(text: str) -> int:
-    """The terminal cells `text` takes: two for a wide (East Asian) letter, none for a
-    combining mark, one for the rest."""
-    return sum(_cells(char) for char in text)
-
-
-def _cells(char: str) -> int:
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
-
-
-def in_cells(text: str, width: int) -> str:
-    """`text` cut to at most `width` cells and padded with spaces to exactly `width`."""
-    kept, used = "", 0
-    for char in text:
-        if used + _cells(char) > width:
-            break
-        kept, used = kept + char, used + _cells(char)
-    return kept + " " * (width - used)
+def initials(row: str) -> str:
+    """A row's letters: "R" for red, "RY" for Big Points' red-yellow bonus row."""
+    return "".join(part[0].upper() for part in row.split("-"))
 
 
 def crosses_counted(rows: list[tuple[str, list[str], str]]) -> str:
     """How many crosses each row has, in words: "crosses 6 red, 2 yellow+lock, 0 green, 3 blue"
     (a count written "R:6" reads as the red 6, to the eye and to a screen reader)."""
     return "crosses " + ", ".join(f"{len(n)} {colour}{lock}" for colour, n, lock in rows)
+
+
+def chart_parts(view: TableView, columns: int = 80) -> list[list[str]]:
+    """At game over, the game's figures in block characters: the breakdown's lines, then the
+    story's (none before the end, or without a story)."""
+    if view.story is None or view.screen != "over":
+        return []
+    return [breakdown_lines(view.story.breakdown), story_lines(view.story, columns)]
 
 
 class Prompt(Protocol):
@@ -267,6 +258,8 @@ class Terminal:
             if not self.said_elsewhere(line):
                 self.out.write(line + "\n")
         self._printed_news = view.news_count
+        if view.ended:  # the game's figures, once, under its last news
+            self.out.writelines(line + "\n" for part in chart_parts(view) for line in part)
         if self.prompt.attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
             if status != self._status:  # (a message printed as news is not printed again)
@@ -282,8 +275,8 @@ class Terminal:
 
     def screen_lines(self, columns: int | None = None, rows: int | None = None) -> list[str]:
         """What fits in `columns` x `rows` (the terminal's size by default), most needed first:
-        the moment in words and the prompt, the players, the lock lights, both displays, the
-        footers, then as much news as is left room for."""
+        the moment in words and the prompt, the players, at game over the game's figures, the
+        lock lights, both displays, the footers, then as much news as is left room for."""
         if columns is None or rows is None:
             columns, rows = self.size()
         status = self._status_lines()
@@ -291,7 +284,11 @@ class Terminal:
         seats = self._seat_lines(columns)
         room = rows - len(status) - len(prompt)
         seats = seats if len(seats) <= room else []
-        room -= len(seats) + 1
+        room -= len(seats)
+        charts: list[str] = []  # at game over, the figures: each part only where it fits
+        for part in chart_parts(self._view, columns):
+            charts += part if len(charts) + len(part) < room else []
+        room -= len(charts) + 1
         lights = [self._lights_line()] if room >= 0 else []
         panels = self._panels(columns)
         panels = panels if len(panels) <= room else []
@@ -306,7 +303,7 @@ class Terminal:
             for part in wrapped(line, columns)
         ]
         news = news[-room:] if room > 0 else []
-        return [*panels, *lights, *status, *seats, *news, *footer, *prompt][:rows]
+        return [*panels, *lights, *status, *seats, *charts, *news, *footer, *prompt][:rows]
 
     def _panels(self, columns: int) -> list[str]:
         """Both displays side by side, or the main display alone, or none: what fits."""
@@ -332,12 +329,12 @@ class Terminal:
             head = f"{mark}{in_cells(player.name, NAME_WIDTH)}{game.total(player.name):>4}  "
             tail = f"  penalties {player.penalties}"
             rows = []
-            for row, colour in enumerate(COLOURS):
-                numbers = game.sheet.rows[row].numbers
+            for row, colour in enumerate(game.sheet.row_names):  # Big Points: bonus rows last
+                numbers = game.sheet.row_numbers(row)
                 crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
                 lock = "+lock" if player.has_locked(row) else ""
                 rows.append((colour, crossed, lock))
-            full = " ".join(f"{c[0].upper()}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
+            full = " ".join(f"{initials(c)}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             wide = cells(head) + len(full) + len(tail) <= columns
             lines.append(head + (full if wide else crosses_counted(rows)) + tail)
         return lines

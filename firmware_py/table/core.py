@@ -322,7 +322,7 @@ class Table:
             join_address=self.join_address, frame=self.roller.frame,
             notice=self.lock_notice_on(), now=self.clock(), version=self.moments.version,
             news=tuple(self.newsfeed.lines), news_count=self.newsfeed.count,
-            decisions=dict(self.games.referee.last_decisions), absent=self.absence.waiting_notice(),
+            played=self.games.referee.played(), absent=self.absence.waiting_notice(),
         ))  # fmt: skip
 
     def subscribe(self, presenter: Presenter) -> None:

@@ -11,13 +11,16 @@ replaces stays in the journal, marked abandoned. A write that fails pauses the t
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+from firmware_py.journal.figures import story_of_log
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, Journal, JournalError
 from firmware_py.rules import ChoiceNeeded, Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from firmware_py.seating import SeatSpec
+from firmware_py.story import GameStory
 from firmware_py.table.decisions import CHOICE, RULE, STORAGE, Refusal
 from firmware_py.table.news_feed import News
 from firmware_py.table.requests import AppliedRequests
@@ -30,6 +33,15 @@ class Saving(Protocol):
 
     def failed(self, error: Exception) -> str: ...
     def saved(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Played:
+    """What was played of the game on, as values for the view: each player's last decision,
+    and once the game is over its story (read from its log in the journal)."""
+
+    decisions: Mapping[str, Mark | Pass | Undo]
+    story: GameStory | None = None
 
 
 class RefereeTable(Protocol):
@@ -61,6 +73,7 @@ class Referee:
         self.game: Game | None = None
         self.game_log: GameLog | None = None
         self.last_decisions: dict[str, Mark | Pass | Undo] = {}  # each player's, this game
+        self.story: GameStory | None = None  # the game's story, once it is over
         self.games_begun = 0
         self.games_finished = 0
 
@@ -89,6 +102,8 @@ class Referee:
             self.last_decisions[event.player] = event
         self.game = trial
         self.games_finished += trial.over
+        if trial.over:
+            self.story = story_of_log(game_log.path, game_log.lines())
         self.table.after_event(event, game, trial)
         return None
 
@@ -106,7 +121,7 @@ class Referee:
         self._note_seats(game_log, seats)
         self.game_log = game_log
         self.applied.remember_all(requests)
-        self.last_decisions = {}
+        self.last_decisions, self.story = {}, None
         self.game = Game.start(start)
         self.games_begun += 1
         return None
@@ -138,6 +153,10 @@ class Referee:
         self.set_aside()
         return f"set aside unfinished {title} (a new game was asked for on the menu)"
 
+    def played(self) -> Played:
+        """Each player's last decision this game, and the game's story once it is over."""
+        return Played(dict(self.last_decisions), self.story)
+
     def close_log(self) -> None:
         """The game's log is closed (its game set aside or the table stopping)."""
         if self.game_log is not None:
@@ -147,7 +166,7 @@ class Referee:
     def set_aside(self) -> None:
         """No game on any more: a new one is being set up (its log closed)."""
         self.close_log()
-        self.game = None
+        self.game, self.story = None, None
 
     def playing(self) -> bool:
         """True while a game is on (begun and not over)."""

@@ -10,14 +10,14 @@ numbers, the news, each player's last decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from firmware_py.lucky import DraftView
-from firmware_py.rules import Game, Mark, Pass, Undo
+from firmware_py.rules import Game
 from firmware_py.seating import SeatSpec
 from firmware_py.table import phase as phases
 from firmware_py.table.phase import TablePhase
+from firmware_py.table.referee import Played
 from firmware_py.view import (
     ERROR,
     LOCK,
@@ -56,7 +56,7 @@ class Moment:
     version: int
     news: tuple[str, ...]
     news_count: int
-    decisions: Mapping[str, Mark | Pass | Undo]  # each player's last this game
+    played: Played  # each player's last decision this game; its story once it is over
     absent: str = ""  # while the table waits for a player whose device has gone: who, a press
 
 
@@ -71,7 +71,7 @@ def view_of(moment: Moment) -> TableView:
         draft=moment.draft,
         news=moment.news,
         news_count=moment.news_count,
-        decisions=moment.decisions,
+        decisions=moment.played.decisions,
         absent=moment.absent,
     )
 
@@ -102,7 +102,7 @@ def game_view(moment: Moment, game: Game) -> TableView:
     if moment.phase is not phases.GAME_OVER:
         return view
     url, code = moment.join_address  # between games phones may join: the game over pages
-    return replace(view, join_url=url, join_code=code)
+    return replace(view, join_url=url, join_code=code, story=moment.played.story)
 
 
 def page_of(now: float) -> int:

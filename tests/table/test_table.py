@@ -29,7 +29,7 @@ from firmware_py.menu import IDLE_SECONDS, short_title
 from firmware_py.players.lookahead import look_ahead
 from firmware_py.rules import Mark, Pass, Roll, Start, Undo, game_report
 from firmware_py.seating import COMPUTER, KEYBOARD, PAD, SeatSpec
-from firmware_py.show.screens import render
+from firmware_py.show.screens import over_pages, render
 from firmware_py.table import ALERT_SECONDS, LuckyNumber, Table, TablePhase
 from firmware_py.table import computers as computers_module
 from firmware_py.table.news_feed import NEWS_KEPT
@@ -68,7 +68,9 @@ def test_computer_players_play_a_whole_game_that_the_journal_replays(tmp_path, v
     table.hardware.lights.wait_until_steady(timeout=HANG)
     assert lit_lights(table) == {COLOURS[row] for row in game.locked}
     main = table.hardware.displays["main"]
-    pages = {render(replace(table.view(), page=page), "main").tobytes() for page in range(3)}
+    turns = len(over_pages(table.view()))  # the scores, each player's bars, the story ...
+    assert table.view().story is not None and turns == 2 + len(seats) + 1
+    pages = {render(replace(table.view(), page=page), "main").tobytes() for page in range(turns)}
     assert main.frame.tobytes() in pages  # the game over screen, on the page its clock says
     assert main.device.image.tobytes() in {shifted(main.frame, xy) for xy in SHIFT_OFFSETS}
     assert table.newsfeed.lines[-1].startswith("Game over")

@@ -30,6 +30,7 @@ from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
 from firmware_py.seats.phones.budget import Bucket
 from firmware_py.seats.phones.codes import TableCodes
+from firmware_py.seats.phones.game_over import Figures, GameOverFigures
 from firmware_py.seats.phones.join_key import new_join_key
 from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
@@ -139,7 +140,8 @@ class Phone:
 
 
 class WebHub:
-    """The phones at the table: joins, hellos and decisions from pages; views pushed to them."""
+    """The phones at the table: joins, hellos and decisions from pages; views pushed to them
+    (at game over with the game's `figures`, `game_over`)."""
 
     def __init__(
         self,
@@ -147,6 +149,7 @@ class WebHub:
         journal: Journal,
         code: str | None = None,
         key: str | None = None,
+        figures: Figures | None = None,
     ) -> None:
         self.seats = seats
         self.door = seats.door  # the table's way in for phones
@@ -160,6 +163,7 @@ class WebHub:
         self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
         self._cooling: dict[str, float] = {}  # address -> until when it may not connect
         self.stopping = False  # the tower stops: the pages that close now come back after it
+        self.game_over = GameOverFigures(figures)
 
     @property
     def code(self) -> str:
@@ -411,6 +415,7 @@ class WebHub:
         if view.version == self._seen:
             return
         self._seen = view.version
+        self.game_over.keep(view.story)
         if view.ended:
             self.codes.renew()
             self.code_changed()
@@ -424,6 +429,7 @@ class WebHub:
         if device is not None and self.seats.seat_of(device) is not None:
             view = phone_view(self.seats.view(device), [seat.name for seat in now.seats])
             view["text"] = with_absence(view["text"], now.absence)
+            self.game_over.add_to(view)
             phone.send({"type": "view", "view": view})
             return
         refusal = now.join_refusal

@@ -22,6 +22,7 @@ from aiohttp import WSCloseCode, WSMsgType, web, web_response
 
 from firmware_py.seats.phones.doorman import BACKLOG, Doorman, Entrance, open_files_budget
 from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
+from firmware_py.seats.phones.history_pages import HistoryPages
 from firmware_py.seats.phones.hub import MAX_MESSAGE, TOO_FAST, Phone, WebHub
 
 log = logging.getLogger(__name__)
@@ -53,8 +54,9 @@ HEADERS = {
 EVERY_NETWORK = ("0.0.0.0", "::")
 
 
-def make_app(hub: WebHub) -> web.Application:
-    """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws."""
+def make_app(hub: WebHub, history: HistoryPages | None = None) -> web.Application:
+    """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws, and
+    the history's pages under /history (`history_pages`)."""
     app = web.Application(client_max_size=4096, middlewares=[_read_little, _own_host_only])
     app[HUB] = hub
     app[HOSTS] = OwnHosts()
@@ -62,6 +64,8 @@ def make_app(hub: WebHub) -> web.Application:
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _websocket)
     app.router.add_static("/static/", STATIC)
+    if history is not None:
+        history.add_routes(app)
     app.on_response_prepare.append(_headers)
     return app
 
@@ -217,8 +221,10 @@ class WebServer:
     """The web server's life inside the tower's loop: `start` (None, or why phones cannot join,
     in one sentence) and `stop`."""
 
-    def __init__(self, hub: WebHub, host: str, port: int) -> None:
+    def __init__(self, hub: WebHub, host: str, port: int, history: HistoryPages | None = None
+                 ) -> None:  # fmt: skip
         self.hub = hub
+        self.history = history
         self.host = host
         self.port = port
         self.moved_from: int | None = None  # the configured port, when another program held it
@@ -249,7 +255,7 @@ class WebServer:
         # the app's hooks), carry no versions: this is the process's only web server.
         web_response.SERVER_SOFTWARE = SERVER_NAME  # type: ignore[attr-defined]
         runner = web.AppRunner(
-            make_app(self.hub),
+            make_app(self.hub, self.history),
             access_log=None,
             handle_signals=False,
             shutdown_timeout=CLOSE_WAIT,

@@ -1,0 +1,198 @@
+"""The figures of a game and of a player as HTML pieces for the phone pages: each chart
+(`show/svg.py`) in a figure, its sentence under it, and the same figures as tables a screen
+reader can walk, folded under the chart (`<details>`) so the phone shows the picture first.
+
+Only markup: the page's style (`seats/phones/static/app.css`) lays it out; nothing here needs a
+script. Every name is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from firmware_py.journal.figures import HeatMap, PlayerHistory, Rival, SheetFigures
+from firmware_py.show.svg import (
+    ROWS,
+    breakdown_chart,
+    breakdown_words,
+    heat_chart,
+    heat_words,
+    rivals_chart,
+    story_chart,
+    story_words,
+    trend_chart,
+)
+from firmware_py.story import Breakdown, GameStory, PlayerFigures
+from firmware_py.words import plural
+
+TREND_AT_LEAST = 3  # games on a sheet before its trend is drawn
+RIVALS_DRAWN = 12  # other players in the head-to-head chart (the most met); the table has all
+
+
+class PageDrawings:
+    """The charts of the history's pages on the phones (`seats/phones/history_pages`, which
+    asks for them as `Drawings`: the seats stage does not import this one)."""
+
+    def game(self, story: GameStory) -> str:
+        return game_figures(story)
+
+    def player(self, history: PlayerHistory) -> str:
+        return player_figures(history)
+
+
+def game_figures(story: GameStory, level: int = 2) -> str:
+    """A game's breakdown and story: two charts, their sentences, their tables."""
+    heading = f"h{level}"
+    return "".join([
+        '<section class="figures" aria-label="How the game went">',
+        f"<{heading}>Points per row</{heading}>",
+        _figure(breakdown_chart(story.breakdown), breakdown_words(story.breakdown)),
+        _folded("Points per row as tables", breakdown_tables(story.breakdown)),
+        f"<{heading}>The game roll by roll</{heading}>",
+        _figure(story_chart(story), story_words(story)),
+        _folded("Scores after each roll as a table", story_table(story)),
+        "</section>",
+    ])  # fmt: skip
+
+
+def _figure(chart: str, words: str) -> str:
+    """A chart with its sentence as the caption (hidden from screen readers, which hear the
+    same sentence as the chart's description)."""
+    return f'<figure>{chart}<figcaption aria-hidden="true">{escape(words)}</figcaption></figure>'
+
+
+def _folded(summary: str, content: str) -> str:
+    return f"<details><summary>{escape(summary)}</summary>{content}</details>"
+
+
+def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table: a caption, column headings, and rows whose first cell heads the row."""
+    header = "".join(f'<th scope="col">{escape(cell)}</th>' for cell in head)
+    body = "".join(
+        f'<tr><th scope="row">{escape(row[0])}</th>'
+        + "".join(f"<td>{escape(cell)}</td>" for cell in row[1:])
+        + "</tr>"
+        for row in rows
+    )
+    table = (f"<table><caption>{escape(caption)}</caption><thead><tr>{header}</tr></thead>"
+             f"<tbody>{body}</tbody></table>")  # fmt: skip
+    # A table wider than the phone scrolls in its own box (which takes the focus, so that a
+    # keyboard scrolls it too), never the page: large text and zoom keep the page in view.
+    box = f'class="table-box" tabindex="0" role="region" aria-label="{escape(caption)}"'
+    return f"<div {box}>{table}</div>"
+
+
+def breakdown_tables(breakdown: Breakdown) -> str:
+    """A small table per player (highest total first): each row's points and crosses, the
+    bonus, the penalties, the total."""
+    return "".join(_player_table(player, player.name in breakdown.winners)
+                   for player in breakdown.ranked())  # fmt: skip
+
+
+def _player_table(player: PlayerFigures, won: bool) -> str:
+    rows = [
+        (f"{row.colour} ({ROWS[row.colour][2]})", str(row.points),
+         str(row.crosses) + (", locked" if row.locked else ""))
+        for row in player.rows
+    ]  # fmt: skip
+    if player.bonus_points:
+        rows.append(("bonus", str(player.bonus_points), ""))
+    rows.append(("penalties", f"-{player.penalty_points}", str(player.penalties)))
+    rows.append(("total", str(player.total), ""))
+    caption = f"{player.name}{' (won)' if won else ''}: {player.total} points"
+    return _table(caption, ("row", "points", "crosses"), rows)
+
+
+def story_table(story: GameStory) -> str:
+    """Every player's total after each roll."""
+    rows = [(str(roll), *map(str, totals)) for roll, totals in enumerate(story.totals)]
+    return _table("Totals after each roll (0: before the first)", ("roll", *story.names), rows)
+
+
+# ---- a player ---------------------------------------------------------------------------------
+
+
+def player_figures(history: PlayerHistory, level: int = 2) -> str:
+    """A player's figures: the sheets they played (mean, best, trend), head to head, and a
+    heat-map of each sheet."""
+    heading = f"h{level}"
+    parts = [
+        f"<p>{escape(player_words(history))}</p>",
+        f"<{heading}>Per sheet</{heading}>",
+        sheets_table(history.sheets),
+    ]
+    for sheet in history.sheets:
+        if sheet.games >= TREND_AT_LEAST:
+            parts.append(_figure(trend_chart(sheet.totals, sheet.variant), trend_words(sheet)))
+    if history.rivals:
+        parts += [f"<{heading}>Head to head</{heading}>",
+                  _figure(rivals_chart(history.name, history.rivals[:RIVALS_DRAWN]),
+                          rivals_words(history)),
+                  _folded("Head to head as a table", rivals_table(history.rivals))]  # fmt: skip
+    for heat in history.heat:
+        parts += [f"<{heading}>Where the crosses went: {escape(heat.variant)}</{heading}>",
+                  _figure(heat_chart(heat), heat_words(heat)),
+                  _folded(f"The {heat.variant} sheet as tables", heat_tables(heat))]  # fmt: skip
+    return "".join(parts)
+
+
+def player_words(history: PlayerHistory) -> str:
+    rate = round(100 * history.win_rate)
+    alike = [name for name in history.seated_as if name != history.name]
+    also = f" (also seated as {', '.join(alike)})" if alike else ""
+    return (f"{history.name}{also}: {plural(history.games, 'game')}, "
+            f"{plural(history.wins, 'win')} ({rate} %).")  # fmt: skip
+
+
+def sheets_table(sheets: Sequence[SheetFigures]) -> str:
+    rows = [(sheet.variant, str(sheet.games), f"{sheet.mean:.0f}", str(sheet.best),
+             trend_in_words(sheet)) for sheet in sheets]  # fmt: skip
+    return _table("Games, mean and best per sheet", ("sheet", "games", "mean", "best", "trend"),
+                  rows)  # fmt: skip
+
+
+def trend_in_words(sheet: SheetFigures) -> str:
+    """The trend in a few words: "up 6" on the games before, or not yet."""
+    trend = sheet.trend()
+    if trend is None:
+        return "not yet"
+    last, before = trend
+    change = round(last - before)
+    return "level" if change == 0 else f"{'up' if change > 0 else 'down'} {abs(change)}"
+
+
+def trend_words(sheet: SheetFigures) -> str:
+    trend = sheet.trend()
+    if trend is None:
+        return f"{sheet.variant}: mean {sheet.mean:.0f}, best {sheet.best}."
+    last, before = trend
+    return (f"{sheet.variant}: the last 10 games {last:.0f} points on average, the 10 before "
+            f"{before:.0f} ({trend_in_words(sheet)}).")  # fmt: skip
+
+
+def rivals_words(history: PlayerHistory) -> str:
+    """Head to head in sentences, of the players the chart shows (and how many it leaves to
+    the table)."""
+    words = [f"Against {r.name}: ahead {r.ahead}, behind {r.behind}, level {r.level}."
+             for r in history.rivals[:RIVALS_DRAWN]]  # fmt: skip
+    more = len(history.rivals) - RIVALS_DRAWN
+    if more > 0:
+        words.append(f"{plural(more, 'other player')} met less often: in the table.")
+    return " ".join(words)
+
+
+def rivals_table(rivals: Sequence[Rival]) -> str:
+    rows = [(r.name, str(r.games), str(r.ahead), str(r.behind), str(r.level)) for r in rivals]
+    return _table("Head to head", ("against", "games", "ahead", "behind", "level"), rows)
+
+
+def heat_tables(heat: HeatMap) -> str:
+    """A table per row of the sheet: each number, how often crossed, skipped, left open."""
+    tables = []
+    for row, colour in enumerate(ROWS):
+        rows = [(str(number), str(c), str(s), str(o)) for number, (c, s, o)
+                in zip(heat.numbers()[row], heat.cells[row], strict=False)]  # fmt: skip
+        caption = f"{colour} ({ROWS[colour][2]}) row, {plural(heat.games, 'game')}"
+        tables.append(_table(caption, ("number", "crossed", "skipped", "left open"), rows))
+    return "".join(tables)

@@ -1,0 +1,103 @@
+"""`qwixx-tower history` with figures, as a user meets it: a player's games, wins, bests,
+head to head and heat-map as text within 80 columns (`--player NAME`, names alike being one
+player), one game's breakdown and story (`--game N`), every game or player as JSON for scripts
+and CSV for a spreadsheet; what is left out said, and a name nobody had said in one sentence."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sys
+
+from support import spawn
+from support.paths import GOLDEN
+
+KNOWN = GOLDEN / "story-game.jsonl"  # Ann 29, Ben 47, Cleo 43: Ben won
+
+
+def history(state, *args: str):
+    return spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "history", "--state-dir", str(state), *args],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def journal_of_three_games(state) -> None:
+    """Games 1 and 2 the known game, game 3 abandoned half-way."""
+    state.mkdir(exist_ok=True)
+    shutil.copyfile(KNOWN, state / "game-000001.jsonl")
+    shutil.copyfile(KNOWN, state / "game-000002.jsonl")
+    lines = KNOWN.read_text().splitlines(keepends=True)
+    (state / "game-000003.jsonl").write_text("".join(lines[:10]))
+    (state / "game-000003.abandoned").touch()
+
+
+def test_a_players_figures_as_text_within_80_columns(tmp_path):
+    journal_of_three_games(tmp_path)
+    result = history(tmp_path, "--player", "BEN")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Ben: 2 games, 2 wins (100 %)"
+    assert lines[3].split()[:4] == ["classic", "2", "47", "47"]
+    assert any(line.split()[:5] == ["Ann", "2", "2", "0", "0"] for line in lines)
+    assert "where the crosses went on classic (2 games): % crossed" in lines
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_a_name_nobody_had_is_said_in_one_sentence(tmp_path):
+    journal_of_three_games(tmp_path)
+    result = history(tmp_path, "--player", "Zed")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == "no finished game has a player named 'Zed'\n"
+
+
+def test_every_player_as_text_says_what_is_left_out(tmp_path):
+    journal_of_three_games(tmp_path)
+    lines = history(tmp_path, "--players").stdout.splitlines()
+    assert lines[0].split() == ["Ann", "2", "games", "0", "wins", "0", "%"]
+    assert lines[-1] == "Left out of the figures: 1 game abandoned."
+
+
+def test_no_finished_game_yet_is_said(tmp_path):
+    assert history(tmp_path, "--players").stdout == f"no finished games yet in {tmp_path}\n"
+
+
+def test_a_games_story_in_block_characters_and_in_words(tmp_path):
+    journal_of_three_games(tmp_path)
+    text = history(tmp_path, "--game", "2").stdout
+    assert text.startswith("game 2: ")
+    assert "Ben won with 47 points." in text and "Roll 18: Ben locked red." in text
+    refused = history(tmp_path, "--game", "3")
+    assert refused.returncode == 1
+    assert refused.stderr == "game 3 was abandoned before its end: it is not in the figures\n"
+
+
+def test_json_for_scripts_has_every_game_and_what_each_player_crossed(tmp_path):
+    journal_of_three_games(tmp_path)
+    data = json.loads(history(tmp_path, "--json").stdout)
+    assert [(game["number"], game["state"]) for game in data["games"]] == [
+        (1, "over"), (2, "over"), (3, "abandoned"),
+    ]  # fmt: skip
+    ben = data["games"][0]["players"][1]
+    assert (ben["name"], ben["total"], ben["locked"]) == ("Ben", 47, ["red"])
+    assert data["left_out"]["abandoned"] == [3]
+    player = json.loads(history(tmp_path, "--player", "cleo", "--json").stdout)
+    assert (player["name"], player["games"], player["wins"]) == ("Cleo", 2, 0)
+
+
+def test_csv_for_a_spreadsheet_has_a_row_per_game_and_player(tmp_path):
+    journal_of_three_games(tmp_path)
+    rows = list(csv.DictReader(io.StringIO(history(tmp_path, "--csv").stdout)))
+    assert [(row["game"], row["player"], row["total"]) for row in rows[:3]] == [
+        ("1", "Ann", "29"), ("1", "Ben", "47"), ("1", "Cleo", "43"),
+    ]  # fmt: skip
+    assert {row["state"] for row in rows if row["game"] == "3"} == {"abandoned"}
+    story = list(csv.reader(io.StringIO(history(tmp_path, "--game", "1", "--csv").stdout)))
+    assert story[0] == ["roll", "Ann", "Ben", "Cleo"] and story[-1] == ["21", "29", "47", "43"]
+
+
+def test_json_and_csv_together_are_a_mistake_in_one_sentence(tmp_path):
+    result = history(tmp_path, "--json", "--csv")
+    assert result.returncode == 2 and "not allowed with argument" in result.stderr

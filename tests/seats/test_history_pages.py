@@ -1,0 +1,112 @@
+"""The history on the phones' web server, as a guest's phone meets it: the players and the
+table's last games with a link to each game's story, a player's figures, a game's charts; every
+page a page in words (refusals too), no name ever read as markup, bounded inputs and a budget
+of pages per device. Real aiohttp server and client, a real journal."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+import aiohttp
+from support.history import HOSTILE, history_tower
+from support.web import run_with_server
+
+from firmware_py.seats.phones import history_pages as pages
+
+
+def browse(tmp_path, steps, tower=None) -> None:
+    """Run a tower with the history's pages (`tower`: a table and server made already) while
+    `await steps(get)` plays; `get(path)` is (status, text)."""
+    table, server = tower or history_tower(tmp_path)
+
+    async def with_session() -> None:
+        async with aiohttp.ClientSession() as session:
+
+            async def get(path: str, host: str = "") -> tuple[int, str]:
+                headers = {"Host": host} if host else {}
+                url = f"http://127.0.0.1:{server.port}{path}"
+                async with session.get(url, headers=headers) as response:
+                    return response.status, await response.text()
+
+            await steps(get)
+
+    run_with_server(table, server, with_session)
+
+
+def links(html: str) -> list[str]:
+    return re.findall(r'href="([^"]+)"', html)
+
+
+def test_the_history_lists_the_players_and_the_last_games_with_a_link_to_each_story(tmp_path):
+    async def steps(get) -> None:
+        status, html = await get("/history")
+        assert status == 200
+        assert "Left out of the figures: 1 game abandoned." in html
+        assert "/history/game/1" in links(html) and "/history/game/2" in links(html)
+        assert "/history/game/3" not in links(html)  # abandoned: said, not linked
+        assert "Game 3, abandoned, not in the figures." in html or "abandoned, not in" in html
+        assert "/history/player?name=Ben" in links(html)
+        status, story = await get("/history/game/1")
+        assert status == 200 and story.count("<svg") == 2
+        assert "Ben won with 47 points." in story
+
+    browse(tmp_path, steps)
+
+
+def test_a_players_page_has_their_figures_as_charts_each_with_words_and_a_table(tmp_path):
+    async def steps(get) -> None:
+        status, html = await get("/history/player?name=CLEO")
+        assert status == 200
+        assert "<h1>Cleo</h1>" in html and "2 games" in html
+        for chart in re.findall(r"<svg.*?</svg>", html, re.S):
+            root = ElementTree.fromstring(chart)  # well-formed: a name cannot break out
+            assert root.get("role") == "img" and root.find("{*}title").text
+            assert root.find("{*}desc").text
+        assert "<table" in html
+
+    browse(tmp_path, steps)
+
+
+def test_a_name_that_is_markup_is_shown_as_text_everywhere(tmp_path):
+    async def steps(get) -> None:
+        for path in ("/history", "/history/game/2", "/history/player?name=Ben",
+                     f"/history/player?name={aiohttp.helpers.quote(HOSTILE)}"):  # fmt: skip
+            status, html = await get(path)
+            assert status in (200, 404), path
+            assert "<img" not in html and "onerror=1>" not in html, path
+            assert "&lt;img src=x onerror=1&gt;" in html, path
+
+    browse(tmp_path, steps)
+
+
+def test_bad_requests_get_a_page_in_words(tmp_path):
+    async def steps(get) -> None:
+        status, html = await get("/history/player?name=" + "x" * 500)
+        assert status == 400 and "No player has a name that long." in html
+        status, html = await get("/history/player?name=Zed")
+        assert status == 404 and "No finished game has a player named Zed." in html
+        status, html = await get("/history/game/99")
+        assert status == 404 and "There is no game 99 in the journal." in html
+        status, html = await get("/history/game/3")
+        assert status == 404 and "Game 3 was abandoned before its end" in html
+        status, html = await get("/history?before=99999999999999999999")
+        assert status == 200 and "The last games at this table" in html
+
+    browse(tmp_path, steps)
+
+
+def test_a_phone_asking_too_often_is_told_to_wait_and_other_hosts_are_refused(tmp_path):
+    """The budget's clock stands still here: what a phone may ask at once, and no more."""
+    table, server = history_tower(tmp_path)
+    server.history.clock = lambda: 0.0  # (the buckets refill by the clock: never, here)
+
+    async def steps(get) -> None:
+        statuses = [(await get("/history"))[0] for _ in range(pages.PER_ADDRESS[0] + 3)]
+        assert statuses == [200] * pages.PER_ADDRESS[0] + [429] * 3
+        status, html = await get("/history")
+        assert status == 429 and "wait a moment and reload the page" in html
+        status, _ = await get("/history", host="evil.example")
+        assert status != 200
+
+    browse(tmp_path, steps, (table, server))

@@ -1,0 +1,100 @@
+"""The history's pages in Debian's chromium (Playwright), as a guest's phone shows them: reached
+from the join page without a seat, each chart a picture a screen reader hears described, a tap
+from the table's games to a game's story, nothing serious for axe-core, and at 360 px and at
+200 % text nothing runs off the side of the page (a wide table scrolls in its own box). The
+screenshots of each page at 360 px and 200 % text go to the test's folder, to be looked at."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+from support.browser import CHROMIUM
+from support.history import history_tower
+from support.phone_page import CODE, axe_source, axe_violations, phone, play_in_browser
+
+if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
+    pytest.skip("playwright (test extra)", allow_module_level=True)
+pytestmark = [
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="no chromium: ./dev test installs it with apt-get when run as root",
+    ),
+    pytest.mark.xdist_group("browser-history"),
+    pytest.mark.usefixtures("browser_for_the_module"),
+]
+AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# What reaches past the phone's right edge: not a table in its scrolling box, nor a chart's
+# parts (the chart itself is checked: an SVG clips what it holds to its own box)
+SPILLS = """() => [...document.querySelectorAll('main *')]
+    .filter(e => !e.closest('.table-box') && !e.closest('svg *'))
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .map(e => e.tagName + ' ' + e.textContent.slice(0, 30))"""
+CHARTS = """() => [...document.querySelectorAll('svg.chart')].map(svg => [
+    svg.getAttribute('role'),
+    svg.getAttribute('aria-labelledby').split(' ')
+        .map(id => document.getElementById(id).textContent).join(' | ')])"""
+
+
+def test_the_history_is_reached_from_the_join_page_and_a_tap_opens_a_games_story(tmp_path):
+    table, server = history_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.click("text=Past games and players")
+        await page.wait_for_selector("h1:text('Past games and players')")
+        await page.click("a[href='/history/game/1']")
+        await page.wait_for_selector("h1:text('Game 1')")
+        charts = await page.evaluate(CHARTS)
+        assert [role for role, _ in charts] == ["img", "img"]
+        assert "Ben won with 47 points." in charts[0][1]
+        await page.click("text=All players and games")
+        await page.click("a[href='/history/player?name=Ben']")
+        await page.wait_for_selector("h1:text('Ben')")
+        described = await page.evaluate(CHARTS)
+        assert described and all(role == "img" and words for role, words in described)
+
+    play_in_browser(table, server, steps)
+
+
+PAGES = {"players": "/history", "player": "/history/player?name=Cleo", "game": "/history/game/2"}
+
+
+def test_axe_core_finds_nothing_serious_on_the_history_pages(tmp_path):
+    source = axe_source()
+    if source is None:
+        pytest.skip("axe-core could not be installed (no npm, or no registry)")
+    table, server = history_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        found = {}
+        for name, path in PAGES.items():
+            await page.goto(f"http://127.0.0.1:{server.port}{path}")
+            await page.click("summary >> nth=0") if name != "players" else None
+            found[name] = await axe_violations(page, source)
+        assert found == {name: [] for name in PAGES}
+
+    play_in_browser(table, server, steps)
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_at_360_px_nothing_runs_off_the_side_even_at_200_percent_text(tmp_path, text):
+    table, server = history_tower(tmp_path)
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        for name, path in PAGES.items():
+            await page.goto(f"http://127.0.0.1:{server.port}{path}")
+            await page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
+            for summary in await page.query_selector_all("summary"):
+                await summary.click()
+            await page.evaluate(AFTER_A_FRAME)
+            await page.screenshot(path=tmp_path / f"history-{name}-{text[:-1]}.png",
+                                  full_page=True)  # fmt: skip
+            assert await page.evaluate("document.documentElement.scrollWidth") <= 360, name
+            assert await page.evaluate(SPILLS) == [], name
+
+    play_in_browser(table, server, steps)
