@@ -18,7 +18,7 @@ let go, and the dice then roll 0.4 s on the display, both by design and not coun
 to every phone (p99 < 100 ms: a seated phone's decision until every phone has heard the change
 it made); a hard decision (p99 < 100 ms: the hard level deciding every position of whole
 games, in a process of its own in the same budget); resident memory (< 100 MB, and the
-cgroup's peak under its limit). The phones and pads have no history view to time.
+cgroup's peak under its limit). The history view (bench/history.py) is not timed here.
 
     sudo nice .venv/bin/python bench/zero2w.py [--rolls 60] [--memory 320] [--share S]
 """

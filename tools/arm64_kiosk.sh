@@ -164,8 +164,8 @@ kiosk_block() {  # $1: which ```sh block of docs/kiosk.md (1: the install, 2: ch
 
 as_emulated() {  # the install's substitutions, each said as it is made
     note "'<this repository>' is the clone of this checkout's HEAD at /srv/qwixx-tower.git"
-    note "python3-lgpio is Raspberry Pi's own package (its archive, not Debian's, which has no" \
-        "lgpio for any release): left out here; gpiozero's mock pin factory stands for the pins"
+    note "python3-lgpio is Raspberry Pi's own package (its archive; Debian's trixie arm64 list" \
+        "has no lgpio): left out here; gpiozero's mock pin factory stands for the pins"
     note "raspi-config is Raspberry Pi's own tool: a stand-in records what it was asked"
     note "pip is given no index, only the wheels this machine's pip downloaded for aarch64"
     sed -e 's|<this repository>|/srv/qwixx-tower.git|' -e 's| python3-lgpio||'
