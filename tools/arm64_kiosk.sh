@@ -268,6 +268,7 @@ check_unit() {  # $1: the root
 }
 
 inside() {  # in private mount and PID namespaces: all is unmounted and ended when it ends
+    mkdir -p "$CACHE"  # (a fresh machine has none of it)
     userland=$CACHE/$RELEASE-$(userland_key)
     build_userland "$userland"
     prime_apt "$userland"
