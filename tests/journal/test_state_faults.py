@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from firmware_py.table.storage import FIRST_RETRY
 from support import HANG, spawn
 from support.capabilities import without_dac_override
 from support.disk import FULL, fill, tmpfs
@@ -37,6 +36,7 @@ from firmware_py.rules import Event, Game, Roll, game_report
 from firmware_py.seating import KEYBOARD, PAD, SeatSpec
 from firmware_py.show.screens import render
 from firmware_py.table import STORAGE, LuckyNumber, Table
+from firmware_py.table.storage import FIRST_RETRY
 from firmware_py.view import TableView
 
 
