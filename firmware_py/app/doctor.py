@@ -69,6 +69,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     yield _pads(config)
     state_dir = state_dir or config.state_dir or default_state_dir()
     yield _phones(config, state_dir)
+    yield from _guarded("MQTT", lambda: _mqtt(config))
     yield _state_dir(state_dir)
 
 
@@ -309,6 +310,18 @@ def _phones(config: TowerConfig, state_dir: Path) -> Check:
     why = "" if key else " (the table code is on the main display)"
     qr = "\n".join(terminal_lines(url))
     return True, f"phones join at {url}{why}\n{qr}"
+
+
+def _mqtt(config: TowerConfig) -> Check:
+    """Whether the broker of [mqtt] answers, or why not, in one sentence (the bus is loaded
+    only with [mqtt])."""
+    if config.mqtt is None:
+        return True, "MQTT: off ([mqtt] puts the tower on the house's broker: home-assistant.md)"
+    try:
+        from firmware_py.bus.check import broker_check
+    except ImportError:
+        return False, "MQTT: [mqtt] is set, but aiomqtt is not: pip install 'qwixx-tower[mqtt]'"
+    return broker_check(config.mqtt)
 
 
 def _state_dir(path: Path) -> Check:
