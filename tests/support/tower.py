@@ -48,13 +48,14 @@ class Tower:
                  pads: Sequence[PtyPad] = (), web: bool = False, keyboard: bool = False,
                  stderr_apart: bool = False, modes_apply: bool = False, niceness: int = 0,
                  open_files: str = "", env: Mapping[str, str] | None = None,
-                 fork: bool = True) -> None:  # fmt: skip
+                 fork: bool = True, sections: str = "") -> None:  # fmt: skip
         """`folder`: its configuration and state there (above); `state`: its state directory;
         `pace` and `games`: as the command line's; `keyboard`: its standard input is a
         terminal (`press`, `type`); `modes_apply`: as root, file modes hold for it as for any
         user (it loses CAP_DAC_OVERRIDE); `niceness`: it runs that much nicer; `open_files`:
         "SOFT:HARD", the limit of open files it starts with (it is then exec'd, not forked);
-        `env`: its whole environment (this process's by default)."""
+        `env`: its whole environment (this process's by default); `sections`: more of its
+        config.toml (an [mqtt] section)."""
         self.state = state or (folder / "state" if folder else None)
         self.pads = list(pads)
         self._ready = ReadySocket()
@@ -62,7 +63,7 @@ class Tower:
         config = folder / "config.toml" if folder else None
         if config is not None:
             web_port = self._held.getsockname()[1] if self._held else None
-            config.write_text(configuration(self.pads, web_port))
+            config.write_text(configuration(self.pads, web_port) + sections)
         self.command = tower_command(args, config, self.state, pace, games, niceness)
         if open_files:
             self.command = ["prlimit", f"--nofile={open_files}", "--", *self.command]
