@@ -14,7 +14,7 @@ from pathlib import Path
 
 from firmware_py.bus.farewell import leftovers, remember
 from firmware_py.bus.inbox import Actions, Inbox, TableButton
-from firmware_py.bus.link import GOODBYE, BusLink, LinkStatus
+from firmware_py.bus.link import GOODBYE, LAST_WORDS, BusLink, LinkStatus
 from firmware_py.bus.outbox import Outbox
 from firmware_py.bus.presenter import BusPresenter
 from firmware_py.bus.results import Results
@@ -63,8 +63,11 @@ class BusClient:
         if self._task is None:
             return
         self.link.stop()
+        if not self.status.connected:  # connecting, or waiting to try again: nothing to say
+            self._task.cancel()
+            return
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), GOODBYE * 3)
+            await asyncio.wait_for(asyncio.shield(self._task), LAST_WORDS + GOODBYE * 2)
         except TimeoutError:
             self._task.cancel()
 

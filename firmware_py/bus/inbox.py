@@ -144,7 +144,9 @@ class Inbox:
             "too many": counts.too_many,
             "refused": counts.refused,
         }
-        if now_counts == counts.said or now - self._reported < REPORT_EVERY:
+        if not any(now_counts.values()) or now_counts == counts.said:
+            return
+        if now - self._reported < REPORT_EVERY:
             return
         self._reported, counts.said = now, now_counts
         told = ", ".join(f"{number} {why}" for why, number in now_counts.items() if number)

@@ -20,7 +20,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import aiomqtt
@@ -39,6 +39,7 @@ FIRST_DELAY = 0.5  # seconds before the first try again
 MAX_DELAY = 30.0  # the longest wait between two tries
 STEADY = 60.0  # a connection that lasted this long starts the back-off afresh
 GOODBYE = 1.0  # seconds a stopping tower waits for the broker to take its "offline"
+LAST_WORDS = 2.0  # seconds a stopping tower gives what waits (its last game's result)
 
 
 class LinkStatus:
@@ -139,10 +140,23 @@ class BusLink:
                 self._results(client),
                 self._stopping.wait(),
             )
-            if self._stopping.is_set():  # a clean goodbye: the broker keeps no last will
-                await client.publish(
-                    self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE
-                )
+            if self._stopping.is_set():
+                await self._goodbye(client)
+
+    async def _goodbye(self, client: aiomqtt.Client) -> None:
+        """The tower stops: what waits goes first (the last game's result, which a tower
+        stopped right after it would otherwise publish at its next start), for LAST_WORDS at
+        most; then "offline", a clean goodbye (the broker keeps no last will)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._last_words(client), LAST_WORDS)
+        await client.publish(self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE)
+
+    async def _last_words(self, client: aiomqtt.Client) -> None:
+        for message in self.outbox.take_all():
+            await client.publish(
+                message.topic, message.payload, qos=message.qos, retain=message.retain
+            )
+        await self.results.publish_all(self._result_publisher(client))
 
     def announcements(self) -> list[Message]:
         """What goes first on every connection: the device, for Home Assistant."""
@@ -153,14 +167,15 @@ class BusLink:
 
     async def _send(self, client: aiomqtt.Client) -> None:
         while True:
-            for message in await self.outbox.next_batch():
-                await client.publish(
-                    message.topic,
-                    message.payload,
-                    qos=message.qos,
-                    retain=message.retain,
-                    timeout=TIMEOUT * 2,
-                )
+            message = await self.outbox.next()
+            await client.publish(
+                message.topic,
+                message.payload,
+                qos=message.qos,
+                retain=message.retain,
+                timeout=TIMEOUT * 2,
+            )
+            self.outbox.sent(message)
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
@@ -171,13 +186,19 @@ class BusLink:
                 await client.subscribe([(topic, 0) for topic in self.inbox.topics])
 
     async def _results(self, client: aiomqtt.Client) -> None:
-        async def publish(payload: str) -> None:
-            await client.publish(self.topics.result, payload, qos=1, timeout=TIMEOUT * 2)
-
+        publish = self._result_publisher(client)
         while True:
             await self.results.wanted.wait()
             self.results.wanted.clear()
             await self.results.publish_all(publish)
+
+    def _result_publisher(self, client: aiomqtt.Client) -> Callable[[str], Awaitable[None]]:
+        """Publishes one result with QoS 1, returning once the broker acknowledged it."""
+
+        async def publish(payload: str) -> None:
+            await client.publish(self.topics.result, payload, qos=1, timeout=TIMEOUT * 2)
+
+        return publish
 
 
 async def first_of(*jobs: Coroutine[Any, Any, Any]) -> None:

@@ -75,10 +75,20 @@ class Outbox:
         self.open = False
         self._waiting.clear()
 
-    async def next_batch(self) -> list[Message]:
-        """What waits, in order, once something does."""
+    async def next(self) -> Message:
+        """The first message waiting, once one does; it stays first until `sent` (a session
+        ended while sending it leaves it for the last words)."""
         while not self._waiting:
             self._ready.clear()
             await self._ready.wait()
+        return self._waiting[0]
+
+    def sent(self, message: Message) -> None:
+        """`message` reached the broker (unless a newer one of its topic replaced it)."""
+        if self._waiting and self._waiting[0] is message:
+            self._waiting.popleft()
+
+    def take_all(self) -> list[Message]:
+        """What waits now, in order (the last of it, when the tower stops)."""
         batch, self._waiting = list(self._waiting), deque()
         return batch
