@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 FIRST_DELAY = 0.5  # seconds before the first try again
 MAX_DELAY = 30.0  # the longest wait between two tries
-STEADY = 60.0  # a connection that lasted this long starts the back-off afresh
+STEADY = 10.0  # a connection that lasted this long starts the back-off afresh
 GOODBYE = 1.0  # seconds a stopping tower waits for the broker to take its "offline"
 LAST_WORDS = 2.0  # seconds a stopping tower gives what waits (its last game's result)
 
