@@ -5,9 +5,10 @@ each with equal chance. Two ways to play them, both measured:
 - "checked": every event is built and goes through `Game.apply`, which checks it as it would an
   event from a pad (the table's path);
 - "playout": `rules.rollout.play_out`, the path computer players simulate games with: the same
-  choices and the same rules, without building and re-checking events
-  (tests/rules/test_rules_rollout.py replays playouts through `Game.apply` to show they are the same
-  games).
+  choices and the same rules, without the referee's checks; on plain sheets (classic, Longo,
+  Mixx) the fast path of rules/plain.py, on bonus sheets `Game.apply_unchecked`
+  (tests/rules/test_rules_rollout.py replays playouts through `Game.apply`, and holds the fast
+  path to the referee decision by decision on every sheet, to show they are the same games).
 One process, one core. Run:
 
     .venv/bin/python bench/engine.py            # every variant, 2 and 4 players
@@ -17,9 +18,10 @@ Wall-clock figures on a shared host swing by half within minutes. To compare two
 the engine, count instructions instead: `--play N` plays N 4-player playouts of each variant
 untimed, and valgrind counts what they cost, the same on every run:
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         .venv/bin/python bench/engine.py --play 1000 --variants classic
-    # minus the same with --play 0, divided by 1000: instructions per game
+    # minus the same with --play 0, divided by 1000: instructions per game (the fixed hash
+    # seed keeps dict layouts, and so the count, the same from run to run)
 """
 
 from __future__ import annotations

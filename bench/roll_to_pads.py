@@ -22,14 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.app.assembly import build_table
+from firmware_py.app.assembly import attach_pads, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.demo import Cable, SimulatedPad, micropython
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.rules import ROLL, Pass
 from firmware_py.seating import PAD, SeatSpec
-from firmware_py.seats.pads import PadHub
 from firmware_py.table import Table
 
 NAMES = ("Ann", "Ben", "Cleo")
@@ -80,7 +79,7 @@ async def measure(binary: str, folder: Path, rolls: int, pace: float) -> list[fl
     )
     cables = [Cable(folder, f"pad-{i}") for i in range(len(NAMES))]
     pads = [SimulatedPad(binary, cable, f"bench-pad-{i}") for i, cable in enumerate(cables)]
-    hub = PadHub(
+    hub = attach_pads(
         table,
         [str(c.tower_path) for c in cables],
         {f"bench-pad-{i}": n for i, n in enumerate(NAMES)},

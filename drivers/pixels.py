@@ -652,9 +652,10 @@ class PixelsReader:
         self._send(DiceEvent(kind, (die.role,), message, **extra))
 
     def _send(self, event: DiceEvent) -> None:
-        """Hand `event` to `on_event`; log its failure rather than break the radio's callback."""
-        log.info("pixels: %s", event.message)
+        """Hand `event` to `on_event` (which says it: the table, as news or a warning), or log
+        it when nobody takes it; log a failing callback rather than break the radio's."""
         if self.on_event is None:
+            log.info("pixels: %s", event.message)
             return
         try:
             self.on_event(event)
@@ -669,6 +670,12 @@ class PixelsReader:
     def _check_open(self) -> None:
         if self._closed:
             raise DriverClosedError("the Pixels reader is closed")
+
+
+def check_dice(dice: Mapping[str, int]) -> None:
+    """Raise `PixelsConfigError`, naming the fix, for a dice map the reader could not roll
+    with (a die bound to two roles, the white dice missing, ...): what `PixelsReader` refuses."""
+    _check_dice(dice)
 
 
 def _check_dice(dice: Mapping[str, int]) -> dict[str, _Die]:
@@ -723,6 +730,10 @@ def _check_settings(
 
 
 CONNECT_ATTEMPTS = 2  # bleak-retry-connector's tries (with its backoff) each time a die is heard
+# Seconds one link attempt may take, all its tries together: as long as the reader waits for a
+# silent die before it calls it out of range. bleak-retry-connector gives each try 20 s, so a die
+# that left between its advertisement and the connect held its link attempt for 40 s.
+LINK_WITHIN = 10.0
 
 
 class BleakPixelsScanner:
@@ -730,17 +741,18 @@ class BleakPixelsScanner:
 
     Links are made as Home Assistant's Bluetooth integrations make them, with
     bleak-retry-connector's `establish_connection`: it retries BlueZ's transient failures with
-    the backoff each calls for, closes a stale link left by an earlier run, and does not trust
-    a services cache that BlueZ has dropped. A die whose link could not be made even so is
-    tried again `retry_after` seconds later, when it is heard again (a die out of range is not
-    heard: nothing is tried in vain meanwhile). After `rescan_after` seconds without a word
-    from any die and no die linked, it scans anew: BlueZ ends a scan when the adapter is
-    switched off, and says nothing to bleak; while it cannot scan, it says why. A linked die
-    is asked its battery level every `ask_every` seconds: a link lost without a word (as when
-    bluetoothd restarts) fails the question and ends. With `connect=False` it only listens to
-    advertisements (fewer moving parts, but BlueZ may drop advertisements that repeat, so silent
-    dice may be reported out of range). bleak is imported on start, so this module imports
-    without it.
+    the backoff each calls for, closes a stale link left by an earlier run, and does not trust a
+    services cache that BlueZ has dropped. A die whose link could not be made even so is tried
+    again `retry_after` seconds later, when it is heard again (a die out of range is not heard:
+    nothing is tried in vain meanwhile); one attempt, all its tries, takes at most `link_within`
+    seconds (a die that left between its advertisement and the connect). After `rescan_after`
+    seconds without a word from any die and no die linked, it scans anew: BlueZ ends a scan when
+    the adapter is switched off, and says nothing to bleak; while it cannot scan, it says why. A
+    linked die is asked its battery level every `ask_every` seconds: a link lost without a word
+    (as when bluetoothd restarts) fails the question and ends. With `connect=False` it only
+    listens to advertisements (fewer moving parts, but BlueZ may drop advertisements that
+    repeat, so silent dice may be reported out of range). bleak is imported on start, so this
+    module imports without it.
     """
 
     def __init__(
@@ -750,8 +762,10 @@ class BleakPixelsScanner:
         retry_after: float = 5.0,
         rescan_after: float = 10.0,
         ask_every: float = 30.0,
+        link_within: float | None = None,
     ) -> None:
         self._connect = connect
+        self._link_within = LINK_WITHIN if link_within is None else link_within
         self._retry_after = retry_after
         self._rescan_after = rescan_after
         self._ask_every = ask_every
@@ -846,13 +860,14 @@ class BleakPixelsScanner:
         dropped = asyncio.Event()
         linked = False
         try:
-            client = await establish_connection(
-                BleakClientWithServiceCache,
-                device,
-                f"Pixels die at {device.address}",
-                disconnected_callback=lambda _client: dropped.set(),
-                max_attempts=CONNECT_ATTEMPTS,
-            )
+            async with asyncio.timeout(self._link_within):  # bleak's tries take 20 s each
+                client = await establish_connection(
+                    BleakClientWithServiceCache,
+                    device,
+                    f"Pixels die at {device.address}",
+                    disconnected_callback=lambda _client: dropped.set(),
+                    max_attempts=CONNECT_ATTEMPTS,
+                )
             try:
                 notify, write = _die_characteristics(client)
                 await client.start_notify(notify, lambda _char, data: self._message(device, data))
@@ -864,7 +879,8 @@ class BleakPixelsScanner:
             finally:
                 await client.disconnect()
         except Exception as error:  # bleak raises backend-specific errors; the link just ends
-            log.warning("pixels: link to %s ended: %s", device.address, error)
+            why = str(error) or f"no answer within {self._link_within:g} s"
+            log.warning("pixels: link to %s ended: %s", device.address, why)
             self._failed_at[device.address] = time.monotonic()
         finally:
             self._links.pop(device.address, None)

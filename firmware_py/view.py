@@ -81,6 +81,7 @@ class TableView:
     menu: MenuView | None = None  # the menu's page, for the menu screen
     join_url: str = ""  # between games: where phones join (a QR code on the main display)
     join_code: str = ""  # and the table code they type
+    absent: str = ""  # the table waits for a player whose pad or phone has gone: who, and a press
     # What presenters other than the screens read; screens never do.
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale

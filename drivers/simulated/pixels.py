@@ -62,6 +62,7 @@ class PixelsDie:
     charging: bool = False
     in_range: bool = True
     held_elsewhere: bool = False  # connected to a phone's Pixels app: silent to everyone else
+    eludes: bool = False  # leaves as a central connects: heard, gone before the link is made
     name: str = ""
     legacy: bool = False  # first firmware: the legacy service and characteristic UUIDs
     heard: list[bytes] = field(default_factory=list)  # messages a central wrote to it

@@ -7,10 +7,10 @@ pattern, the lock lights blink), and says what answers and what does not, with t
 from __future__ import annotations
 
 import asyncio
+import errno
 import glob
 import os
 from collections.abc import Callable, Iterator, Mapping
-from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -22,28 +22,31 @@ from drivers.button import RollButton
 from drivers.buzzer import TEST, Buzzer
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig, bus_name
-from drivers.errors import DriverError, SpeechError
+from drivers.errors import DriverError, PixelsConfigError, SpeechError
 from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import (
     BleakPixelsScanner,
     PixelsScanner,
     bluetooth_trouble,
+    check_dice,
     parse_advertisement,
 )
 from drivers.speech import Speech
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import (
+    DISPLAY_ROLES,
     SIMULATED_BUTTON_PIN,
     SIMULATED_BUZZER_PIN,
     SIMULATED_LIGHT_PINS,
+    dice_binding_words,
     error_words,
     simulated_buzzer,
 )
 from firmware_py.app.paths import default_state_dir
 from firmware_py.app.web import port_note
 from firmware_py.seats.phones.join_key import noted_join_key
-from firmware_py.seats.phones.server import EVERY_NETWORK, lan_address
+from firmware_py.seats.phones.server import EVERY_NETWORK, lan_address, listening_socket
 from firmware_py.show.qr import terminal_lines
 
 Check = tuple[bool, str]
@@ -61,8 +64,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     else:
         yield from _guarded("roll button", lambda: _button(config, factory))
         yield from _guarded("lock lights", lambda: _lights(config, factory))
-    for role in ("main", "options"):
-        yield from _guarded(f"{role} display", partial(_display, config, role))
+    yield from _displays(config)
     yield _dice(config)
     yield from _guarded("buzzer", lambda: _buzzer(config))
     yield _speech(config)
@@ -93,6 +95,11 @@ def _guarded(part: str, check: Callable[[], Check]) -> Iterator[Check]:
 def _configuration(config: TowerConfig) -> Check:
     if config.simulated:
         return True, "no configuration file: every part is simulated"
+    if config.dice_source == "pixels":
+        try:
+            check_dice(config.pixels)
+        except PixelsConfigError as error:  # run says it and rolls with the button
+            return False, f"configuration {config.source}: {dice_binding_words(error)}"
     return True, f"configuration {config.source} is complete and consistent"
 
 
@@ -174,14 +181,45 @@ def _speech(config: TowerConfig) -> Check:
         return True, f'speech: said "the tower can speak" through {speech.device}'
 
 
-def _display(config: TowerConfig, role: str) -> Check:
-    settings = config.displays.get(role) or DisplayConfig(driver="dummy")
-    where = _display_words(role, settings)
-    with open_display(settings) as display:
-        display.display(_test_pattern(display.size))
-        if display.errors:
-            return False, f"{where}: does not answer; check its wires and `i2cdetect -y 1`"
-    return True, f"{where}: drew a test pattern"
+def _displays(config: TowerConfig) -> Iterator[Check]:
+    """Each display's check; a problem both displays share (one bus, the same cause, as a bus
+    that is not there) is said once, for both."""
+    settings = {role: _display_settings(config, role) for role in DISPLAY_ROLES}
+    found = {role: _display(settings[role], role) for role in DISPLAY_ROLES}
+    (main_ok, main_says), (options_ok, options_says) = found["main"], found["options"]
+    bus = _bus_words(settings["main"])
+    shared = bus is not None and bus == _bus_words(settings["options"])
+    if shared and not main_ok and not options_ok and main_says == options_says:
+        yield False, f"main and options displays (both on {bus}): {main_says}"
+        return
+    for role, (ok, says) in found.items():
+        yield ok, f"{_display_words(role, settings[role])}: {says}"
+
+
+def _display_settings(config: TowerConfig, role: str) -> DisplayConfig:
+    return config.displays.get(role) or DisplayConfig(driver="dummy")
+
+
+def _display(settings: DisplayConfig, role: str) -> tuple[bool, str]:
+    """Whether the display drew a test pattern, and what it did or why not (without the
+    configuration table's name, which differs between two displays with one problem)."""
+    try:
+        with open_display(settings) as display:
+            display.display(_test_pattern(display.size))
+            if display.errors:
+                return False, "does not answer; check its wires and `i2cdetect -y 1`"
+    except Exception as error:  # a doctor reports every failure in words, it never crashes
+        return False, str(error).removeprefix(f"{settings.where}: ")
+    return True, "drew a test pattern"
+
+
+def _bus_words(settings: DisplayConfig) -> str | None:
+    """The bus a display hangs on, as people name it (None for a simulated one)."""
+    if not settings.is_chip:
+        return None
+    if settings.interface == "i2c":
+        return f"I2C bus {bus_name(settings)}"
+    return f"SPI {settings.spi_port}"
 
 
 def _display_words(role: str, settings: DisplayConfig) -> str:
@@ -297,19 +335,43 @@ def pad_ident(port: str) -> str | None:
 
 def _phones(config: TowerConfig, state_dir: Path) -> Check:
     """Where phones join, with its QR code to scan from the terminal (the table code is on
-    the main display while the tower runs)."""
+    the main display while the tower runs); or why `run` could not listen there."""
     web = config.web
     if not web.enabled:
         return True, "phones: off ([web] enabled = true lets phones join)"
+    port = port_note(web, state_dir).kept()
+    problem = cannot_listen(web.host, port)
+    if problem is not None:
+        return False, f"phones: {problem}"
     host = lan_address() if web.host in EVERY_NETWORK else web.host
     host = f"[{host}]" if ":" in host else host
-    url = f"http://{host}:{port_note(web, state_dir).kept()}/"
+    url = f"http://{host}:{port}/"
     key = noted_join_key(state_dir)
     if key is not None:  # the QR code's link, as the tower shows it (it stays: printable)
         url += f"?code={key}"
     why = "" if key else " (the table code is on the main display)"
     qr = "\n".join(terminal_lines(url))
     return True, f"phones join at {url}{why}\n{qr}"
+
+
+LISTEN_FIXES = {
+    errno.EADDRNOTAVAIL: 'set [web] host to an address of this machine, or "0.0.0.0" for all',
+    errno.EACCES: "a port below 1024 needs privileges the tower has not: use [web] port = 8080",
+}
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why `run` could not listen for phones on `host` and `port`, in one sentence with the
+    fix; None when it can (a port in use is no reason: the running tower may hold it, and
+    else `run` takes a free one and says which)."""
+    try:
+        listening_socket(host, port).close()
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return None
+        fix = LISTEN_FIXES.get(error.errno or 0, "check [web] host and port")
+        return f"the tower cannot listen on {host} port {port} ({error.strerror}): {fix}"
+    return None
 
 
 def _mqtt(config: TowerConfig) -> Check:

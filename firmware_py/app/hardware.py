@@ -18,7 +18,7 @@ from drivers.buzzer import Buzzer
 from drivers.dice import SoftwareDice
 from drivers.display import Display, open_display
 from drivers.display_device import DisplayConfig
-from drivers.errors import DriverError
+from drivers.errors import DriverError, PixelsConfigError
 from drivers.gpio import hardware_pin_factory, make_pin_factory, simulated_pin_factory
 from drivers.lights import LockLights
 from drivers.pixels import BleakPixelsScanner, PixelsReader
@@ -79,7 +79,7 @@ def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None)
         displays=displays,
         dice=SoftwareDice(faces=faces),
         problems=problems,
-        pixels=_pixels(config, faces),
+        pixels=_pixels(config, faces, problems),
         buzzer=_buzzer(config.sound, problems),
         speech=_speech(config.sound),
     )
@@ -93,10 +93,21 @@ def _simulated(role: str, capture: Path | None) -> DisplayConfig:
     return DisplayConfig(driver="capture", capture_template=template)
 
 
-def _pixels(config: TowerConfig, faces: int) -> PixelsReader | None:
+def _pixels(config: TowerConfig, faces: int, problems: list[str]) -> PixelsReader | None:
+    """The electronic dice's reader; None, with the problem said, when [dice.pixels] binds
+    them in a way no roll can be read with (one die for two colours): the button rolls."""
     if config.dice_source != "pixels":
         return None
-    return PixelsReader(config.pixels, scanner=BleakPixelsScanner(), faces=faces)
+    try:
+        return PixelsReader(config.pixels, scanner=BleakPixelsScanner(), faces=faces)
+    except PixelsConfigError as error:
+        problems.append(dice_binding_words(error))
+        return None
+
+
+def dice_binding_words(error: PixelsConfigError) -> str:
+    """A [dice.pixels] that cannot be used, and what the tower does meanwhile."""
+    return f"{error}: the electronic dice are not used until that is fixed; the button rolls"
 
 
 def _display(config: TowerConfig, role: str, problems: list[str], capture: Path | None) -> Display:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Protocol
 
@@ -55,7 +56,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     if in_the_way is not None:
         return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
     full_screen = not args.plain and sys.stdout.isatty()
-    setup_logging(full_screen)
+    warned = setup_logging(full_screen)
     raise_open_files_limit()  # each phone's connection is an open file
     journal = Journal(state_dir)
     set_aside = _set_aside_if_new(journal, args, seats, variant)
@@ -72,6 +73,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         autoplay=args.config is None or args.players is not None,  # asked for on this command
         pace=args.pace,
         action1_timer=config.action1_timer,
+        absent_grace=config.absent_grace,
         long_press=config.button.long_press if config.button else 1.5,
         idle_dim=config.idle_dim,
         idle_blank=config.idle_blank,
@@ -83,7 +85,9 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     how_to_play = _computers_only(config, seats)
     for words in filter(None, (set_aside, how_to_play)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
-    terminal, keys = attach_terminal(table, hardware, full_screen=full_screen)
+    terminal, keys = attach_terminal(
+        table, hardware, full_screen=full_screen, said_elsewhere=warned.take
+    )
     if how_to_play and full_screen:  # kept in sight under the drawn tower: news scrolls away
         terminal.footers.append(lambda view: [how_to_play])
     pads = attach_pads(table, list(config.pad_ports), config.pad_names, baudrate=config.pad_baud)
@@ -217,10 +221,36 @@ def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool
     return saved.game.sheet.name == variant and had == [(s.name, s.kind) for s in seats]
 
 
-def setup_logging(full_screen: bool) -> None:
-    """Plain sentences on standard error (systemd's journal); quieter under a drawn screen."""
+def setup_logging(full_screen: bool) -> WarningsSaid:
+    """Plain sentences on standard error (systemd's journal); quieter under a drawn screen.
+    The warnings said, for the plain terminal to leave out of its news."""
     level = logging.ERROR if full_screen else logging.INFO
     logging.basicConfig(level=level, format=LOG_FORMAT)
     if systemd.logging_to_journal():  # under systemd: each line carries its syslog priority
         for handler in logging.getLogger().handlers:
             handler.setFormatter(systemd.JournalFormatter(LOG_FORMAT))
+    warned = WarningsSaid()
+    logging.getLogger().addHandler(warned)
+    return warned
+
+
+class WarningsSaid(logging.Handler):
+    """The words of the last warnings and errors the log said. A problem the table tells as
+    news (a display that does not answer, a die lost) is also a warning in the log, with its
+    priority; under systemd the plain terminal's lines share the journal with the log, so the
+    terminal leaves out a line of news the log has just said (issue 39: said twice)."""
+
+    def __init__(self, kept: int = 64) -> None:
+        super().__init__(logging.WARNING)
+        self._said: deque[str] = deque(maxlen=kept)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._said.append(record.getMessage())
+
+    def take(self, words: str) -> bool:
+        """True (once for each time the log said them) when the log has said `words`."""
+        try:
+            self._said.remove(words)
+        except ValueError:
+            return False
+        return True

@@ -27,6 +27,7 @@ class SheetTables:
         "bonus_cells",
         "by_die_and_sum",
         "by_sum",
+        "cells",
         "lock_bits",
         "mixed",
         "plain",
@@ -38,9 +39,10 @@ class SheetTables:
         self.sheet = sheet
         # Index up to the larger of the highest number and the highest sum of two dice.
         size = max(max(max(row.numbers) for row in sheet.rows), 2 * sheet.dice_faces) + 1
-        cells = [
+        # Every cell of the sheet, as the sheet reads: top row first, left to right.
+        self.cells = cells = tuple(
             _cell(sheet, r, p) for r, row in enumerate(sheet.rows) for p in range(len(row.numbers))
-        ]
+        )
         self.by_sum: list[tuple[Cell, ...]] = [
             tuple(c for c in cells if sheet.rows[c[1]].numbers[c[2]] == n) for n in range(size)
         ]

@@ -129,12 +129,25 @@ class RemoteSeats:
         if refusal is not None:
             return refusal
         self._seat_again(device)
+        name = self.seat_of(device)
+        if name is not None:  # the table hears it, if it had heard it go (or waits since a restart)
+            self.door.device_back(name)
         return None
 
     def disconnect(self, connection: Hashable) -> None:
         """The connection is gone; its device keeps its seat and may come back on another."""
         self.identities.release(connection)
         self._joined.pop(connection, None)
+
+    def gone(self, device: str | None, connection: Hashable) -> None:
+        """The connection `device` spoke on is gone (a phone's page closed, a pad silent or
+        unplugged): the device keeps its seat, and unless another connection speaks for it,
+        the table hears that the seat's device has gone."""
+        held = device is not None and self.holds(device, connection)
+        self.disconnect(connection)
+        name = self.seat_of(device)
+        if held and name is not None and not self.here(name):
+            self.door.device_gone(name)
 
     def here(self, name: str) -> bool:
         """True while the device holding `name`'s seat is connected (a pad heard, a phone's
@@ -271,6 +284,12 @@ class RemoteSeats:
         if now.game is None:
             return idle_view(BEFORE_A_GAME, player=name)
         return game_view(now.game, name)
+
+
+def with_absence(text: str, absence: str) -> str:
+    """A device's line of words, and after it whose device has gone (`SeatsNow.absence`):
+    every pad and phone says so, whatever it shows."""
+    return f"{text.rstrip('.')}. {absence}" if text and absence else text or absence
 
 
 def join_view(now: SeatsNow) -> SeatView:

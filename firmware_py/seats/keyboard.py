@@ -1,12 +1,13 @@
 """The terminal's keyboard: a door for keyboard seats, and a finger on the roll button.
 
-Keyboard seats type the number of a mark, p to pass, u to undo while their action is open; the
-question is the first keyboard seat the game waits for (or one that decided in action 1 and
-may still undo, as on a pad). The roll button is gpiozero's mock pin: pressing Enter drives it
-low and high, the same path a real button takes; `h` and Enter holds it (a long press: the
-tower's menu). The terminal (`firmware_py.show.terminal`) draws the question this keyboard
-asks (`Keyboard` is its `Prompt`); the decisions go in through the table's `SeatDoor` for
-keyboard seats.
+Keyboard seats type the number of a mark or p to pass while their action is open, and u to undo
+once they have decided in action 1 (undo is offered only then: before a decision there is nothing
+to take back); the question is the first keyboard seat the game waits for (or one that decided
+in action 1 and may still undo, as on a pad). The roll button is gpiozero's mock pin: pressing
+Enter drives it low and high, the same path a real button takes; `h` and Enter holds it (a long
+press: the tower's menu). The terminal (`firmware_py.show.terminal`) draws the question this
+keyboard asks (`Keyboard` is its `Prompt`); the decisions go in through the table's `SeatDoor`
+for keyboard seats.
 """
 
 from __future__ import annotations
@@ -135,8 +136,7 @@ class Keyboard:
             return words, ["[u] undo  > "]
         choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
-        keys = "[p] pass  [u] undo  > " if action == "action 1" else "[p] pass  > "  # no undo in 2
-        return head, [keys]
+        return head, ["[p] pass  > "]  # undo is offered once there is a decision to take back
 
     # ---- typing --------------------------------------------------------------------------------
 
@@ -176,21 +176,28 @@ class Keyboard:
             return
         event = self._event_for(self.asking, text)
         if event is None:
-            self.door.news.say("type the number of a mark, p to pass or u to undo")
+            self.door.news.say(self._how_to_answer())
             return
         refusal = self.door.decide(event)
         if refusal is not None:
             self.door.news.say(f"refused: {refusal.reason}")
 
     def _event_for(self, name: str, text: str) -> Mark | Pass | Undo | None:
-        """The decision `text` types for `name`; None if it names none."""
+        """The decision `text` types for `name`; None if it names none the question offers
+        (undo only after a decision in action 1, pass only before one)."""
+        if self.decided is not None:
+            return Undo(name) if text in ("u", "undo") else None
         if text in ("p", "pass"):
             return Pass(name)
-        if text in ("u", "undo"):
-            return Undo(name)
         if text.isdigit() and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1]
         return None
+
+    def _how_to_answer(self) -> str:
+        """What the question takes, in words: the keys it offers now."""
+        if self.decided is not None:
+            return "type u to undo your decision, or wait for the others"
+        return "type the number of a mark or p to pass"
 
     async def press_button(self, *, hold: bool = False) -> None:
         """Enter (or h Enter): the roll button pressed (or held), when it is a simulated one."""

@@ -27,7 +27,13 @@ from drivers.padlink import LinkOptions, PadLink
 from firmware_py.lucky import DraftView
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Undo
-from firmware_py.seats.devices import RemoteDecision, RemoteSeats, decision_event, join_view
+from firmware_py.seats.devices import (
+    RemoteDecision,
+    RemoteSeats,
+    decision_event,
+    join_view,
+    with_absence,
+)
 from firmware_py.seats.seatview import RowView, SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import (
     CHOICE,
@@ -200,6 +206,7 @@ class PadHub:
         self._answering: PadLink | None = None
         self._seen = -1  # the version of the table last sent to the pads
         self._joined: dict[str, tuple[float, str]] = {}  # port -> when, who last joined on it
+        self._greeted: dict[PadLink, protocol.Fields] = {}  # the hello each seat was given at
 
     @property
     def seated(self) -> dict[str, str]:
@@ -250,7 +257,7 @@ class PadHub:
 
     def _on_message(self, link: PadLink, message: protocol.Message) -> None:
         if message.name == "hello":
-            self.seats.connect(message.fields["ident"], link)
+            self._greet(link, message.fields)
             self.sync(link)
         elif message.name == "request" and message.fields["action"] == protocol.JOIN:
             self._on_join(link, message)
@@ -312,18 +319,22 @@ class PadHub:
             link.answer(message, STATUS_OF_REFUSAL[refusal.kind], refusal.reason)
         self.sync(link)
 
+    def _greet(self, link: PadLink, hello: protocol.Fields) -> None:
+        """The pad that said `hello` speaks for its ident here: it keeps or takes back its
+        seat, on the table's loop; from now on it gets STATEs (`sync`)."""
+        self.seats.connect(hello["ident"], link)
+        self._greeted[link] = dict(hello)
+
     def _on_gone(self, link: PadLink) -> None:
-        """A pad fell silent or was unplugged: its ident may now move to another port."""
-        self.seats.disconnect(link)
-        name = self.seats.seat_of(link.pad_ident)
-        if name:
-            self.door.news.alert(f"{name}'s pad is not answering: check its cable")
+        """A pad fell silent or was unplugged: its ident may now move to another port, and the
+        table says that its player's pad is not answering."""
+        self.seats.gone(link.pad_ident, link)
 
     def _on_back(self, link: PadLink) -> None:
         """A pad heard again after its silence, in the same session: it speaks for its ident
         again (as at a hello), so it keeps or takes back its seat, or may join."""
         if link.pad:
-            self.seats.connect(link.pad["ident"], link)
+            self._greet(link, link.pad)
         self.sync(link)
 
     def sync_all(self, view: TableView) -> None:
@@ -337,10 +348,16 @@ class PadHub:
                 self.sync(link)
 
     def sync(self, link: PadLink) -> None:
-        """Send the pad its player's full STATE, or how to join (nothing without a session)."""
-        if not link.pad:
+        """Send the pad its player's full STATE, or how to join: nothing without a session, nor
+        before its hello has reached the table's loop. The hello is taken on the link's thread
+        and the seat given back on the loop; a STATE sent in between (another pad's change)
+        showed the pad without its seat, and cleared the move its player had selected."""
+        pad = link.pad
+        if not pad or self._greeted.get(link) != pad:
             return
-        link.send("state", state_of(self.seats.view(link.pad.get("ident"))))
+        view = self.seats.view(pad.get("ident"))
+        told = replace(view, text=with_absence(view.text, self.door.now().absence))
+        link.send("state", state_of(told))
 
 
 def _heard_lately(link: Hashable) -> bool:

@@ -509,7 +509,12 @@ def _big_at(draw: Draw, xy: tuple[int, int], words: str, scale: int, fill: int =
 
 def _options(draw: Draw, view: TableView) -> None:
     """The active player's action-2 sums: white die plus each colour die still in play; in
-    Longo, the active player's lucky numbers below."""
+    Longo, the active player's lucky numbers below. While the table waits for a player whose
+    pad or phone has gone, who it is and that a press plays on without them instead."""
+    if view.absent:
+        for row, line in enumerate(paged(wrap(view.absent), 6, view.page)):
+            text(draw, (0, row * LINE), line)
+        return
     header = f"{view.active}: white+colour"
     if width(header) <= WIDTH:
         text(draw, (0, 0), header)

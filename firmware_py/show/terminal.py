@@ -127,7 +127,7 @@ def _game_lines(view: TableView) -> list[str]:
         waiting = f"action 2: {view.active} may add a white and a colour die"
     else:
         waiting = "action 1: waiting for " + (", ".join(view.waiting_for) or "nobody")
-    return [first + locked, waiting]
+    return [first + locked, waiting, *filter(None, [view.absent])]
 
 
 def cells(text: str) -> int:
@@ -150,6 +150,12 @@ def in_cells(text: str, width: int) -> str:
             break
         kept, used = kept + char, used + _cells(char)
     return kept + " " * (width - used)
+
+
+def crosses_counted(rows: list[tuple[str, list[str], str]]) -> str:
+    """How many crosses each row has, in words: "crosses 6 red, 2 yellow+lock, 0 green, 3 blue"
+    (a count written "R:6" reads as the red 6, to the eye and to a screen reader)."""
+    return "crosses " + ", ".join(f"{len(n)} {colour}{lock}" for colour, n, lock in rows)
 
 
 class Prompt(Protocol):
@@ -189,6 +195,7 @@ class Terminal:
         out: TextIO = sys.stdout,
         full_screen: bool = True,
         size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
+        said_elsewhere: Callable[[str], bool] = lambda line: False,
     ) -> None:
         self.displays = displays
         self.lights = lights
@@ -196,6 +203,7 @@ class Terminal:
         self.out = out
         self.full_screen = full_screen
         self.size = size
+        self.said_elsewhere = said_elsewhere  # plain: a line of news the log has said already
         self._printed_news = 0
         self.footers: list[Footer] = []  # more lines to show under the news
         self._seen = -1  # the version of the table last drawn
@@ -251,11 +259,13 @@ class Terminal:
             self.out.flush()
 
     def _print_plain(self, view: TableView) -> None:
-        """Plain lines: the news told since the last change, then a keyboard seat's question
-        when it is a new one."""
+        """Plain lines: the news told since the last change (but what the log has said, which
+        shares systemd's journal with these lines), then a keyboard seat's question when it is
+        a new one."""
         fresh = min(view.news_count - self._printed_news, len(view.news))
         for line in view.news[len(view.news) - fresh :]:
-            self.out.write(line + "\n")
+            if not self.said_elsewhere(line):
+                self.out.write(line + "\n")
         self._printed_news = view.news_count
         if self.prompt.attached and view.screen in (SETUP, MENU, LUCKY):
             status = status_lines(view)  # between games and in the menu: the page, once
@@ -311,7 +321,8 @@ class Terminal:
 
     def _seat_lines(self, columns: int) -> list[str]:
         """Each player's sheet in one line: total, crosses per row, penalties; the numbers
-        crossed where the line has room, else how many."""
+        crossed where the line has room ("R:2,5"), else how many in words ("crosses 2 red"),
+        which no reader takes for a number crossed, as "R:2" was taken for red 2."""
         game = self._view.game
         if game is None:
             return []
@@ -325,11 +336,10 @@ class Terminal:
                 numbers = game.sheet.rows[row].numbers
                 crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
                 lock = "+lock" if player.has_locked(row) else ""
-                rows.append((colour[0].upper(), crossed, lock))
-            full = " ".join(f"{c}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
-            short = " ".join(f"{c}:{len(n)}{lock}" for c, n, lock in rows)
+                rows.append((colour, crossed, lock))
+            full = " ".join(f"{c[0].upper()}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             wide = cells(head) + len(full) + len(tail) <= columns
-            lines.append(head + (full if wide else short) + tail)
+            lines.append(head + (full if wide else crosses_counted(rows)) + tail)
         return lines
 
     def _picture(self, role: str) -> Image.Image:

@@ -36,6 +36,7 @@ from firmware_py.rules import ACTION1, ACTION2, OVER, ROLL, Event, Game
 from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
 from firmware_py.table import phase as phases
 from firmware_py.table import seats, showing, startup
+from firmware_py.table.absence import Absence
 from firmware_py.table.button_menu import ButtonMenu
 from firmware_py.table.computers import ComputerPlayers
 from firmware_py.table.decisions import Refusal
@@ -74,23 +75,14 @@ class Table:
     """The referee at the table: owns the phase, the seats and the parts that play a game.
     `settings` are `TableSettings`' fields (pace, action1_timer, long_press, ...)."""
 
-    def __init__(
-        self,
-        *,
-        seats: list[SeatSpec],
-        variant: str,
-        journal: Journal,
-        hardware: TowerParts,
-        screens: Screens | None = None,
-        service: ServiceManager | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        **settings: Any,
-    ) -> None:
+    def __init__(self, *, seats: list[SeatSpec], variant: str, journal: Journal,
+                 hardware: TowerParts, screens: Screens | None = None,
+                 service: ServiceManager | None = None,
+                 clock: Callable[[], float] = time.monotonic, **settings: Any) -> None:  # fmt: skip
         self.settings = TableSettings(**settings)
         self.seating, self.variant, self.journal = Seating(seats), variant, journal
         self.hardware, self.clock = hardware, clock
-        self.screens = screens or NoScreens()
-        self.service = service or NoServiceManager()
+        self.screens, self.service = screens or NoScreens(), service or NoServiceManager()
         self.phase = TablePhase.ATTRACT
         self.screen = ATTRACT  # what the main display shows between games (or SETUP)
         self.message = ""
@@ -108,15 +100,19 @@ class Table:
         self.newsfeed = news = NewsFeed(clock, self.set_message, self.show)
         self.moments = Moments(self.screens)
         applied = AppliedRequests()  # devices' requests applied: exactly once
-        self.doors = Doors(self, self.seating, applied.earlier, news)
+
+        def here(seat: SeatSpec) -> bool:  # (the doors are made next)
+            return self.doors.here(seat)
+
+        self.absence = absence = Absence(self, clock, news, timers, here)  # devices gone
+        self.doors = Doors(self, self.seating, applied.earlier, news, absence)
         self.games = Games(self, journal, news, timers, dice.sample, self.doors.here, applied)
         self.button_menu = ButtonMenu(self, self.seating, clock)  # MENU
         self.roller = Roller(self, dice, timers)  # ROLLING
         self.thrown = ThrownDice(self, self.hardware.pixels, news)  # electronic dice, thrown
         self.computers = ComputerPlayers(self, self.doors.door(COMPUTER), timers)
-        between = BetweenGames(self, timers)
-        in_game = InGame(self, timers, self.thrown, self.computers.decide)
-        self.planner = Planner(self, between, in_game)
+        in_game = InGame(self, timers, self.thrown, self.computers.decide, absence)
+        self.planner = Planner(self, BetweenGames(self, timers), in_game)
 
     # ---- what the parts read -----------------------------------------------------------------
 
@@ -189,8 +185,7 @@ class Table:
         self.publish()
 
     def submit(self, event: Event, request: str | None = None) -> Refusal | None:
-        """Check, journal (with the device request it answers), then apply and show one
-        event (`Referee.submit`); None when accepted, else why not."""
+        """One event checked, journalled, applied, shown (`Referee.submit`); None, or why not."""
         return self.games.referee.submit(event, request)
 
     def after_event(self, event: Event, before: Game, game: Game) -> None:
@@ -255,8 +250,8 @@ class Table:
             self.publish()
 
     def go_on(self) -> None:
-        """A short press outside the menu: draw the lucky numbers still missing, start a
-        game, or roll (computer players press this way too)."""
+        """A short press outside the menu: draw the lucky numbers still missing, start a game,
+        roll (computer players press this way too), or play on without those gone."""
         if self.phase is phases.LUCKY:
             self.games.lucky.draw_missing()
         elif self.phase in (phases.ATTRACT, phases.GAME_OVER):
@@ -264,6 +259,8 @@ class Table:
         elif self.game is not None and self.game.phase is ROLL and self.phase is not phases.ROLLING:
             self.thrown.stop_reading()  # the button is the fallback to thrown dice
             self.roller.roll()
+        else:
+            self.absence.press()  # players whose device has gone: the game goes on without
 
     def long_press_menu(self) -> None:
         """A long press opens the menu, or in it chooses; on a dark display it only wakes it."""
@@ -324,7 +321,7 @@ class Table:
             join_address=self.join_address, frame=self.roller.frame,
             notice=self.lock_notice_on(), now=self.clock(), version=self.moments.version,
             news=tuple(self.newsfeed.lines), news_count=self.newsfeed.count,
-            decisions=dict(self.games.referee.last_decisions),
+            decisions=dict(self.games.referee.last_decisions), absent=self.absence.waiting_notice(),
         ))  # fmt: skip
 
     def subscribe(self, presenter: Presenter) -> None:
@@ -332,16 +329,14 @@ class Table:
         self.moments.subscribe(presenter)
 
     def publish(self) -> None:
-        """A change: the phase it calls for, the view to every presenter, then what the
-        computer players and timers of that phase do next."""
+        """A change: the phase it calls for, the view to every presenter, then what is planned."""
         self.enter(self._next_phase())
         self.moments.next_change()
         self.moments.present(self.view())
         self.planner.plan()
 
     def show(self, **changes: Any) -> None:
-        """A change of what is shown only (no new phase, nothing planned), with `changes` to
-        the view (a problem's screen)."""
+        """A change of what is shown only (no new phase, no plan); `changes` to the view."""
         self.moments.next_change()
         self.moments.present(replace(self.view(), **changes))
 

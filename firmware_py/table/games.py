@@ -32,11 +32,12 @@ from sheets import load_sheet
 class GamesTable(Seated, Variant, Publishes, RefereeTable, Protocol):
     """What a game's life reads of the table (the seats, the variant) and asks of it: a
     message for the displays, the seats of a game picked up after a restart, a game's start
-    and each event shown (`after_event`)."""
+    and each event shown (`after_event`), the set-up shown when no game can start."""
 
     def set_message(self, words: str) -> None: ...
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None: ...
     def game_begun(self, game: Game) -> None: ...
+    def show_setup(self) -> None: ...
 
 
 class Games:
@@ -93,18 +94,21 @@ class Games:
         return self.lucky.draft
 
     def new_game(self) -> None:
-        """A new game with the seats and variant chosen (or the lucky numbers asked for first)."""
+        """A new game with the seats and variant chosen (or the lucky numbers asked for first).
+        An unfinished game it replaces is set aside, also when no new one can start: then the
+        set-up shows why."""
         table = self.table
-        if not table.seating.seats:
-            table.set_message("nobody is seated: press a button on a pad to join")
-            table.publish()
-            return
         names = self.players_here()
+        self.abandon_unfinished()
         if not names:
-            table.set_message("every player's pad or phone has left: join again to play")
+            table.show_setup()
+            table.set_message(
+                "every player's pad or phone has left: join again to play"
+                if table.seating.seats
+                else "nobody is seated: press a button on a pad to join"
+            )
             table.publish()
             return
-        self.abandon_unfinished()
         sheet = load_sheet(table.variant)
         if sheet.has_lucky_numbers and table.seating.any_pads():
             self.referee.set_aside()

@@ -2,9 +2,11 @@
 
 Computer players roll and decide after a pause (so the people at the table can follow), thrown
 electronic dice are read when a roll is due, a person's action-1 time runs out if the table is
-set to, and computer players alone at a table (the simulated tower) start their next game. The
-timers belong to the phase they were started in (`PhaseTimers`) and end with it. Nothing is
-planned while the menu is open, the dice roll, the lucky numbers are chosen, or saving fails.
+set to, the table plays on without a player whose device has gone once their grace is over
+(`absence.Absence`), and computer players alone at a table (the simulated tower) start their
+next game. The timers belong to the phase they were started in (`PhaseTimers`) and end with
+it. Nothing is planned while the menu is open, the dice roll, the lucky numbers are chosen, or
+saving fails.
 Between games and during one, different things go on by themselves: `BetweenGames` and
 `InGame` plan each, `Planner` says which of them plans now.
 """
@@ -57,6 +59,12 @@ class Throws(Protocol):
     def read_thrown(self) -> None: ...
 
 
+class AbsentPlayers(Protocol):
+    """Players whose device has gone (`absence.Absence`): the grace and passes it plans."""
+
+    def plan(self) -> None: ...
+
+
 class PlanTable(Phased, GameOn, Paused, Protocol):
     """What choosing the plans reads of the table: its phase, the game, a storage fault."""
 
@@ -94,7 +102,8 @@ class BetweenGames:
 
 
 class InGame:
-    """Computer players roll and decide, thrown dice are read, a person's time runs out;
+    """Computer players roll and decide, thrown dice are read, a person's time runs out, the
+    players whose device has gone are waited for and played on without (`absent`);
     `decide_for` is a computer player's decision (`ComputerPlayers.decide`)."""
 
     def __init__(
@@ -103,11 +112,13 @@ class InGame:
         schedule: Schedule,
         thrown: Throws,
         decide_for: Callable[[str], None],
+        absent: AbsentPlayers,
     ) -> None:
         self.table = table
         self.schedule = schedule
         self.thrown = thrown
         self.decide_for = decide_for
+        self.absent = absent
 
     def plan(self) -> None:
         # The table's phase changes at every roll, so within a phase a player and the game's
@@ -121,6 +132,7 @@ class InGame:
             self.thrown.read_thrown()
         if game.phase is not ACTION1 and game.phase is not ACTION2:
             return
+        self.absent.plan()
         for name in game.waiting_for():
             if table.seating.kind_of(name) == COMPUTER:
                 decision = ("decide", name, game.phase)

@@ -9,7 +9,8 @@ computer players (`ComputerPlayers`). The door refuses a decision for a player w
 sit in a seat of its kind (a keyboard cannot decide for a pad's player), wakes the displays
 when a person decided (a computer player's moves do not keep them awake), and routes the
 decision: to Longo's lucky numbers before a game, else to the referee. Devices join the table
-through their door too, between games, and read what they show from `SeatDoor.now`.
+through their door too, between games, and read what they show from `SeatDoor.now`; a device
+that goes or comes back says so through it (`absence.Absence` tells the table and waits).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Protocol
 from firmware_py.lucky import DraftView
 from firmware_py.rules import Event, Game, Mark, Pass, Undo
 from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
+from firmware_py.table.absence import Absence
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
 from firmware_py.table.news_feed import News
 from firmware_py.table.requests import Earlier, EarlierCheck
@@ -32,12 +34,14 @@ Decision = Mark | Pass | Undo | LuckyNumber
 @dataclass(frozen=True)
 class SeatsNow:
     """What a door reads of the table at this moment: the game, the lucky numbers being
-    chosen, the seats, and why a new seat cannot join now (None: it can)."""
+    chosen, the seats, why a new seat cannot join now (None: it can), and whose device has
+    gone (`Absence.notice`: "" while none has)."""
 
     game: Game | None
     draft: DraftView | None
     seats: tuple[SeatSpec, ...]
     join_refusal: Refusal | None
+    absence: str = ""
 
     def taken(self, name: str) -> bool:
         return any(seat.name == name for seat in self.seats)
@@ -74,7 +78,8 @@ class DoorsTable(GameOn, Protocol):
 class Doors:
     """Every kind of seat's way in: a `SeatDoor` per kind, new seats between games, and
     whether the device holding each seat is here. It keeps the table's `seating`, asks the
-    referee's exactly-once check (`earlier`) for devices, and lends them the table's `news`."""
+    referee's exactly-once check (`earlier`) for devices, lends them the table's `news`, and
+    tells `absence` when a seat's device goes or comes back."""
 
     def __init__(
         self,
@@ -82,11 +87,13 @@ class Doors:
         seating: Seating,
         earlier: EarlierCheck,
         news: News,
+        absence: Absence,
     ) -> None:
         self.table = table
         self.seating = seating
         self.earlier = earlier
         self.news = news
+        self.absence = absence
         self.devices_here: dict[SeatKind, Callable[[str], bool]] = {}  # per kind of device
 
     def door(self, kind: SeatKind) -> SeatDoor:
@@ -111,6 +118,13 @@ class Doors:
     def watch_presence(self, kind: SeatKind, here: Callable[[str], bool]) -> None:
         self.devices_here[kind] = here
 
+    def presence(self, name: str, *, here: bool) -> None:
+        """The device holding `name`'s seat came back (`here`) or has gone."""
+        if here:
+            self.absence.came_back(name)
+        else:
+            self.absence.went(name)
+
     def why_not_join(self) -> Refusal | None:
         """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
         or its lucky numbers are being chosen, or five players are seated."""
@@ -122,7 +136,8 @@ class Doors:
 
     def now(self) -> SeatsNow:
         table = self.table
-        return SeatsNow(table.game, table.draft, tuple(self.seating.seats), self.why_not_join())
+        seats, refusal = tuple(self.seating.seats), self.why_not_join()
+        return SeatsNow(table.game, table.draft, seats, refusal, self.absence.notice())
 
     def add_seat(self, seat: SeatSpec) -> Refusal | None:
         """A new seat between games, at the end of the table; None when seated, else why not.
@@ -144,7 +159,7 @@ class Doors:
 class DoorTable(Protocol):
     """What a door reads of the table (`Doors`), and asks of it: whose seat is of which kind,
     the displays woken, a decision routed, a seat added, the moment read, a seat's device
-    back, and the question whether the device holding a seat is here."""
+    back, the question whether the device holding a seat is here, and its answer changed."""
 
     def kind_of(self, name: str) -> SeatKind: ...
     def touched(self) -> None: ...
@@ -153,6 +168,7 @@ class DoorTable(Protocol):
     def now(self) -> SeatsNow: ...
     def give_pad(self, name: str, pad: str) -> None: ...
     def watch_presence(self, kind: SeatKind, here: Callable[[str], bool]) -> None: ...
+    def presence(self, name: str, *, here: bool) -> None: ...
 
 
 class SeatDoor:
@@ -199,6 +215,15 @@ class SeatDoor:
         """The device of ident `device` holds `name`'s seat again (noted with the next game)."""
         self.table.give_pad(name, device)
         self.news.say(f"{name}'s {self.kind} is here")
+
+    def device_gone(self, name: str) -> None:
+        """The device holding `name`'s seat has gone (a phone's page closed, a pad silent):
+        the table says so at once and, after a grace period, plays on without them."""
+        self.table.presence(name, here=False)
+
+    def device_back(self, name: str) -> None:
+        """The device holding `name`'s seat is back: they decide again from the next decision."""
+        self.table.presence(name, here=True)
 
     def watch(self, here: Callable[[str], bool]) -> None:
         """`here(name)`: whether the device holding `name`'s seat is here now; a new game

@@ -57,6 +57,7 @@ class Moment:
     news: tuple[str, ...]
     news_count: int
     decisions: Mapping[str, Mark | Pass | Undo]  # each player's last this game
+    absent: str = ""  # while the table waits for a player whose device has gone: who, a press
 
 
 def view_of(moment: Moment) -> TableView:
@@ -71,6 +72,7 @@ def view_of(moment: Moment) -> TableView:
         news=moment.news,
         news_count=moment.news_count,
         decisions=moment.decisions,
+        absent=moment.absent,
     )
 
 

@@ -3,7 +3,8 @@
 With Pixels electronic dice connected, the table reads them instead of rolling its own: the
 roll is whatever they show once every die in play has landed, and a press of the roll button
 stops waiting and rolls the tower's dice. The dice's own news (found, low battery, lost) goes
-to the players: problems they can act on as alerts, the rest as news.
+to the players: problems they can act on as alerts, the rest as news; a die the roll waits for
+that cannot be heard (out of range, Bluetooth gone) says the button rolls instead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from firmware_py.table.news_feed import News
 from firmware_py.table.state import GameOn
 
 THROW_WAIT = 30.0  # seconds to wait for thrown electronic dice before saying which are missing
+BUTTON_ROLLS = "press the roll button to roll"  # what to do when a thrown die cannot be read
+# Dice that cannot be heard: a roll waiting for one of them waits for the button instead.
+UNHEARD = (DiceEventKind.OUT_OF_RANGE, DiceEventKind.NO_BLUETOOTH)
 # Dice news the players act on: shown as alerts (the rest is said, as news).
 ALERTS = (
     DiceEventKind.OUT_OF_RANGE,
@@ -57,11 +61,21 @@ class ThrownDice:
             self.news.problem(f"the electronic dice cannot be read: {words}; the button rolls")
 
     def dice_event(self, event: DiceEvent) -> None:
-        """Electronic dice news: problems (out of range, low battery, lost) are alerts."""
+        """Electronic dice news: problems (out of range, low battery, lost) are alerts; a die
+        a roll waits for that cannot be heard says the button rolls instead."""
         if event.kind in ALERTS:
-            self.news.alert(event.message)
+            self.news.alert(self._with_way_on(event))
         else:
             self.news.say(event.message)
+
+    def _with_way_on(self, event: DiceEvent) -> str:
+        """The event's words, and the roll button's part when the roll being read waits for a
+        die that cannot be heard (it would wait until the die came back)."""
+        waiting = self.pixels.waiting_for if self.pixels is not None else ()
+        held_up = event.kind in UNHEARD and bool(waiting)
+        if held_up and (not event.roles or set(event.roles) & set(waiting)):
+            return f"{event.message}: {BUTTON_ROLLS}"
+        return event.message
 
     def electronic(self) -> bool:
         """True when electronic dice are there to be thrown (the button is the fallback)."""

@@ -32,6 +32,7 @@ def test_the_example_configuration_of_the_reference_build_loads():
     assert {d.driver for d in config.displays.values()} == {"sh1106"}
     assert config.pad_ports == ("/dev/qwixx-pad-*",)
     assert config.web.enabled and (config.web.host, config.web.port) == ("0.0.0.0", 8080)
+    assert config.absent_grace == 60  # issue 39: a phone gone is waited for a minute
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,10 @@ def test_the_example_configuration_of_the_reference_build_loads():
         ),
         ({"tower": {"variant": "qwinto"}}, "[tower] variant: 'qwinto' is not one of"),
         ({"tower": {"action1_timer": -3}}, "[tower] action1_timer: must be a number of seconds"),
+        (
+            {"table": {"absent_grace": "1 min"}},
+            "[table] absent_grace: must be a number of seconds from 0 to 3600, not '1 min'",
+        ),
         (
             {"tower": {"look_ahead": 1.5}},
             "[tower] look_ahead: must be a whole number from 0 to 100000, not 1.5",

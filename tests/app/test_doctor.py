@@ -35,7 +35,7 @@ def test_a_display_on_a_missing_i2c_bus_and_an_absent_pad_are_named(tmp_path):
     status, lines = doctor(config, tmp_path)
     assert status == 1
     display = next(line for line in lines if "main display" in line)
-    assert display.startswith("[!!] main display: ")  # named, with the driver's hint
+    assert display.startswith("[!!] main display (sh1106 at 0x3d, I2C bus 29): ")  # and the hint
     assert "29" in display
     pads = next(line for line in lines if line.startswith("[!!] pads"))
     assert "is a pad plugged in?" in pads
@@ -83,3 +83,46 @@ def test_doctor_shows_the_qr_codes_link_with_the_key_the_tower_keeps(tmp_path):
     assert status == 0
     assert f"[ok] phones join at http://127.0.0.1:8088/?code={key}" in lines
     assert kept_join_key(tmp_path) == key
+
+
+def test_a_problem_both_displays_share_is_said_once(tmp_path):
+    """Issue 39: two displays on a bus that is not there were two lines of one problem."""
+    both = [{"role": role, "chip": "sh1106", "bus": 29, "address": address}
+            for role, address in (("main", 0x3C), ("options", 0x3D))]  # fmt: skip
+    status, lines = doctor(parse_config({"displays": both}), tmp_path)
+    said = [line for line in lines if line[5:].startswith(("main", "options"))]
+    assert len(said) == 1, lines
+    assert said[0].startswith("[!!] main and options displays (both on I2C bus 29): cannot open")
+    assert "/dev/i2c-29" in said[0]
+    assert status == 1 and lines[-1] == "1 part(s) need attention"
+
+
+def test_phones_on_a_host_the_tower_cannot_listen_on_are_one_sentence(tmp_path):
+    """Issue 39: doctor said [ok] where `run` then could not listen (192.0.2.1 is no address of
+    this machine: TEST-NET-1)."""
+    config = parse_config({"web": {"enabled": True, "host": "192.0.2.1", "port": 8088}})
+    status, lines = doctor(config, tmp_path)
+    (phones,) = [line for line in lines if line[5:].startswith("phones")]
+    assert phones == (
+        "[!!] phones: the tower cannot listen on 192.0.2.1 port 8088 (Cannot assign requested "
+        'address): set [web] host to an address of this machine, or "0.0.0.0" for all'
+    )
+    assert status == 1
+
+
+def test_a_phones_port_in_use_is_no_problem_the_tower_takes_another(tmp_path):
+    """The running tower holds its port while doctor checks (and another program's port
+    makes `run` take a free one): doctor still shows where phones join."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        config = parse_config({"web": {"enabled": True, "host": "127.0.0.1", "port": port}})
+        status, lines = doctor(config, tmp_path)
+    assert (
+        f"[ok] phones join at http://127.0.0.1:{port}/ (the table code is on the main display)"
+        in lines
+    )
+    assert status == 0

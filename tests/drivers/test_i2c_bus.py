@@ -214,7 +214,7 @@ def test_doctor_finds_the_panel_at_0x3c_and_says_nothing_answers_at_0x3d(bus, tm
     assert main == f"[ok] main display (ssd1306 at 0x3c, I2C bus {bus.path}): drew a test pattern"
     assert shows_test_pattern(bus.picture_before_off(MAIN))
     options = next(line for line in lines if "options display" in line)
-    assert options.startswith("[!!] options display: ")
+    assert options.startswith(f"[!!] options display (sh1106 at 0x3d, I2C bus {bus.path}): ")
     assert f"no sh1106 answers at 0x3d on I2C bus {bus.path}" in options
     assert "check the panel's four wires" in options
     assert lines[-1] == "1 part(s) need attention"

@@ -14,6 +14,7 @@ from support.bluez import PixelsDie, Radio, serving
 from support.bluez.bus import private_system_bus
 from support.pixels import DICE
 
+from drivers import pixels
 from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader, bluetooth_trouble
 
 ALL_COLOURS = ["red", "yellow", "green", "blue"]
@@ -327,3 +328,25 @@ def test_bluetoothd_restarting_mid_game_is_said_and_the_dice_are_linked_again(bu
     roll, lost = asyncio.run(asyncio.wait_for(main(), LIMIT))
     assert roll == ((5, 5), {})
     assert len(lost) == len(DICE)  # each link found lost when the die was asked
+
+
+def test_a_die_that_leaves_between_its_advertisement_and_the_connect_is_given_up_in_time(
+    bus, monkeypatch
+):
+    """Issue 39: BlueZ keeps trying to reach a die that left (longer than bleak waits), and
+    bleak-retry-connector gave each of its two tries bleak's 20 s: the link attempt took 40 s.
+    It now ends within `pixels.LINK_WITHIN`, as long as the reader waits for a silent die
+    (shortened here), and the die is linked once it is back."""
+    monkeypatch.setattr(pixels, "LINK_WITHIN", 1.0, raising=False)
+    red = DICE["red"]
+    radio = Radio(table_dice(red={"eludes": True}))
+
+    async def scenario(tower):
+        await radio.wait_for(lambda: any(die == red for die, _ in radio.attempts))
+        radio.dice[red].eludes = False
+        radio.come_back(red)
+        await tower.linked(["red"])
+        return [seconds for die, seconds in radio.attempts if die == red]
+
+    attempts = run(bus, scenario, radio, scanner={"retry_after": 0.2})
+    assert attempts[0] < 5.0, attempts  # given up after LINK_WITHIN (1 s), not after 20 s

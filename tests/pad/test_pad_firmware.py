@@ -164,6 +164,38 @@ def test_a_replugged_or_restarted_pad_keeps_its_seat_without_a_press(table):
     assert t.tower.call(lambda: t.tower.table.newsfeed.lines.count("Ann joins the table")) == 1
 
 
+def fall_quiet(t: PadTable) -> None:
+    """The pad is not heard for longer than the missed beats (its bytes lost on the cable),
+    then heard again: the tower calls it gone, then back."""
+    link = t.tower.link()
+    t.cable.mute()
+    t.wait_for_tower(lambda: not link.present, "the pad called gone")
+    t.cable.mute(False)
+    t.wait_for_tower(lambda: link.present, "the pad heard again")
+
+
+def test_a_pad_without_a_seat_that_went_quiet_joins_at_its_next_press(table):
+    """Issue 39: the quiet join, on the firmware: a pad left unplayed falls quiet for longer
+    than the missed beats; heard again, a press joins (not 'say hello first')."""
+    t = table(join=False)
+    t.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")
+    fall_quiet(t)
+    t.pad.press("tap green")
+    t.pad.wait_screen(lambda s: s[0] == "Ann         0 P0", what="Ann's header")
+    assert t.tower.seat_names() == [("Bot", "computer"), ("Ann", "pad")]
+
+
+def test_a_seated_pad_that_went_quiet_plays_the_next_game(table):
+    """Issue 39: Ann's pad falls quiet for longer than the missed beats between games (the
+    tower calls it gone), then is heard again: it speaks for Ann again, so the next game is
+    hers too (without PadHub._on_back taking it back, she sat that game out)."""
+    t = table()
+    fall_quiet(t)
+    t.tower.call(t.tower.table.new_game)
+    assert [p.name for p in t.tower.game().players] == ["Bot", "Ann"]
+    t.pad.wait_screen(lambda s: s[1] == "no roll yet", what="Ann's new game")
+
+
 def test_after_a_tower_restart_the_resumed_games_pad_seat_is_taken_at_hello(table, tmp_path):
     t = table(bots=())
     t.start_game()

@@ -5,6 +5,7 @@ once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from functools import partial
 
@@ -309,15 +310,21 @@ def test_a_pad_that_joined_keeps_its_seat_when_it_restarts_without_a_press(tmp_p
     run_table(table, play, hub)
 
 
-def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tmp_path):
-    """Every pad says hello at once when the tower comes back, in no particular order: Ben's
-    pad first must still get Ben's sheet, and a pad that never sat at this game gets none."""
-    games = tmp_path / "games"
+def game_of_two_pads(games):
+    """A game of Ann and Ben under way in the journal at `games`, their seats noted on the
+    pads pad-a and pad-b (as the tower finds it after a restart); `games`."""
     journal = Journal(games)
     with journal.begin(Start("classic", ("Ann", "Ben"))) as game_log:
         game_log.append(ROLL)
         seats = [SeatSpec("Ann", PAD, "pad-a"), SeatSpec("Ben", PAD, "pad-b")]
         journal.note_seats(game_log.path, seats)
+    return games
+
+
+def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tmp_path):
+    """Every pad says hello at once when the tower comes back, in no particular order: Ben's
+    pad first must still get Ben's sheet, and a pad that never sat at this game gets none."""
+    games = game_of_two_pads(tmp_path / "games")
     pads = {ident: PtyPad(tmp_path / ident) for ident in ("pad-b", "pad-x", "pad-a")}
     table = make_table(games, [])
     hub = attach_pads(table, [str(pad.path) for pad in pads.values()])
@@ -447,3 +454,36 @@ def test_a_request_the_tower_cannot_read_is_refused_in_a_player_s_words():
         pad_decision(mark)
     with pytest.raises(ValueError, match=r"update the pad$"):
         pad_decision({**mark, "action": 99})
+
+
+def test_after_a_restart_a_pads_first_state_already_shows_its_seat(tmp_path):
+    """Issue 39: a pad's hello is taken on its link's thread and its seat given back later on
+    the table's loop; another pad's publication in between sent it a STATE without its seat,
+    which cleared the move its player had selected. Here the loop is held while both pads'
+    hellos are taken (as on a busy tower), so Ann's seat given back publishes before Ben's
+    hello reaches the loop: every STATE Ben's pad gets shows Ben."""
+    games = game_of_two_pads(tmp_path / "games")
+    pads = {ident: PtyPad(tmp_path / ident, heartbeats=True) for ident in ("pad-a", "pad-b")}
+    table = make_table(games, [])
+    hub = attach_pads(table, [str(pad.path) for pad in pads.values()])
+
+    def greeted_while_the_loop_is_busy() -> None:
+        for ident, pad in pads.items():
+            pad.expect("hello")
+            pad.send("hello", {**pad_hello(), "ident": ident})
+            pad.expect("hello_ack")
+        while not all(link.pad for link in hub.links):  # both sessions open on their threads
+            time.sleep(0.001)
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        greeted_while_the_loop_is_busy()  # the loop waits meanwhile
+        await asyncio.to_thread(pads["pad-a"].expect, "state", player="Ann")
+        await asyncio.to_thread(pads["pad-b"].expect, "state", player="Ben")
+        await asyncio.sleep(0.2)  # any STATE still on its way
+        for ident, name in (("pad-a", "Ann"), ("pad-b", "Ben")):
+            pads[ident].names()  # read what has come
+            states = [m for m in pads[ident].inbox if m.name == "state"]
+            assert all(state["player"] == name for state in states), (ident, states)
+
+    run_table(table, play, hub)

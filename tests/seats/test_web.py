@@ -580,6 +580,36 @@ def test_a_seat_whose_phone_left_sits_the_next_game_out_and_is_back_with_its_pho
         assert [player.name for player in table.game.players] == ["Bot", "Zoe"]
 
 
+async def words_pushed(page: Page, kind: str, words: str) -> None:
+    """Until the page is pushed a message of `kind` (a view, the lobby) with these words."""
+    while True:
+        message = await page.expect(kind)
+        if message.get("view", message)["text"] == words:
+            return
+
+
+def test_every_phone_says_whose_phone_has_gone_until_it_is_back(tmp_path):
+    """Issue 39: Zoe's page closes between games: Ann's view and a phone in the lobby say so
+    after their own words; Zoe's page back, they say it no more."""
+    table, _, server = web_tower(tmp_path, [BOT])
+    before = f"at the table: Bot, Ann, Zoe. {web_hub.START_WORDS.rstrip('.')}"
+
+    async def steps(session) -> None:
+        ann, _ = await join(session, server, "Ann")
+        zoe, token = await join(session, server, "Zoe")
+        lobby = await open_page(session, server)
+        await zoe.socket.close()
+        await words_pushed(ann, "view", f"{before}. Zoe's phone has gone")
+        await words_pushed(
+            lobby, "lobby", "type the table code and your name. Zoe's phone has gone"
+        )
+        await reloaded(session, server, zoe, token)
+        await words_pushed(ann, "view", f"{before}.")
+        assert "Zoe's phone is back" in table.newsfeed.lines
+
+    play_with_phones(table, server, steps)
+
+
 def test_a_client_that_floods_and_never_reads_is_dropped_and_the_table_plays_on(
     tmp_path, monkeypatch
 ):

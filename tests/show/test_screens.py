@@ -18,6 +18,7 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageChops, ImageDraw
 from support import HANG
+from support.drawn_words import shows
 from support.paths import GOLDEN, ROOT
 from support.views import CROWD, DICE, SEATS, TITLES, VIEWS, menu_at
 
@@ -29,7 +30,15 @@ from firmware_py.menu import PLAYERS, VARIANT, Menu, menu_view
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
 from firmware_py.seating import SeatSpec
 from firmware_py.show import font
-from firmware_py.show.screens import FALLBACK, WIDTH, draw_screen, drawn, people, render
+from firmware_py.show.screens import (
+    FALLBACK,
+    WIDTH,
+    draw_screen,
+    drawn,
+    people,
+    render,
+    wrap,
+)
 from firmware_py.view import Seat, TableView, table_view
 from sheets import load_sheet
 
@@ -192,6 +201,17 @@ def test_the_white_sum_stays_in_sight_while_a_lock_in_action_1_is_announced():
     assert picture.crop((0, 20, WIDTH, 64)) == same_dice.crop((0, 20, WIDTH, 64))
     bar = picture.crop((0, 0, WIDTH, 20)).convert("L")  # the notice: a lit bar, 20 px tall
     assert bar.histogram()[255] > WIDTH * 20 // 2
+
+
+def test_while_the_table_waits_for_a_player_whose_phone_has_gone_the_options_say_so():
+    """Issue 39: who has gone, and that a press of the roll button plays on without them, in
+    place of the action-2 sums (every line of it, whole)."""
+    words = "Leo's phone has gone: press the roll button to play on without Leo"
+    for screen in ("action1", "action2"):
+        picture = render(replace(VIEWS[screen], absent=words), "options")
+        for line in wrap(words):
+            assert shows(picture, line), (screen, line)
+    assert not shows(render(VIEWS["action1"], "options"), "Leo's phone has gone:")
 
 
 def test_the_winner_s_name_is_the_largest_thing_on_the_options_display():

@@ -15,6 +15,7 @@ from gpiozero.pins import Pin
 from support import HANG
 from support.table import make_table
 from support.terminal import TowerTerminal
+from support.views import VIEWS
 
 from drivers.button import RollButton
 from firmware_py.app.assembly import attach_terminal
@@ -22,7 +23,7 @@ from firmware_py.journal.journal import Journal
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.seats.keyboard import REAL_BUTTON
-from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN
+from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN, status_lines
 from firmware_py.table.news_words import mark_words
 
 
@@ -55,14 +56,19 @@ def first_offered(white: int) -> str:
 
 
 def test_in_80x24_a_keyboard_player_sees_the_sum_the_turn_the_options_and_can_undo(tmp_path):
-    """Ben at the keyboard, Ann and Cleo computer players: after Ben passes in action 1 his
-    prompt stays and offers undo while the others decide, and undo works there as on a pad."""
+    """Ben at the keyboard, Ann and Cleo computer players: before Ben decides, his prompt
+    offers no undo (issue 39: it offered one, then refused it); after he passes in action 1
+    it stays and offers undo while the others decide, and undo works there as on a pad."""
     tower = TowerTerminal(["--human", "Ben", "--pace", "4", "--state-dir", str(tmp_path)],
                           columns=80, lines=24)  # fmt: skip
     try:
         tower.wait_for("press to start")
         tower.type("\n")  # the roll button: a new game; Ann rolls by herself
-        screen = tower.wait_for("[p] pass  [u] undo", timeout=HANG)
+        screen = tower.wait_for("[p] pass  >", timeout=HANG)
+        assert prompt_line(tower) == "[p] pass  >"  # nothing decided: nothing to undo
+        tower.type("u\n")
+        tower.wait_for("type the number of a mark or p to pass")
+        assert "refused" not in tower.text()
         game = Journal(tmp_path).games()[0].read_text().splitlines()
         white = json.loads(game[1])["dice"]["white"]
         assert f"white {white[0]}+{white[1]} = {sum(white)}" in screen
@@ -117,7 +123,7 @@ def test_plain_prints_the_options_and_the_prompt_of_a_keyboard_seat(tmp_path):
         tower.wait_for("New game of Qwixx")
         tower.type("\n")
         tower.wait_for("Ann rolls white", timeout=HANG)
-        text = tower.wait_for("[p] pass  [u] undo  >")
+        text = tower.wait_for("[p] pass  >")
         question = [line for line in text.splitlines() if line.startswith("Ann, action 1: ")]
         rolled = re.search(r"Ann rolls white (\d)\+(\d)", text)
         assert rolled, text
@@ -278,3 +284,42 @@ def test_a_change_after_the_console_closed_leaves_the_terminal_on_its_main_scree
     assert ALTERNATE_SCREEN not in out.getvalue()[left_at:]
     assert out.getvalue().endswith("\n")  # the last news, left in the terminal
     table.hardware.close()
+
+
+def test_the_drawn_terminal_says_whose_device_has_gone_while_the_table_waits_for_them():
+    """Issue 39: under "waiting for Leo", that Leo's phone has gone and what a press does."""
+    words = "Leo's phone has gone: press the roll button to play on without Leo"
+    assert status_lines(replace(VIEWS["action1"], absent=words))[-1] == words
+    assert words not in status_lines(VIEWS["action1"])
+
+
+def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path):
+    """Issue 39: where the numbers crossed do not fit, the sheet line counted them as "R:6",
+    which reads as the red 6 (to the eye and to a screen reader). Ann, at the keyboard, has
+    crossed 19 numbers in a game carried on from the journal: at 80 columns her line says how
+    many crosses each row has, in words."""
+    from support.rules import cross, recording_game
+
+    game = recording_game(players=("Ann",))
+    rows = {
+        "red": range(2, 8),
+        "yellow": range(2, 7),
+        "green": range(12, 7, -1),
+        "blue": (12, 11, 10),
+    }
+    cross(game, "Ann", *[(row, number) for row, numbers in rows.items() for number in numbers])
+    journal = Journal(tmp_path)
+    start, *events = game.log
+    with journal.begin(start) as game_log:
+        for event in events:
+            game_log.append(event)
+        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
+    tower = TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
+    try:
+        screen = tower.wait_for("penalties")
+        (line,) = [line.rstrip() for line in screen.splitlines() if "penalties" in line]
+        total = game.total("Ann")
+        assert line == (f">{'Ann':<10}{total:>4}  crosses 6 red, 5 yellow, 5 green, 3 blue  "
+                        f"penalties {game.player('Ann').penalties}")  # fmt: skip
+    finally:
+        tower.stop()

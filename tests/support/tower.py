@@ -47,15 +47,16 @@ class Tower:
                  pace: float | None = None, games: int | None = None,
                  pads: Sequence[PtyPad] = (), web: bool = False, keyboard: bool = False,
                  stderr_apart: bool = False, modes_apply: bool = False, niceness: int = 0,
-                 open_files: str = "", env: Mapping[str, str] | None = None,
+                 open_files: str = "", table: str = "", env: Mapping[str, str] | None = None,
                  fork: bool = True, sections: str = "") -> None:  # fmt: skip
         """`folder`: its configuration and state there (above); `state`: its state directory;
         `pace` and `games`: as the command line's; `keyboard`: its standard input is a
         terminal (`press`, `type`); `modes_apply`: as root, file modes hold for it as for any
         user (it loses CAP_DAC_OVERRIDE); `niceness`: it runs that much nicer; `open_files`:
         "SOFT:HARD", the limit of open files it starts with (it is then exec'd, not forked);
-        `env`: its whole environment (this process's by default); `sections`: more of its
-        config.toml (an [mqtt] section)."""
+        `table`: lines of its configuration's [table] section ("absent_grace = 1"); `env`: its
+        whole environment (this process's by default); `sections`: more of its config.toml (an
+        [mqtt] section)."""
         self.state = state or (folder / "state" if folder else None)
         self.pads = list(pads)
         self._ready = ReadySocket()
@@ -63,7 +64,7 @@ class Tower:
         config = folder / "config.toml" if folder else None
         if config is not None:
             web_port = self._held.getsockname()[1] if self._held else None
-            config.write_text(configuration(self.pads, web_port) + sections)
+            config.write_text(configuration(self.pads, web_port, table) + sections)
         self.command = tower_command(args, config, self.state, pace, games, niceness)
         if open_files:
             self.command = ["prlimit", f"--nofile={open_files}", "--", *self.command]
@@ -106,7 +107,9 @@ class Tower:
         return self._errors.text if self._errors else ""
 
     def said(self, words: str) -> bool:
-        return any(words in line for line in self.lines)
+        """`words` said: in its news, or in its log (a warning is said once, in the log)."""
+        apart = self._errors.lines if self._errors else []
+        return any(words in line for line in [*self.lines, *apart])
 
     def events(self) -> list[str]:
         """The lines that announce a game's event (each printed once it is saved)."""
@@ -205,6 +208,10 @@ class Tower:
     def press(self) -> None:
         """Enter at its terminal: the simulated roll button is pressed."""
         self.type("")
+
+    def hold(self) -> None:
+        """h and Enter at its terminal: the roll button is held (the menu)."""
+        self.type("h")
 
     def stop(self) -> str:
         """SIGTERM, as `systemctl stop` sends; everything it printed."""
@@ -313,13 +320,15 @@ def tower_command(args: Iterable[str], config: Path | None, state: Path | None,
     return [*niced, *command, *args]
 
 
-def configuration(pads: Sequence[PtyPad], web_port: int | None) -> str:
-    """The tower's config.toml: `pads` in [pads], and the web server on 127.0.0.1 at
-    `web_port` (None: no [web], so no web server)."""
+def configuration(pads: Sequence[PtyPad], web_port: int | None, table: str = "") -> str:
+    """The tower's config.toml: `pads` in [pads], the web server on 127.0.0.1 at `web_port`
+    (None: no [web], so no web server), and `table`'s lines in [table]."""
     ports = ", ".join(f'"{pad.path}"' for pad in pads)
     text = f"[pads]\nports = [{ports}]\n"
     if web_port is not None:
         text += f'[web]\nhost = "127.0.0.1"\nport = {web_port}\n'
+    if table:
+        text += f"[table]\n{table}\n"
     return text
 
 

@@ -10,6 +10,7 @@ Skipped, with the reason, where no dbus-daemon can be started (./dev test instal
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -49,11 +50,12 @@ def table(tmp_path):
             dice.stop()
 
 
-def start_tower(table, tmp_path, *args):
+def start_tower(table, tmp_path, *args, linked=tuple(DICE)):
+    """The tower, once it listens to the dice `linked` (by role) over links of its own."""
     dice, config, env = table
     tower = Tower("--config", str(config), "--players", "Kim", "--human", "Kim", "--pace", "0.05",
                   *args, keyboard=True, env=env)  # fmt: skip
-    dice.wait_listened_to(list(DICE.values()))
+    dice.wait_listened_to([DICE[role] for role in linked])
     return tower
 
 
@@ -126,6 +128,52 @@ def test_a_die_lost_mid_roll_is_named_the_button_rolls_and_the_die_is_used_again
         faces = {"white 1": 5, "white 2": 1, "red": 6, "yellow": 3, "green": 4, "blue": 1}
         throw(dice, faces)
         assert tower.wait_for("Kim rolls").string == said(faces)
+
+
+def test_a_die_gone_before_its_link_is_made_leaves_the_roll_to_the_button_in_words(table, tmp_path):
+    """Issue 39: the red die left between its advertisement and the connect; BlueZ kept trying
+    to reach it, and the tower held its link attempt for 40 s. Once it has not been heard for
+    as long as the tower waits for a silent die, the tower says so, and that the roll button
+    rolls; the press rolls."""
+    dice = table[0]
+    dice.elude(DICE["red"])
+    tower = start_tower(table, tmp_path, linked=[r for r in DICE if r != "red"])
+    try:
+        tower.type("")  # a new game: the roll waits for the thrown dice
+        tower.wait_for(ALL_WAITED)
+        said = tower.wait_for("the red die is out of range").string
+        assert said.endswith(": the red die is out of range: press the roll button to roll")
+        tower.type("")
+        assert tower.wait_for("Kim rolls").string.startswith("Kim rolls white ")
+        assert "Traceback" not in tower.output
+    finally:
+        tower.stop()
+
+
+def test_one_die_bound_to_two_colours_is_said_in_words_and_the_button_rolls(tmp_path):
+    """Issue 39: `run` ended in a traceback (a restart loop under systemd), and `doctor` said
+    everything answers. Now both say the configuration's mistake; the tower plays on with
+    its own dice."""
+    config = tmp_path / "tower.toml"
+    bound = {**DICE, "blue": DICE["red"]}
+    dice = "\n".join(f'"{role}" = {die:#x}' for role, die in bound.items())
+    config.write_text(CONFIG.format(dice=dice, state=tmp_path / "games"))
+    mistake = f"[dice.pixels] binds die {DICE['red']:#010x} to both 'red' and 'blue'"
+    ran = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--config", str(config),
+         "--players", "Ann", "--games", "1", "--pace", "0"],
+        capture_output=True, text=True, timeout=LIMIT, stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
+    assert ran.stderr.count(mistake) == 1 and mistake not in ran.stdout  # said once
+    assert "the button rolls" in ran.stderr and "Game over" in ran.stdout
+    doctor = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
+        capture_output=True, text=True, timeout=LIMIT, check=False,
+    )  # fmt: skip
+    (line,) = [line for line in doctor.stdout.splitlines() if mistake in line]
+    assert line.startswith("[!!] configuration tower.toml: ")
+    assert doctor.returncode == 1 and "everything answers" not in doctor.stdout
 
 
 def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):

@@ -31,7 +31,7 @@ PLAYERS = ("--players", "Ann,Ben,Cleo")
 BASE = "qwixx/t1"
 STATE, EVENT, RESULT = f"{BASE}/state", f"{BASE}/event", f"{BASE}/result"
 AVAILABILITY, DISCOVERY = f"{BASE}/availability", "homeassistant/device/qwixx_t1/config"
-WAITING = '[table]\ncomputer_players = ["Robo", "Ada"]\n'  # seated, waiting for a press
+WAITING = 'computer_players = ["Robo", "Ada"]'  # [table]: seated, waiting for a press
 NOT_ANSWERING = "the tower tries again by itself, and the game goes on"
 ROLL_NEWS = re.compile(r"^\S+ rolls ")
 
@@ -124,10 +124,10 @@ def test_home_assistant_s_return_commands_and_malformed_messages(tmp_path, broke
     """Home Assistant's birth message brings the device again; "new game" starts a game
     between games only; a request to resend publishes the results again (same id); whatever
     else comes on the tower's topics is counted and ignored, and the game goes on."""
-    sections = broker.mqtt_section(extra='commands = ["new_game"]\n') + WAITING
+    sections = broker.mqtt_section(extra='commands = ["new_game"]\n')
     with (
         BusListener(broker) as listener,
-        Tower(folder=tower_folder(tmp_path), pace=0.05, sections=sections) as tower,
+        Tower(folder=tower_folder(tmp_path), pace=0.05, table=WAITING, sections=sections) as tower,
     ):
         tower.wait_ready()
         listener.wait_for(STATE, lambda m: m.json()["state"] == "attract")
@@ -264,8 +264,8 @@ def test_a_flood_on_the_command_topic(tmp_path, broker):
     """A client publishes on the tower's command topic as fast as it can: one press starts
     the game, the rest are counted and ignored, the tower stops listening for a while, and the
     game at the table is played to its end."""
-    sections = broker.mqtt_section(extra='commands = ["new_game"]\n') + WAITING
-    with Tower(folder=tower_folder(tmp_path), pace=0.02, sections=sections) as tower:
+    sections = broker.mqtt_section(extra='commands = ["new_game"]\n')
+    with Tower(folder=tower_folder(tmp_path), pace=0.02, table=WAITING, sections=sections) as tower:
         tower.wait_ready()
         with BusListener(broker, topic=STATE) as listener:
             listener.wait_for(STATE)

@@ -68,6 +68,7 @@ def parse_config(data: TomlTable, source: str = "config.toml") -> TowerConfig:
         sound=SoundChecker(source).sound(data),
         computer_players=table.computer_players(data),
         computer_levels=table.computer_levels(data),
+        absent_grace=table.absent_grace(data),
         web=WebChecker(source).web(data),
         mqtt=MqttChecker(source).mqtt(data),
     )

@@ -1,5 +1,6 @@
 """The sections of the configuration file for the seats besides the pads: [table], the computer
-players seated at power-on, and [web], the server for phones as pads."""
+players seated at power-on and how long the table waits for a player whose pad or phone has
+gone, and [web], the server for phones as pads."""
 
 from __future__ import annotations
 
@@ -9,12 +10,23 @@ from typing import TypeGuard
 from firmware_py.app.config.settings import ConfigError, TowerConfig, WebConfig
 from firmware_py.app.config.values import TomlTable, TomlValues
 from firmware_py.seating import LEVELS, MAX_SEATS
+from firmware_py.table.settings import ABSENT_GRACE
 
 EXAMPLE = '(e.g. computer_players = ["Robo", {name = "Ada", level = "hard"}], or [])'
 
 
+TABLE_KEYS = ("computer_players", "absent_grace")
+
+
 class TableChecker(TomlValues):
-    """[table] computer_players: each a name, or a table {name = "Ada", level = "hard"}."""
+    """[table] computer_players: each a name, or a table {name = "Ada", level = "hard"};
+    absent_grace: seconds."""
+
+    def absent_grace(self, data: TomlTable) -> float:
+        """Seconds the table waits for a player whose pad or phone has gone before it plays on
+        without them (0: it waits until the roll button is pressed)."""
+        table = self.table(data, "table")
+        return self.number(table, "table", "absent_grace", 0, 3600, ABSENT_GRACE)
 
     def computer_players(self, data: TomlTable) -> tuple[str, ...]:
         """The names of the computer players seated at power-on (none by default: the seats
@@ -28,7 +40,7 @@ class TableChecker(TomlValues):
     def seats(self, data: TomlTable) -> list[tuple[str, str]]:
         """Each computer player's name and level ("" where not given), checked."""
         table = self.table(data, "table")
-        self.known_keys(table, "table", ("computer_players",))
+        self.known_keys(table, "table", TABLE_KEYS)
         entries = table.get("computer_players", [])
         if not isinstance(entries, list):
             raise self.fail("table", "computer_players", f"must be a list of names {EXAMPLE}")

@@ -9,6 +9,7 @@ from pathlib import Path
 from drivers.display_device import DisplayConfig
 from firmware_py.bus.settings import MQTT_COMMANDS, MqttConfig
 from firmware_py.errors import TowerError
+from firmware_py.table.settings import ABSENT_GRACE
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class TowerConfig:
     sound: SoundConfig | None = None  # None: a simulated buzzer, no speech
     computer_players: tuple[str, ...] = ()  # [table]: seated at power-on; people join on pads
     computer_levels: dict[str, str] = field(default_factory=dict)  # name -> level, where given
+    absent_grace: float = ABSENT_GRACE  # [table]: seconds to wait for a device gone
     web: WebConfig = WEB_SIMULATED
     mqtt: MqttConfig | None = None  # None: no [mqtt] (or enabled = false), nothing on the bus
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
-from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats
+from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats, with_absence
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
 from firmware_py.seats.phones.budget import Bucket
 from firmware_py.seats.phones.codes import TableCodes
@@ -159,6 +159,7 @@ class WebHub:
         self._seen = -1
         self._played_from: dict[str, str] = {}  # device -> the address its seat is played from
         self._cooling: dict[str, float] = {}  # address -> until when it may not connect
+        self.stopping = False  # the tower stops: the pages that close now come back after it
 
     @property
     def code(self) -> str:
@@ -214,10 +215,13 @@ class WebHub:
         return phone.device is not None and self.seats.seat_of(phone.device) is not None
 
     def close(self, phone: Phone) -> None:
-        """The connection is gone; its seat stays for the phone's next hello."""
+        """The connection is gone; its seat stays for the phone's next hello, and the table
+        says that its player's phone has gone (unless the tower is stopping)."""
         self.phones.pop(phone, None)
-        if phone.device is not None:
+        if phone.device is not None and self.stopping:
             self.seats.disconnect(phone)
+        elif phone.device is not None:
+            self.seats.gone(phone.device, phone)
 
     # ---- messages from a page ----------------------------------------------------------------
 
@@ -418,11 +422,13 @@ class WebHub:
         """The phone's player's view, or (without a seat) whether it may join now."""
         device, now = phone.device, self.door.now()
         if device is not None and self.seats.seat_of(device) is not None:
-            seated = [seat.name for seat in now.seats]
-            phone.send({"type": "view", "view": phone_view(self.seats.view(device), seated)})
+            view = phone_view(self.seats.view(device), [seat.name for seat in now.seats])
+            view["text"] = with_absence(view["text"], now.absence)
+            phone.send({"type": "view", "view": view})
             return
         refusal = now.join_refusal
         text = "type the table code and your name" if refusal is None else refusal.reason
+        text = with_absence(text, now.absence)
         phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
 
 

@@ -227,6 +227,7 @@ class WebServer:
     async def start(self) -> str | None:
         """Listen on the configured port; when another program holds it, on a free port the
         system picks (the QR code and the address say which). None, or why phones cannot join."""
+        self.hub.stopping = False
         try:
             self._runner = await self._listen(self.port)
         except OSError as error:
@@ -273,6 +274,7 @@ class WebServer:
         """Stop within about a second, phones connected or not: each is told the tower
         restarts and its socket closed; then the server ends (no request waits longer)."""
         if self._runner is not None:
+            self.hub.stopping = True  # the phones leave with the tower, not their players
             await say_goodbye(self._runner.app[SOCKETS])
             await self._runner.cleanup()
             self._runner = None

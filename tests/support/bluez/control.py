@@ -26,7 +26,8 @@ START_WAIT = HANG  # seconds a loaded machine may take to start Python and serve
 
 
 class Control(ServiceInterface):
-    """org.qwixx.StandIn: throw a die, take it out of reach and back, wait for the links."""
+    """org.qwixx.StandIn: throw a die, take it out of reach and back (or as the tower connects
+    to it), wait for the links."""
 
     PATH = "/org/qwixx/standin"
     NAME = "org.qwixx.StandIn"
@@ -50,6 +51,10 @@ class Control(ServiceInterface):
     @method()
     def HoldElsewhere(self, die: UInt32, held: Bool) -> None:
         self.radio.hold_elsewhere(die, held)
+
+    @method()
+    def Elude(self, die: UInt32) -> None:
+        self.radio.dice[die].eludes = True
 
     @method()
     async def WaitListenedTo(self, dice: Ids) -> None:
@@ -85,6 +90,10 @@ class StandInProcess:
     def hold_elsewhere(self, die: int, held: bool = True) -> None:
         """A phone's Pixels app takes the die (or lets it go)."""
         self._call("HoldElsewhere", "ub", [die, held])
+
+    def elude(self, die: int) -> None:
+        """The die leaves the moment the tower connects to it (after its advertisement)."""
+        self._call("Elude", "u", [die])
 
     def wait_listened_to(self, dice: list[int], limit: float = START_WAIT) -> None:
         """Return once the tower listens to each of `dice` over a link; fail after `limit` s."""

@@ -50,6 +50,9 @@ NOT_READY = "org.bluez.Error.NotReady"
 NOT_SUPPORTED = "org.bluez.Error.NotSupported"
 NOT_CONNECTED = "org.bluez.Error.NotConnected"
 CONNECT_TIMEOUT = 2.0  # seconds BlueZ tries to reach a die that does not answer
+# Seconds BlueZ keeps trying to reach a die that left between its advertisement and the connect:
+# the link layer's own timeout is longer than bleak's (20 s), so the caller gives up first.
+UNANSWERED = 60.0
 ADVERTISING_INTERVAL = 1.0  # seconds between a still die's advertisements
 
 
@@ -119,6 +122,7 @@ class Device(ServiceInterface):
         self.rssi = -60
         self.advertised: tuple[bytes, bytes] | None = None  # the data last reported
         self.gatt: list[tuple[str, ServiceInterface]] = []
+        self.reaching: asyncio.Event | None = None  # set to give up a Connect still trying
 
     @dbus_property(access=READ)
     def Address(self) -> Str:
@@ -190,6 +194,9 @@ class Device(ServiceInterface):
 
     @method()
     def Disconnect(self) -> None:
+        if self.reaching is not None:  # a Connect still trying: BlueZ gives it up
+            self.reaching.set()
+            return
         if not self.connected:
             raise DBusError(NOT_CONNECTED, "Not Connected")
         self.radio.drop_link(self)
@@ -320,6 +327,7 @@ class Radio:
         self.writes: list[tuple[int, bytes, str]] = []  # (die id, data, "request"/"command")
         self.connects = 0
         self.failing: dict[int, int] = {}  # die id -> connection attempts still to fail
+        self.attempts: list[tuple[int, float]] = []  # (die id, seconds) of each Connect ended
         self.bus: MessageBus | None = None
         self.adapter = Adapter(self)
         self._changed = asyncio.Event()
@@ -472,12 +480,26 @@ class Radio:
         return service in uuids and le
 
     async def connect(self, device: Device) -> None:
-        """Device1.Connect: link up, services found, then resolved (what bleak waits for)."""
+        """Device1.Connect: link up, services found, then resolved (what bleak waits for).
+        How long each took, until it linked, failed or its caller gave up, is noted."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            await self._connect(device)
+        finally:
+            self.attempts.append((device.die.die_id, loop.time() - began))
+            self.changes()
+
+    async def _connect(self, device: Device) -> None:
         self.connects += 1
         if not self.powered:
             raise DBusError(NOT_READY, "Resource Not Ready")
         if device.connected:
             raise DBusError("org.bluez.Error.AlreadyConnected", "Already Connected")
+        if device.die.eludes:  # gone between its advertisement and this connect
+            device.die.in_range = False
+            await self._keep_trying(device)
+            raise DBusError(FAILED, "le-connection-abort-by-local")
         if not device.die.advertising:  # out of reach, or another central holds it
             await asyncio.sleep(self.connect_timeout)
             raise DBusError(FAILED, "le-connection-abort-by-local")
@@ -491,6 +513,16 @@ class Radio:
         device.resolved = True
         device.emit_properties_changed({"ServicesResolved": True})
         self.changes()
+
+    async def _keep_trying(self, device: Device) -> None:
+        """BlueZ trying to reach a die that is gone: until UNANSWERED runs out, or until the
+        caller gives up (bleak's Disconnect on a timeout or a cancel)."""
+        device.reaching = gave_up = asyncio.Event()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gave_up.wait(), UNANSWERED)
+        finally:
+            device.reaching = None
 
     def _export_gatt(self, device: Device) -> None:
         service_path = f"{device.path}/service000a"

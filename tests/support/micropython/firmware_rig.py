@@ -5,7 +5,8 @@ The cable: the firmware opens the slave of one pty by its path (as a Pico's USB 
 there for the pad), the tower opens a symlink to the slave of another (as /dev/qwixx-pad-...),
 and a relay thread copies bytes between the two masters. Unplugging closes the tower's pty and
 removes the symlink (the tower's port vanishes; the pad's bytes go nowhere); plugging in makes
-a new pty behind the same symlink. The relay can also hold the tower's bytes back (a stale pad
+a new pty behind the same symlink; muting loses the pad's bytes while the port stays (a pad
+gone quiet). The relay can also hold the tower's bytes back (a stale pad
 screen) and inject bytes into the pad's side (noise).
 
 Used by tests/pad/test_pad_firmware*.py and bench/pad_roundtrip.py; imported by path (this folder
@@ -63,6 +64,7 @@ class Cable:
         self.tower_master: int | None = None
         self.tower_slave: int | None = None
         self.holding = False  # tower -> pad bytes kept back while True
+        self.muted = False  # pad -> tower bytes lost while True: the pad falls quiet
         self.held = bytearray()
         self.noise = bytearray()  # bytes for the pad, let in only between the tower's frames
         self._between_frames = True  # every 0x00 from the tower so far paired: no frame open
@@ -117,6 +119,12 @@ class Cable:
                 self._to_pad(bytes(self.held))
                 self.held.clear()
 
+    def mute(self, muted: bool = True) -> None:
+        """The pad falls quiet to the tower (a loose wire: its bytes are lost), or speaks again;
+        it still hears the tower."""
+        with self._lock:
+            self.muted = muted
+
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
@@ -158,7 +166,7 @@ class Cable:
             self.noise.clear()
 
     def _to_tower(self, data: bytes) -> None:
-        if self.tower_master is None:
+        if self.tower_master is None or self.muted:
             self.lost_to_unplug += len(data)
         else:
             os.write(self.tower_master, data)
@@ -471,6 +479,12 @@ class ScriptedTower:
     def hello_count(self, accepted: bool | None = None) -> int:
         with self._lock:
             return len([1 for _, ok in self.hellos if accepted is None or ok == accepted])
+
+    def mute(self, muted: bool = True) -> None:
+        """The pad falls quiet to the tower (a loose wire: its bytes are lost), or speaks again;
+        it still hears the tower."""
+        with self._lock:
+            self.muted = muted
 
     def close(self) -> None:
         self._stop.set()

@@ -1,0 +1,55 @@
+"""Who plays a new game: the players in seat order, and (Longo) each one's lucky numbers, or
+`Refused` with what is wrong with them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from sheets import Sheet
+
+from .errors import Refused
+
+MAX_PLAYERS = 5
+
+
+def check_players(players: Sequence[str]) -> None:
+    """One to five players, each a different non-empty name."""
+    if not isinstance(players, (list, tuple)) or not 1 <= len(players) <= MAX_PLAYERS:
+        raise Refused(f"a game needs 1 to {MAX_PLAYERS} players, in seat order")
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise Refused(f"player names must be non-empty text, not {name!r}")
+        if players.count(name) > 1:
+            raise Refused(f"two players are named {name!r}; names must differ")
+
+
+def lucky_numbers_of(
+    sheet: Sheet, players: Sequence[str], lucky: Mapping[str, Sequence[int]] | None
+) -> dict[str, tuple[int, ...]]:
+    """Longo: each player's distinct lucky numbers, in range; other sheets have none."""
+    if not sheet.has_lucky_numbers:
+        if lucky:
+            raise Refused(f"{sheet.name} sheets have no lucky numbers")
+        return {}
+    low, high = sheet.lucky_range
+    count = sheet.lucky_numbers
+    if not isinstance(lucky, Mapping):
+        raise Refused(f"a {sheet.name} game needs each player's {count} lucky numbers")
+    for name in lucky:
+        if name not in players:
+            raise Refused(f"lucky numbers are given for {name!r}, who is not a player")
+    result = {}
+    for name in players:
+        numbers = lucky.get(name)
+        if (
+            not isinstance(numbers, (list, tuple))
+            or len(numbers) != count
+            or any(type(n) is not int or not low <= n <= high for n in numbers)
+            or len(set(numbers)) != count
+        ):
+            raise Refused(
+                f"{name} needs {count} different lucky numbers from {low} to {high}, "
+                f"not {numbers!r}"
+            )
+        result[name] = tuple(numbers)
+    return result
