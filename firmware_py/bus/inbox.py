@@ -94,12 +94,16 @@ class Inbox:
     def topics(self) -> list[str]:
         return list(self.handlers)
 
-    def take(self, topic: str, payload: bytes) -> Verdict:
-        """Check one message and do what it asks; never raises."""
+    def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Verdict:
+        """Check one message and do what it asks; never raises. A retained message is taken
+        on Home Assistant's status only: a command or a resend left retained on the broker
+        would be done again at every connection."""
         now = self.clock()
         verdict = self._budget(now)
         if verdict is Verdict.TAKEN:
             handler = self.handlers.get(topic)
+            if retained and handler is not None and handler != self._status:
+                handler = None
             words = payload.decode("utf-8", "replace") if len(payload) <= MAX_PAYLOAD else ""
             if handler is None or len(payload) > MAX_PAYLOAD or not handler(words.strip()):
                 self._malformed(topic, payload)

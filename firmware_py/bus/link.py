@@ -180,7 +180,8 @@ class BusLink:
     async def _receive(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
             payload = message.payload if isinstance(message.payload, bytes) else b"?"
-            if self.inbox.take(str(message.topic), payload) is Verdict.FLOOD:
+            verdict = self.inbox.take(str(message.topic), payload, retained=message.retain)
+            if verdict is Verdict.FLOOD:
                 await client.unsubscribe(self.inbox.topics)
                 await asyncio.sleep(COOL_OFF)
                 await client.subscribe([(topic, 0) for topic in self.inbox.topics])

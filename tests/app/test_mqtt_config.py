@@ -42,6 +42,8 @@ def test_a_full_section_and_its_defaults():
         ({"host": "h", "prefix": "a//b"}, "[mqtt] prefix: must be letters"),
         ({"host": "h", "commands": ["reboot"]}, "[mqtt] commands: must be a list of new_game"),
         ({"host": "h", "username": ""}, "[mqtt] username: must be the broker's user name"),
+        ({"host": "h", "tls": False, "ca_file": "/ca.pem"}, "[mqtt] ca_file: is the CA of a TLS"),
+        ({"host": "h", "password_file": "/p"}, "[mqtt] password_file: needs the username"),
     ],
 )
 def test_a_wrong_value_is_refused_with_the_key_and_the_fix(section, message):

@@ -176,6 +176,16 @@ def test_what_each_topic_takes():
     assert box.counts.malformed == 4 and len(asked) == 4
 
 
+def test_a_retained_command_is_never_done():
+    """A press or a resend left retained on the broker would come at every connection."""
+    box, asked, clock = inbox()
+    for topic, payload in ((TOPICS.command("new_game"), b"PRESS"), (TOPICS.resend, b"")):
+        clock.now += 1.0
+        assert box.take(topic, payload, retained=True) is Verdict.IGNORED
+    assert asked == [] and box.counts.malformed == 2
+    assert box.take(TOPICS.home_assistant_status, b"online", retained=True) is Verdict.TAKEN
+
+
 def test_new_game_only_where_allowed_and_only_between_games():
     box, *_ = inbox(commands=())
     assert TOPICS.command("new_game") not in box.topics

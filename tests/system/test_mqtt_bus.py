@@ -55,10 +55,9 @@ def tower_folder(tmp_path, name="tower"):
 
 
 def said_once(lines: list[str], words: str) -> bool:
-    """`words` in one line of news, and in one line of the log (merged with the news)."""
-    logged = [line for line in lines if words in line and line.startswith(("WARNING", "INFO"))]
-    news = [line for line in lines if words in line and line not in logged]
-    return len(logged) == 1 and len(news) == 1
+    """`words` said once in run's output: a warning in the log, which the plain terminal
+    does not print again as news (the pads and phones have it as news)."""
+    return sum(words in line for line in lines) == 1
 
 
 def last_game(lines: list[str]) -> list[str]:
@@ -342,7 +341,11 @@ def test_results_carry_json_a_league_can_read(tmp_path, broker):
     """A result's players: seat, kind, score, penalties and a place, ties sharing one."""
     with BusListener(broker) as listener:
         with Tower(
-            *PLAYERS, folder=tower_folder(tmp_path), pace=0, games=1, sections=broker.mqtt_section()
+            *PLAYERS,
+            folder=tower_folder(tmp_path),
+            pace=0.02,
+            games=1,
+            sections=broker.mqtt_section(),
         ) as tower:
             assert tower.wait_for_exit() == 0
         result = listener.wait_for(RESULT).json()

@@ -48,6 +48,7 @@ class MqttChecker(TomlValues):
         if not self.switch(table, "mqtt", "enabled"):
             return None
         tls = self.flag(table, "tls", default="ca_file" in table)
+        self.paired(table, tls)
         return MqttConfig(
             host=self.host(table),
             port=self.integer(table, "mqtt", "port", 1, 65535, 8883 if tls else 1883),
@@ -63,6 +64,15 @@ class MqttChecker(TomlValues):
             ),
             commands=self.commands(table),
         )
+
+    def paired(self, table: TomlTable, tls: bool) -> None:
+        """A key that means nothing without another is a mistake, not a silent default."""
+        if "ca_file" in table and not tls:
+            raise self.fail(
+                "mqtt", "ca_file", "is the CA of a TLS connection: leave out tls = false"
+            )
+        if "password_file" in table and "username" not in table:
+            raise self.fail("mqtt", "password_file", "needs the username it is the password of")
 
     def flag(self, table: TomlTable, key: str, *, default: bool) -> bool:
         value = table.get(key, default)
