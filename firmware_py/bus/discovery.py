@@ -1,6 +1,6 @@
 """The tower as Home Assistant's MQTT discovery sees it: one retained device message.
 
-The device-based form (Home Assistant 2024.12 on; homeassistant/components/mqtt/schemas.py,
+The device-based form (Home Assistant 2024.11 on; homeassistant/components/mqtt/schemas.py,
 `DEVICE_DISCOVERY_SCHEMA`): a `device` and an `origin` block, the options its components share
 (the state topic and the availability topic, whose last will says "offline"), and the
 `components`: sensors read from the state, a binary sensor per lock, one event entity, and a
@@ -22,13 +22,15 @@ from firmware_py.seating import MAX_SEATS
 from sheets import COLOURS
 
 Component = dict[str, Any]
-SENSORS = (  # (component id, name, what it reads of the state, icon)
+# (component id, name, what it reads of the state, icon). A text sensor shows an empty state
+# for null (Home Assistant would show "None"); a number sensor is a measurement, for which
+# Home Assistant reads "None" as unknown (its sensor.py, PAYLOAD_NONE).
+SENSORS = (
     ("state", "Table", "value_json.state", "mdi:dice-multiple"),
-    ("active", "Whose roll", "value_json.active", "mdi:account-arrow-right"),
-    ("white_sum", "White sum", "value_json.white_sum", "mdi:sigma"),
-    ("leader", "Leader", "value_json.leader", "mdi:trophy"),
-    ("variant", "Variant", "value_json.variant", "mdi:card-text"),
-    ("game", "Game", "value_json.game", "mdi:identifier"),
+    ("active", "Whose roll", "value_json.active or ''", "mdi:account-arrow-right"),
+    ("leader", "Leader", "value_json.leader or ''", "mdi:trophy"),
+    ("variant", "Variant", "value_json.variant or ''", "mdi:card-text"),
+    ("game", "Game", "value_json.game or ''", "mdi:identifier"),
 )
 
 
@@ -38,6 +40,10 @@ def device_message(settings: MqttConfig) -> dict[str, Any]:
     components: dict[str, Component] = {}
     for key, name, value, icon in SENSORS:
         components[key] = sensor(topics, key, name, value, icon)
+    components["white_sum"] = {
+        **sensor(topics, "white_sum", "White sum", "value_json.white_sum", "mdi:sigma"),
+        "state_class": "measurement",
+    }
     for seat in range(1, MAX_SEATS + 1):
         components[f"seat_{seat}"] = seat_sensor(topics, seat)
     for colour in COLOURS:
@@ -70,14 +76,20 @@ def sensor(topics: Topics, key: str, name: str, value: str, icon: str) -> Compon
 
 
 def seat_sensor(topics: Topics, seat: int) -> Component:
-    """Seat N's score; its player's name and penalties as attributes (null when empty)."""
+    """Seat N's score; its player and penalties as attributes (null when the seat is empty)."""
     here = f"value_json.seats[{seat - 1}]"
     return {
+        "state_class": "measurement",
         **sensor(
             topics, f"seat_{seat}", f"Seat {seat} score", f"{here}.score", f"mdi:numeric-{seat}-box"
         ),
         "json_attributes_topic": topics.state,
-        "json_attributes_template": "{{ " + here + " | tojson }}",
+        # (Home Assistant keeps no attribute called "name": the player's is "player")
+        "json_attributes_template": "{{ {'player': "
+        + here
+        + ".name, 'penalties': "
+        + here
+        + ".penalties} | tojson }}",
     }
 
 

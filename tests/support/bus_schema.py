@@ -2,9 +2,10 @@
 its payload has the fields the page shows with their types, and the discovery message passes
 Home Assistant's own rules as its source defines them.
 
-No Home Assistant core runs here that reads the device-based discovery form (it came with
-Home Assistant 2024.12, which needs Python 3.12; 2024.3.3 is the last release for this
-Python 3.11), so `device_problems` follows homeassistant/components/mqtt/ instead:
+The Home Assistant core the tests run (2024.3.3, the last for this Python 3.11,
+`support.home_assistant`) predates the device-based discovery form (Home Assistant 2024.11),
+so `device_problems` holds the device message to the current source's rules as well,
+homeassistant/components/mqtt/:
 schemas.py (`DEVICE_DISCOVERY_SCHEMA`, `MQTT_ENTITY_DEVICE_INFO_SCHEMA`,
 `MQTT_ORIGIN_INFO_SCHEMA`, `SHARED_OPTIONS`), discovery.py (how a device message becomes one
 configuration per component: its platform taken out, the device, the origin and the shared
