@@ -124,11 +124,12 @@ class Doors:
         keys: Keyboard,
         hub: PadHub,
         web: WebServer | None,
-        bus: BusPart,
+        bus: BusPart | None = None,
         *,
         keyboard: bool,
     ) -> None:
-        self.terminal, self.keys, self.hub, self.web, self.bus = terminal, keys, hub, web, bus
+        self.terminal, self.keys, self.hub, self.web = terminal, keys, hub, web
+        self.bus = bus or BusPart(None, None)  # (none: no [mqtt], and nothing to say goodbye to)
         self.keyboard = keyboard  # standard input is a terminal someone types at
 
     async def open(self, table: Running, port_note: web_tower.PortNote | None) -> None:

@@ -39,7 +39,7 @@ FIRST_DELAY = 0.5  # seconds before the first try again
 MAX_DELAY = 30.0  # the longest wait between two tries
 STEADY = 10.0  # a connection that lasted this long starts the back-off afresh
 GOODBYE = 1.0  # seconds a stopping tower waits for the broker to take its "offline"
-LAST_WORDS = 2.0  # seconds a stopping tower gives what waits (its last game's result)
+LAST_WORDS = 5.0  # seconds a stopping tower gives what waits (its last game's result)
 
 
 class LinkStatus:
@@ -182,9 +182,18 @@ class BusLink:
             payload = message.payload if isinstance(message.payload, bytes) else b"?"
             verdict = self.inbox.take(str(message.topic), payload, retained=message.retain)
             if verdict is Verdict.FLOOD:
-                await client.unsubscribe(self.inbox.topics)
-                await asyncio.sleep(COOL_OFF)
-                await client.subscribe([(topic, 0) for topic in self.inbox.topics])
+                await self._cool_off(client)
+
+    async def _cool_off(self, client: aiomqtt.Client) -> None:
+        """A flood: not listening for COOL_OFF seconds (the broker stops sending), and what
+        came before is dropped unread, lest it count as new messages afterwards."""
+        await client.unsubscribe(self.inbox.topics)
+        await asyncio.sleep(COOL_OFF)
+        waiting = client.messages
+        for _ in range(len(waiting)):
+            await anext(waiting)
+            self.inbox.counts.too_many += 1
+        await client.subscribe([(topic, 0) for topic in self.inbox.topics])
 
     async def _results(self, client: aiomqtt.Client) -> None:
         publish = self._result_publisher(client)
