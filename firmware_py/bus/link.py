@@ -98,6 +98,7 @@ class BusLink:
         self.outbox, self.inbox, self.results, self.status = outbox, inbox, results, status
         self.connected = connected  # called at each connection (the device noted, `farewell`)
         self._stopping = asyncio.Event()
+        self._pass: asyncio.Future[None] | None = None  # the results being published now
 
     async def run(self) -> None:
         """Sessions, with a back-off between them, until `stop`."""
@@ -113,6 +114,8 @@ class BusLink:
                 self.status.down(error)
             finally:
                 self.outbox.closed()
+                if self._pass is not None:
+                    self._pass.cancel()
             if time.monotonic() - began > STEADY:
                 delay = FIRST_DELAY
             await self._pause(delay * random.uniform(0.8, 1.2))
@@ -152,6 +155,8 @@ class BusLink:
         await client.publish(self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE)
 
     async def _last_words(self, client: aiomqtt.Client) -> None:
+        if self._pass is not None and not self._pass.done():
+            await asyncio.wait([self._pass])  # a result on its way is acknowledged, not resent
         for message in self.outbox.take_all():
             await client.publish(
                 message.topic, message.payload, qos=message.qos, retain=message.retain
@@ -187,7 +192,7 @@ class BusLink:
     async def _cool_off(self, client: aiomqtt.Client) -> None:
         """A flood: not listening for COOL_OFF seconds (the broker stops sending), and what
         came before is dropped unread, lest it count as new messages afterwards."""
-        await client.unsubscribe(self.inbox.topics)
+        await client.unsubscribe(self.inbox.topics, timeout=COOL_OFF)  # (behind the flood)
         await asyncio.sleep(COOL_OFF)
         waiting = client.messages
         for _ in range(len(waiting)):
@@ -200,7 +205,15 @@ class BusLink:
         while True:
             await self.results.wanted.wait()
             self.results.wanted.clear()
-            await self.results.publish_all(publish)
+            await self._publishing(publish)
+
+    async def _publishing(self, publish: Callable[[str], Awaitable[None]]) -> None:
+        """One pass over the journal, which the tower's stop does not cut short: a result cut
+        off between being sent and acknowledged would go again with the last words, and a
+        league would hear it twice. (The session's end cancels it.)"""
+        self._pass = asyncio.ensure_future(self.results.publish_all(publish))
+        self._pass.add_done_callback(lambda done: done.cancelled() or done.exception())
+        await asyncio.shield(self._pass)
 
     def _result_publisher(self, client: aiomqtt.Client) -> Callable[[str], Awaitable[None]]:
         """Publishes one result with QoS 1, returning once the broker acknowledged it."""
