@@ -150,9 +150,13 @@ class BusLink:
         """The tower stops: what waits goes first (the last game's result, which a tower
         stopped right after it would otherwise publish at its next start), for LAST_WORDS at
         most; then "offline", a clean goodbye (the broker keeps no last will)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._last_words(client), LAST_WORDS)
-        await client.publish(self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._last_words(client), LAST_WORDS)
+        finally:  # (even cut short: the disconnection that follows would silence the last will)
+            await client.publish(
+                self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE
+            )
 
     async def _last_words(self, client: aiomqtt.Client) -> None:
         if self._pass is not None and not self._pass.done():
