@@ -20,11 +20,13 @@ ASSEMBLY = "firmware_py/app/assembly.py"  # the one place that builds the whole 
 
 # Stages, top to bottom: a module may import its own stage and the ones below it, never one
 # above, nor a sibling of its own height (seats and show, players and journal know nothing of
-# each other). The package root holds the plain data several stages share.
+# each other; nor does the MQTT bus, a door and an output of its own). The package root holds
+# the plain data several stages share.
 RANK = {
     "app": 7,
     "seats": 6,
     "show": 6,
+    "bus": 6,
     "table": 5,
     "players": 4,
     "journal": 4,
@@ -129,7 +131,7 @@ def test_the_stages_are_where_the_rules_say():
 
 @pytest.mark.parametrize("path", product_files(), ids=relative)
 def test_imports_point_down_the_stages(path):
-    """app, then seats and show (doors and outputs), then table, then players and journal,
+    """app, then seats, show and bus (doors and outputs), then table, then players and journal,
     then the shared data, rules and sheets; drivers below the package, knowing nothing of it
     but the pad's wire protocol. An arrow back up would make a change at the bottom ripple up
     and a test of a lower stage need the ones above."""

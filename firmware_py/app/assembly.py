@@ -8,9 +8,10 @@ that the displays, lock lights and the service manager are attached the same way
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py import __version__
 from firmware_py.app import systemd
@@ -25,6 +26,16 @@ from firmware_py.show.figures_html import game_figures
 from firmware_py.show.presenters import DisplayPower, Displays, LightPresenter
 from firmware_py.show.terminal import Terminal
 from firmware_py.table import Table, TableSettings
+
+if TYPE_CHECKING:  # the bus is imported only when [mqtt] is on (`attach_bus`)
+    from firmware_py.bus.client import BusClient
+    from firmware_py.bus.settings import MqttConfig
+
+log = logging.getLogger(__name__)
+NO_MQTT_CLIENT = (
+    "[mqtt] is set, but the MQTT client aiomqtt is not installed: pip install "
+    "'qwixx-tower[mqtt]' (docs/home-assistant.md); the tower plays without the bus"
+)
 
 
 def build_table(
@@ -84,3 +95,19 @@ def attach_phones(table: Table, code: str | None = None, key: str | None = None)
     hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key, game_figures)
     table.subscribe(hub.push_all)
     return hub
+
+
+def attach_bus(table: Table, settings: MqttConfig) -> BusClient | None:
+    """The bus client for [mqtt] (imported here, and only with [mqtt]): a presenter of every
+    change, with the journal's results; the roll button between games is its door only where
+    [mqtt] commands names "new_game". None (and the news says why) without aiomqtt."""
+    try:
+        from firmware_py.bus.client import BusClient
+    except ImportError:
+        log.warning("%s", NO_MQTT_CLIENT)
+        table.tell(NO_MQTT_CLIENT)
+        return None
+    button = table if "new_game" in settings.commands else None
+    client = BusClient(settings, table.journal, table.tell, button)
+    table.subscribe(client.present)
+    return client

@@ -71,6 +71,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     yield _pads(config)
     state_dir = state_dir or config.state_dir or default_state_dir()
     yield _phones(config, state_dir)
+    yield from _guarded("MQTT", lambda: _mqtt(config))
     yield _state_dir(state_dir)
 
 
@@ -372,6 +373,18 @@ def cannot_listen(host: str, port: int) -> str | None:
         fix = LISTEN_FIXES.get(error.errno or 0, "check [web] host and port")
         return f"the tower cannot listen on {host} port {port} ({error.strerror}): {fix}"
     return None
+
+
+def _mqtt(config: TowerConfig) -> Check:
+    """Whether the broker of [mqtt] answers, or why not, in one sentence (the bus is loaded
+    only with [mqtt])."""
+    if config.mqtt is None:
+        return True, "MQTT: off ([mqtt] puts the tower on the house's broker: home-assistant.md)"
+    try:
+        from firmware_py.bus.check import broker_check
+    except ImportError:
+        return False, "MQTT: [mqtt] is set, but aiomqtt is not: pip install 'qwixx-tower[mqtt]'"
+    return broker_check(config.mqtt)
 
 
 def _state_dir(path: Path) -> Check:

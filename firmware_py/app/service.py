@@ -15,7 +15,14 @@ from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
 from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
-from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal, build_table
+from firmware_py.app.assembly import (
+    attach_bus,
+    attach_pads,
+    attach_phones,
+    attach_terminal,
+    build_table,
+)
+from firmware_py.app.bus import BusPart
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
 from firmware_py.app.limits import raise_open_files_limit
@@ -72,6 +79,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         idle_blank=config.idle_blank,
         look_ahead=config.look_ahead if args.look_ahead is None else args.look_ahead,
     )
+    bus = BusPart(attach_bus(table, config.mqtt) if config.mqtt else None, state_dir)
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
     how_to_play = _computers_only(config, seats)
@@ -88,7 +96,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     if config.web.enabled:
         phones = attach_phones(table, key=kept_join_key(state_dir))
         web = web_tower.build(phones, config.web, port_note, web_tower.history_pages(journal))
-    doors = RunDoors(terminal, keys, pads, web, keyboard=sys.stdin.isatty())
+    doors = RunDoors(terminal, keys, pads, web, bus, keyboard=sys.stdin.isatty())
     try:
         asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
     finally:
@@ -108,7 +116,7 @@ class Running(web_tower.JoinTable, Protocol):
 
 class RunDoors:
     """The ways in and out that open once the table has started: the terminal and its
-    keyboard, the pad hub, the web server (None when [web] is off)."""
+    keyboard, the pad hub, the web server (None when [web] is off), the MQTT bus."""
 
     def __init__(
         self,
@@ -116,15 +124,18 @@ class RunDoors:
         keys: Keyboard,
         hub: PadHub,
         web: WebServer | None,
+        bus: BusPart | None = None,
         *,
         keyboard: bool,
     ) -> None:
         self.terminal, self.keys, self.hub, self.web = terminal, keys, hub, web
+        self.bus = bus or BusPart(None, None)  # (none: no [mqtt], and nothing to say goodbye to)
         self.keyboard = keyboard  # standard input is a terminal someone types at
 
     async def open(self, table: Running, port_note: web_tower.PortNote | None) -> None:
         loop = asyncio.get_running_loop()
         self.hub.open(loop)
+        self.bus.open()
         if self.web is not None:
             await web_tower.start(self.web, table, self.terminal, sys.stdout, port_note)
         if self.keyboard:
@@ -148,6 +159,7 @@ async def _serve(
         await doors.open(table, port_note)
         await table.run(games=games)
     finally:
+        await doors.bus.close()
         if doors.web is not None:
             await doors.web.stop()
 

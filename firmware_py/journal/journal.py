@@ -218,6 +218,7 @@ class Journal:
         self.directory = Path(directory)
         self._skipped: set[str] = set()  # unreadable files that could not be moved aside
         self._newest: int | None = None  # the highest game number used, once it is known
+        self._current: Path | None = None  # the log of the game begun or carried on last
 
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> GameLog:
         """Create the next game's log and write its start event durably (with the requests of
@@ -237,7 +238,14 @@ class Journal:
             disk.remove_quietly(path)
             raise
         self._newest = number_of(path.name)
+        self._current = path
         return game_log
+
+    @property
+    def current_game(self) -> Path | None:
+        """The log of the game begun or carried on last (None before either): an output names
+        the game on by it (the bus) without listing the directory."""
+        return self._current
 
     def games(self) -> list[Path]:
         """Every game log, oldest first, readable or not. JournalError when the directory
@@ -265,7 +273,10 @@ class Journal:
         if self._newest_number(self.quarantined()) > self._newest_number([newest]):
             return None
         resumed = read_game(newest, repair=True)
-        return None if resumed.game.over else resumed
+        if resumed.game.over:
+            return None
+        self._current = resumed.path
+        return resumed
 
     def last_requests(self) -> list[tuple[str, str]]:
         """The device requests the newest game answered (finished or not), so that a request
@@ -363,13 +374,13 @@ class Journal:
     def note_seats(self, path: Path, seats: Iterable[SeatLike]) -> None:
         """Write down beside the game of `path` who sits where: each player's name, how they
         decide, and which pad holds their seat (SeatSpec-like: name, kind, pad), durably."""
-        _write_durably(path.with_suffix(SEATS), seat_records(seats))
+        write_durably(path.with_suffix(SEATS), seat_records(seats))
 
     def note_table_seats(self, seats: Iterable[SeatLike]) -> None:
         """Write down, durably, who sits at the table now (as `note_seats`): between games too,
         so that a power cut between games keeps the seats that pads and phones joined."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        _write_durably(self.directory / TABLE_SEATS, seat_records(seats))
+        write_durably(self.directory / TABLE_SEATS, seat_records(seats))
 
     def noted_table_seats(self) -> list[dict[str, str]]:
         """The seats `note_table_seats` wrote last ([] without a note one can read)."""
@@ -380,7 +391,7 @@ class Journal:
         device id, the digests of the token its phone holds and of the one just given to it
         (a power cut between the two keeps both good). JournalError if it cannot."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        _write_durably(self.directory / PHONE_TOKENS, tokens)
+        write_durably(self.directory / PHONE_TOKENS, tokens)
 
     def noted_phone_tokens(self) -> dict[str, list[str]]:
         """What `note_phone_tokens` wrote last ({} without a note one can read)."""
@@ -415,7 +426,7 @@ class Journal:
             "requests": [list(pair) for pair in requests or []],
         }
         self.directory.mkdir(parents=True, exist_ok=True)
-        _write_durably(self.directory / DRAFT, record)
+        write_durably(self.directory / DRAFT, record)
 
     def noted_draft(self) -> dict[str, Any] | None:
         """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
@@ -548,8 +559,9 @@ def seat_records(seats: Iterable[SeatLike]) -> list[dict[str, str]]:
     return records
 
 
-def _write_durably(path: Path, record: object) -> None:
-    """Replace the JSON file `path` by `record` so that a power cut leaves the old or the new."""
+def write_durably(path: Path, record: object) -> None:
+    """Replace the JSON file `path` by `record` so that a power cut leaves the old or the new
+    (the journal's notes, and the notes other stages keep beside them)."""
     fresh = path.with_suffix(".tmp")
     try:
         with open(fresh, "w") as file:

@@ -48,7 +48,8 @@ class Tower:
                  pads: Sequence[PtyPad] = (), web: bool = False, keyboard: bool = False,
                  stderr_apart: bool = False, modes_apply: bool = False, niceness: int = 0,
                  open_files: str = "", table: str = "", env: Mapping[str, str] | None = None,
-                 fork: bool = True, enter: Callable[[], None] | None = None) -> None:  # fmt: skip
+                 fork: bool = True, enter: Callable[[], None] | None = None,
+                 sections: str = "") -> None:  # fmt: skip
         """`folder`: its configuration and state there (above); `state`: its state directory;
         `pace` and `games`: as the command line's; `keyboard`: its standard input is a
         terminal (`press`, `type`); `modes_apply`: as root, file modes hold for it as for any
@@ -56,7 +57,8 @@ class Tower:
         "SOFT:HARD", the limit of open files it starts with (it is then exec'd, not forked);
         `table`: lines of its configuration's [table] section ("absent_grace = 1"); `env`: its
         whole environment (this process's by default); `enter`: called in the new process
-        before it runs the tower (a bench's cgroup), with `fork=False`."""
+        before it runs the tower (a bench's cgroup), with `fork=False`;
+        `sections`: more of its config.toml (an [mqtt] section)."""
         self.state = state or (folder / "state" if folder else None)
         self.pads = list(pads)
         self._ready = ReadySocket()
@@ -64,7 +66,7 @@ class Tower:
         config = folder / "config.toml" if folder else None
         if config is not None:
             web_port = self._held.getsockname()[1] if self._held else None
-            config.write_text(configuration(self.pads, web_port, table))
+            config.write_text(configuration(self.pads, web_port, table) + sections)
         self.command = tower_command(args, config, self.state, pace, games, niceness)
         if open_files:
             self.command = ["prlimit", f"--nofile={open_files}", "--", *self.command]

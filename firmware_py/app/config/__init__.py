@@ -8,7 +8,7 @@ value is refused with a message naming the key and how to fix it, e.g.
 `load_config` reads the file and `parse_config` checks it (loading.py) into the settings of
 settings.py. Each section has its checker, a `TomlValues` (values.py: the checks they share):
 hardware.py for the parts on GPIO pins, the dice, pads and sound, displays.py for the displays,
-seats.py for the computer players and the phones.
+seats.py for the computer players and the phones, mqtt.py for the house's MQTT broker.
 """
 
 from firmware_py.app.config.loading import load_config, parse_config
@@ -17,6 +17,7 @@ from firmware_py.app.config.settings import (
     WEB_SIMULATED,
     ButtonConfig,
     ConfigError,
+    MqttConfig,
     SoundConfig,
     TowerConfig,
     WebConfig,
@@ -27,6 +28,7 @@ __all__ = [
     "WEB_SIMULATED",
     "ButtonConfig",
     "ConfigError",
+    "MqttConfig",
     "SoundConfig",
     "TowerConfig",
     "WebConfig",

@@ -7,12 +7,15 @@ from pathlib import Path
 
 from firmware_py.app.config.displays import DisplaysChecker
 from firmware_py.app.config.hardware import DiceChecker, GpioChecker, PadsChecker, SoundChecker
+from firmware_py.app.config.mqtt import MqttChecker
 from firmware_py.app.config.seats import TableChecker, WebChecker
 from firmware_py.app.config.settings import SIMULATED, ConfigError, TowerConfig
 from firmware_py.app.config.values import TomlTable, TomlValues
 from sheets import sheet_names
 
-SECTIONS = ("tower", "button", "lights", "displays", "dice", "pads", "sound", "table", "web")
+SECTIONS = (
+    "tower", "button", "lights", "displays", "dice", "pads", "sound", "table", "web", "mqtt"
+)  # fmt: skip
 TOWER_KEYS = ("variant", "action1_timer", "look_ahead", "idle_dim", "idle_blank", "state_dir")
 
 
@@ -67,6 +70,7 @@ def parse_config(data: TomlTable, source: str = "config.toml") -> TowerConfig:
         computer_levels=table.computer_levels(data),
         absent_grace=table.absent_grace(data),
         web=WebChecker(source).web(data),
+        mqtt=MqttChecker(source).mqtt(data),
     )
     check.known_keys(tower, "tower", TOWER_KEYS)
     gpio.pins_used_once(config)

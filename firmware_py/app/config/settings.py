@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drivers.display_device import DisplayConfig
+from firmware_py.bus.settings import MQTT_COMMANDS, MqttConfig
 from firmware_py.errors import TowerError
 from firmware_py.table.settings import ABSENT_GRACE
 
@@ -21,6 +22,8 @@ class WebConfig:
 
 
 WEB_SIMULATED = WebConfig(enabled=True, host="127.0.0.1")  # `run` without a file: this PC only
+
+__all__ = ["MQTT_COMMANDS", "MqttConfig"]  # [mqtt] is the bus's own (firmware_py.bus.settings)
 
 
 class ConfigError(TowerError, ValueError):
@@ -70,6 +73,7 @@ class TowerConfig:
     computer_levels: dict[str, str] = field(default_factory=dict)  # name -> level, where given
     absent_grace: float = ABSENT_GRACE  # [table]: seconds to wait for a device gone
     web: WebConfig = WEB_SIMULATED
+    mqtt: MqttConfig | None = None  # None: no [mqtt] (or enabled = false), nothing on the bus
 
     @property
     def simulated(self) -> bool:

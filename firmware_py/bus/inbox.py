@@ -1,0 +1,180 @@
+"""What the tower takes from the bus, checked as a phone's messages are: every device on a
+house's network may publish anything on any topic, by mistake or on purpose.
+
+The tower listens to three kinds of topic: Home Assistant's status (its birth message: the
+device is announced again), the request to publish the results again, and the named commands
+[mqtt] allows (only "new_game", which presses the roll button between games). Anything else,
+a payload longer than MAX_PAYLOAD bytes, or one that is not what the topic takes, is counted as
+malformed and ignored; more than PER_SECOND messages in a second are ignored as too many, and
+FLOOD in a second make the tower stop listening for COOL_OFF seconds (the link unsubscribes, so
+the broker stops sending). None of it raises, and the counts are logged at most once a minute.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from firmware_py.bus.topics import ONLINE, PRESS, Topics
+
+log = logging.getLogger(__name__)
+
+MAX_PAYLOAD = 64  # bytes: "online", "PRESS", a game number
+PER_SECOND = 5  # messages taken in one second; more are ignored
+FLOOD = 100  # messages in one second that make the tower stop listening for a while
+COOL_OFF = 30.0  # seconds the tower does not listen after a flood
+REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
+
+
+class Verdict(Enum):
+    """What the link does after a message: nothing more, or stop listening for a while."""
+
+    TAKEN = "taken"
+    IGNORED = "ignored"
+    FLOOD = "flood"
+
+
+class TableButton(Protocol):
+    """What the bus's "new game" may ask of the table: its roll button pressed between games
+    (which starts the next game with the seats at the table), the displays woken first."""
+
+    def touched(self) -> None: ...
+    def go_on(self) -> None: ...
+
+
+@dataclass
+class Counts:
+    """Messages ignored since the start, by why."""
+
+    malformed: int = 0
+    too_many: int = 0
+    refused: int = 0  # a new game asked for while one is being played
+    last: str = ""  # what the last malformed one was, in words
+    said: dict[str, int] = field(default_factory=dict)  # the counts last logged
+
+
+@dataclass
+class Actions:
+    """What a message may set off: Home Assistant's device announced again, the results
+    published again (from a game number), a new game."""
+
+    announce: Callable[[], None]
+    resend: Callable[[int], None]
+    new_game: Callable[[], bool]  # False: not now (a game is being played)
+
+
+class Inbox:
+    """The topics the tower subscribes to, and each message they bring, checked."""
+
+    def __init__(
+        self,
+        topics: Topics,
+        commands: tuple[str, ...],
+        actions: Actions,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.actions = actions
+        self.clock = clock
+        self.counts = Counts()
+        self.handlers: dict[str, Callable[[str], bool]] = {
+            topics.home_assistant_status: self._status,
+            topics.resend: self._resend,
+        }
+        if "new_game" in commands:
+            self.handlers[topics.command("new_game")] = self._new_game
+        self._second = (0, 0)  # (which second, messages in it)
+        self._deaf_until = 0.0
+        self._reported = 0.0
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.handlers)
+
+    def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Verdict:
+        """Check one message and do what it asks; never raises. A retained message is taken
+        on Home Assistant's status only: a command or a resend left retained on the broker
+        would be done again at every connection."""
+        now = self.clock()
+        verdict = self._budget(now)
+        if verdict is Verdict.TAKEN:
+            handler = self.handlers.get(topic)
+            if retained and handler is not None and handler != self._status:
+                handler = None
+            words = payload.decode("utf-8", "replace") if len(payload) <= MAX_PAYLOAD else ""
+            if handler is None or len(payload) > MAX_PAYLOAD or not handler(words.strip()):
+                self._malformed(topic, payload)
+                verdict = Verdict.IGNORED
+        self._report(now)
+        return verdict
+
+    def _budget(self, now: float) -> Verdict:
+        """TAKEN within PER_SECOND a second; FLOOD once FLOOD came in one second (and then
+        everything until COOL_OFF has passed); else IGNORED."""
+        second, seen = self._second
+        seen = seen + 1 if int(now) == second else 1
+        self._second = (int(now), seen)
+        if now < self._deaf_until:
+            self.counts.too_many += 1
+            return Verdict.IGNORED
+        if seen == FLOOD:
+            self._deaf_until = now + COOL_OFF
+            log.warning(
+                "more than %d messages a second came on the tower's topics: it stops "
+                "listening for %g s (the game goes on)",
+                FLOOD,
+                COOL_OFF,
+            )
+            self.counts.too_many += 1
+            return Verdict.FLOOD
+        if seen > PER_SECOND:
+            self.counts.too_many += 1
+            return Verdict.IGNORED
+        return Verdict.TAKEN
+
+    def _malformed(self, topic: str, payload: bytes) -> None:
+        self.counts.malformed += 1
+        shown = payload[:20].decode("utf-8", "replace")
+        self.counts.last = f"{topic[:80]!r}: {shown!r}" + ("..." if len(payload) > 20 else "")
+
+    def _report(self, now: float) -> None:
+        """What was ignored since the last report, in one log line a minute at most."""
+        counts = self.counts
+        now_counts = {
+            "malformed": counts.malformed,
+            "too many": counts.too_many,
+            "refused": counts.refused,
+        }
+        if not any(now_counts.values()) or now_counts == counts.said:
+            return
+        if now - self._reported < REPORT_EVERY:
+            return
+        self._reported, counts.said = now, now_counts
+        told = ", ".join(f"{number} {why}" for why, number in now_counts.items() if number)
+        last = f" (the last malformed: {counts.last})" if counts.malformed else ""
+        log.warning("messages from the bus ignored since the start: %s%s", told, last)
+
+    def _status(self, words: str) -> bool:
+        if words == ONLINE:
+            self.actions.announce()
+        return words in (ONLINE, "offline")
+
+    def _resend(self, words: str) -> bool:
+        if words in ("", "all"):
+            self.actions.resend(0)
+            return True
+        if words.isdigit() and len(words) <= 9:
+            self.actions.resend(int(words))
+            return True
+        return False
+
+    def _new_game(self, words: str) -> bool:
+        if words != PRESS:
+            return False
+        if not self.actions.new_game():
+            self.counts.refused += 1
+            log.info("a new game asked for on the bus waits: a game is being played")
+        return True
