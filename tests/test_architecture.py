@@ -22,8 +22,10 @@ ASSEMBLY = "firmware_py/app/assembly.py"  # the one place that builds the whole 
 # above, nor a sibling of its own height (seats and show, players and journal know nothing of
 # each other). The package root holds the plain data several stages share.
 RANK = {
-    "app": 7,
+    "app": 8,
+    "league": 7,  # the café's league: over the bus, the seats' names and the phones' guards
     "seats": 6,
+    "bus": 6,
     "show": 6,
     "table": 5,
     "players": 4,
