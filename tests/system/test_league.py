@@ -1,16 +1,28 @@
 """The café's league on a real broker (issue 42): Debian's mosquitto started here (TLS, a
-password file), several real `qwixx-tower run` processes as towers (computer players, pace
-0), and the real `qwixx-tower league` process reading their results, killed and started again
-in the middle of the evening: it loses nothing and counts nothing twice."""
+password file), several real `qwixx-tower run` processes as towers (computer players), and the
+real `qwixx-tower league` process reading their results: killed and started again in the middle
+of the evening it loses nothing and counts nothing twice; started from an empty file it asks
+the towers for their journals; a device publishing rubbish is counted and ignored; its page
+shows names as typed, escaped."""
 
 from __future__ import annotations
 
+import json
+import re
+import sqlite3
+import urllib.request
+
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from support import HANG
 from support.bus_listener import BusListener
 from support.league import League
-from support.mosquitto import Broker, Pki
+from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker, Pki
 from support.mosquitto import need_mosquitto as needs_mosquitto
 from support.tower import Tower
+
+PACE = 0.01  # (at pace 0 a tower's last result can miss its exit: published at its next start)
 
 
 @pytest.fixture(scope="module")
@@ -25,25 +37,111 @@ def broker(tmp_path, pki):
         yield running
 
 
-def tower(tmp_path, broker, name, games, players="Ann,Ben,Cleo"):
+def tower(tmp_path, broker, name, games=None, players="Ann,Ben,Cleo"):
     folder = tmp_path / name
-    folder.mkdir()
-    return Tower("--players", players, folder=folder, pace=0.01, games=games,
+    folder.mkdir(exist_ok=True)
+    return Tower("--players", players, folder=folder, pace=PACE, games=games,
                  sections=broker.mqtt_section(tower_id=name))  # fmt: skip
 
 
-def result_ids(listener: BusListener) -> set[str]:
-    return {m.json()["id"] for m in listener.heard if m.topic.endswith("/result")}
+def results(listener: BusListener) -> dict[str, dict]:
+    """Every distinct result the broker carried, by game id."""
+    return {m.json()["id"]: m.json() for m in listener.heard if m.topic.endswith("/result")}
 
 
-def test_two_towers_games_reach_the_league_once_each(tmp_path, broker):
+def placings_kept(league: League) -> int:
+    with sqlite3.connect(f"file:{league.database}?mode=ro", uri=True) as db:
+        return int(db.execute("SELECT count(*) FROM placings").fetchone()[0])
+
+
+def wait_for_games(league: League, ids: set[str]) -> None:
+    found = league.output.wait_until(lambda _: set(league.games()) == ids or None, HANG, every=0.1)
+    assert found, f"the league keeps {sorted(league.games())}, the towers published {sorted(ids)}"
+
+
+def test_killed_mid_evening_the_league_loses_nothing_and_counts_nothing_twice(tmp_path, broker):
+    """Three towers play; the league is killed (SIGKILL) after its first results and started
+    again while they play on: it ends with every game the towers published, each once, and
+    each player's games counted once on the page."""
     heard = BusListener(broker, "qwixx/+/result")
     with heard, League(tmp_path / "league", broker) as league:
         league.wait_on_the_bus()
-        with tower(tmp_path, broker, "t1", 2) as one, tower(tmp_path, broker, "t2", 2) as two:
-            assert one.wait_for_exit() == 0 and two.wait_for_exit() == 0
-        heard.wait_until(lambda: len(result_ids(heard)) == 4)
-        league.output.wait_until(lambda lines: len(league.games()) == 4, 60)
-        assert set(league.games()) == result_ids(heard)
+        towers = [tower(tmp_path, broker, f"t{n}", games=4) for n in (1, 2, 3)]
+        league.output.wait_until(lambda _: len(league.games()) >= 2 or None, HANG, every=0.05)
+        league.kill()
+        heard.wait_until(lambda: len(results(heard)) >= 5)  # games end while it is away
+        league.start()
+        for each in towers:
+            assert each.wait_for_exit() == 0
+            each.__exit__()
+        published = results(heard)
+        wait_for_games(league, set(published))
+        assert placings_kept(league) == sum(len(r["players"]) for r in published.values())
         status, page = league.get("/")
-        assert status == 200 and "Ann" in page
+        assert status == 200
+        plays = sum(1 for r in published.values() for p in r["players"] if p["name"] == "Ann")
+        row = re.search(r">Ann</a>.*?</td><td>[^<]*</td><td>[^<]*</td><td>(\d+)</td>", page)
+        assert row is not None and int(row[1]) == plays, page  # Ann's games, each once
+        assert league.counts().get("malformed", 0) == 0
+
+
+def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path, broker):
+    """`league --rebuild` empties its file; every tower heard of (its retained availability)
+    is asked to publish its journal again, and the league holds the same games as before."""
+    heard = BusListener(broker, "qwixx/+/result")
+    with heard, tower(tmp_path, broker, "t1") as one, tower(tmp_path, broker, "t2") as two:
+        with League(tmp_path / "league", broker) as league:
+            league.wait_on_the_bus()
+            league.output.wait_until(lambda _: len(league.games()) >= 4 or None, HANG, every=0.05)
+            league.stop()
+            kept = set(league.games())
+            league.start("--rebuild")
+            assert league.output.first(r"^0 games kept", 0, HANG), league.output.text
+            league.output.wait_until(lambda _: set(league.games()) >= kept or None, HANG, 0.1)
+            assert placings_kept(league) == 3 * len(league.games())  # each game once
+        one.stop(), two.stop()
+
+
+def test_rubbish_on_the_bus_is_counted_and_ignored_and_names_are_escaped(tmp_path, broker):
+    """A device on the café's network publishes what it likes: not JSON, a result in another
+    tower's name, a name that is markup, a flood of copies. The league keeps the one real
+    result once, counts the rest, and its page shows the name as typed, never as markup."""
+    with League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        guest = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="guest")
+        guest.username_pw_set(LISTENER, LISTENER_PASSWORD)
+        guest.tls_set(ca_certs=str(broker.pki.ca))
+        guest.connect("localhost", broker.port)
+        guest.loop_start()
+        good = {
+            "id": "t7-000001", "tower": "t7", "game": 1, "variant": "classic", "started": None,
+            "finished": "2026-11-22T19:00:00+00:00", "reason": "locks", "winners": ["<b>Zed"],
+            "players": [
+                {"name": "<b>Zed", "seat": 1, "kind": "pad", "level": None, "score": 30,
+                 "penalties": 0, "place": 1},
+                {"name": "Ann", "seat": 2, "kind": "pad", "level": None, "score": 20,
+                 "penalties": 0, "place": 2},
+            ],
+        }  # fmt: skip
+        rubbish = [b"\xff" * 10, b"{}", json.dumps({**good, "tower": "t8"}).encode(),
+                   b"x" * 100_000]  # fmt: skip
+        for payload in rubbish:
+            guest.publish("qwixx/t7/result", payload, qos=1).wait_for_publish(HANG)
+        for _ in range(20):
+            guest.publish("qwixx/t7/result", json.dumps(good), qos=1).wait_for_publish(HANG)
+        guest.publish("qwixx/t7/state", b"[not a state", qos=1).wait_for_publish(HANG)
+        guest.loop_stop()
+        counted = league.output.wait_until(
+            lambda _: league.counts().get("duplicate") == 19 or None, HANG, every=0.05
+        )
+        assert counted, league.counts()
+        assert league.games() == ["t7-000001"]
+        assert league.counts()["malformed"] == len(rubbish) + 1
+        page = league.get("/")[1]
+        assert "&lt;b&gt;Zed" in page and "<b>Zed" not in page
+        assert league.get("/player/p%3Anobody")[0] == 404
+        request = urllib.request.Request(league.url, headers={"Host": "attacker.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=HANG)
+        assert refused.value.code == 421  # DNS rebinding: a page that is not the league's
+        assert league.stop() == 0
