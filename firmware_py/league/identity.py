@@ -10,6 +10,8 @@ docs/league.md says why a name and not a token or a PIN.
 
 from __future__ import annotations
 
+import functools
+
 from firmware_py.league.incoming import Placing
 from firmware_py.seats.names import looks, skeleton
 
@@ -22,8 +24,13 @@ def player_key(player: Placing) -> str:
     computer's with its level ("c:hard:robo"). One key is one player, whatever the order
     the games arrive in: the seats' "looks alike" (either skeleton equal) is not an
     equivalence, this key is."""
-    with_case = next(seen for how, seen in looks(player.name) if how == "case")
-    folded = skeleton(with_case.casefold())
+    folded = _folded(player.name)
     if player.kind == "computer":
         return f"c:{player.level or 'medium'}:{folded}"[:MAX_KEY]
     return f"p:{folded}"[:MAX_KEY]
+
+
+@functools.lru_cache(maxsize=4096)  # a café's regulars: their names come back game after game
+def _folded(name: str) -> str:
+    with_case = next(seen for how, seen in looks(name) if how == "case")
+    return skeleton(with_case.casefold())

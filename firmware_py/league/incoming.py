@@ -10,6 +10,7 @@ that follow from the scores. Anything else raises `NotAResult` with what is wron
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from firmware_py.errors import TowerError
-from firmware_py.seats.names import clean_name, looks_alike, why_not_name
+from firmware_py.seats.names import clean_name, looks, why_not_name
 from sheets import sheet_names
 
 MAX_RESULT = 4096  # bytes: five players' result is about 1,000
@@ -79,12 +80,17 @@ def read_result(tower: str, payload: bytes) -> Result:
         id=data["id"],
         tower=tower,
         number=number,
-        variant=_one_of(data.get("variant"), tuple(sheet_names()), "variant"),
+        variant=_one_of(data.get("variant"), known_variants(), "variant"),
         started=_time(data.get("started"), "started"),
         finished=_time(data.get("finished"), "finished"),
         reason=_one_of(data.get("reason"), REASONS, "reason"),
         players=players,
     )
+
+
+@functools.cache
+def known_variants() -> tuple[str | None, ...]:
+    return tuple(sheet_names())  # read from the package once: the sheets do not change
 
 
 def json_object(payload: bytes, most: int, what: str) -> dict[str, Any]:
@@ -142,8 +148,13 @@ def _players_apart(players: tuple[Placing, ...]) -> None:
         raise NotAResult("two players on one seat")
     for at, player in enumerate(players):
         for other in players[at + 1 :]:
-            if looks_alike(player.name, other.name):
+            if not _looks(player.name).isdisjoint(_looks(other.name)):
                 raise NotAResult(f"{player.name!r} and {other.name!r} look alike")
+
+
+@functools.lru_cache(maxsize=4096)  # the same names come back game after game
+def _looks(name: str) -> frozenset[tuple[str, str]]:
+    return looks(name)
 
 
 def _places_follow_the_scores(players: tuple[Placing, ...], winners: object) -> None:

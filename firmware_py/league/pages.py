@@ -62,7 +62,7 @@ def _computer(one: Standing) -> str:
 def tables_section(towers: Towers, tables: dict[str, TableNow]) -> str:
     if not towers:
         return "<p>No tower has been heard of yet.</p>"
-    items = "".join(_table(tower, online, tables.get(tower)) for tower, online in towers.items())
+    items = "".join(_table(tower, on, tables.get(tower)) for tower, on in sorted(towers.items()))
     return f'<ul class="tables">{items}</ul>'
 
 

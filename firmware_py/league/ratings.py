@@ -8,8 +8,10 @@ almost surely above), so one lucky game does not top the table.
 Results reach the league in any order and some twice (at least once, from many towers). The
 ratings are always those of one pass over the distinct games in their order (`Result.order`):
 a game later than every game rated is rated at once; an earlier one (a tower catching up after
-an hour) takes the ratings back to the last checkpoint before it, kept every CHECKPOINT games,
-and rates again from there, so a late game costs the games after it, not the whole league.
+an hour, or one of two games that ended in the same second) takes the ratings back to the last
+checkpoint before it and rates again from there, so a late game costs the games after it, not
+the whole league: checkpoints are kept every CHECKPOINT games among the RECENT last ones (where
+late games land) and every SPARSE games before them, a few hundred for 100,000 games.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from openskill.models import PlackettLuce
 from firmware_py.league.identity import player_key
 from firmware_py.league.incoming import Result
 
-CHECKPOINT = 500  # games between two saved states of every rating
+CHECKPOINT = 50  # games between two saved states of every rating, among the RECENT last games
+RECENT = 1000  # games: older checkpoints are thinned to one every SPARSE games
+SPARSE = 500
 Order = tuple[str, str, str]
 Since = Callable[[Order | None], Iterable[Result]]  # the games after an order, in order
 
@@ -100,6 +104,11 @@ class Ratings:
         self.rated += 1
         if self.rated % CHECKPOINT == 0:
             self._checkpoints.append((result.order, self.rated, dict(self.players)))
+            self._checkpoints = [
+                kept
+                for kept in self._checkpoints
+                if kept[1] % SPARSE == 0 or kept[1] > self.rated - RECENT
+            ]
 
     def _newcomer(self, key: str, kind: str | None) -> Standing:
         fresh = self.model.rating()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 
 from firmware_py.errors import TowerError
@@ -49,11 +48,15 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._towers: dict[str, bool] | None = None  # read once, then kept up to date
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")  # committed is on disk: then acknowledged
+            # A commit survives the league's process killed at any moment (the write-ahead log
+            # is in the system's cache); a power cut may take the last ones, which the league
+            # asks the towers for again at its next connection (newest game number kept + 1).
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the league's file {path} cannot be used: {error}") from error
@@ -63,7 +66,7 @@ class Store:
 
     def add(self, result: Result) -> bool:
         """Keep a result; False (nothing changed) when its game is already kept."""
-        players = json.dumps([asdict(player) for player in result.players])
+        players = json.dumps([vars(player) for player in result.players])
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             cursor = self.db.execute(
@@ -109,9 +112,12 @@ class Store:
     def tower_seen(self, tower: str, online: bool) -> bool:
         """Note a tower (and whether it is on the bus); False when it is new but the league
         already keeps MAX_TOWERS."""
-        known = self.db.execute("SELECT 1 FROM towers WHERE tower = ?", (tower,)).fetchone()
-        if known is None and len(self.towers()) >= MAX_TOWERS:
+        towers = self.towers()
+        if towers.get(tower) == online:
+            return True
+        if tower not in towers and len(towers) >= MAX_TOWERS:
             return False
+        towers[tower] = online
         self.db.execute(
             "INSERT INTO towers VALUES (?, ?) ON CONFLICT (tower) DO UPDATE SET online = ?",
             (tower, online, online),
@@ -119,9 +125,11 @@ class Store:
         return True
 
     def towers(self) -> dict[str, bool]:
-        """Every tower heard of, and whether it is on the bus."""
-        rows = self.db.execute("SELECT tower, online FROM towers ORDER BY tower")
-        return {tower: bool(online) for tower, online in rows}
+        """Every tower heard of, and whether it is on the bus (by name)."""
+        if self._towers is None:
+            rows = self.db.execute("SELECT tower, online FROM towers ORDER BY tower")
+            self._towers = {tower: bool(online) for tower, online in rows}
+        return self._towers
 
     def newest_numbers(self) -> dict[str, int]:
         """Each tower's highest game number kept (towers without a game: 0)."""

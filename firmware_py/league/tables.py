@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.league.incoming import NotAResult, json_object
+from firmware_py.league.incoming import NotAResult, json_object, known_variants
 from firmware_py.seats.names import clean_name
-from sheets import sheet_names
 
 MAX_STATE = 4096  # bytes: a tower's state is about 500
 PHASES = ("attract", "menu", "lucky", "roll", "rolling", "action1", "action2", "lock notice",
@@ -42,7 +41,7 @@ def read_state(payload: bytes) -> TableNow:
     variant, active = data.get("variant"), data.get("active")
     return TableNow(
         phase=data["state"],
-        variant=variant if variant in sheet_names() else "",
+        variant=variant if isinstance(variant, str) and variant in known_variants() else "",
         active=_name(active) if active is not None else None,
         seats=tuple(_seat(seat) for seat in seats if isinstance(seat, dict) and seat.get("name")),
     )

@@ -25,7 +25,7 @@ def games(draw) -> list[tuple[str, bytes]]:
     """Finished games of three towers: (topic, payload) as each tower publishes it. Several
     end in the same minute, so their order also rests on the ids."""
     made = []
-    for number in range(1, draw(st.integers(1, 14)) + 1):
+    for number in range(1, draw(st.integers(1, 20)) + 1):
         tower = draw(st.sampled_from(("t1", "t2", "t3")))
         names = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True))
         scores = draw(st.lists(st.integers(-10, 90), min_size=len(names), max_size=len(names)))
@@ -54,8 +54,10 @@ def standings(rated: Ratings) -> list[tuple]:
 def test_any_order_with_duplicates_rates_as_one_ordered_pass(made, shuffler, data):
     """Results in any order, some of them two or three times, through the league as the
     broker hands them over (kept once, rated), give exactly the ratings of one pass over the
-    distinct games in their order; also across a checkpoint (every 3 games here)."""
-    saved, ratings.CHECKPOINT = ratings.CHECKPOINT, 3
+    distinct games in their order; also across checkpoints (every 2 of the last 5 games, and
+    every 4 before them here)."""
+    saved = ratings.CHECKPOINT, ratings.RECENT, ratings.SPARSE
+    ratings.CHECKPOINT, ratings.RECENT, ratings.SPARSE = 2, 5, 4
     try:
         again = data.draw(st.lists(st.sampled_from(made), max_size=len(made) * 2))
         arriving = [*made, *again]
@@ -67,7 +69,7 @@ def test_any_order_with_duplicates_rates_as_one_ordered_pass(made, shuffler, dat
         one_pass = Ratings()
         one_pass.replay(ordered)
     finally:
-        ratings.CHECKPOINT = saved
+        ratings.CHECKPOINT, ratings.RECENT, ratings.SPARSE = saved
     assert standings(league.ratings) == standings(one_pass)
     assert league.store.games() == len(made)
     assert league.store.counts().get("duplicate", 0) == len(again)
