@@ -20,13 +20,15 @@ ASSEMBLY = "firmware_py/app/assembly.py"  # the one place that builds the whole 
 
 # Stages, top to bottom: a module may import its own stage and the ones below it, never one
 # above, nor a sibling of its own height (seats and show, players and journal know nothing of
-# each other). The package root holds the plain data several stages share.
+# each other; nor does the MQTT bus, a door and an output of its own). The package root holds
+# the plain data several stages share.
 RANK = {
     "app": 8,
     "league": 7,  # the café's league: over the bus, the seats' names and the phones' guards
     "seats": 6,
     "bus": 6,
     "show": 6,
+    "bus": 6,
     "table": 5,
     "players": 4,
     "journal": 4,
@@ -131,7 +133,7 @@ def test_the_stages_are_where_the_rules_say():
 
 @pytest.mark.parametrize("path", product_files(), ids=relative)
 def test_imports_point_down_the_stages(path):
-    """app, then seats and show (doors and outputs), then table, then players and journal,
+    """app, then seats, show and bus (doors and outputs), then table, then players and journal,
     then the shared data, rules and sheets; drivers below the package, knowing nothing of it
     but the pad's wire protocol. An arrow back up would make a change at the bottom ripple up
     and a test of a lower stage need the ones above."""
@@ -463,3 +465,20 @@ def test_no_class_or_function_grows_past_what_one_reader_holds():
     function); a longer one is split by job, or named in LONG_ON_PURPOSE with the figure that
     shows splitting it costs speed."""
     assert too_long() == [], "\n".join(too_long())
+
+
+def test_no_two_classes_of_the_package_share_a_name():
+    """One name, one thing: two `Refused`, two `_Checker`s or two `Referee`s in the package
+    make a reader (and an import) take one for the other. The pad firmware is a program of
+    its own (its boards are one interface on two boards, on purpose)."""
+    pad_firmware = ROOT / "firmware_py" / "pad"
+    seen: dict[str, str] = {}
+    twice = []
+    for path in product_files():
+        for node in parsed(path).body:
+            if not isinstance(node, ast.ClassDef) or path.parent == pad_firmware:
+                continue
+            if node.name in seen:
+                twice.append(f"{node.name}: {seen[node.name]} and {relative(path)}")
+            seen.setdefault(node.name, relative(path))
+    assert twice == [], "\n".join(twice)

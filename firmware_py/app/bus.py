@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 class BusPart:
     """The bus client (None without [mqtt]) and, without one, the farewell of a noted device."""
 
-    def __init__(self, client: BusClient | None, state_dir: Path) -> None:
+    def __init__(self, client: BusClient | None, state_dir: Path | None) -> None:
         self.client = client
         self.state_dir = state_dir
         self._farewell: asyncio.Task[None] | None = None
@@ -32,8 +33,9 @@ class BusPart:
         """In the running loop: connect, or say goodbye for a device [mqtt] no longer names."""
         if self.client is not None:
             self.client.start()
-        elif (self.state_dir / DEVICE_NOTE).exists():
-            self._farewell = asyncio.get_running_loop().create_task(farewell(self.state_dir))
+        elif self.state_dir and os.path.exists(self.state_dir / DEVICE_NOTE):  # (unreadable: no)
+            loop = asyncio.get_running_loop()
+            self._farewell = loop.create_task(farewell(self.state_dir))
 
     async def close(self) -> None:
         if self.client is not None:

@@ -96,7 +96,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     if config.web.enabled:
         phones = attach_phones(table, key=kept_join_key(state_dir))
         web = web_tower.build(phones, config.web, port_note)
-    doors = Doors(terminal, keys, pads, web, bus, keyboard=sys.stdin.isatty())
+    doors = RunDoors(terminal, keys, pads, web, bus, keyboard=sys.stdin.isatty())
     try:
         asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
     finally:
@@ -114,7 +114,7 @@ class Running(web_tower.JoinTable, Protocol):
     def stop(self) -> None: ...
 
 
-class Doors:
+class RunDoors:
     """The ways in and out that open once the table has started: the terminal and its
     keyboard, the pad hub, the web server (None when [web] is off), the MQTT bus."""
 
@@ -124,11 +124,12 @@ class Doors:
         keys: Keyboard,
         hub: PadHub,
         web: WebServer | None,
-        bus: BusPart,
+        bus: BusPart | None = None,
         *,
         keyboard: bool,
     ) -> None:
-        self.terminal, self.keys, self.hub, self.web, self.bus = terminal, keys, hub, web, bus
+        self.terminal, self.keys, self.hub, self.web = terminal, keys, hub, web
+        self.bus = bus or BusPart(None, None)  # (none: no [mqtt], and nothing to say goodbye to)
         self.keyboard = keyboard  # standard input is a terminal someone types at
 
     async def open(self, table: Running, port_note: web_tower.PortNote | None) -> None:
@@ -145,7 +146,7 @@ class Doors:
 
 
 async def _serve(
-    table: Running, doors: Doors, *, games: int | None, port_note: web_tower.PortNote | None
+    table: Running, doors: RunDoors, *, games: int | None, port_note: web_tower.PortNote | None
 ) -> None:
     """The table first, then its doors: the journal is read back and every seat restored
     before the pad hub and the web server take a hello (a pad's hello taken earlier found no

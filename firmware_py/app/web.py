@@ -161,12 +161,13 @@ def new_code_line(code: str, url: str, columns: int = PLAIN_COLUMNS) -> str:
 def join_footer(server: WebServer) -> Footer:
     """Lines under the drawn tower: the QR code between games (when the terminal has room),
     and always the address and the table code of the moment (read at every drawing: the
-    code changes after every game)."""
+    code changes after every game); in a small terminal the address and the code share one
+    line, which fits under both displays at 80x24."""
 
     def lines(view: TableView) -> list[str]:
+        if shutil.get_terminal_size().lines < QR_ROOM:
+            return [f"Phones join at {server.url} (table code {server.hub.code})"]
         between_games = view.game is None or view.game.over
-        room = shutil.get_terminal_size().lines >= QR_ROOM
-        return [*join_lines(server.url, with_code=between_games and room),
-                code_line(server.hub.code)]  # fmt: skip
+        return [*join_lines(server.url, with_code=between_games), code_line(server.hub.code)]
 
     return lines

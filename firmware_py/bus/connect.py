@@ -28,6 +28,10 @@ REFUSED_LOGIN = (4, 5, 134, 135)  # bad user name or password, not authorised (M
 # says what matters once, in its own words, so theirs are kept for a debugging session.
 quiet = logging.getLogger("firmware_py.bus.mqtt")
 quiet.setLevel(logging.ERROR)
+# An acknowledgement that comes after aiomqtt gave up waiting for it (a broker slowed by a
+# flood) is logged by aiomqtt as an error with a traceback: nothing went wrong at the tower.
+LATE_ANSWER = "Unexpected message ID"
+quiet.addFilter(lambda record: not str(record.msg).startswith(LATE_ANSWER))
 
 
 class LinkTrouble(TowerError):

@@ -39,7 +39,7 @@ FIRST_DELAY = 0.5  # seconds before the first try again
 MAX_DELAY = 30.0  # the longest wait between two tries
 STEADY = 10.0  # a connection that lasted this long starts the back-off afresh
 GOODBYE = 1.0  # seconds a stopping tower waits for the broker to take its "offline"
-LAST_WORDS = 2.0  # seconds a stopping tower gives what waits (its last game's result)
+LAST_WORDS = 5.0  # seconds a stopping tower gives what waits (its last game's result)
 
 
 class LinkStatus:
@@ -98,6 +98,7 @@ class BusLink:
         self.outbox, self.inbox, self.results, self.status = outbox, inbox, results, status
         self.connected = connected  # called at each connection (the device noted, `farewell`)
         self._stopping = asyncio.Event()
+        self._pass: asyncio.Future[None] | None = None  # the results being published now
 
     async def run(self) -> None:
         """Sessions, with a back-off between them, until `stop`."""
@@ -113,6 +114,8 @@ class BusLink:
                 self.status.down(error)
             finally:
                 self.outbox.closed()
+                if self._pass is not None:
+                    self._pass.cancel()
             if time.monotonic() - began > STEADY:
                 delay = FIRST_DELAY
             await self._pause(delay * random.uniform(0.8, 1.2))
@@ -152,6 +155,8 @@ class BusLink:
         await client.publish(self.topics.availability, OFFLINE, qos=1, retain=True, timeout=GOODBYE)
 
     async def _last_words(self, client: aiomqtt.Client) -> None:
+        if self._pass is not None and not self._pass.done():
+            await asyncio.wait([self._pass])  # a result on its way is acknowledged, not resent
         for message in self.outbox.take_all():
             await client.publish(
                 message.topic, message.payload, qos=message.qos, retain=message.retain
@@ -182,16 +187,33 @@ class BusLink:
             payload = message.payload if isinstance(message.payload, bytes) else b"?"
             verdict = self.inbox.take(str(message.topic), payload, retained=message.retain)
             if verdict is Verdict.FLOOD:
-                await client.unsubscribe(self.inbox.topics)
-                await asyncio.sleep(COOL_OFF)
-                await client.subscribe([(topic, 0) for topic in self.inbox.topics])
+                await self._cool_off(client)
+
+    async def _cool_off(self, client: aiomqtt.Client) -> None:
+        """A flood: not listening for COOL_OFF seconds (the broker stops sending), and what
+        came before is dropped unread, lest it count as new messages afterwards."""
+        await client.unsubscribe(self.inbox.topics, timeout=COOL_OFF)  # (behind the flood)
+        await asyncio.sleep(COOL_OFF)
+        waiting = client.messages
+        for _ in range(len(waiting)):
+            await anext(waiting)
+            self.inbox.counts.too_many += 1
+        await client.subscribe([(topic, 0) for topic in self.inbox.topics])
 
     async def _results(self, client: aiomqtt.Client) -> None:
         publish = self._result_publisher(client)
         while True:
             await self.results.wanted.wait()
             self.results.wanted.clear()
-            await self.results.publish_all(publish)
+            await self._publishing(publish)
+
+    async def _publishing(self, publish: Callable[[str], Awaitable[None]]) -> None:
+        """One pass over the journal, which the tower's stop does not cut short: a result cut
+        off between being sent and acknowledged would go again with the last words, and a
+        league would hear it twice. (The session's end cancels it.)"""
+        self._pass = asyncio.ensure_future(self.results.publish_all(publish))
+        self._pass.add_done_callback(lambda done: done.cancelled() or done.exception())
+        await asyncio.shield(self._pass)
 
     def _result_publisher(self, client: aiomqtt.Client) -> Callable[[str], Awaitable[None]]:
         """Publishes one result with QoS 1, returning once the broker acknowledged it."""

@@ -7,7 +7,7 @@ One job per module:
 - game.py: `Game`, the state and the turn (roll, action 1, action 2, next player);
   state.py: the phases and `GameState`, the state as values;
 - moves.py: the legal moves; crossing.py: a cross and what it sets off (bonus boxes);
-  referee.py: the checks of an event and the words of a refusal; lineup.py: who may play;
+  checks.py: the checks of an event and the words of a refusal; lineup.py: who may play;
 - player.py: one player's sheet; scoring.py: points; report.py: the replay report;
 - tables.py: the lookup tables built once per sheet, which the modules above share;
 - rollout.py: random playouts for computer players, by the referee's own steps or, on plain

@@ -11,7 +11,7 @@ action 1 close for everyone when action 1 ends. A row locked in action 2 closes 
 `Game` holds the state and moves it through the turn (roll, action 1, action 2, next player);
 the rules it applies live beside it, each built once per sheet from its tables: the legal moves
 (moves.py), a cross and what it sets off (crossing.py), and the checks with the words of a
-refusal (referee.py). Sheets are player.py, points scoring.py.
+refusal (checks.py). Sheets are player.py, points scoring.py.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import cast
 from sheets import COLOURS, Sheet, SheetError, load_sheet
 
 from . import scoring
+from .checks import Checks
 from .crossing import Crossing
 from .errors import Refused
 from .events import Mark, Pass, Roll, Start, Undo
@@ -30,7 +31,6 @@ from .lineup import check_players, lucky_numbers_of
 from .moves import LegalMoves
 from .naming import join
 from .player import PlayerSheet, Snapshot
-from .referee import Referee
 from .state import (
     ACTION1,
     ACTION2,
@@ -82,7 +82,7 @@ class Game:
         self._marks = [tables.marks_for(name) for name in players]
         self._moves = tables.derived(LegalMoves)
         self._crossing = tables.derived(Crossing)
-        self._referee = tables.derived(Referee)
+        self._checks = tables.derived(Checks)
 
     @classmethod
     def start(cls, event: Start) -> Game:
@@ -95,7 +95,7 @@ class Game:
 
     # Attributes fixed when the game starts, shared by copies; every other attribute is in
     # `GameState` (tests/rules/test_rules_copy.py checks that no attribute is left out of both).
-    SETUP = ("sheet", "seat", "_tables", "_marks", "_moves", "_crossing", "_referee")
+    SETUP = ("sheet", "seat", "_tables", "_marks", "_moves", "_crossing", "_checks")
     CACHES = ("_action2_cells",)  # derived from the state, rebuilt when needed
 
     def copy(self) -> Game:
@@ -244,11 +244,11 @@ class Game:
             reason = cast(EndReason, self.reason)  # set when the game ended
             raise Refused(f"the game is over ({_END_WORDS[reason]}); no more events")
         if type(event) is Mark:
-            self._referee.check_mark(self, self._seat_of(event.player), event)
+            self._checks.check_mark(self, self._seat_of(event.player), event)
         elif type(event) is Pass:
-            self._referee.check_pass(self, self._seat_of(event.player))
+            self._checks.check_pass(self, self._seat_of(event.player))
         elif type(event) is Roll:
-            self._referee.check_roll(self, event, self._in_play)
+            self._checks.check_roll(self, event, self._in_play)
         elif type(event) is Undo:
             self._undo(self._seat_of(event.player))
             return
@@ -296,7 +296,7 @@ class Game:
                 self.players[seat].restore(snapshot)
                 self._locking = _locked_in_open_action(self.players, self.closed)
             return
-        self._referee.refuse_undo(self, seat)
+        self._checks.refuse_undo(self, seat)
 
     def _seat_of(self, name: str) -> int:
         seat = self.seat.get(name)

@@ -36,7 +36,7 @@ def tower(tmp_path, port: int = 0, full_screen: bool = False):
 def serve(table, console, web, steps=None, games=None) -> None:
     """`run`'s loop (table, pads, console, web server) while `await steps()` plays."""
     terminal, keys = console
-    doors = service.Doors(terminal, keys, attach_pads(table, []), web, keyboard=False)
+    doors = service.RunDoors(terminal, keys, attach_pads(table, []), web, keyboard=False)
 
     async def play() -> None:
         task = asyncio.create_task(service._serve(table, doors, games=games, port_note=None))

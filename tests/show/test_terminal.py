@@ -323,3 +323,20 @@ def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path)
                         f"penalties {game.player('Ann').penalties}")  # fmt: skip
     finally:
         tower.stop()
+
+
+def test_at_80x24_the_kiosk_shows_where_phones_join_under_both_displays(tmp_path):
+    """A newcomer's 80x24 terminal on a kiosk configuration: under the displays and the lock
+    lights, the line that says where phones join and the code to type (the issue-39 code
+    line made the join footer two lines, which did not fit, and the address was gone)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[web]\nhost = "127.0.0.1"\nport = 8080\n')  # ($QWIXX_WEB_PORT: a free one)
+    tower = TowerTerminal(["--config", str(config), "--state-dir", str(tmp_path)], columns=80,
+                          lines=24)  # fmt: skip
+    try:
+        screen = tower.wait_for("Phones join at ")
+        (line,) = [line.rstrip() for line in screen.splitlines() if "Phones join at" in line]
+        assert re.fullmatch(r"Phones join at http://\S+ \(table code \d{4}\)", line), line
+        assert "main display" in screen and "lock lights" in screen
+    finally:
+        tower.stop()

@@ -122,27 +122,49 @@ class Broker:
                 capture_output=True,
                 timeout=HANG,
             )
+        self.passwords = passwords
         self.config = folder / "mosquitto.conf"
+        self.port_given = port is not None  # (a port of its own may move if another takes it)
+
+    def _write_config(self) -> None:
         self.config.write_text(
             "per_listener_settings false\nallow_anonymous false\n"
-            f"password_file {passwords}\npersistence false\nuser root\n"
+            f"password_file {self.passwords}\npersistence false\nuser root\n"
             "log_dest stderr\nlog_type error\nlog_type warning\n"
-            f"listener {self.port} 127.0.0.1\ncafile {pki.ca}\n"
-            f"certfile {pki.certificate}\nkeyfile {pki.key}\n"
+            f"listener {self.port} 127.0.0.1\ncafile {self.pki.ca}\n"
+            f"certfile {self.pki.certificate}\nkeyfile {self.pki.key}\n"
         )
 
     def start(self) -> Broker:
-        """Start it and wait until it takes connections."""
+        """Start it and wait until it takes connections. A free port another program took
+        between being found and mosquitto's start (mosquitto ends at once) is traded for
+        another, unless the port was given (a broker started again keeps its port)."""
+        for _ in range(5):
+            self._write_config()
+            if self._launched():
+                return self
+            assert not self.port_given, (
+                f"mosquitto could not listen on {self.port}: {self.logged()}"
+            )
+            self.port = free_port()
+        raise AssertionError(f"mosquitto never listened: {self.logged()}")
+
+    def _launched(self) -> bool:
+        """Started, taking connections, and still running a moment later (it is mosquitto
+        that takes them, not another program on the port)."""
         self.log = open(self.folder / "mosquitto.log", "ab")  # noqa: SIM115 (closed in kill)
         self.process = subprocess.Popen(
             [MOSQUITTO, "-c", str(self.config)], stdout=self.log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + HANG
-        while not _accepts(self.port):
-            assert self.process.poll() is None, f"mosquitto ended: {self.logged()}"
+        while not _accepts(self.port) and self.process.poll() is None:
             assert time.monotonic() < deadline, "mosquitto never took a connection"
             time.sleep(0.02)
-        return self
+        time.sleep(0.2)
+        if self.process.poll() is None:
+            return True
+        self.kill()
+        return False
 
     def kill(self) -> None:
         """Pull its plug (SIGKILL): no goodbye to anyone."""

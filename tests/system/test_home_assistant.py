@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from support import HANG
 from support.bus_listener import BusListener
 from support.home_assistant import DeviceRelay, HomeAssistant, need_home_assistant
 from support.mosquitto import Broker, Pki, need_mosquitto
@@ -89,7 +90,11 @@ def test_home_assistant_finds_the_tower_follows_the_game_and_fires_the_automatio
         tower.wait_ready()
         listener.wait_for(f"{STATES}/button/{ENTITY}_new_game/state")  # the device is found
         listener.wait_until(lambda: state_of(listener, f"sensor.{ENTITY}_table") == "attract")
+        deadline = time.monotonic() + HANG
         while not tower.said("New game of Qwixx: Robo, Ada"):  # (its automations start late)
+            assert time.monotonic() < deadline, (
+                f"the button never started a game: {core.said()[-3000:]}"
+            )
             listener.publish("test/press", "go")
             time.sleep(1.0)
         said = listener.wait_for("test/said").text

@@ -313,7 +313,7 @@ def test_the_qr_codes_link_stays_the_same_across_games_and_restarts(tmp_path):
 
 def code_on_screen(text: str) -> str | None:
     """The four-digit table code the drawn tower shows (by itself, or in the join address)."""
-    found = re.search(r"Table code (\d{4})", text) or re.search(r"\?code=(\d{4})\b", text)
+    found = re.search(r"[Tt]able code (\d{4})", text) or re.search(r"\?code=(\d{4})\b", text)
     return found.group(1) if found else None
 
 

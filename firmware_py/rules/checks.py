@@ -1,6 +1,6 @@
 """The referee's checks: whether an event may be applied now, and if not, why, in words.
 
-`Referee` is built once per sheet (`SheetTables.derived`) and holds no game state: each check is
+`Checks` is built once per sheet (`SheetTables.derived`) and holds no game state: each check is
 given the game, reads it, and either returns (for a mark: the row and position it crosses) or
 raises `Refused` with the rule that was broken. `Game.apply` (game.py) calls it before changing
 anything, so a refused event leaves the game exactly as it was.
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-class Referee:
+class Checks:
     """The checks of table events on one sheet, each with the words of its refusal."""
 
     __slots__ = ("crossing", "mixed", "numbers", "sheet")
