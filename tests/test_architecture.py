@@ -28,7 +28,6 @@ RANK = {
     "seats": 6,
     "bus": 6,
     "show": 6,
-    "bus": 6,
     "table": 5,
     "players": 4,
     "journal": 4,

@@ -18,23 +18,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
 from support.bus_listener import BusListener
 from support.league import League
-from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker, Pki
-from support.mosquitto import need_mosquitto as needs_mosquitto
+from support.mosquitto import LISTENER, LISTENER_PASSWORD
 from support.tower import Tower
 
-PACE = 0.01  # (at pace 0 a tower's last result can miss its exit: published at its next start)
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory):
-    needs_mosquitto()
-    return Pki.make(tmp_path_factory.mktemp("pki"))
-
-
-@pytest.fixture
-def broker(tmp_path, pki):
-    with Broker(tmp_path / "broker", pki) as running:
-        yield running
+PACE = 0  # computer players decide at once
 
 
 def tower(tmp_path, broker, name, games=None, players="Ann,Ben,Cleo"):
