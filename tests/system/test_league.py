@@ -132,3 +132,36 @@ def test_rubbish_on_the_bus_is_counted_and_ignored_and_names_are_escaped(tmp_pat
             urllib.request.urlopen(request, timeout=HANG)
         assert refused.value.code == 421  # DNS rebinding: a page that is not the league's
         assert league.stop() == 0
+
+
+def test_the_broker_restarted_mid_evening_loses_no_game(tmp_path, broker):
+    """The broker is killed mid-evening and started again without its memory (persistence
+    off: the league's session and whatever it held are gone). Towers and league come back by
+    themselves; the league asks each tower for the games after the newest it keeps, and ends
+    with every game the towers played, each once."""
+    with League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        towers = [tower(tmp_path, broker, f"t{n}", games=4) for n in (1, 2)]
+        league.output.wait_until(lambda _: len(league.games()) >= 1 or None, HANG, every=0.05)
+        broker.kill()
+        broker.start()
+        for each in towers:
+            assert each.wait_for_exit() == 0
+            each.__exit__()
+        league.wait_on_the_bus(connections=2)
+        played = {f"t{n}": len(tower_games(tmp_path / f"t{n}")) for n in (1, 2)}
+        assert played == {"t1": 4, "t2": 4}
+        wanted = {"t1": 4, "t2": 4}
+        league.output.wait_until(lambda _: per_tower(league) == wanted or None, HANG, every=0.1)
+        assert per_tower(league) == wanted and placings_kept(league) == 3 * 8
+
+
+def tower_games(folder) -> list:
+    return sorted((folder / "state").glob("game-*.jsonl"))
+
+
+def per_tower(league: League) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for game in league.games():
+        counted[game.split("-")[0]] = counted.get(game.split("-")[0], 0) + 1
+    return counted
