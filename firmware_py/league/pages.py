@@ -41,7 +41,7 @@ def standings_table(standings: Sequence[Standing], limit: int) -> str:
         return "<p>No games yet: the standings begin with the first game a tower finishes.</p>"
     rows = "".join(
         f"<tr><td>{rank}</td><td>{player_link(one.key, one.name)}{_computer(one)}</td>"
-        f"<td>{one.ordinal:.1f}</td><td>{rating_words(one)}</td><td>{one.games}</td>"
+        f'<td>{one.ordinal:.1f}</td><td class="skill">{rating_words(one)}</td><td>{one.games}</td>'
         f"<td>{one.wins}</td></tr>"
         for rank, one in enumerate(standings[:limit], start=1)
     )
