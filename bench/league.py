@@ -5,8 +5,9 @@ Debian's mosquitto with TLS and a password file (as the tests start it, tests/su
 real `qwixx-tower league` process (tests/support/league.py):
 
 - ingest: TOWERS towers (one MQTT client each) publish GAMES results of five players each
-  at full speed, QoS 1, all at once; from the first publication to the last game committed in
-  the league's file (read beside it): games per second.
+  at full speed, QoS 1, in the order the games end (a second apart), each client on its own
+  connection, so the broker hands some over out of order; from the first publication to the
+  last game committed in the league's file (read beside it): games per second.
 - start-up: the league stopped and started again over STORED games already in its file (the
   ratings replayed): seconds to its page.
 - page: the front page (standings, tables, the evening) and a player's page, asked one after
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -44,8 +46,9 @@ from firmware_py.league.store import Store  # noqa: E402
 NAMES = [f"P{number:03d}" for number in range(300)]  # the café's regulars
 
 
-def result(tower: str, number: int, chance: random.Random) -> dict:
-    """A five-player classic game of `tower`, as a tower publishes it."""
+def result(tower: str, number: int, chance: random.Random, spread: int = 20) -> dict:
+    """A five-player classic game of `tower`, as a tower publishes it; the towers' games end
+    a second apart (`spread` towers), each tower's every `spread` seconds."""
     names = chance.sample(NAMES, 5)
     scores = [chance.randint(-10, 120) for _ in names]
     players = [
@@ -53,12 +56,12 @@ def result(tower: str, number: int, chance: random.Random) -> dict:
          "penalties": chance.randint(0, 4), "place": 1 + sum(o > score for o in scores)}
         for seat, (name, score) in enumerate(zip(names, scores, strict=True), start=1)
     ]  # fmt: skip
-    minute = number % (24 * 60)
+    second = number * spread + int(tower[1:])
+    finished = datetime(2026, 11, 22, 18, tzinfo=UTC) + timedelta(seconds=second)
     return {
         "id": f"{tower}-{number:06d}", "tower": tower, "game": number, "variant": "classic",
-        "started": None, "finished": f"2026-11-22T{minute // 60:02d}:{minute % 60:02d}:00+00:00",
-        "reason": "locks", "players": players,
-        "winners": [p["name"] for p in players if p["place"] == 1],
+        "started": None, "finished": finished.isoformat(), "reason": "locks",
+        "players": players, "winners": [p["name"] for p in players if p["place"] == 1],
     }  # fmt: skip
 
 
@@ -81,8 +84,11 @@ def ingest(broker: Broker, league: League, towers: int, games: int) -> float:
     """Games a second from the first publication to the last game committed."""
     chance = random.Random(1)
     clients = {f"t{n:02d}": publisher(broker, f"t{n:02d}") for n in range(towers)}
-    payloads = [(tower, json.dumps(result(tower, number, chance)))
-                for number in range(1, games + 1) for tower in clients]  # fmt: skip
+    payloads = [
+        (tower, json.dumps(result(tower, number, chance, towers)))
+        for number in range(1, games + 1)
+        for tower in clients
+    ]  # in the order they end
     began = time.perf_counter()
     sent = [clients[tower].publish(f"qwixx/{tower}/result", payload, qos=1)
             for tower, payload in payloads]  # fmt: skip

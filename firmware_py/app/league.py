@@ -113,7 +113,7 @@ async def serve(config: LeagueConfig, database: Path) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    listening = asyncio.create_task(Listener(config.mqtt, league).run())
+    listening = asyncio.create_task(Listener(config.mqtt, league, config.catch_up).run())
     watchdog = asyncio.create_task(_watchdog())
     systemd.ready(f"page on port {port}")
     await stopping.wait()

@@ -10,6 +10,8 @@ Nothing is lost however the league or the broker stops:
   it keeps, and asks each tower to publish its journal again from the next number on
   (`prefix/TOWER/results/resend`, docs/home-assistant.md): a result the broker took from a
   tower but lost (restarted without persistence) before the league had it comes again.
+- Every CATCH_UP seconds too: a broker that dropped results it could not queue for the league
+  (a burst of a whole evening's games, when every tower catches up at once) dropped the newest.
 - A tower heard of for the first time (its retained availability: a new tower, or an empty
   league file being rebuilt) is asked for its whole journal.
 Copies are dropped by the game's id, so asking too often costs a little time, never a count.
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 
 FIRST_DELAY, MAX_DELAY = 0.5, 30.0  # seconds between tries: doubling from the first to the most
 IN_FLIGHT = 20  # results the broker sends before the league acknowledges one
+CATCH_UP = 60.0  # seconds between two rounds of asking every tower for what may be missing
 
 
 def league_client(settings: MqttConfig) -> aiomqtt.Client:
@@ -68,9 +71,10 @@ def league_client(settings: MqttConfig) -> aiomqtt.Client:
 class Listener:
     """The league's connection: `run` until cancelled."""
 
-    def __init__(self, settings: MqttConfig, league: League) -> None:
+    def __init__(self, settings: MqttConfig, league: League, catch_up: float = CATCH_UP) -> None:
         self.settings = settings
         self.league = league
+        self.catch_up = catch_up
         self.connected = asyncio.Event()
         self.trouble = ""  # why the broker cannot be reached now, in words
 
@@ -106,13 +110,32 @@ class Listener:
                 await self._ask_again(client, tower, first)
             self.connected.set()
             log.info("the league hears the towers on the MQTT broker at %s", self.settings.address)
-            async for message in client.messages:
-                payload = message.payload if isinstance(message.payload, bytes) else b""
-                heard = self.league.take(str(message.topic), payload, retained=message.retain)
-                if message.qos > 0:
-                    client._client.ack(message.mid, message.qos)  # committed: now the broker
-                if heard.resend_to is not None:
-                    await self._ask_again(client, heard.resend_to, heard.resend_from)
+            catching_up = asyncio.create_task(self._catch_up(client))
+            try:
+                await self._read(client)
+            finally:
+                catching_up.cancel()
+
+    async def _read(self, client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            payload = message.payload if isinstance(message.payload, bytes) else b""
+            heard = self.league.take(str(message.topic), payload, retained=message.retain)
+            if message.qos > 0:
+                client._client.ack(message.mid, message.qos)  # committed: now the broker
+            if heard.resend_to is not None:
+                await self._ask_again(client, heard.resend_to, heard.resend_from)
+
+    async def _catch_up(self, client: aiomqtt.Client) -> None:
+        """Every `catch_up` seconds, each tower asked for the games after its newest kept: a
+        broker whose queue for the league overflowed (mosquitto keeps 1,000 messages a client
+        by default, and drops the newest beyond) has dropped the last ones of a burst."""
+        while True:
+            await asyncio.sleep(self.catch_up)
+            try:
+                for tower, first in self.league.resend_from().items():
+                    await self._ask_again(client, tower, first)
+            except aiomqtt.MqttError:
+                pass  # not answered in time (the league stalled): asked again next round
 
     async def _ask_again(self, client: aiomqtt.Client, tower: str, first: int) -> None:
         """Ask a tower to publish its finished games again, from game `first` (0: all)."""

@@ -25,8 +25,8 @@ from openskill.models import PlackettLuce
 from firmware_py.league.identity import player_key
 from firmware_py.league.incoming import Result
 
-CHECKPOINT = 50  # games between two saved states of every rating, among the RECENT last games
-RECENT = 1000  # games: older checkpoints are thinned to one every SPARSE games
+CHECKPOINT = 10  # games between two saved states of every rating, among the RECENT last games
+RECENT = 500  # games: older checkpoints are thinned to one every SPARSE games
 SPARSE = 500
 Order = tuple[str, str, str]
 Since = Callable[[Order | None], Iterable[Result]]  # the games after an order, in order

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import sqlite3
 import subprocess
 import urllib.request
@@ -23,7 +24,8 @@ ON_THE_BUS = "the league hears the towers on the MQTT broker"
 class League:
     """One league for `broker`, keeping its file in `folder`."""
 
-    def __init__(self, folder: Path, broker: Broker, *options: str) -> None:
+    def __init__(self, folder: Path, broker: Broker, *options: str, league: str = "") -> None:
+        """`league`: more lines of its [league] section ("catch_up = 1")."""
         folder.mkdir(parents=True, exist_ok=True)
         self.folder, self.options = folder, list(options)
         self.database = folder / "league.sqlite"
@@ -33,7 +35,7 @@ class League:
         self.config.write_text(
             f'[mqtt]\nhost = "localhost"\nport = {broker.port}\nca_file = "{broker.pki.ca}"\n'
             f'username = "{LISTENER}"\npassword_file = "{password}"\ntower_id = "cafe"\n'
-            f'[league]\nhost = "127.0.0.1"\nport = 0\ndatabase = "{self.database}"\n'
+            f'[league]\nhost = "127.0.0.1"\nport = 0\ndatabase = "{self.database}"\n{league}'
         )
         self.start()
 
@@ -78,6 +80,13 @@ class League:
         if self.process.poll() is None:
             self.process.terminate()
         return int(self.process.wait(timeout=HANG))
+
+    def pause(self) -> None:
+        """SIGSTOP: it reads nothing (as a league on a busy Pi falls behind) until `go_on`."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def go_on(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
 
     def kill(self) -> None:
         """Its plug pulled (SIGKILL)."""

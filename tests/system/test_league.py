@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
 from support.bus_listener import BusListener
 from support.league import League
-from support.mosquitto import LISTENER, LISTENER_PASSWORD
+from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
 from support.tower import Tower
 
 PACE = 0  # computer players decide at once
@@ -165,3 +165,29 @@ def per_tower(league: League) -> dict[str, int]:
     for game in league.games():
         counted[game.split("-")[0]] = counted.get(game.split("-")[0], 0) + 1
     return counted
+
+
+def test_results_the_broker_could_not_queue_are_asked_for_again(tmp_path, pki):
+    """A broker that keeps only two messages for a client that falls behind (mosquitto keeps
+    1,000 by default: a whole evening's burst overflows it) drops the newest results while the
+    league is stalled; every `catch_up` seconds the league asks each tower for the games after
+    its newest, and ends with every game the tower played."""
+    limits = "max_inflight_messages 1\nmax_queued_messages 1\n"
+    with Broker(tmp_path / "broker", pki, limits=limits) as broker:
+        heard = BusListener(broker, "qwixx/+/result")
+        asked = BusListener(broker, "qwixx/+/results/resend")
+        with heard, League(tmp_path / "league", broker, league="catch_up = 1\n") as league:
+            league.wait_on_the_bus()
+            with tower(tmp_path, broker, "t1") as one:
+                league.output.wait_until(lambda _: league.games() or None, HANG, every=0.05)
+                league.pause()
+                before = len(results(heard))
+                heard.wait_until(lambda: len(results(heard)) >= before + 4)
+                league.go_on()
+                published = set(results(heard))
+                found = league.output.wait_until(
+                    lambda _: set(league.games()) >= published or None, HANG, every=0.1
+                )
+                asks = [m.text for m in asked.heard]
+                assert found, (sorted(published - set(league.games())), asks, one.lines[-5:])
+                one.stop()

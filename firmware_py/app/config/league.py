@@ -15,7 +15,7 @@ SECTIONS = ("mqtt", "league")
 # [mqtt] as a tower's, less what only a tower does (Home Assistant's device, its commands);
 # tower_id names the league's session on the broker (client id qwixx-league-ID)
 MQTT_KEYS = ("host", "port", "tls", "ca_file", "username", "password_file", "prefix", "tower_id")
-LEAGUE_KEYS = ("database", "host", "port", "day_starts")
+LEAGUE_KEYS = ("database", "host", "port", "day_starts", "catch_up")
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class LeagueConfig:
     host: str = "0.0.0.0"  # the café's network
     port: int = 8090
     day_starts: int = 6  # o'clock: an evening that runs past midnight is one
+    catch_up: float = 60.0  # seconds between two rounds of asking the towers what may be missing
 
 
 def load_league_config(path: Path) -> LeagueConfig:
@@ -61,6 +62,7 @@ def parse_league_config(data: TomlTable, source: str) -> LeagueConfig:
         host=host,
         port=check.integer(league, "league", "port", 0, 65535, 8090),
         day_starts=check.integer(league, "league", "day_starts", 0, 23, 6),
+        catch_up=check.number(league, "league", "catch_up", 1, 3600, 60.0),
     )
 
 
