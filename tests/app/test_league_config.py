@@ -49,3 +49,19 @@ def test_the_command_says_a_missing_file_in_one_line(tmp_path):
     assert done.returncode == 2
     missing = tmp_path / "none.toml"
     assert done.stderr.strip() == f"{missing}: no such file (docs/league.md shows one)"
+
+
+def test_a_league_file_that_is_not_a_database_is_said_in_one_line(tmp_path):
+    """The league's SQLite file overwritten by something else: the league says which file and
+    why, and starts nothing (the file is a cache: --rebuild makes it afresh)."""
+    database = tmp_path / "league.sqlite"
+    database.write_bytes(b"not a database, " * 100)
+    config = tmp_path / "league.toml"
+    config.write_text(f'[mqtt]\nhost = "localhost"\n[league]\ndatabase = "{database}"\n')
+    done = spawn.run([*spawn.TOWER, "league", "--config", str(config)],
+                     capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(
+        f"the league's file {database} cannot be used: file is not a database"
+    ), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout

@@ -6,6 +6,7 @@ its SQLite file kept. It is forked from the worker's pre-imported parent, as tow
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import sqlite3
@@ -16,6 +17,7 @@ from pathlib import Path
 from support import HANG, spawn
 from support.lines import Lines
 from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
+from support.tower import ReadySocket
 
 PAGE_LINE = re.compile(r"The league's page is at (http://\S+/)")
 ON_THE_BUS = "the league hears the towers on the MQTT broker"
@@ -28,6 +30,7 @@ class League:
         """`league`: more lines of its [league] section ("catch_up = 1")."""
         folder.mkdir(parents=True, exist_ok=True)
         self.folder, self.options = folder, list(options)
+        self.ready = ReadySocket()  # systemd's end: where it says READY=1
         self.database = folder / "league.sqlite"
         password = folder / "password"
         password.write_text(LISTENER_PASSWORD + "\n")
@@ -41,9 +44,10 @@ class League:
 
     def start(self, *more: str) -> League:
         command = [*spawn.TOWER, "league", "--config", str(self.config), *self.options, *more]
+        self.ready.forget()
         self.process = spawn.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL, env={**os.environ, "NOTIFY_SOCKET": self.ready.name},
         )  # fmt: skip
         assert self.process.stdout is not None
         self.output = Lines(self.process.stdout)
@@ -51,6 +55,10 @@ class League:
         assert found is not None, f"the league never said where its page is: {self.output.text}"
         self.url = found[1].group(1)
         return self
+
+    def wait_ready(self) -> None:
+        """Until it tells systemd READY=1 (its page listens)."""
+        self.ready.wait(self.process, HANG, lambda: self.output.text)
 
     def wait_on_the_bus(self, connections: int = 1) -> None:
         said = self.output.wait_until(
@@ -99,6 +107,7 @@ class League:
 
     def __exit__(self, *_: object) -> None:
         self.kill()
+        self.ready.close()
 
 
 def results_of(heard: list) -> dict[str, dict]:

@@ -191,3 +191,21 @@ def test_results_the_broker_could_not_queue_are_asked_for_again(tmp_path, pki):
                 asks = [m.text for m in asked.heard]
                 assert found, (sorted(published - set(league.games())), asks, one.lines[-5:])
                 one.stop()
+
+
+def test_the_page_is_up_before_the_broker_and_the_league_joins_it_when_it_comes(tmp_path, pki):
+    """Under systemd the league is ready once its page listens, broker or not: the page says
+    no tower has been heard of, the log says once why the broker does not answer, and when the
+    broker starts the league is on the bus by itself."""
+    broker = Broker(tmp_path / "broker", pki)  # not started yet
+    with League(tmp_path / "league", broker) as league:
+        league.wait_ready()
+        status, page = league.get("/")
+        assert status == 200 and "No tower has been heard of yet." in page
+        said = league.output.wait_until(
+            lambda lines: any("the league tries again by itself" in line for line in lines), HANG
+        )
+        assert said, league.output.text
+        with broker:
+            league.wait_on_the_bus()
+        assert sum("tries again by itself" in line for line in league.output.lines) == 1
