@@ -31,7 +31,7 @@ from firmware_py.bus.connect import (
     LinkTrouble,
     password,
     quiet,
-    readable,
+    tls_parameters,
     trouble_words,
 )
 from firmware_py.bus.settings import MqttConfig
@@ -46,11 +46,6 @@ CATCH_UP = 60.0  # seconds between two rounds of asking every tower for what may
 
 def league_client(settings: MqttConfig) -> aiomqtt.Client:
     """An aiomqtt client with a persistent session of its own id, acknowledging by hand."""
-    tls = None
-    if settings.tls:
-        if settings.ca_file is not None:
-            readable(settings.ca_file, "ca_file")
-        tls = aiomqtt.TLSParameters(ca_certs=str(settings.ca_file) if settings.ca_file else None)
     client = aiomqtt.Client(
         settings.host,
         settings.port,
@@ -58,7 +53,7 @@ def league_client(settings: MqttConfig) -> aiomqtt.Client:
         password=password(settings),
         identifier=f"qwixx-league-{settings.tower_id}",
         logger=quiet,
-        tls_params=tls,
+        tls_params=tls_parameters(settings),
         clean_session=False,
         timeout=TIMEOUT,
         keepalive=KEEPALIVE,
@@ -92,7 +87,8 @@ class Listener:
             delay = min(MAX_DELAY, delay * 2)
 
     def _lost(self, words: str) -> None:
-        if words != self.trouble:
+        """Said once an outage (the first why), however often it is tried again."""
+        if not self.trouble:
             log.warning("the MQTT broker at %s %s: the league tries again by itself",
                         self.settings.address, words)  # fmt: skip
         self.trouble = words

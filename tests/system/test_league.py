@@ -67,7 +67,9 @@ def test_killed_mid_evening_the_league_loses_nothing_and_counts_nothing_twice(tm
         status, page = league.get("/")
         assert status == 200
         plays = sum(1 for r in published.values() for p in r["players"] if p["name"] == "Ann")
-        row = re.search(r">Ann</a>.*?</td><td>[^<]*</td><td>[^<]*</td><td>(\d+)</td>", page)
+        row = re.search(
+            r'>Ann</a>.*?</td><td>[^<]*</td><td class="skill">[^<]*</td><td>(\d+)</td>', page
+        )
         assert row is not None and int(row[1]) == plays, page  # Ann's games, each once
         assert league.counts().get("malformed", 0) == 0
 
