@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,40 +31,25 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from support.bus_listener import BusListener  # noqa: E402
 from support.mosquitto import Broker, Pki  # noqa: E402
+from support.tower import Tower  # noqa: E402
 
 from firmware_py.bus.link import STEADY  # noqa: E402
 
 PLAYERS = ["--players", "Ann,Ben,Cleo"]
 
 
-def tower(folder: Path, sections: str, games: int, pace: float) -> subprocess.Popen[bytes]:
+def tower(folder: Path, sections: str, games: int, pace: float) -> Tower:
+    """The real `run` (the tests' one tower helper), a process of this one's own: no forking
+    from a warm zygote, so its CPU and memory are its whole run's."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.toml").write_text(sections)
-    command = [
-        sys.executable,
-        "-m",
-        "firmware_py.app.cli",
-        "run",
-        "--plain",
-        *PLAYERS,
-        "--games",
-        str(games),
-        "--pace",
-        str(pace),
-        "--config",
-        str(folder / "config.toml"),
-        "--state-dir",
-        str(folder / "state"),
-    ]
-    env = {**os.environ, "QWIXX_WEB_PORT": "0"}
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return Tower(*PLAYERS, folder=folder, pace=pace, games=games, sections=sections, fork=False)
 
 
-def finished(process: subprocess.Popen[bytes]) -> tuple[float, float]:
+def finished(run: Tower) -> tuple[float, float]:
     """CPU seconds and the highest resident memory (MB) of a tower that ran to its end."""
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    assert process.returncode == 0, f"the tower ended with {process.returncode}"
+    _, status, usage = os.wait4(run.process.pid, 0)
+    run.process.returncode = os.waitstatus_to_exitcode(status)
+    assert run.process.returncode == 0, f"the tower ended with {run.process.returncode}"
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -105,20 +89,19 @@ def main() -> None:
         folder = Path(scratch)
         pki = Pki.make(folder / "pki")
         with Broker(folder / "broker", pki) as broker, BusListener(broker) as listener:
-            on = tower(folder / "on", broker.mqtt_section(), args.games, args.pace)
-            cpu_on, rss_on = finished(on)
-            off = tower(folder / "off", "", args.games, args.pace)
-            cpu_off, rss_off = finished(off)
+            with tower(folder / "on", broker.mqtt_section(), args.games, args.pace) as on:
+                cpu_on, rss_on = finished(on)
+            with tower(folder / "off", "", args.games, args.pace) as off:
+                cpu_off, rss_off = finished(off)
             latencies = sorted(roll_latencies(listener))
             ours = ("qwixx/", "homeassistant/device/")
             sent = sum(message.topic.startswith(ours) for message in listener.heard)
-            keeps = tower(folder / "again", broker.mqtt_section(), 10_000, 0.5)
-            listener.wait_for(
-                "qwixx/t1/availability", lambda m: m.text == "online", len(listener.heard)
-            )
-            reconnects = reconnect_seconds(broker, listener, args.restarts)
-            keeps.terminate()
-            keeps.wait()
+            with tower(folder / "again", broker.mqtt_section(), 10_000, 0.5) as keeps:
+                listener.wait_for(
+                    "qwixx/t1/availability", lambda m: m.text == "online", len(listener.heard)
+                )
+                reconnects = reconnect_seconds(broker, listener, args.restarts)
+                keeps.stop()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(f"{args.games} games of 3 computer players at pace {args.pace} s, TLS, on this machine")
     print(

@@ -29,10 +29,7 @@ import contextlib
 import errno
 import json
 import multiprocessing
-import os
-import re
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +38,9 @@ from pathlib import Path
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from support.tower import Tower  # noqa: E402
+
 JOIN_WITHIN = 5.0  # seconds: a new phone joins, a seated player is back, within this
 NEWCOMERS, RELOADS = 4, 8  # (four: the seated player and four make a full table)
 WARM_UP = 3.0  # seconds the attack runs before the victims start
@@ -51,55 +51,18 @@ def address(group: int, number: int) -> str:
     return f"127.{group}.{number // 250}.{number % 250 + 1}"
 
 
-class RunTower:
-    """`qwixx-tower run --plain` with [web] on 127.0.0.1 (a free port), its output in a file."""
+def run_tower(folder: Path, open_files: str = "") -> Tower:
+    """`qwixx-tower run --plain` with [web] on 127.0.0.1 (the tests' one tower helper), exec'd
+    as systemd starts it: at `open_files` ("SOFT:HARD") when given."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tower = Tower(folder=folder, pace=30, web=True, open_files=open_files, fork=False)
+    tower.join_url()
+    return tower
 
-    def __init__(self, folder: Path, open_files: str = "") -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        self.log = folder / "output.txt"
-        config = folder / "config.toml"
-        config.write_text('[web]\nhost = "127.0.0.1"\nport = 8080\n')
-        command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "30",
-                   "--config", str(config), "--state-dir", str(folder / "state")]  # fmt: skip
-        if open_files:
-            command = ["prlimit", f"--nofile={open_files}", "--", *command]
-        env = {**os.environ, "QWIXX_WEB_PORT": "0", "PYTHONUNBUFFERED": "1"}
-        with open(self.log, "w") as out:
-            self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env
-            )
-        self.url = self._wait_for(r"Phones join at (http://\S+)")
-        self.ws_url = self.url.split("/?")[0] + "/ws"
-        self.link_code = self.url.rsplit("code=", 1)[1]
-        typed = re.search(r"Table code (\d{4})", self.log.read_text())
-        self.typed_code = typed.group(1) if typed else self.link_code
 
-    def _wait_for(self, pattern: str) -> str:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            found = re.search(pattern, self.log.read_text())
-            if found:
-                time.sleep(0.3)  # the lines printed just after it
-                return found.group(1)
-            time.sleep(0.05)
-        raise SystemExit(f"the tower never said {pattern!r}: {self.log.read_text()[-2000:]}")
-
-    def rss_mb(self, key: str = "VmRSS") -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
-
-    def logged(self) -> int:
-        return self.log.stat().st_size
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+def printed_bytes(tower: Tower) -> int:
+    """Bytes the tower has printed so far (its news and its log)."""
+    return len(tower.output.encode()) + len(tower.errors.encode())
 
 
 @contextlib.asynccontextmanager
@@ -120,20 +83,20 @@ async def answer(socket_, kinds: tuple[str, ...], timeout: float) -> dict:
     return {"type": "refused", "reason": "closed"}
 
 
-async def one_join(source: str, tower: RunTower, name: str) -> bool:
+async def one_join(source: str, tower: Tower, name: str) -> bool:
     """A new phone opens the QR link's page, its player types a name for a second, joins:
     True when it has joined within JOIN_WITHIN seconds of opening."""
     started = time.monotonic()
     with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
         async with device(source) as session, session.ws_connect(tower.ws_url) as socket_:
             await asyncio.sleep(1.0)
-            await socket_.send_json({"type": "join", "code": tower.link_code, "name": name})
+            await socket_.send_json({"type": "join", "code": tower.code, "name": name})
             said = await answer(socket_, ("joined", "refused"), 2 * JOIN_WITHIN)
             return said["type"] == "joined" and time.monotonic() - started <= JOIN_WITHIN
     return False
 
 
-async def one_reload(tower: RunTower, token: str) -> bool:
+async def one_reload(tower: Tower, token: str) -> bool:
     """The seated player's page reloads: True when back in her seat within JOIN_WITHIN."""
     started = time.monotonic()
     with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
@@ -144,16 +107,16 @@ async def one_reload(tower: RunTower, token: str) -> bool:
     return False
 
 
-async def seat(tower: RunTower, name: str = "Dora") -> str:
+async def seat(tower: Tower, name: str = "Dora") -> str:
     async with device(address(3, 0)) as session, session.ws_connect(tower.ws_url) as socket_:
-        await socket_.send_json({"type": "join", "code": tower.link_code, "name": name})
+        await socket_.send_json({"type": "join", "code": tower.code, "name": name})
         said = await answer(socket_, ("joined", "refused"), 30)
         if said["type"] != "joined":
             raise SystemExit(f"the seated player could not join: {said}")
         return str(said["token"])
 
 
-async def victims(tower: RunTower, token: str) -> tuple[int, int]:
+async def victims(tower: Tower, token: str) -> tuple[int, int]:
     """New phones joining (at once) and the seated player's reloads (one after another)."""
     joins = await asyncio.gather(*(one_join(address(2, n), tower, f"New {n}")
                                    for n in range(NEWCOMERS)))  # fmt: skip
@@ -253,18 +216,18 @@ def hold_idle(port: int, count: int, seconds: float) -> None:
 # ---- the measurements ------------------------------------------------------------------------
 
 
-def measured(tower: RunTower, attacker: multiprocessing.Process, seconds: float) -> str:
+def measured(tower: Tower, attacker: multiprocessing.Process, seconds: float) -> str:
     """Run `attacker` against `tower` while the victims try: joins, reloads, memory, log."""
     token = asyncio.run(seat(tower))
     time.sleep(1.0)
-    before, logged, started = tower.rss_mb(), tower.logged(), time.monotonic()
+    before, logged, started = tower.resident_mb(), printed_bytes(tower), time.monotonic()
     attacker.start()
     time.sleep(WARM_UP)
     joins, reloads = asyncio.run(victims(tower, token))
     attacker.join(seconds + 120)
     minutes = (time.monotonic() - started) / 60
-    growth, peak = tower.rss_mb() - before, tower.rss_mb("VmHWM")
-    per_minute = (tower.logged() - logged) / minutes
+    growth, peak = tower.resident_mb() - before, tower.resident_mb("VmHWM")
+    per_minute = (printed_bytes(tower) - logged) / minutes
     return (f"new phones joined within 5 s: {joins} of {NEWCOMERS}; seated player back within "
             f"5 s: {reloads} of {RELOADS} reloads; RSS {growth:+.1f} MB (peak {peak:.0f} MB); "
             f"log {per_minute / 1024:.1f} kB a minute")  # fmt: skip
@@ -273,7 +236,7 @@ def measured(tower: RunTower, attacker: multiprocessing.Process, seconds: float)
 def under_attack(folder: Path, seconds: float, target, args: tuple, open_files: str = "") -> str:
     """A new tower in `folder`, attacked by `target(ws_url or port, *args)` in a process of its
     own: what `measured` says."""
-    tower = RunTower(folder, open_files=open_files)
+    tower = run_tower(folder, open_files=open_files)
     try:
         port = int(tower.ws_url.rsplit(":", 1)[1].split("/")[0])
         where = port if target is hold_idle else tower.ws_url
@@ -292,7 +255,7 @@ def attack_sockets(folder: Path, seconds: float) -> None:
 
 
 def attack_guess(folder: Path, seconds: float, devices: int = 300) -> None:
-    tower = RunTower(folder / "guess")
+    tower = run_tower(folder / "guess")
     found: multiprocessing.Queue = multiprocessing.Queue()
     try:
         attacker = multiprocessing.Process(
@@ -319,7 +282,7 @@ def attack_idle(folder: Path, seconds: float) -> None:
               f"{seconds:.0f} s: {result}")  # fmt: skip
 
 
-async def tapping(tower: RunTower, taps: int = 200, gap: float = 0.1) -> tuple[int, float]:
+async def tapping(tower: Tower, taps: int = 200, gap: float = 0.1) -> tuple[int, float]:
     """The seated player taps ten times a second, a thumb's utmost, one tap after the answer
     to the last: taps answered; then her page floods (2,000 messages), is cut off and
     retries as the page does: seconds until she is back."""
@@ -341,7 +304,7 @@ async def tapping(tower: RunTower, taps: int = 200, gap: float = 0.1) -> tuple[i
     return answered, await back_after_flood(tower, token)
 
 
-async def back_after_flood(tower: RunTower, token: str) -> float:
+async def back_after_flood(tower: Tower, token: str) -> float:
     async with device(address(3, 0)) as session, session.ws_connect(tower.ws_url) as socket_:
         await socket_.send_json({"type": "hello", "token": token})
         await answer(socket_, ("view",), 10)
@@ -360,7 +323,7 @@ async def back_after_flood(tower: RunTower, token: str) -> float:
 
 
 def attack_taps(folder: Path) -> None:
-    tower = RunTower(folder / "taps")
+    tower = run_tower(folder / "taps")
     try:
         answered, back = asyncio.run(tapping(tower))
     finally:

@@ -6,25 +6,19 @@ where the log shows errors only, the news keeps it in sight (tests/show)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from support import HANG, spawn
+from support.tower import Tower
 
 
 def test_a_display_that_does_not_answer_is_said_once_in_the_journal(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text('[[displays]]\nrole = "main"\nchip = "sh1106"\nbus = 29\naddress = 0x3C\n')
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--config",
-               str(config), "--players", "Ann", "--pace", "0", "--games", "1",
-               "--state-dir", str(tmp_path / "state")]  # fmt: skip
-    result = spawn.run(command, capture_output=True, text=True, timeout=HANG,
-                            stdin=subprocess.DEVNULL)  # fmt: skip
-    assert result.returncode == 0, result.stderr
+    with Tower("--config", str(config), "--players", "Ann", state=tmp_path / "state", pace=0,
+               games=1, stderr_apart=True) as tower:  # fmt: skip
+        assert tower.wait_for_exit() == 0, tower.errors
     said = "the main display does not answer"
-    assert result.stderr.count(said) == 1, result.stderr  # a warning, with its priority
-    assert result.stdout.count(said) == 0, result.stdout  # not a second time as news
-    assert "Ann" in result.stdout  # the news is printed: the game's
+    assert tower.errors.count(said) == 1, tower.errors  # a warning, with its priority
+    assert tower.output.count(said) == 0, tower.output  # not a second time as news
+    assert "Ann" in tower.output  # the news is printed: the game's
 
 
 def test_drawn_in_a_terminal_the_problem_stays_in_sight_in_the_news(tmp_path):

@@ -5,24 +5,19 @@ shows each name whole (issue 39)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from PIL import Image
-from support import HANG, spawn
 from support.drawn_words import shows
+from support.tower import Tower
 
 from firmware_py.show.whole import TALL
 
 
 def play_one_game(screens: Path, state: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0",
-               "--games", "1", "--screens", str(screens), "--state-dir", str(state),
-               *extra]  # fmt: skip
-    result = spawn.run(command, capture_output=True, text=True, timeout=HANG,
-                            stdin=subprocess.DEVNULL)  # fmt: skip
-    assert result.returncode == 0, result.stderr
+    with Tower("--screens", str(screens), *extra, state=state, pace=0, games=1,
+               stderr_apart=True) as tower:  # fmt: skip
+        assert tower.wait_for_exit() == 0, tower.errors
 
 
 def test_a_second_run_numbers_its_frames_on_after_the_first(tmp_path):

@@ -239,10 +239,10 @@ class Tower:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
 
-    def resident_mb(self) -> float:
-        """Its resident memory now, in MB, from /proc."""
+    def resident_mb(self, key: str = "VmRSS") -> float:
+        """Its resident memory now (or, with "VmHWM", at its peak), in MB, from /proc."""
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(key + ":"):
                 return int(line.split()[1]) / 1024
         return float("nan")
 

@@ -10,7 +10,6 @@ Skipped, with the reason, where no dbus-daemon can be started (./dev test instal
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import pytest
@@ -159,14 +158,11 @@ def test_one_die_bound_to_two_colours_is_said_in_words_and_the_button_rolls(tmp_
     dice = "\n".join(f'"{role}" = {die:#x}' for role, die in bound.items())
     config.write_text(CONFIG.format(dice=dice, state=tmp_path / "games"))
     mistake = f"[dice.pixels] binds die {DICE['red']:#010x} to both 'red' and 'blue'"
-    ran = spawn.run(
-        [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--config", str(config),
-         "--players", "Ann", "--games", "1", "--pace", "0"],
-        capture_output=True, text=True, timeout=LIMIT, stdin=subprocess.DEVNULL, check=False,
-    )  # fmt: skip
-    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
-    assert ran.stderr.count(mistake) == 1 and mistake not in ran.stdout  # said once
-    assert "the button rolls" in ran.stderr and "Game over" in ran.stdout
+    with Tower("--config", str(config), "--players", "Ann", games=1, pace=0,
+               stderr_apart=True) as ran:  # fmt: skip
+        assert ran.wait_for_exit(LIMIT) == 0 and "Traceback" not in ran.errors, ran.errors
+    assert ran.errors.count(mistake) == 1 and mistake not in ran.output  # said once
+    assert "the button rolls" in ran.errors and "Game over" in ran.output
     doctor = spawn.run(
         [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
         capture_output=True, text=True, timeout=LIMIT, check=False,

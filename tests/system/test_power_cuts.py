@@ -11,20 +11,16 @@ moment the kill hit (before the fsync, between the fsync and the answer, after i
 from __future__ import annotations
 
 import json
-import os
 import random
-import re
 import select
-import signal
-import subprocess
-import sys
 import time
-import tty
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
-from support import HANG, spawn
+from support import HANG
 from support.journal import EVENT_NEWS, is_in_order_within, journal_news
+from support.tower import Tower
 
 from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.journal.history import history_lines
@@ -36,55 +32,16 @@ from firmware_py.rules import Start
 KILLS = 6
 
 
-def start_tower(state_dir) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
-    command += ["--players", "Ann,Ben,Cleo", "--state-dir", str(state_dir)]
-    return spawn.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def start_tower(state_dir: Path) -> Tower:
+    return Tower("--players", "Ann,Ben,Cleo", state=state_dir, pace=0.01)
 
 
-class News:
-    """The tower's standard output in lines, read straight from its descriptor as select()
-    says it is ready: no line waits unseen in a buffer while the tower is quiet."""
-
-    def __init__(self, tower) -> None:
-        self.fd = tower.stdout.fileno()
-        self.partial = b""
-        self.ended = False
-
-    def fileno(self) -> int:
-        return self.fd
-
-    def lines(self) -> list[str]:
-        """The whole lines that have come (one read: call it when select() says so)."""
-        data = os.read(self.fd, 65536)
-        self.ended = not data
-        text = self.partial + data
-        *whole, self.partial = text.split(b"\n")
-        if self.ended and self.partial:
-            whole, self.partial = [*whole, self.partial], b""
-        return [line.decode() for line in whole]
-
-    def rest(self) -> list[str]:
-        """Every line still in the pipe, up to its end (the tower has been killed)."""
-        lines = []
-        while not self.ended:
-            lines += self.lines()
-        return lines
-
-
-def news_until_killed(tower: subprocess.Popen, after: str) -> list[str]:
+def news_until_killed(tower: Tower, after: str) -> list[str]:
     """Read what the tower announces until a line matches `after` (a regular expression: the
     tower has got that far, however slow the machine), then pull the plug."""
-    lines, deadline, news = [], time.monotonic() + HANG, News(tower)
-    while not any(re.search(after, line) for line in lines):
-        left = deadline - time.monotonic()
-        assert left > 0, f"the tower never said {after!r}; it said {lines[-10:]}"
-        if select.select([news], [], [], left)[0]:
-            lines += news.lines()
-            assert not news.ended, f"the tower ended before {after!r}; it said {lines[-10:]}"
-    os.kill(tower.pid, signal.SIGKILL)
-    tower.wait()
-    return lines + news.rest()  # already printed before the kill
+    tower.wait_for(after)
+    tower.kill()
+    return tower.lines  # (with what it printed before the kill)
 
 
 BOOT = 300  # Ann's pad never restarts: its request ids go on across the tower's restarts
@@ -99,8 +56,7 @@ class PadPlayer:
 
     def __init__(self, tmp_path: Path, rng: random.Random) -> None:
         self.pad = PtyPad(tmp_path / "pad")
-        self.keyboard, self.keyboard_end = os.openpty()
-        tty.setraw(self.keyboard_end)  # no echo to read back
+        self.press: Callable[[], object] = lambda: None  # the roll button of the tower now
         self.rng = rng
         self.in_flight: tuple[int, dict] | None = None
         self.sent: set[str] = set()  # the ids of every decision sent
@@ -146,7 +102,7 @@ class PadPlayer:
         elif phase in ("action1", "action2"):
             self.decide(flags, state["moves"])
         elif (phase == "roll" and flags & protocol.ACTIVE) or phase in ("idle", "over"):
-            os.write(self.keyboard, b"\n")  # the roll button: roll, or a new game
+            self.press()  # the roll button: roll, or a new game
 
     def decide(self, flags: int, moves: list[dict]) -> None:
         if flags & protocol.DECIDED:
@@ -169,40 +125,33 @@ class PadPlayer:
             self.sent.add(f"pad-1/{BOOT}/{seq}")
 
 
-def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> subprocess.Popen:
-    command = [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--pace", "0.01"]
-    command += ["--config", str(ann.config(tmp_path)), "--state-dir", str(tmp_path / "state")]
-    return spawn.Popen(
-        command, stdin=ann.keyboard_end, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> Tower:
+    tower = Tower("--config", str(ann.config(tmp_path)), state=tmp_path / "state", pace=0.01,
+                  keyboard=True)  # fmt: skip
+    ann.press = tower.press
+    return tower
 
 
 def play_until_killed(
-    tower: subprocess.Popen, ann: PadPlayer, seconds: float, *, mid_request: float | None = None
+    tower: Tower, ann: PadPlayer, seconds: float, *, mid_request: float | None = None
 ) -> list[str]:
-    """Read what the tower announces and play Ann's pad for `seconds` from the moment the tower
-    opens her pad's port (start-up done, however slow the machine), then pull the plug; with
-    `mid_request`, that many seconds after the pad's next decision went out (a few
-    milliseconds: before its fsync, between the fsync and the answer, or after it)."""
-    lines, deadline = [], time.monotonic() + WAIT_FOR_A_DECISION + seconds
-    started, news = False, News(tower)
+    """Play Ann's pad for `seconds` from the moment the tower opens her pad's port (start-up
+    done, however slow the machine), then pull the plug; with `mid_request`, that many seconds
+    after the pad's next decision went out (a few milliseconds: before its fsync, between the
+    fsync and the answer, or after it). What the tower announced."""
+    deadline, started = time.monotonic() + WAIT_FOR_A_DECISION + seconds, False
     while (left := deadline - time.monotonic()) > 0 or (
         mid_request is not None and not ann.deciding() and left > -WAIT_FOR_A_DECISION
     ):
-        ready, _, _ = select.select([news, ann.pad.master], [], [], max(left, 0.05))
-        if news in ready and not news.ended:
-            lines += news.lines()
-        if ann.pad.master in ready:
+        if select.select([ann.pad.master], [], [], max(left, 0.05))[0]:
             ann.hear()
             if not started:  # the tower's hello: it is up
                 started, deadline = True, time.monotonic() + seconds
     if mid_request is not None:
         time.sleep(mid_request)
-    os.kill(tower.pid, signal.SIGKILL)
-    tower.wait()
-    lines += news.rest()  # already printed before the kill
+    tower.kill()
     ann.pad.drain()  # what the tower said before it died; the pad's request stays in flight
-    return lines
+    return tower.lines  # (with what it printed before the kill)
 
 
 def journalled_requests(journal: Journal) -> Counter[str]:
@@ -220,9 +169,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
     ann = PadPlayer(tmp_path, rng)
     printed: list[str] = []
     for kill in range(KILLS):
-        tower = start_tower_with_pad(tmp_path, ann)
         mid_request = rng.uniform(0, 0.004) if kill % 2 else None  # every other kill
-        lines = play_until_killed(tower, ann, rng.uniform(1.2, 2.5), mid_request=mid_request)
+        with start_tower_with_pad(tmp_path, ann) as tower:
+            lines = play_until_killed(tower, ann, rng.uniform(1.2, 2.5), mid_request=mid_request)
         printed += [line for line in lines if EVENT_NEWS.match(line)]
     state = tmp_path / "state"
     journalled = journal_news(Journal(state))
@@ -246,7 +195,8 @@ def test_a_kill_between_creating_a_game_file_and_writing_its_start_leaves_no_tra
     """The file of a new game exists before its start event is in it: a kill in between leaves
     it empty. The next start removes it quietly; it was never a game."""
     (tmp_path / "game-000001.jsonl").write_bytes(b"")
-    lines = news_until_killed(start_tower(tmp_path), "^New game of")  # its start is on disk
+    with start_tower(tmp_path) as tower:
+        lines = news_until_killed(tower, "^New game of")  # its start is on disk
     assert not any("could not be read" in line for line in lines)
     games = Journal(tmp_path).games()
     assert games[0].name == "game-000001.jsonl"  # the number is the first game's again
