@@ -12,8 +12,9 @@ Nothing is lost however the league or the broker stops:
   tower but lost (restarted without persistence) before the league had it comes again.
 - Every CATCH_UP seconds too: a broker that dropped results it could not queue for the league
   (a burst of a whole evening's games, when every tower catches up at once) dropped the newest.
-- A tower heard of for the first time (its retained availability: a new tower, or an empty
-  league file being rebuilt) is asked for its whole journal.
+- A tower that says "online" (also its retained availability, at the league's connection) is
+  asked the same way: for its whole journal the first time (a new tower, or an empty league
+  file being rebuilt).
 Copies are dropped by the game's id, so asking too often costs a little time, never a count.
 """
 
