@@ -122,6 +122,7 @@ async def serve(config: LeagueConfig, database: Path) -> int:
         with contextlib.suppress(asyncio.CancelledError):
             await task
     await page.stop()
+    league.save_ratings()
     store.close()
     print("The league stopped; nothing is lost", flush=True)
     return 0

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 from firmware_py.league.incoming import TOWER, NotAResult, read_result
 from firmware_py.league.ratings import Ratings
-from firmware_py.league.store import Store
+from firmware_py.league.store import SavedRatings, Store
 from firmware_py.league.tables import TableNow, read_state
 
 log = logging.getLogger(__name__)
 
 REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
 AVAILABILITY = ("online", "offline")
+SAVE_EVERY = 500  # games rated between two saves of the ratings in the file
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,31 @@ class League:
         self.store = store
         self.levels = prefix.count("/") + 1  # of the prefix; then the tower, then the kind
         self.ratings = Ratings()
-        self.ratings.replay(store.since(None))
+        self.saved = SavedRatings(store)
+        self._rated_since_saved = 0
+        self._start_ratings()
         self.tables: dict[str, TableNow] = {}
         self.clock = clock
         self._last_ignored = ""
         self._reported = -REPORT_EVERY
         self._unreported = 0
+
+    def _start_ratings(self) -> None:
+        """From the ratings saved in the file and the games since, when they are still true;
+        else every game rated again (100,000 games: most of a minute)."""
+        saved = self.saved.load()
+        if saved is None:
+            self.ratings.replay(self.store.since(None))
+            return
+        self.ratings.restore(*saved)
+        for game in self.store.since(saved[1]):
+            self.ratings.add(game, self.store.since)
+
+    def save_ratings(self) -> None:
+        """Keep the ratings in the file (at the league's stop, and every SAVE_EVERY games)."""
+        if self.ratings.last is not None:
+            self.saved.save(self.ratings.players, self.ratings.last, self.ratings.rated)
+        self._rated_since_saved = 0
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Heard:
         """One message from the broker; what to ask of the towers because of it."""
@@ -75,6 +95,9 @@ class League:
             self.store.count("duplicate")
             return NOTHING
         self.ratings.add(result, self.store.since)
+        self._rated_since_saved += 1
+        if self._rated_since_saved >= SAVE_EVERY:
+            self.save_ratings()
         return NOTHING
 
     def _availability(self, tower: str, payload: bytes) -> Heard:

@@ -79,6 +79,11 @@ class Ratings:
         for game in since(start):
             self._rate(game)
 
+    def restore(self, players: dict[str, Standing], last: Order, rated: int) -> None:
+        """Start from ratings saved after `rated` games, the last of order `last`."""
+        self.players, self.last, self.rated = dict(players), last, rated
+        self._checkpoints = [(last, rated, dict(players))]
+
     def replay(self, games: Iterable[Result]) -> None:
         """Rate every game of `games`, given in order, from nothing (the league's start)."""
         self.players, self.last, self.rated, self._checkpoints = {}, None, 0, []

@@ -18,7 +18,7 @@ from pathlib import Path
 from firmware_py.errors import TowerError
 from firmware_py.league.identity import player_key
 from firmware_py.league.incoming import Placing, Result
-from firmware_py.league.ratings import Order
+from firmware_py.league.ratings import Order, Standing
 
 MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
 
@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS placings (
 CREATE INDEX IF NOT EXISTS placings_of_player ON placings (player);
 CREATE TABLE IF NOT EXISTS towers (tower TEXT PRIMARY KEY, online INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counts (what TEXT PRIMARY KEY, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ratings (
+    key TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT, mu REAL NOT NULL, sigma REAL NOT NULL,
+    games INTEGER NOT NULL, wins INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rated (one INTEGER PRIMARY KEY CHECK (one = 1), last TEXT NOT NULL,
+                                  games INTEGER NOT NULL);
 """
 
 
@@ -156,6 +162,42 @@ class Store:
                 (player, since, limit),
             )
         return [_result(row) for row in rows]
+
+
+class SavedRatings:
+    """The ratings as last saved in the file (`Store.save_ratings`), to start from rather than
+    rate every game again: worth it only while every game up to `last` is one they counted."""
+
+    def __init__(self, store: Store) -> None:
+        self.db = store.db
+
+    def save(self, players: dict[str, Standing], last: Order, rated: int) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM ratings")
+            self.db.executemany(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(one.key, one.name, one.kind, one.mu, one.sigma, one.games, one.wins)
+                 for one in players.values()],
+            )  # fmt: skip
+            noted = (json.dumps(last), rated)
+            self.db.execute("INSERT OR REPLACE INTO rated VALUES (1, ?, ?)", noted)
+
+    def load(self) -> tuple[dict[str, Standing], Order, int] | None:
+        """The saved ratings, their last game's order and how many games they counted; None
+        when none were saved, or when a game has come since that ends before their last."""
+        row = self.db.execute("SELECT last, games FROM rated").fetchone()
+        if row is None:
+            return None
+        last, rated = tuple(json.loads(row[0])), int(row[1])
+        counted = self.db.execute(
+            "SELECT count(*) FROM games WHERE (finished, started, id) <= (?, ?, ?)", last
+        ).fetchone()[0]
+        if counted != rated:
+            return None
+        rows = self.db.execute("SELECT key, name, kind, mu, sigma, games, wins FROM ratings")
+        players = {row[0]: Standing(*row) for row in rows}
+        return players, (last[0], last[1], last[2]), rated
 
 
 def _result(row: tuple[str, str, int, str, str, str, str, str]) -> Result:

@@ -6,6 +6,7 @@ those of one ordered pass over the distinct games all the same."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 from hypothesis import given
@@ -93,3 +94,28 @@ def test_a_win_raises_the_rating_and_uncertainty_shrinks():
     assert by_name["Ann"].mu > 25 > by_name["Cleo"].mu
     assert all(one.sigma < 25 / 3 for one in by_name.values())
     assert [one.name for one in league.ratings.standings()] == ["Ann", "Ben", "Cleo"]
+
+
+@given(games(), st.randoms(use_true_random=False), st.data())
+def test_a_league_started_again_from_its_file_rates_as_one_ordered_pass(made, shuffler, data):
+    """A league stops (its ratings saved, or killed without saving) and starts again from its
+    file, then takes the rest of the evening in any order and with copies, also games older
+    than the last it had rated: the ratings are those of one ordered pass all the same."""
+    arriving = [*made, *data.draw(st.lists(st.sampled_from(made), max_size=len(made)))]
+    shuffler.shuffle(arriving)
+    cut = data.draw(st.integers(0, len(arriving)))
+    with tempfile.TemporaryDirectory() as folder:
+        first = League(Store(Path(folder) / "league.sqlite"), "qwixx")
+        for topic, payload in arriving[:cut]:
+            first.take(topic, payload)
+        if data.draw(st.booleans()):
+            first.save_ratings()  # a clean stop; else as if killed: what was saved before
+        first.store.close()
+        again = League(Store(Path(folder) / "league.sqlite"), "qwixx")
+        for topic, payload in arriving[cut:]:
+            again.take(topic, payload)
+        ordered = sorted((read_result(t.split("/")[1], p) for t, p in made), key=lambda r: r.order)
+        one_pass = Ratings()
+        one_pass.replay(ordered)
+        assert standings(again.ratings) == standings(one_pass)
+        again.store.close()
