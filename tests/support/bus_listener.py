@@ -49,9 +49,9 @@ class BusListener:
         client.reconnect_delay_set(0.05, 0.25)
         client.on_connect = lambda c, userdata, flags, code, props: self._connected(topic)
         client.on_message = lambda c, userdata, message: self._heard(message)
+        self.client = client  # (before its thread starts: the connection may be quicker)
         client.connect_async("localhost", broker.port, keepalive=10)
         client.loop_start()
-        self.client = client
         self.wait_until(lambda: self.connections > 0)
 
     def _connected(self, topic: str) -> None:

@@ -187,9 +187,9 @@ class DeviceRelay:
         client.tls_set(ca_certs=str(broker.pki.ca))
         client.on_connect = lambda c, *args: c.subscribe(f"{prefix}/device/+/config", qos=1)
         client.on_message = lambda c, userdata, message: self._relay(message)
+        self.client = client  # (before its thread starts: a message may come at once)
         client.connect("localhost", broker.port)
         client.loop_start()
-        self.client = client
 
     def _relay(self, message: mqtt.MQTTMessage) -> None:
         node = message.topic.split("/")[-2]
