@@ -6,7 +6,7 @@ each with equal chance. Two ways to play them, both measured:
   event from a pad (the table's path);
 - "playout": `rules.rollout.play_out`, the path computer players simulate games with: the same
   choices and the same rules, without the referee's checks; on plain sheets (classic, Longo,
-  Mixx) the fast path of rules/plain.py, on bonus sheets `Game.apply_unchecked`
+  Mixx, Big Points) the fast path of rules/plain.py, on bonus sheets `Game.apply_unchecked`
   (tests/rules/test_rules_rollout.py replays playouts through `Game.apply`, and holds the fast
   path to the referee decision by decision on every sheet, to show they are the same games).
 One process, one core. Run:
@@ -21,7 +21,8 @@ untimed, and valgrind counts what they cost, the same on every run:
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         .venv/bin/python bench/engine.py --play 1000 --variants classic
     # minus the same with --play 0, divided by 1000: instructions per game (the fixed hash
-    # seed keeps dict layouts, and so the count, the same from run to run)
+    # seed keeps dict layouts, and so the count, the same from run to run); --checked plays
+    # them through Game.apply instead
 """
 
 from __future__ import annotations
@@ -141,12 +142,16 @@ def main() -> None:
     parser.add_argument("--variants", nargs="*", default=sheet_names())
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--play", type=int, metavar="N", help="play N games untimed and stop")
+    parser.add_argument(
+        "--checked", action="store_true", help="--play: through Game.apply, not playouts"
+    )
     args = parser.parse_args()
     if args.play is not None:
         rng = random.Random(args.seed)
+        play = play_checked if args.checked else play_fast
         for variant in args.variants:
             for _ in range(args.play):
-                play_fast(variant, 4, rng)
+                play(variant, 4, rng)
         return
     print(
         f"Python {sys.version.split()[0]}, one core, best of 3 rounds of {args.seconds / 3:.1f} s"

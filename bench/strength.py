@@ -10,6 +10,7 @@ per decision, p50/p99/max).
 
     nice .venv/bin/python bench/strength.py [--games 400]
         [--parts ladder,qwixxer,table,variants,solo]
+    nice .venv/bin/python bench/strength.py --parts variants,solo-sheets --sheets classic big-points
     nice .venv/bin/python bench/strength.py --games 2000 --parts ga [--jobs 2]   # hard vs GA alone
     nice .venv/bin/python bench/strength.py --games 1000 --parts hard   # hard vs the others
 """
@@ -161,20 +162,32 @@ def table(games: int) -> None:
         print(line(f"hard vs {others} thumb", tallies[0], rest), flush=True)
 
 
-def variants(games: int) -> None:
+def variants(games: int, sheets: list[str] | None = None) -> None:
     print("\nhard vs medium, 2 players, every variant")
-    for variant in sheet_names():
+    for variant in sheets or sheet_names():
         mine, theirs = series(variant, [level("hard"), level("medium")], games, seed=5, timed={0})
         print(f"{line(variant, mine, theirs)}   {times(mine)}", flush=True)
 
 
 def solo(games: int) -> None:
     print("\none player alone, classic: mean points (the exact optimum is 115.48)")
+    solo_on("classic", games)
+
+
+def solo_on(variant: str, games: int) -> None:
+    """Each level's mean points alone on one sheet."""
     for name in LEVELS:
-        (alone,) = series("classic", [level(name)], games, seed=6, timed={0})
+        (alone,) = series(variant, [level(name)], games, seed=6, timed={0})
         print(f"{name:<8} {alone.mean():>6.1f}   {times(alone)}", flush=True)
-    (alone,) = series("classic", [ga], games, seed=6)
-    print(f"{'GA':<8} {alone.mean():>6.1f}", flush=True)
+    if variant == "classic":  # the GA heuristic knows the classic sheet only
+        (alone,) = series(variant, [ga], games, seed=6)
+        print(f"{'GA':<8} {alone.mean():>6.1f}", flush=True)
+
+
+def solo_per_sheet(games: int, sheets: list[str] | None = None) -> None:
+    for variant in sheets or sheet_names():
+        print(f"\none player alone, {variant}: mean points")
+        solo_on(variant, games)
 
 
 PARTS = {
@@ -195,8 +208,14 @@ def main() -> None:
     everything = "ladder,qwixxer,table,variants,solo"
     parser.add_argument("--parts", default=everything, help="which parts, comma-separated")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the ga part (1)")
+    parser.add_argument("--sheets", nargs="*", help="the variants and solo-sheets parts: these")
     args = parser.parse_args()
-    parts = {**PARTS, "ga": functools.partial(against_ga, jobs=args.jobs)}
+    parts = {
+        **PARTS,
+        "ga": functools.partial(against_ga, jobs=args.jobs),
+        "variants": functools.partial(variants, sheets=args.sheets),
+        "solo-sheets": functools.partial(solo_per_sheet, sheets=args.sheets),
+    }
     for part in args.parts.split(","):
         parts[part](args.games)
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
+from firmware_py.rules.bonus_rows import boxes_in_reach
 from sheets import COLOURS
 
 
@@ -82,6 +83,7 @@ class TableView:
     join_url: str = ""  # between games: where phones join (a QR code on the main display)
     join_code: str = ""  # and the table code they type
     absent: str = ""  # the table waits for a player whose pad or phone has gone: who, and a press
+    bonus_boxes: tuple[str, ...] = ()  # Big Points: the active player's boxes the sums reach
     # What presenters other than the screens read; screens never do.
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale
@@ -127,4 +129,5 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
         waiting_for=tuple(game.waiting_for()),
         winners=tuple(game.winners()) if game.over else (),
         message=message,
+        bonus_boxes=tuple(boxes_in_reach(game, game.active_name)) if not game.over else (),
     )

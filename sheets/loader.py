@@ -13,7 +13,7 @@ from typing import Any, TypeGuard
 
 from firmware_py.errors import TowerError
 
-from .model import COLOURS, REWARD_EFFECTS, Reward, Row, Sheet
+from .model import COLOURS, REWARD_EFFECTS, BonusRow, Reward, Row, Sheet
 
 SHEET_DIR = Path(__file__).resolve().parent
 
@@ -70,6 +70,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
         rewards=check.rewards(data.get("rewards"), rows),
         lucky_numbers=check.integer(data, "lucky_numbers", 0, 4, default=0),
         lucky_range=check.lucky_range(data),
+        bonus_rows=check.bonus_rows(data.get("bonus_rows"), rows),
     )
     check.score_covers_rows(sheet)
     return sheet
@@ -193,6 +194,40 @@ class _SheetChecker:
         if position is None:
             raise self.fail(field, f"row {value[0]} has no number {value[1]!r}")
         return row, position
+
+    def bonus_rows(self, value: object, rows: tuple[Row, ...]) -> tuple[BonusRow, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, list) or len(value) > 2:
+            raise self.fail("bonus_rows", "must be a list of at most two [[bonus_rows]] tables")
+        bonus = tuple(self.bonus_row(v, f"bonus_rows[{i}]", rows) for i, v in enumerate(value))
+        shared = {row for b in bonus for row in b.between}
+        if len(shared) < 2 * len(bonus):
+            raise self.fail("bonus_rows", "two bonus rows may not lie beside the same colour row")
+        return bonus
+
+    def bonus_row(self, data: object, field: str, rows: tuple[Row, ...]) -> BonusRow:
+        """A row of bonus boxes between two neighbouring colour rows; each box lies between
+        the cells of its number in both, at the same place in all three rows (the cells whose
+        cross lets the box be crossed)."""
+        if not isinstance(data, dict):
+            raise self.fail(field, "must be a table")
+        between = data.get("between")
+        if not isinstance(between, list) or len(between) != 2:
+            raise self.fail(f"{field}.between", 'needs two colours, such as ["red", "yellow"]')
+        first, second = (COLOURS.index(self.colour(c, f"{field}.between")) for c in between)
+        if second != first + 1:
+            raise self.fail(f"{field}.between", "must name two neighbouring rows, top one first")
+        numbers = self.int_list(data, "numbers", 1, f"{field}.numbers")
+        self.distinct(numbers, f"{field}.numbers")
+        for position, number in enumerate(numbers):
+            for row in (first, second):
+                if rows[row].position(number) != position:
+                    raise self.fail(
+                        f"{field}.numbers", f"{number} has no cell beside it in {COLOURS[row]}"
+                    )
+        name = f"{COLOURS[first]}-{COLOURS[second]}"
+        return BonusRow(name, (first, second), tuple(numbers))
 
     def lucky_range(self, data: dict[str, Any]) -> tuple[int, int]:
         if not data.get("lucky_numbers"):

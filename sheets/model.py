@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 COLOURS = ("red", "yellow", "green", "blue")
 """The four colours, in the order the rulebooks list them and the order locks are reported."""
 
+ROW_NAMES = (*COLOURS, "red-yellow", "yellow-green", "green-blue")
+"""Every name a row can have: the colour rows, and a bonus row between two neighbours (Big
+Points: red-yellow, green-blue), named by the rows it lies between, top one first."""
+
 REWARD_EFFECTS = (
     "two-crosses-in-fewest-row",
     "one-cross-in-every-row",
@@ -33,6 +37,24 @@ class Row:
 
     def position(self, number: int) -> int | None:
         """Where `number` stands in this row (0 = leftmost), or None if the row lacks it."""
+        try:
+            return self.numbers.index(number)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class BonusRow:
+    """Big Points: a row of round bonus boxes printed between two colour rows. A box may be
+    crossed, left to right, on its number once the colour cell beside it is crossed; its cross
+    counts for both colour rows at the end (and for neither row's lock)."""
+
+    name: str  # "red-yellow": the two rows it lies between, as a mark names it
+    between: tuple[int, int]  # the indexes of those colour rows
+    numbers: tuple[int, ...]
+
+    def position(self, number: int) -> int | None:
+        """Where `number` stands in this bonus row (0 = leftmost), or None if it lacks it."""
         try:
             return self.numbers.index(number)
         except ValueError:
@@ -68,24 +90,38 @@ class Sheet:
     rewards: tuple[Reward, ...] = ()
     lucky_numbers: int = 0
     lucky_range: tuple[int, int] = (0, 0)
+    bonus_rows: tuple[BonusRow, ...] = ()
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(
-            self, "lock_positions", tuple(_lock_positions(r, self.lock_numbers) for r in self.rows)
-        )
-        set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in self.rows))
+        # Bonus rows follow the colour rows in these per-row tables (indexes 4, 5): they have
+        # no lock.
+        locks = [_lock_positions(r, self.lock_numbers) for r in self.rows]
+        set_(self, "lock_positions", (*locks, *(frozenset() for _ in self.bonus_rows)))
+        rows: list[Row | BonusRow] = [*self.rows, *self.bonus_rows]
+        set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in rows))
 
     @property
     def has_lucky_numbers(self) -> bool:
         return self.lucky_numbers > 0
 
     def row_index(self, colour: str) -> int:
-        """The index of the row whose lock has `colour`."""
-        return COLOURS.index(colour)
+        """The index of the row whose lock has `colour`, or of a bonus row by its name."""
+        return self.row_names.index(colour)
+
+    @property
+    def row_names(self) -> tuple[str, ...]:
+        """Every row a mark may name, by index: the colour rows, then any bonus rows."""
+        return (*COLOURS, *(bonus.name for bonus in self.bonus_rows))
+
+    def row_numbers(self, row: int) -> tuple[int, ...]:
+        """The numbers of a colour row or (index 4 on) a bonus row, as printed."""
+        if row < len(self.rows):
+            return self.rows[row].numbers
+        return self.bonus_rows[row - len(self.rows)].numbers
 
     def cell_colour(self, row: int, position: int) -> str:
         return self.rows[row].colours[position]

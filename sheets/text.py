@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import COLOURS, Row, Sheet
+from .model import COLOURS, BonusRow, Row, Sheet
 
 _LETTER = {colour: colour[0].upper() for colour in COLOURS}
 
@@ -11,8 +11,9 @@ def sheet_text(sheet: Sheet) -> str:
     """The whole sheet as lines of text, for `qwixx-tower sheets show NAME`."""
     lines = [f"{sheet.title} ({sheet.name})", ""]
     mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
-    for row in sheet.rows:
+    for index, row in enumerate(sheet.rows):
         lines.append(_row_line(sheet, row, mixed))
+        lines.extend(_bonus_line(b) for b in sheet.bonus_rows if b.between[0] == index)
     lines.append("")
     lines.extend(_rules_lines(sheet, mixed))
     lines.append("")
@@ -32,6 +33,12 @@ def _row_line(sheet: Sheet, row: Row, mixed: bool) -> str:
         cells.append(cell)
     width = max(len(c) for c in cells)
     return f"{row.lock:<7}" + " ".join(f"{c:<{width}}" for c in cells).rstrip() + "  [lock]"
+
+
+def _bonus_line(bonus: BonusRow) -> str:
+    """Big Points: a bonus row under the row above it, its round boxes in brackets."""
+    boxes = " ".join(f"{n:>2}" for n in bonus.numbers)
+    return f"{'bonus':<7}{boxes}  ({bonus.name} bonus row)"
 
 
 def _reward_marks(sheet: Sheet, lock: str, number: int) -> list[str]:
@@ -56,6 +63,12 @@ def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
     if sheet.has_lucky_numbers:
         low, high = sheet.lucky_range
         lines.append(f"Each sheet shows {sheet.lucky_numbers} lucky numbers from {low} to {high}.")
+    if sheet.bonus_rows:
+        lines.append(
+            "Bonus rows: cross a box, left to right, when its number comes up again after a "
+            "cell beside it was crossed; it counts for both rows beside it (at most "
+            f"{sheet.max_crosses()} crosses a row), not towards a lock."
+        )
     if sheet.bonus_bar:
         bar = " ".join(_LETTER[c] for c in sheet.bonus_bar)
         lines.append(f"* bonus number: cross the next box of the bonus bar: {bar}")

@@ -135,7 +135,8 @@ def moves_for(state: "Fields", colour: int) -> "list[Fields]":
     def order(move):
         row = row_record(state, move["row"])
         position = position_of(row, move["number"]) if row else 0
-        return (move["flags"] & protocol.LUCKY, move["row"], position)
+        flags = move["flags"]  # plain crosses, then lucky ones; a row's bonus boxes after it
+        return (flags & protocol.LUCKY, flags & protocol.BONUS, move["row"], position)
 
     found.sort(key=order)
     return found
@@ -159,7 +160,7 @@ def mark_fields(move, choice):
         "action": protocol.MARK,
         "row": move["row"],
         "number": move["number"],
-        "flags": move["flags"] & protocol.LUCKY,
+        "flags": move["flags"] & (protocol.LUCKY | protocol.BONUS),
         "choice": choice,
     }
 
@@ -176,6 +177,8 @@ def describe(fields: "Fields") -> str:
     if action == protocol.UNDO:
         return "undo"
     words = LETTERS[fields["row"] - 1] + " " + str(fields["number"])
+    if fields["flags"] & protocol.BONUS:  # Big Points: "RY 5", the bonus row below red
+        words = LETTERS[fields["row"] - 1 : fields["row"] + 1] + " " + str(fields["number"])
     if fields["flags"] & protocol.LUCKY:
         words += " lucky"
     if fields["choice"]:

@@ -203,10 +203,22 @@ def _sheet(pad):
         marked_row = pad.selected["row"]
         row = padapp.row_record(pad.state, marked_row)
         marked = padapp.position_of(row, pad.selected["number"]) if row else -1
+    bonus = pad.selected is not None and pad.selected["flags"] & protocol.BONUS
     lines = []
     for row in pad.state["rows"][:4]:
+        if bonus and row["colour"] == marked_row:
+            row = _bonus_row(pad.state, marked_row) or row  # Big Points: its box selected
         lines.append(row_line(row, marked if row["colour"] == marked_row else -1))
     return lines + [""] * (4 - len(lines))
+
+
+def _bonus_row(state, colour):
+    """The bonus row below the row `colour` (Big Points), shown in that row's line while one
+    of its boxes is selected; None if the sheet has none."""
+    for row in state["rows"]:
+        if row["flags"] & protocol.ROW_BONUS and row["colour"] == colour:
+            return row
+    return None
 
 
 def row_line(row, marked=-1):
@@ -222,6 +234,8 @@ def row_line(row, marked=-1):
         else:
             cells += "-" if position < last else "."
     letter = LETTERS[row["colour"] - 1] if 1 <= row["colour"] <= 4 else "?"
+    if flags & protocol.ROW_BONUS:
+        letter = "+"  # a bonus row: its boxes (Big Points)
     locked = flags & protocol.ROW_LOCKED
     closed = locked or flags & protocol.ROW_CLOSED
     if WIDTH - 1 - count < 4:  # no room after the cells

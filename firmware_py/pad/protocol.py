@@ -47,8 +47,9 @@ else:
 # another format (counted as "version"). What the messages mean is PROTOCOL_VERSION, in HELLO.
 FRAME_FORMAT = 1
 # 2: longo lucky numbers entered on the pad (phase 5, action 4); a pad joins with a button
-# (STATE flag MAY_JOIN, action JOIN)
-PROTOCOL_VERSION = 2
+# (STATE flag MAY_JOIN, action JOIN); 3: Big Points' bonus rows (row flag ROW_BONUS, move and
+# request flag BONUS)
+PROTOCOL_VERSION = 3
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -111,8 +112,10 @@ DECIDED = 8  # this pad's player has marked or passed in the open action
 MAY_JOIN = 16  # this pad holds no seat: any button asks to join (`text` says if it can now)
 ROW_LOCKED = 1  # this player crossed the row's lock
 ROW_CLOSED = 2  # the row is locked for everyone
+ROW_BONUS = 4  # a bonus row (Big Points), after the colour rows; `colour` is the row above it
 LUCKY = 1  # a longo lucky cross (moves and requests)
 NEEDS_CHOICE = 2  # the move earns a reward that needs a choice of row
+BONUS = 4  # a bonus box (Big Points; moves and requests): `row` is the colour row above it
 
 # Records: the elements of list fields, named `kind[]` in the table below.
 RECORDS = {

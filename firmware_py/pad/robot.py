@@ -97,11 +97,11 @@ def lucky(number: int = 0) -> Fields:
 
 
 def _offered_move(state: Fields, request: Fields) -> Fields:
-    lucky = request.get("flags", 0) & protocol.LUCKY
+    kind = request.get("flags", 0) & (protocol.LUCKY | protocol.BONUS)
     moves: list[Fields] = state["moves"]  # STATE's move[] records
     for move in moves:
         same = (move["row"], move["number"]) == (request["row"], request["number"])
-        if same and move["flags"] & protocol.LUCKY == lucky:
+        if same and move["flags"] & (protocol.LUCKY | protocol.BONUS) == kind:
             return move
     raise RobotError(f"the pad does not offer {padapp.describe(_full(request))}")
 
@@ -111,12 +111,14 @@ def _full(request: Fields) -> Fields:
 
 
 def mark(row: str, number: int, *, lucky: bool = False, choice: str | None = None) -> Fields:
-    """REQUEST fields for a mark, from colour names: mark('green', 9, choice='blue')."""
+    """REQUEST fields for a mark, from colour names: mark('green', 9, choice='blue'); a bonus
+    box (Big Points) by its row's name, mark('red-yellow', 5): the row above it, flag BONUS."""
+    bonus = "-" in row
     return {
         "action": protocol.MARK,
-        "row": protocol.row_code(row),
+        "row": protocol.row_code(row.split("-")[0]),
         "number": number,
-        "flags": protocol.LUCKY if lucky else 0,
+        "flags": (protocol.LUCKY if lucky else 0) | (protocol.BONUS if bonus else 0),
         "choice": protocol.row_code(choice),
     }
 

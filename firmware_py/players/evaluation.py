@@ -20,7 +20,7 @@ from importlib import resources
 
 from firmware_py.rules import Game
 from firmware_py.rules.player import PlayerSheet
-from firmware_py.rules.scoring import penalty_points, reward_points
+from firmware_py.rules.scoring import counted_crosses, penalty_points, reward_points
 from firmware_py.rules.tables import SheetTables
 from sheets import Sheet, load_sheet, sheet_names
 
@@ -66,22 +66,26 @@ class Prospects:
 _SOLVED: dict[tuple[object, ...], list[list[list[float]]]] = {}
 
 
-def solved_row(sheet: Sheet, row: int) -> list[list[list[float]]]:
-    """A row's prospects; rows laid out alike (most sheets share two layouts) share them."""
+def solved_row(sheet: Sheet, row: int, extra: int = 0) -> list[list[list[float]]]:
+    """A row's prospects; rows laid out alike (most sheets share two layouts) share them.
+    `extra`: crosses the row counts besides its own (Big Points' bonus boxes beside it), which
+    shift its points on the score table but not the crosses its lock needs."""
     numbers, locks = sheet.rows[row].numbers, sheet.lock_positions[row]
-    key = (numbers, locks, sheet.dice_faces, sheet.score, sheet.lock_threshold)
+    key = (numbers, locks, sheet.dice_faces, sheet.score, sheet.lock_threshold, extra)
     if key not in _SOLVED:
-        _SOLVED[key] = _solve_row(numbers, locks, sheet)
+        _SOLVED[key] = _solve_row(numbers, locks, sheet, extra)
     return _SOLVED[key]
 
 
 def _solve_row(
-    numbers: tuple[int, ...], locks: frozenset[int], sheet: Sheet
+    numbers: tuple[int, ...], locks: frozenset[int], sheet: Sheet, extra: int = 0
 ) -> list[list[list[float]]]:
     """One row's prospects, roll by roll: a roll offers its white sum, taken where it pays.
     Crosses never outnumber the cells passed, so only c <= p is worked out."""
-    faces, score, threshold = sheet.dice_faces, sheet.score, sheet.lock_threshold
-    most = len(score) - 1
+    faces, threshold = sheet.dice_faces, sheet.lock_threshold
+    last = len(sheet.score) - 1
+    score = [sheet.score[min(c + extra, last)] for c in range(last + 1)]
+    most = last
     ways = [0] * (2 * faces + 1)
     for a in range(1, faces + 1):
         for b in range(1, faces + 1):
@@ -157,13 +161,38 @@ def worth(game: Game, player: PlayerSheet, closed: int, rolls: float, skip: floa
     each number passed over in a row still open."""
     prospects = prospects_of(game)
     lock_bits = player.lock_bits
-    value = 0.0
-    for row, mask in enumerate(player.rows):
-        value += row_worth(prospects, row, mask, lock_bits[row], closed, rolls, skip)
     sheet = game.sheet
+    if sheet.bonus_rows:
+        value = _worth_with_bonus_rows(game, player, closed, rolls, skip)
+    else:
+        value = 0.0
+        for row, mask in enumerate(player.rows):
+            value += row_worth(prospects, row, mask, lock_bits[row], closed, rolls, skip)
     if sheet.rewards:
         value += reward_points(sheet, player)
     return value - penalty_points(sheet, player)
+
+
+def _worth_with_bonus_rows(
+    game: Game, player: PlayerSheet, closed: int, rolls: float, skip: float
+) -> float:
+    """Big Points: each colour row's prospects with the bonus boxes beside it counted as
+    crosses it has already (the boxes' own rows are worth what they add there)."""
+    sheet, value = game.sheet, 0.0
+    for row in range(len(sheet.rows)):
+        mask, lock_bit = player.rows[row], player.lock_bits[row]
+        extra = counted_crosses(sheet, player, row) - mask.bit_count()
+        crosses = mask.bit_count()
+        if closed >> row & 1 or mask & lock_bit:
+            value += sheet.score[crosses + extra]
+            continue
+        position = (mask & ~lock_bit).bit_length()
+        table = solved_row(sheet, row, extra)
+        low = int(rolls)
+        part, high = rolls - low, min(low + 1, HORIZON)
+        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+        value -= skip * (position - crosses)
+    return value
 
 
 def row_worth(

@@ -164,8 +164,8 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
     the best of crossing nothing (worth `now`) and each cross that sum allows `name`. Plain
     sheets only (where a cross sets nothing else off); elsewhere `now` as it is."""
     closed = game.closed | game.locking
-    if not game.plain or ending(game, closed):
-        return now
+    if not game.plain or game.sheet.bonus_rows or ending(game, closed):
+        return now  # (Big Points: the look ahead knows no bonus boxes)
     rows = game.player(name).rows
     faces = game.sheet.dice_faces
     threshold = game.sheet.lock_threshold

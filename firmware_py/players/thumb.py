@@ -10,6 +10,7 @@ rather than a five-point penalty.
 from __future__ import annotations
 
 from firmware_py.rules import ACTION2, Game, Mark, Pass
+from firmware_py.rules.scoring import counted_crosses
 
 SKIP_COST = 1.0  # points a skipped number is worth giving up (tuned in bench/strategy.py)
 PENALTY = 5.0  # what crossing nothing costs the active player
@@ -31,12 +32,23 @@ def value(game: Game, name: str, mark: Mark) -> float:
     player = game.player(name)
     row = game.sheet.row_index(mark.row)
     position = game.sheet.positions[row][mark.number]
+    if row >= len(game.sheet.rows):
+        return _bonus_value(game, name, row, position)
     crosses = player.crosses(row)
     gain = crosses + 1
     if position in game.sheet.lock_positions[row]:
         gain += crosses + 2  # the lock cross, and a die out of the game
     skipped = 0 if mark.lucky else position - player.last_position(row) - 1
     return gain - SKIP_COST * skipped
+
+
+def _bonus_value(game: Game, name: str, row: int, position: int) -> float:
+    """Big Points: a bonus box adds a cross to both rows beside it, each worth about as many
+    points as that row already counts crosses; boxes skipped cost as numbers do."""
+    sheet, player = game.sheet, game.player(name)
+    between = sheet.bonus_rows[row - len(sheet.rows)].between
+    gain = sum(counted_crosses(sheet, player, beside) + 1 for beside in between)
+    return gain - SKIP_COST * (position - player.last_position(row) - 1)
 
 
 def _worth_taking(game: Game, name: str) -> float:

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from sheets import COLOURS
 
+from .bonus_rows import BonusBoxes
 from .crossing import Crossing
 from .errors import Refused
 from .events import Mark, Roll
 from .naming import cell_name, join, position_of, row_of
-from .player import PlayerSheet
+from .player import COLOUR_ROWS, PlayerSheet
 from .state import ACTION1, ACTION2, COLOUR_INDEX, ROLL
 from .tables import SheetTables
 
@@ -28,13 +29,15 @@ if TYPE_CHECKING:
 class Checks:
     """The checks of table events on one sheet, each with the words of its refusal."""
 
-    __slots__ = ("crossing", "mixed", "numbers", "sheet")
+    __slots__ = ("bonus", "crossing", "mixed", "numbers", "row_index", "sheet")
 
     def __init__(self, tables: SheetTables) -> None:
         self.sheet = tables.sheet
         self.crossing = tables.derived(Crossing)
         self.numbers = tuple(row.numbers for row in tables.sheet.rows)
         self.mixed = tables.mixed
+        self.row_index = tables.row_index
+        self.bonus = tables.derived(BonusBoxes) if tables.sheet.bonus_rows else None
 
     # ---- the events ------------------------------------------------------------------------
 
@@ -120,7 +123,7 @@ class Checks:
     def _check_action1_mark(self, game: Game, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
         row = COLOUR_INDEX.get(mark.row)
         if row is None:
-            row = row_of(mark.row)  # raises: no such row
+            row = self._row_of(mark.row)  # a bonus row, or raises: no such row
         if mark.lucky:
             return self._check_lucky_cross(game, player, row, mark)
         if mark.number != game.white_sum:
@@ -131,13 +134,19 @@ class Checks:
                 f"{player.name} cannot cross {mark.row} {mark.number} in action 1: the white dice "
                 f"show {white1} and {white2}, so the number to cross is {game.white_sum}"
             )
+        if row >= COLOUR_ROWS:
+            return self._check_box(game, player, row, mark)
         position = position_of(self.sheet, row, mark.number)
         if not self.crossing.can_cross(player, row, position, game.closed):
             self._check_crossable(player, row, position, game.closed)  # raises with the reason
         return row, position
 
     def _check_action2_mark(self, game: Game, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
-        row = row_of(mark.row)
+        row = COLOUR_INDEX.get(mark.row)
+        if row is None:
+            row = self._row_of(mark.row)  # a bonus row, or raises: no such row
+            if not mark.lucky:
+                return self._check_box(game, player, row, mark)
         if mark.lucky:
             raise Refused(f"{player.name} cannot make a lucky cross in action 2: only in action 1")
         position = position_of(self.sheet, row, mark.number)
@@ -229,6 +238,18 @@ class Checks:
             f"its next number locks the row, which needs {self.sheet.lock_threshold} crosses "
             f"in {COLOURS[row]} first, and {player.name} has {player.crosses(row)}"
         )
+
+    def _check_box(self, game: Game, player: PlayerSheet, row: int, mark: Mark) -> tuple[int, int]:
+        """A mark on a bonus row (Big Points), which `_row_of` found on this sheet."""
+        assert self.bonus is not None and row >= COLOUR_ROWS  # (only sheets with bonus rows)
+        self.bonus.check(game, player, row, mark.number)
+        return row, 0
+
+    def _row_of(self, name: object) -> int:
+        """The index of the row a mark names: a colour row, or a bonus row on sheets with
+        them (Big Points); refuses any other name."""
+        row = self.row_index.get(name) if isinstance(name, str) else None
+        return row_of(name, self.sheet.row_names) if row is None else row
 
     def _cell(self, row: int, position: int) -> str:
         return cell_name(self.sheet, self.mixed, row, position)

@@ -28,13 +28,12 @@ from .crossing import Crossing
 from .errors import Refused
 from .events import Mark, Pass, Roll, Start, Undo
 from .lineup import check_players, lucky_numbers_of
-from .moves import LegalMoves
+from .moves import legal_moves
 from .naming import join
 from .player import PlayerSheet, Snapshot
 from .state import (
     ACTION1,
     ACTION2,
-    COLOUR_INDEX,
     OVER,
     ROLL,
     EndReason,
@@ -80,7 +79,7 @@ class Game:
         self._in_play: dict[str, None] = dict.fromkeys(COLOURS)  # colour dice in the game
         self._action2_cells: list[Cell] | None = None  # cells the colour sums reach, this roll
         self._marks = [tables.marks_for(name) for name in players]
-        self._moves = tables.derived(LegalMoves)
+        self._moves = tables.derived(legal_moves)
         self._crossing = tables.derived(Crossing)
         self._checks = tables.derived(Checks)
 
@@ -217,10 +216,13 @@ class Game:
         if self.phase is ACTION1 and seat not in self.decisions:
             marks = self._moves.action1(player, self._marks[seat], self.white_sum, self.closed)
         elif self.phase is ACTION2 and seat == self.active:
+            dice = self.dice
+            assert dice is not None  # rolled: this is action 2
             if self._action2_cells is None:
-                assert self.dice is not None  # rolled: this is action 2
-                self._action2_cells = self._moves.colour_sums(self.dice)
-            marks = self._moves.action2(player, self._marks[seat], self._action2_cells, self.closed)
+                self._action2_cells = self._moves.colour_sums(dice)
+            marks = self._moves.action2(
+                player, self._marks[seat], self._action2_cells, self.closed, dice
+            )
         else:
             return []
         if self.sheet.rewards:
@@ -267,7 +269,7 @@ class Game:
             seat = self.seat[event.player]
             player = self.players[seat]
             before = player.snapshot()
-            row = COLOUR_INDEX[event.row]
+            row = self._tables.row_index[event.row]
             position = self.sheet.positions[row][event.number]
             try:
                 locks = self._crossing.cross_with_effects(

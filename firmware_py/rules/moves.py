@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sheets import COLOURS
 
+from .bonus_rows import BonusBoxes
 from .crossing import Crossing
 from .errors import ChoiceNeeded
 from .events import Mark, Roll
@@ -74,10 +75,15 @@ class LegalMoves:
         return reached
 
     def action2(
-        self, player: PlayerSheet, marks: list[list[Mark]], reached: list[Cell], closed: int
+        self,
+        player: PlayerSheet,
+        marks: list[list[Mark]],
+        reached: list[Cell],
+        closed: int,
+        dice: Roll,
     ) -> list[Mark]:
-        """The cells of `reached` (`colour_sums` of the roll) the player may cross: their die
-        still in the game, their row open, left to right, a lock only with enough crosses."""
+        """The cells of `reached` (`colour_sums` of the roll `dice`) the player may cross: their
+        die still in the game, their row open, left to right, a lock only with enough crosses."""
         rows, threshold = player.rows, self.threshold
         legal = []
         for die, row, position, bit, locks in reached:
@@ -110,6 +116,42 @@ class LegalMoves:
             finally:
                 player.restore(snapshot)
         return expanded
+
+
+class LegalMovesWithBoxes(LegalMoves):
+    """Big Points: the legal moves, and after the colour rows' cells the bonus boxes the roll
+    lets the player cross (bonus_rows.py). A sheet of its own kind, so that the other sheets'
+    moves pay nothing for the boxes."""
+
+    __slots__ = ("boxes",)
+
+    def __init__(self, tables: SheetTables) -> None:
+        super().__init__(tables)
+        self.boxes = tables.derived(BonusBoxes)
+
+    def action1(
+        self, player: PlayerSheet, marks: list[list[Mark]], white_sum: int, closed: int
+    ) -> list[Mark]:
+        legal = super().action1(player, marks, white_sum, closed)
+        legal.extend(self.boxes.action1(player, marks, white_sum))
+        return legal
+
+    def action2(
+        self,
+        player: PlayerSheet,
+        marks: list[list[Mark]],
+        reached: list[Cell],
+        closed: int,
+        dice: Roll,
+    ) -> list[Mark]:
+        legal = super().action2(player, marks, reached, closed, dice)
+        legal.extend(self.boxes.action2(player, marks, dice, closed))
+        return legal
+
+
+def legal_moves(tables: SheetTables) -> LegalMoves:
+    """The legal moves of a sheet: with its bonus boxes where it has bonus rows."""
+    return LegalMovesWithBoxes(tables) if tables.sheet.bonus_rows else LegalMoves(tables)
 
 
 def _row_and_position(cell: Cell) -> tuple[int, int]:

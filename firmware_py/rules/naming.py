@@ -9,11 +9,14 @@ from .errors import Refused
 from .state import COLOUR_INDEX
 
 
-def row_of(name: object) -> int:
-    """The index of the row named `name` (its lock colour); refuses any other name."""
+def row_of(name: object, names: tuple[str, ...] = COLOURS) -> int:
+    """The index of the row named `name` (its lock colour), of the colour rows or of all the
+    rows `names` (with Big Points' bonus rows); refuses any other name."""
     row = COLOUR_INDEX.get(name) if isinstance(name, str) else None
+    if row is None and name in names:
+        row = names.index(name)
     if row is None:
-        raise Refused(f"there is no row {name!r}; rows are red, yellow, green and blue")
+        raise Refused(f"there is no row {name!r}; rows are {join(list(names))}")
     return row
 
 

@@ -1,5 +1,5 @@
 """The playouts' fast path: on sheets where a cross sets nothing else off (classic, Longo,
-Mixx A and B), a whole game played in one loop over integers.
+Mixx A and B, Big Points), a whole game played in one loop over integers.
 
 Each player's sheet is held as its row masks (as `PlayerSheet` keeps them) and its open cells:
 the cells the rules let the player cross on the right roll, as the bits of one integer
@@ -25,6 +25,7 @@ from sheets import COLOURS
 
 from .draws import RANDOM_BITS, Bits, dice
 from .events import Event, Mark, Pass, Roll
+from .plain_boxes import BoxBits
 from .state import (
     ACTION1,
     ACTION2,
@@ -52,6 +53,7 @@ class CellBits:
     `SheetTables`."""
 
     __slots__ = (
+        "boxes",
         "by_die_and_roll",
         "by_sum",
         "cell",
@@ -59,6 +61,7 @@ class CellBits:
         "lock_bits",
         "lock_cells",
         "lucky_cell",
+        "names",
         "numbers",
         "offsets",
         "row_bits",
@@ -86,8 +89,22 @@ class CellBits:
         ]
         self.cell = {1 << offsets[c[1]] + c[2]: self._entry(c, False) for c in tables.cells}
         self.lucky_cell = {1 << offsets[c[1]] + c[2]: self._entry(c, True) for c in tables.cells}
+        sheet = tables.sheet
+        self.boxes = BoxBits(tables, offsets) if sheet.bonus_rows else None
+        if self.boxes is not None:  # Big Points: the boxes are cells too, after the rows'
+            self._add_boxes(self.boxes)
         self.choices = self._choices()
-        self.numbers = [row.numbers for row in tables.sheet.rows]
+        self.names = sheet.row_names
+        self.numbers = [sheet.row_numbers(row) for row in range(len(sheet.row_names))]
+
+    def _add_boxes(self, boxes: BoxBits) -> None:
+        """Big Points: each bonus box a cell of its number for the white sum, with its entry
+        (crossing it passes the boxes left of it; it never locks)."""
+        for number, bits in boxes.by_number.items():
+            self.by_sum[number] |= bits
+        for bit, row, position, row_bit in boxes.placed:
+            passed = self.row_bits[row] & (1 << self.offsets[row] + position + 1) - 1
+            self.cell[bit] = (row, position, row_bit, False, ~passed, 0, False)
 
     def bits(self, cells: Iterable[Cell]) -> int:
         """The bits of some cells of the sheet."""
@@ -128,6 +145,8 @@ class CellBits:
             if mask.bit_count() < threshold:
                 right &= ~self.lock_cells[row]
             cells |= right
+        if self.boxes is not None:  # Big Points: a box only once a cell beside it is crossed
+            cells &= ~self.boxes.every_box | self.boxes.beside_crossed(list(rows))
         return cells
 
     def entries(self, cells: int) -> list[CellEntry]:
@@ -151,6 +170,9 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     more instructions on classic and 4.4 % on Longo (callgrind, 500 playouts each)."""
     cell_bits = game.tables.derived(CellBits)
     by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
+    boxes = cell_bits.boxes  # Big Points' bonus boxes, else None
+    cross = _cross if boxes is None else boxes.cross()
+    boxes_by_die = None if boxes is None else boxes.by_die
     choices, lock_bits, sheet = cell_bits.choices, cell_bits.lock_bits, game.sheet
     threshold, penalties_to_end = sheet.lock_threshold, sheet.penalties_to_end
     faces = sheet.dice_faces
@@ -198,7 +220,7 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
                     if record is not None:
                         record.passed(seat)
                     continue
-                _cross(masks[seat], opens, seat, entry, lock_bits, threshold)
+                cross(masks[seat], opens, seat, entry, lock_bits, threshold)
                 if entry[3]:  # a lock: the row closes for everyone when action 1 ends
                     locking |= 1 << entry[0]
                 if seat == active:
@@ -215,9 +237,17 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
             phase = ACTION2
         reach = 0  # every cell a white die and a colour die still in the game make
         base = pair * faces - 1
-        for die, face in zip(colours, colour_faces, strict=True):
-            if not closed >> die & 1:
-                reach |= by_die_and_roll[die][base + face]
+        if boxes_by_die is None:
+            for die, face in zip(colours, colour_faces, strict=True):
+                if not closed >> die & 1:
+                    reach |= by_die_and_roll[die][base + face]
+        else:  # Big Points: and the boxes beside the die's row where its own cell is crossed
+            rows = masks[active]
+            for die, face in zip(colours, colour_faces, strict=True):
+                if not closed >> die & 1:
+                    by_roll, cells, shift = boxes_by_die[die]
+                    near = (rows[die] & cells) << shift
+                    reach |= by_die_and_roll[die][base + face] | by_roll[base + face] & near
         legal = opens[active] & reach
         if record is not None:
             state = (masks, penalties, ACTION2, active, locked, closed, locking)
@@ -241,7 +271,7 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
                     break
         else:
             entry = cell_of[cell]
-            _cross(masks[active], opens, active, entry, lock_bits, threshold)
+            cross(masks[active], opens, active, entry, lock_bits, threshold)
             if record is not None:
                 record.marked(active, entry)
             if entry[3]:  # a lock in action 2 closes its row at once
@@ -389,4 +419,5 @@ class _Record:
 
     def _mark(self, seat: int, entry: CellEntry) -> Mark:
         row, position, lucky = entry[0], entry[1], entry[6]
-        return Mark(self.names[seat], COLOURS[row], self.cell_bits.numbers[row][position], lucky)
+        name = self.cell_bits.names[row]
+        return Mark(self.names[seat], name, self.cell_bits.numbers[row][position], lucky)

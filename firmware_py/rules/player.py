@@ -7,6 +7,8 @@ cross are all plain integer operations on the mask, and a snapshot for undo is a
 
 from __future__ import annotations
 
+COLOUR_ROWS = 4  # rows of a sheet past these are bonus rows (Big Points)
+
 Snapshot = tuple[tuple[int, ...], int, int, int, int]
 
 
@@ -27,7 +29,7 @@ class PlayerSheet:
     def __init__(self, name: str, lock_bits: tuple[int, ...], lucky: tuple[int, ...] = ()) -> None:
         self.name = name
         self.lucky = lucky
-        self.rows = [0, 0, 0, 0]
+        self.rows = [0] * len(lock_bits)  # the colour rows, then any bonus rows (Big Points)
         self.lock_bits = lock_bits  # per row, the bit of its lock cross
         self.penalties = 0
         self.bar_next = 0  # bonus-a: index of the next bonus-bar box to consider
@@ -63,7 +65,8 @@ class PlayerSheet:
         return [p for p in range(mask.bit_length()) if mask >> p & 1]
 
     def fewest_crosses_rows(self) -> list[int]:
-        """The rows with the fewest crosses, counted over all four rows, locks included."""
-        counts = [mask.bit_count() for mask in self.rows]
+        """The rows with the fewest crosses, counted over all four colour rows, locks
+        included."""
+        counts = [mask.bit_count() for mask in self.rows[:COLOUR_ROWS]]
         fewest = min(counts)
         return [row for row, count in enumerate(counts) if count == fewest]

@@ -36,6 +36,8 @@ def player_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
         report["lucky"] = list(player.lucky)
     if sheet.bonus_bar:
         report["bonus_bar"] = bonus_bar_report(game, player)
+    if sheet.bonus_rows:
+        report["bonus_rows"] = bonus_rows_report(game, player)
     if sheet.rewards:
         report["rewards"] = [
             r.symbol for k, r in enumerate(sheet.rewards) if player.rewards >> k & 1
@@ -46,11 +48,26 @@ def player_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
 
 def row_report(game: Game, player: PlayerSheet, row: int) -> dict[str, Any]:
     numbers = game.sheet.rows[row].numbers
-    return {
+    report = {
         "marks": [numbers[p] for p in player.crossed_positions(row)],
         "crosses": player.crosses(row),
         "locked": player.has_locked(row),
         "points": scoring.row_points(game.sheet, player, row),
+    }
+    if game.sheet.bonus_rows:  # Big Points: the crosses the points are read for
+        report["counted"] = scoring.counted_crosses(game.sheet, player, row)
+    return report
+
+
+def bonus_rows_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
+    """Big Points: each bonus row's crossed numbers, in the order crossed, and their count."""
+    sheet, first = game.sheet, len(game.sheet.rows)
+    return {
+        bonus.name: {
+            "marks": [bonus.numbers[p] for p in player.crossed_positions(first + k)],
+            "crosses": player.crosses(first + k),
+        }
+        for k, bonus in enumerate(sheet.bonus_rows)
     }
 
 

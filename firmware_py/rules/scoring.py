@@ -9,7 +9,20 @@ from .player import PlayerSheet
 
 def row_points(sheet: Sheet, player: PlayerSheet, row: int) -> int:
     """A row's score on the sheet's table, by its crosses (the lock cross included)."""
+    if sheet.bonus_rows:
+        return sheet.score[counted_crosses(sheet, player, row)]
     return sheet.score[player.crosses(row)]
+
+
+def counted_crosses(sheet: Sheet, player: PlayerSheet, row: int) -> int:
+    """Big Points: the crosses a colour row scores by: its own and those of the bonus rows
+    beside it ("crosses in bonus boxes count for both adjacent colour-rows"), at most as many
+    as the score table lists (15: "maximum 120")."""
+    crosses = player.crosses(row)
+    for k, bonus in enumerate(sheet.bonus_rows):
+        if row in bonus.between:
+            crosses += player.crosses(len(sheet.rows) + k)
+    return min(crosses, len(sheet.score) - 1)
 
 
 def has_reward(sheet: Sheet, player: PlayerSheet, effect: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sheets import COLOURS, Sheet
+from sheets import COLOURS, BonusRow, Row, Sheet
 
 from .events import Mark
 
@@ -32,6 +32,7 @@ class SheetTables:
         "mixed",
         "plain",
         "reward_cells",
+        "row_index",
         "sheet",
     )
 
@@ -50,13 +51,21 @@ class SheetTables:
             [tuple(c for c in self.by_sum[n] if c[0] == die) for n in range(size)]
             for die in range(len(COLOURS))
         ]
-        self.lock_bits = tuple(1 << len(row.numbers) for row in sheet.rows)
-        self.bonus_cells = tuple(frozenset(map(row.numbers.index, row.bonus)) for row in sheet.rows)
+        # Per row, bonus rows (Big Points) after the colour rows: they never lock.
+        every_row: list[Row | BonusRow] = [*sheet.rows, *sheet.bonus_rows]
+        self.lock_bits = tuple(1 << len(row.numbers) for row in every_row)
+        self.bonus_cells = (
+            *(frozenset(map(row.numbers.index, row.bonus)) for row in sheet.rows),
+            *(frozenset() for _ in sheet.bonus_rows),
+        )
         self.reward_cells = {
             cell: k for k, reward in enumerate(sheet.rewards) for cell in reward.cells
         }
+        # Every row a mark may name, to its index: the colour rows, then any bonus rows.
+        self.row_index = {name: row for row, name in enumerate(sheet.row_names)}
         self.mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
-        self.plain = not (sheet.bonus_bar or sheet.rewards)  # no crosses set off by crosses
+        # No crosses set off by crosses: playouts take the fast path (plain.py).
+        self.plain = not (sheet.bonus_bar or sheet.rewards)
         self._marks: dict[str, list[list[Mark]]] = {}
         self._derived: dict[Callable[[SheetTables], Any], Any] = {}  # build -> what it built
 
@@ -75,8 +84,9 @@ class SheetTables:
         if marks is None:
             if len(self._marks) >= MARK_CACHE_NAMES:
                 self._marks.clear()
-            rows = self.sheet.rows
-            marks = [[Mark(name, COLOURS[r], n) for n in row.numbers] for r, row in enumerate(rows)]
+            sheet = self.sheet
+            rows = [sheet.row_numbers(r) for r in range(len(sheet.row_names))]
+            marks = [[Mark(name, sheet.row_names[r], n) for n in row] for r, row in enumerate(rows)]
             self._marks[name] = marks
         return marks
 

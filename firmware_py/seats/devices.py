@@ -24,7 +24,7 @@ from firmware_py.seating import SeatKind
 from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import NO_SEAT, RULE, Decision, LuckyNumber, Refusal, SeatDoor, SeatsNow
-from sheets import COLOURS
+from sheets import COLOURS, ROW_NAMES
 
 BEFORE_A_GAME = "the game starts with a press of the roll button"  # a seated device's words
 
@@ -50,8 +50,11 @@ def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
         return LuckyNumber(name, asked.number)
     if asked.action != "mark":
         return Refusal(f"{asked.action!r} is not something a player can do", RULE)
-    if asked.row not in COLOURS or (asked.choice and asked.choice not in COLOURS):
-        return Refusal("a mark names a row: red, yellow, green or blue", RULE)
+    if asked.row not in ROW_NAMES or (asked.choice and asked.choice not in COLOURS):
+        return Refusal(
+            "a mark names a row: red, yellow, green or blue (or a bonus row, such as red-yellow)",
+            RULE,
+        )
     return Mark(name, asked.row, asked.number, asked.lucky, asked.choice or None)
 
 

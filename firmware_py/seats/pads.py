@@ -105,7 +105,7 @@ def state_of(view: SeatView) -> protocol.Fields:
         "dice": _dice_bytes(view),
         "lucky": bytes(view.lucky),
         "text": protocol.clip(ascii_words(view.text), 60),
-        "rows": [_row_record(row) for row in view.rows],
+        "rows": [_row_record(row) for row in view.rows] + _bonus_records(view),
         "moves": _move_records(view),
     }
 
@@ -139,20 +139,40 @@ def _row_record(row: RowView) -> protocol.Fields:
     }
 
 
+def _bonus_records(view: SeatView) -> list[protocol.Fields]:
+    """Big Points' bonus rows, after the colour rows, each named by the row above it."""
+    return [
+        {
+            "colour": protocol.row_code(bonus.between[0]),
+            "numbers": bytes(bonus.numbers),
+            "cells": b"",
+            "crossed": sum(1 << position for position in bonus.crossed),
+            "flags": protocol.ROW_BONUS,
+        }
+        for bonus in view.bonus_rows
+    ]
+
+
+def _move_code(row: str) -> tuple[int, int]:
+    """A move's row on the wire and its BONUS flag: a bonus row (Big Points, "red-yellow")
+    travels as the colour row above it."""
+    if row in COLOURS:
+        return protocol.row_code(row), 0
+    return protocol.row_code(row.split("-")[0]), protocol.BONUS
+
+
 def _move_records(view: SeatView) -> list[protocol.Fields]:
     """The moves as records; before a longo game, the lucky numbers still open (row 0). A
     move with a choice of rows is flagged NEEDS_CHOICE: the pad asks for the row."""
     if view.phase == "lucky":
         return [{"row": 0, "number": n, "flags": 0} for n in view.lucky_choices]
-    return [
-        {
-            "row": protocol.row_code(move.row),
-            "number": move.number,
-            "flags": (protocol.LUCKY if move.lucky else 0)
-            | (protocol.NEEDS_CHOICE if move.choices else 0),
-        }
-        for move in view.moves
-    ]
+    records = []
+    for move in view.moves:
+        row, bonus = _move_code(move.row)
+        flags = (protocol.LUCKY if move.lucky else 0) | bonus
+        flags |= protocol.NEEDS_CHOICE if move.choices else 0
+        records.append({"row": row, "number": move.number, "flags": flags})
+    return records
 
 
 def pad_decision(fields: protocol.Fields) -> RemoteDecision:
@@ -171,6 +191,11 @@ def pad_decision(fields: protocol.Fields) -> RemoteDecision:
         raise ValueError("that mark names no row: choose it again")
     lucky = bool(fields["flags"] & protocol.LUCKY)
     choice = protocol.row_colour(fields["choice"]) or ""
+    if fields["flags"] & protocol.BONUS:  # the bonus row below `row` (Big Points)
+        below = COLOURS.index(row) + 1
+        if below >= len(COLOURS):
+            raise ValueError("that mark names no bonus row: choose it again")
+        row = f"{row}-{COLOURS[below]}"
     return RemoteDecision("mark", row, fields["number"], lucky, choice)
 
 

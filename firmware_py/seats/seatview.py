@@ -33,6 +33,17 @@ class RowView:
 
 
 @dataclass(frozen=True)
+class BonusRowView:
+    """Big Points: a row of round bonus boxes, printed between the rows `between`."""
+
+    name: str  # "red-yellow": as a mark names it
+    between: tuple[str, str]  # the colour rows above and below it
+    numbers: tuple[int, ...]  # in printed order
+    crossed: tuple[int, ...]  # crossed box positions, 0 the leftmost
+    skipped_before: int  # boxes left of this position not crossed are skipped for good
+
+
+@dataclass(frozen=True)
 class MoveView:
     """A mark the player may make now; `choices`: the rows a reward lets them choose from."""
 
@@ -61,6 +72,7 @@ class SeatView:
     locked: tuple[str, ...] = ()  # rows locked for everyone
     lucky: tuple[int, ...] = ()  # longo: the player's lucky numbers
     rows: tuple[RowView, ...] = ()
+    bonus_rows: tuple[BonusRowView, ...] = ()  # Big Points: between two rows each
     moves: tuple[MoveView, ...] = ()
     lucky_choices: tuple[int, ...] = ()  # phase "lucky": the numbers still allowed
     scores: tuple[tuple[str, int], ...] = ()  # every player's total, in seat order
@@ -95,6 +107,7 @@ def game_view(game: Game, name: str) -> SeatView:
         locked=tuple(COLOURS[row] for row in game.locked),
         lucky=tuple(player.lucky),
         rows=tuple(_row_view(game, player, row) for row in range(len(COLOURS))),
+        bonus_rows=bonus_row_views(game, player),
         moves=move_views(game.legal_marks(name)),
         scores=tuple((p.name, game.total(p.name)) for p in game.players),
         waiting_for=tuple(game.waiting_for()),
@@ -136,6 +149,23 @@ def _row_view(game: Game, player: PlayerSheet, row: int) -> RowView:
         locked_by_me=player.has_locked(row),
         closed=row in game.locked,
     )
+
+
+def bonus_row_views(game: Game, player: PlayerSheet) -> tuple[BonusRowView, ...]:
+    """Big Points: the player's bonus rows, top one first; none on other sheets."""
+    views = []
+    for k, bonus in enumerate(game.sheet.bonus_rows):
+        crossed = tuple(player.crossed_positions(len(COLOURS) + k))
+        views.append(
+            BonusRowView(
+                name=bonus.name,
+                between=(COLOURS[bonus.between[0]], COLOURS[bonus.between[1]]),
+                numbers=bonus.numbers,
+                crossed=crossed,
+                skipped_before=max(crossed) + 1 if crossed else 0,
+            )
+        )
+    return tuple(views)
 
 
 def move_views(marks: list[Mark]) -> tuple[MoveView, ...]:

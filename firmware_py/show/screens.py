@@ -525,11 +525,25 @@ def _options(draw: Draw, view: TableView) -> None:
         y = 12 + row * LINE
         text(draw, (0, y), colour)
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
+    if view.bonus_boxes:  # Big Points: the bonus boxes those sums reach on the sheet
+        text(draw, (0, 54), _bonus_line(view.bonus_boxes))
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
         lucky = "lucky: " + " ".join(map(str, sorted(active.lucky)))
         whose = f"{view.active}'s {lucky}"
         text(draw, (0, 54), whose if width(whose) <= WIDTH else lucky)  # the name is above
+
+
+def _bonus_line(boxes: tuple[str, ...]) -> str:
+    """ "bonus RY5 GB9": as many of the boxes as the line holds, and "+" if more."""
+    line = "bonus"
+    for shown, box in enumerate(boxes):
+        longer = f"{line} {box.replace(' ', '')}"
+        more = " +" if shown + 1 < len(boxes) else ""
+        if width(longer + more) > WIDTH:
+            return line + " +"
+        line = longer
+    return line
 
 
 def _lock_options(draw: Draw, view: TableView) -> None:

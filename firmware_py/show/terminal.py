@@ -152,6 +152,11 @@ def in_cells(text: str, width: int) -> str:
     return kept + " " * (width - used)
 
 
+def initials(row: str) -> str:
+    """A row's letters: "R" for red, "RY" for Big Points' red-yellow bonus row."""
+    return "".join(part[0].upper() for part in row.split("-"))
+
+
 def crosses_counted(rows: list[tuple[str, list[str], str]]) -> str:
     """How many crosses each row has, in words: "crosses 6 red, 2 yellow+lock, 0 green, 3 blue"
     (a count written "R:6" reads as the red 6, to the eye and to a screen reader)."""
@@ -332,12 +337,12 @@ class Terminal:
             head = f"{mark}{in_cells(player.name, NAME_WIDTH)}{game.total(player.name):>4}  "
             tail = f"  penalties {player.penalties}"
             rows = []
-            for row, colour in enumerate(COLOURS):
-                numbers = game.sheet.rows[row].numbers
+            for row, colour in enumerate(game.sheet.row_names):  # Big Points: bonus rows last
+                numbers = game.sheet.row_numbers(row)
                 crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
                 lock = "+lock" if player.has_locked(row) else ""
                 rows.append((colour, crossed, lock))
-            full = " ".join(f"{c[0].upper()}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
+            full = " ".join(f"{initials(c)}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)
             wide = cells(head) + len(full) + len(tail) <= columns
             lines.append(head + (full if wide else crosses_counted(rows)) + tail)
         return lines

@@ -169,7 +169,10 @@ def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--variant", "nope"], "unknown variant 'nope': one of bonus-a, bonus-b, classic, longo"),
+        (
+            ["--variant", "nope"],
+            "unknown variant 'nope': one of big-points, bonus-a, bonus-b, classic, longo",
+        ),
         (["--pace", "-1"], "--pace: must be a number of seconds from 0 to 600, not '-1'"),
         (["--pace", "soon"], "--pace: must be a number of seconds from 0 to 600, not 'soon'"),
         (["--pace", "nan"], "--pace: must be a number of seconds from 0 to 600"),

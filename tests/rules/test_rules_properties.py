@@ -113,9 +113,11 @@ class Invariants:
 
     def totals_follow_the_score_table(self, game: Game, after: dict) -> None:
         for player in after["players"].values():
-            rows = sum(self.sheet.score[row["crosses"]] for row in player["rows"].values())
+            # Big Points scores a row by its crosses and the bonus boxes beside it ("counted").
+            counted = [row.get("counted", row["crosses"]) for row in player["rows"].values()]
+            rows = sum(self.sheet.score[crosses] for crosses in counted)
             assert [row["points"] for row in player["rows"].values()] == [
-                self.sheet.score[row["crosses"]] for row in player["rows"].values()
+                self.sheet.score[crosses] for crosses in counted
             ]
             penalty = 5 * player["penalties"]
             if "star" in player.get("rewards", []):
@@ -150,7 +152,9 @@ for _variant in VARIANTS:
 def every_candidate(game: Game, name: str) -> list[Mark]:
     """Every mark one could propose: each cell, plain or lucky, with each choice of row."""
     sheet = game.sheet
-    cells = [(COLOURS[r], n) for r, row in enumerate(sheet.rows) for n in row.numbers]
+    # every row's cells: the colour rows, and Big Points' bonus rows
+    rows = range(len(sheet.row_names))
+    cells = [(sheet.row_names[r], n) for r in rows for n in sheet.row_numbers(r)]
     choices = [None, *COLOURS] if sheet.rewards else [None]
     luck = [False, True] if sheet.has_lucky_numbers else [False]
     return [

@@ -36,7 +36,8 @@ def test_every_state_of_every_variant_fits_one_frame(variant):
         frame = protocol.encode("state", 65535, state_fields(game, name))
         message = protocol.FrameDecoder().feed(frame)[0]
         assert message.fields["player"] == name
-        assert len(message.fields["rows"]) == 4
+        # the four colour rows, then any bonus rows (Big Points' two)
+        assert len(message.fields["rows"]) == 4 + len(load_sheet(variant).bonus_rows)
 
 
 def test_a_state_shows_the_sheet_the_dice_and_exactly_the_legal_marks():

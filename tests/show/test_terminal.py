@@ -293,6 +293,18 @@ def test_the_drawn_terminal_says_whose_device_has_gone_while_the_table_waits_for
     assert words not in status_lines(VIEWS["action1"])
 
 
+def carried_on_at_80x24(tmp_path, game) -> TowerTerminal:
+    """The tower in an 80x24 terminal, carrying on `game` from its journal with Ann at the
+    keyboard."""
+    journal = Journal(tmp_path)
+    start, *events = game.log
+    with journal.begin(start) as game_log:
+        for event in events:
+            game_log.append(event)
+        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
+    return TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
+
+
 def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path):
     """Issue 39: where the numbers crossed do not fit, the sheet line counted them as "R:6",
     which reads as the red 6 (to the eye and to a screen reader). Ann, at the keyboard, has
@@ -308,19 +320,39 @@ def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path)
         "blue": (12, 11, 10),
     }
     cross(game, "Ann", *[(row, number) for row, numbers in rows.items() for number in numbers])
-    journal = Journal(tmp_path)
-    start, *events = game.log
-    with journal.begin(start) as game_log:
-        for event in events:
-            game_log.append(event)
-        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
-    tower = TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
+    tower = carried_on_at_80x24(tmp_path, game)
     try:
         screen = tower.wait_for("penalties")
         (line,) = [line.rstrip() for line in screen.splitlines() if "penalties" in line]
         total = game.total("Ann")
         assert line == (f">{'Ann':<10}{total:>4}  crosses 6 red, 5 yellow, 5 green, 3 blue  "
                         f"penalties {game.player('Ann').penalties}")  # fmt: skip
+    finally:
+        tower.stop()
+
+
+def test_at_80x24_a_big_points_sheet_line_names_the_bonus_rows_by_their_letters(tmp_path):
+    """Qwixx Big Points (docs/rules.md): Ann at the keyboard has crossed red 5 and the red-yellow
+    box 5 in a game carried on from the journal; her sheet line names the bonus rows by their
+    letters ("RY:5") beside the colour rows, within 80 columns."""
+    from support.rules import recording_game
+
+    game = recording_game("big-points", players=("Ann",))
+    for event in (
+        Roll((4, 1), {"red": 1, "yellow": 1, "green": 1, "blue": 1}),
+        Mark("Ann", "red", 5),
+        Pass("Ann"),
+        Roll((3, 2), {"red": 1, "yellow": 1, "green": 1, "blue": 1}),
+        Mark("Ann", "red-yellow", 5),
+        Mark("Ann", "green", 4),  # white 3 + green 1
+    ):
+        game.apply(event)
+    tower = carried_on_at_80x24(tmp_path, game)
+    try:
+        screen = tower.wait_for("penalties")
+        (line,) = [line.rstrip() for line in screen.splitlines() if "penalties" in line]
+        assert "R:5 Y:- G:4 B:- RY:5 GB:-" in line and len(line) <= 80
+        assert f"{game.total('Ann'):>4}" in line  # red counts 2 crosses, yellow 1, green 1
     finally:
         tower.stop()
 

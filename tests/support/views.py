@@ -53,6 +53,9 @@ VIEWS = {
         waiting_for=("Ann", "Ben", "Cleo"),
     ),
     "action2": TableView("action2", active="Ann", white=(6, 6), colours={**DICE, "green": 3}),
+    # Big Points: the bonus boxes the active player's colour sums reach, under the sums
+    "action2-bonus": TableView("action2", active="Ann", white=(4, 1), colours=DICE,
+                               bonus_boxes=("RY 3", "RY 7", "RY 10", "GB 10", "GB 7")),
     "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),
                       waiting_for=("Ben",)),
     # a lock in action 2 ends the turn: no dice on the table, so the options show the scores

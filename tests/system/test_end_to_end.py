@@ -79,8 +79,20 @@ class SeededDice(SoftwareDice):
 # ---- the pads' robot ----------------------------------------------------------------------------
 
 
+def row_of_move(state: dict, move: dict) -> dict:
+    """The STATE's row record a move is in: its colour row, or (flag BONUS, Big Points) the
+    bonus row below it."""
+    if move["flags"] & protocol.BONUS:
+        return next(
+            row
+            for row in state["rows"]
+            if row["flags"] & protocol.ROW_BONUS and row["colour"] == move["row"]
+        )
+    return state["rows"][move["row"] - 1]
+
+
 def cells_skipped(state: dict, move: dict) -> int:
-    row = state["rows"][move["row"] - 1]
+    row = row_of_move(state, move)
     return list(row["numbers"]).index(move["number"]) - row["crossed"].bit_length()
 
 
@@ -99,9 +111,9 @@ def pick(state: dict, rng: random.Random) -> tuple[dict, bool]:
     needs_choice = bool(move["flags"] & protocol.NEEDS_CHOICE)
     if not needs_choice and cells_skipped(state, move) > MAX_SKIP:
         return {"action": protocol.PASS}, False
-    lucky = move["flags"] & protocol.LUCKY
+    kind = move["flags"] & (protocol.LUCKY | protocol.BONUS)  # as offered: lucky, a box
     request = {"action": protocol.MARK, "row": move["row"], "number": move["number"]}
-    return {**request, "flags": lucky}, needs_choice
+    return {**request, "flags": kind}, needs_choice
 
 
 def choice_rows(state: dict) -> list[int]:
@@ -119,7 +131,10 @@ def as_event(name: str, fields: dict) -> Mark | Pass:
         return Pass(name)
     lucky = bool(fields["flags"] & protocol.LUCKY)
     choice = protocol.row_colour(fields["choice"])
-    return Mark(name, protocol.row_colour(fields["row"]), fields["number"], lucky, choice)
+    row = protocol.row_colour(fields["row"])
+    if fields["flags"] & protocol.BONUS:  # the bonus row below that row (docs/pad-protocol.md)
+        row = f"{row}-{COLOURS[COLOURS.index(row) + 1]}"
+    return Mark(name, row, fields["number"], lucky, choice)
 
 
 def shown(fields: dict) -> dict:
@@ -347,7 +362,7 @@ def turn_view(
 ) -> TableView:
     """What the displays should show now, from what the pads show: dice, whose roll, locks."""
     dice = pads[0].state["dice"] or bytes(6)  # none between turns
-    [active] = [pad.name for pad in pads if pad.state["flags"] & protocol.ACTIVE]
+    [active] = [pad for pad in pads if pad.state["flags"] & protocol.ACTIVE]
     colours = {c: face for c, face in zip(COLOURS, dice[2:], strict=True) if face and c != locked}
     white = (dice[0], dice[1]) if dice[0] else None
     waiting = tuple(pad.name for pad in pads if pad.state["flags"] & protocol.MAY_PASS)
@@ -356,9 +371,22 @@ def turn_view(
         for pad in pads
     )
     return TableView(
-        screen, seats=seats, active=active, white=white, colours=colours,
+        screen, seats=seats, active=active.name, white=white, colours=colours,
         locked=(locked,) if locked else (), waiting_for=waiting, message=message,
+        bonus_boxes=boxes_offered(active.state),
     )  # fmt: skip
+
+
+def boxes_offered(state: dict) -> tuple[str, ...]:
+    """Big Points: in action 2, the bonus boxes the active player's pad offers, as the options
+    display lists those the colour sums reach ("RY 5": the box below red)."""
+    if state["phase"] != PHASE["action2"]:
+        return ()
+    return tuple(
+        f"{COLOURS[move['row'] - 1][0].upper()}{COLOURS[move['row']][0].upper()} {move['number']}"
+        for move in state["moves"]
+        if move["flags"] & protocol.BONUS
+    )
 
 
 def assert_shows(
@@ -412,8 +440,13 @@ def assert_everyone_agrees(rig: Rig, report: dict) -> None:
         assert (state["total"], state["penalties"]) == (mine["total"], mine["penalties"])
         assert state["locked"] == locked
         for row in state["rows"]:
-            sheet = mine["rows"][COLOURS[row["colour"] - 1]]
+            colour = COLOURS[row["colour"] - 1]
             crossed = [n for k, n in enumerate(row["numbers"]) if row["crossed"] >> k & 1]
+            if row["flags"] & protocol.ROW_BONUS:  # Big Points: the bonus row below `colour`
+                below = COLOURS[row["colour"]]
+                assert crossed == mine["bonus_rows"][f"{colour}-{below}"]["marks"], pad.name
+                continue
+            sheet = mine["rows"][colour]
             assert crossed == sheet["marks"], (pad.name, row)
             assert bool(row["flags"] & protocol.ROW_LOCKED) == sheet["locked"]
         assert state["lucky"] == bytes(mine.get("lucky", ()))

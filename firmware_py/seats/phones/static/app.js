@@ -11,7 +11,8 @@ const MAX_BACKOFF = 8000;
 // slept, or lost its Wi-Fi, may hold a socket that still looks open but carries nothing.
 const SILENCE_LIMIT = 5000;
 const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue" };
-const LETTERS = { white: "W", red: "R", yellow: "Y", green: "G", blue: "B" };
+const LETTERS = { white: "W", red: "R", yellow: "Y", green: "G", blue: "B",
+                  "red-yellow": "RY", "yellow-green": "YG", "green-blue": "GB" };
 const PATTERNS_KEY = "qwixx-patterns";
 
 let socket = null;
@@ -289,8 +290,10 @@ function rolled(before, seat) {
 // and a penalty. A new game's empty sheet, or the first view after a reload, says nothing here.
 function ownNews(before, seat) {
   const words = [];
-  if (before.rows.length !== seat.rows.length) return words;
-  const crossed = seat.rows.flatMap((row, index) => newCrosses(before.rows[index], row));
+  const was = printedRows(before);
+  const rows = printedRows(seat);
+  if (was.length !== rows.length) return words;
+  const crossed = rows.flatMap((row, index) => newCrosses(was[index], row));
   if (crossed.length) words.push(`You crossed ${inWords(crossed)}.`);
   if (seat.penalties > before.penalties) {
     words.push(`You took a penalty: ${seat.penalties} of 4.`);
@@ -404,19 +407,41 @@ let sheetMoves = [];  // the marks the cells show as legal now (the move buttons
 function showSheet(seat) {
   const sheet = $("sheet");
   sheetMoves = seat.moves.filter((move) => !move.lucky);
-  const shape = seat.rows.map((row) => [row.colour, row.numbers, row.cell_colours]);
+  const rows = printedRows(seat);
+  const shape = rows.map((row) => [row.colour, row.numbers, row.cell_colours]);
   if (!alreadyShows("sheet", shape)) {
     $("sheet-title").textContent = shape.length ? "Your sheet"
       : "Your sheet: none until the game starts";
-    buildSheet(sheet, seat.rows);
+    buildSheet(sheet, rows);
     fitRows();
   }
-  seat.rows.forEach((row, index) => showRow(sheet.children[index], row));
+  rows.forEach((row, index) => showRow(sheet.children[index], row));
+}
+
+// The rows as printed: Big Points' bonus rows (round boxes, two colours) lie between the two
+// rows they count for, red-yellow under red, green-blue under green. A bonus row is drawn as
+// a row with no lock.
+function printedRows(seat) {
+  const rows = [];
+  for (const row of seat.rows || []) {
+    rows.push(row);
+    for (const bonus of seat.bonus_rows || []) {
+      if (bonus.between[0] === row.colour) rows.push(bonusRow(bonus));
+    }
+  }
+  return rows;
+}
+
+function bonusRow(bonus) {
+  return { colour: bonus.name, numbers: bonus.numbers, crossed: bonus.crossed,
+           skipped_before: bonus.skipped_before, cell_colours: [], locked_by_me: false,
+           closed: false, bonus: bonus.between };
 }
 
 function buildSheet(sheet, rows) {
   const widest = Math.max(0, ...rows.map((row) => row.numbers.length));
   sheet.classList.toggle("long", widest > 12);  // longo's rows: smaller digits, as on its card
+  sheet.classList.toggle("bonus-rows", rows.some((row) => row.bonus));  // letters of two
   sheet.replaceChildren(...rows.map((row) => {
     const line = document.createElement("div");
     line.className = `row ${row.colour}`;  // (before its style: the same HTML on every page)
@@ -424,7 +449,7 @@ function buildSheet(sheet, rows) {
     const cells = document.createElement("ul");
     cells.className = "cells";
     cells.append(...row.numbers.map((number) => newCell(row.colour, number)));
-    cells.append(newCell(row.colour, "lock"));
+    if (!row.bonus) cells.append(newCell(row.colour, "lock"));
     line.append(letter(row.colour), cells);
     return line;
   }));
@@ -477,7 +502,8 @@ function newCell(colour, number) {
 }
 
 function showRow(line, row) {
-  changed(line, "className", `row ${row.colour}` + (row.closed ? " closed" : ""));
+  changed(line, "className", `row ${row.colour}` + (row.bonus ? " bonus" : "")
+    + (row.closed ? " closed" : ""));
   const cells = line.querySelector(".cells");
   const label = rowWords(row);
   if (cells.getAttribute("aria-label") !== label) cells.setAttribute("aria-label", label);
@@ -485,7 +511,7 @@ function showRow(line, row) {
     const move = sheetMoves.find((m) => m.row === row.colour && m.number === number);
     showCell(cells.children[position], row, position, move);
   });
-  showLockCell(cells.lastElementChild, row);
+  if (!row.bonus) showLockCell(cells.lastElementChild, row);
 }
 
 function changed(element, property, value) {  // written only if it differs: nothing to redo
@@ -507,7 +533,11 @@ function spoken(element, words) {  // the cell's words for screen readers, after
 
 function rowWords(row) {
   const crosses = row.crossed.length + (row.locked_by_me ? 1 : 0);
-  let words = `${row.colour} row, ${crosses} ${crosses === 1 ? "cross" : "crosses"}`;
+  const crossWords = `${crosses} ${crosses === 1 ? "cross" : "crosses"}`;
+  if (row.bonus) {
+    return `${row.colour} bonus row, ${crossWords}, each counting for ${row.bonus.join(" and ")}`;
+  }
+  let words = `${row.colour} row, ${crossWords}`;
   if (row.locked_by_me) words += ", locked by you";
   else if (row.closed) words += ", locked";
   return words;
