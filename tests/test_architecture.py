@@ -23,10 +23,11 @@ ASSEMBLY = "firmware_py/app/assembly.py"  # the one place that builds the whole 
 # each other; nor does the MQTT bus, a door and an output of its own). The package root holds
 # the plain data several stages share.
 RANK = {
-    "app": 7,
+    "app": 8,
+    "league": 7,  # the café's league: over the bus, the seats' names and the phones' guards
     "seats": 6,
-    "show": 6,
     "bus": 6,
+    "show": 6,
     "table": 5,
     "players": 4,
     "journal": 4,

@@ -21,6 +21,7 @@ from firmware_py.app.arguments import (
     variant_name,
     whole_number_from,
 )
+from firmware_py.app.league import league_command
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import history_lines
 from firmware_py.journal.lines import LogError, replay
@@ -205,7 +206,7 @@ def _sheets_command(add_parser: AddParser) -> None:
 
 COMMANDS = (
     _run_command, _demo_command, _pad_command, _replay_command, _doctor_command, _history_command,
-    _sheets_command,
+    _sheets_command, league_command,
 )  # fmt: skip
 """Each adds one of `qwixx-tower`'s commands, in the order its help lists them."""
 

@@ -44,11 +44,6 @@ def client_for(settings: MqttConfig, *, will: bool = True, role: str = "") -> ai
     ("doctor") gives it a client id of its own: a broker drops the older of two connections
     with one id, and doctor must not push the running tower off."""
     topics = Topics.of(settings)
-    tls = None
-    if settings.tls:
-        if settings.ca_file is not None:
-            readable(settings.ca_file, "ca_file")
-        tls = aiomqtt.TLSParameters(ca_certs=str(settings.ca_file) if settings.ca_file else None)
     return aiomqtt.Client(
         settings.host,
         settings.port,
@@ -56,12 +51,21 @@ def client_for(settings: MqttConfig, *, will: bool = True, role: str = "") -> ai
         password=password(settings),
         identifier=f"qwixx-tower-{settings.tower_id}{'-' + role if role else ''}",
         logger=quiet,
-        tls_params=tls,
+        tls_params=tls_parameters(settings),
         will=aiomqtt.Will(topics.availability, OFFLINE, qos=1, retain=True) if will else None,
         timeout=TIMEOUT,
         keepalive=KEEPALIVE,
         max_queued_incoming_messages=64,
     )
+
+
+def tls_parameters(settings: MqttConfig) -> aiomqtt.TLSParameters | None:
+    """TLS as [mqtt] asks for it: its CA file (checked readable), else the system's CAs."""
+    if not settings.tls:
+        return None
+    if settings.ca_file is not None:
+        readable(settings.ca_file, "ca_file")
+    return aiomqtt.TLSParameters(ca_certs=str(settings.ca_file) if settings.ca_file else None)
 
 
 def password(settings: MqttConfig) -> str | None:

@@ -107,8 +107,10 @@ def _openssl(*args: object) -> None:
 class Broker:
     """One mosquitto with TLS and a password file on a free port (kept across restarts)."""
 
-    def __init__(self, folder: Path, pki: Pki, port: int | None = None) -> None:
+    def __init__(self, folder: Path, pki: Pki, port: int | None = None, limits: str = "") -> None:
+        """`limits`: lines of mosquitto.conf beside the test's own ("max_queued_messages 2")."""
         need_mosquitto()
+        self.limits = limits
         self.folder, self.pki = folder, pki
         folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -132,7 +134,7 @@ class Broker:
             f"password_file {self.passwords}\npersistence false\nuser root\n"
             "log_dest stderr\nlog_type error\nlog_type warning\n"
             f"listener {self.port} 127.0.0.1\ncafile {self.pki.ca}\n"
-            f"certfile {self.pki.certificate}\nkeyfile {self.pki.key}\n"
+            f"certfile {self.pki.certificate}\nkeyfile {self.pki.key}\n{self.limits}"
         )
 
     def start(self) -> Broker:

@@ -57,7 +57,7 @@ EVERY_NETWORK = ("0.0.0.0", "::")
 def make_app(hub: WebHub, history: HistoryPages | None = None) -> web.Application:
     """The routes: the page at /, its files under /static/, the phone's WebSocket at /ws, and
     the history's pages under /history (`history_pages`)."""
-    app = web.Application(client_max_size=4096, middlewares=[_read_little, _own_host_only])
+    app = web.Application(client_max_size=4096, middlewares=[read_little, own_host_only])
     app[HUB] = hub
     app[HOSTS] = OwnHosts()
     app[SOCKETS] = {}  # the phones' open sockets, told and closed when the tower stops
@@ -66,12 +66,12 @@ def make_app(hub: WebHub, history: HistoryPages | None = None) -> web.Applicatio
     app.router.add_static("/static/", STATIC)
     if history is not None:
         history.add_routes(app)
-    app.on_response_prepare.append(_headers)
+    app.on_response_prepare.append(security_headers)
     return app
 
 
 @web.middleware
-async def _read_little(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def read_little(request: web.Request, handler: Handler) -> web.StreamResponse:
     """From its first request on, a connection is read a little at a time (see
     `read_little_at_once`): also one refused (429) goes on being read after its answer."""
     read_little_at_once(request.transport)
@@ -79,7 +79,7 @@ async def _read_little(request: web.Request, handler: Handler) -> web.StreamResp
 
 
 @web.middleware
-async def _own_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def own_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Only requests that name the tower (DNS rebinding: a site whose name the attacker points
     at the tower sends its own name, in Host as in Origin)."""
     if not request.app[HOSTS].allows(request.host):
@@ -87,7 +87,7 @@ async def _own_host_only(request: web.Request, handler: Handler) -> web.StreamRe
     return await handler(request)
 
 
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
     response.headers["Server"] = SERVER_NAME

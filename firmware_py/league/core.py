@@ -1,0 +1,137 @@
+"""The league: what each message from the towers changes. Results are kept (once) and rated,
+availability says which towers are on the bus and which the league has not heard from yet,
+and each table's state shows the game in progress. What is not a tower's message is counted
+and ignored, never raised, and said in the log at most once a minute.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from firmware_py.league.incoming import TOWER, NotAResult, read_result
+from firmware_py.league.ratings import Ratings
+from firmware_py.league.store import SavedRatings, Store
+from firmware_py.league.tables import TableNow, read_state
+
+log = logging.getLogger(__name__)
+
+REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
+AVAILABILITY = ("online", "offline")
+SAVE_EVERY = 500  # games rated between two saves of the ratings in the file
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What a message asks of the bus part: the tower to ask for its journal (from a game
+    number, 0 for all), if any. A tower that says "online" is asked for what the league may
+    lack (all of it, the first time: a new tower, or a league file being rebuilt)."""
+
+    resend_to: str | None = None
+    resend_from: int = 0
+
+
+NOTHING = Heard()
+
+
+class League:
+    """The store, the ratings over it, and the tables now."""
+
+    def __init__(self, store: Store, prefix: str, clock: Callable[[], float] = time.monotonic):
+        self.store = store
+        self.levels = prefix.count("/") + 1  # of the prefix; then the tower, then the kind
+        self.ratings = Ratings()
+        self.saved = SavedRatings(store)
+        self._rated_since_saved = 0
+        self._start_ratings()
+        self.tables: dict[str, TableNow] = {}
+        self.clock = clock
+        self._last_ignored = ""
+        self._reported = -REPORT_EVERY
+        self._unreported = 0
+
+    def _start_ratings(self) -> None:
+        """From the ratings saved in the file and the games since, when they are still true;
+        else every game rated again (100,000 games: most of a minute)."""
+        saved = self.saved.load()
+        if saved is None:
+            self.ratings.replay(self.store.since(None))
+            return
+        self.ratings.restore(*saved)
+        for game in self.store.since(saved[1]):
+            self.ratings.add(game, self.store.since)
+
+    def save_ratings(self) -> None:
+        """Keep the ratings in the file (at the league's stop, and every SAVE_EVERY games)."""
+        if self.ratings.last is not None:
+            self.saved.save(self.ratings.players, self.ratings.last, self.ratings.rated)
+        self._rated_since_saved = 0
+
+    def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Heard:
+        """One message from the broker; what to ask of the towers because of it."""
+        levels = topic.split("/")
+        tower, kind = (levels[-2], levels[-1]) if len(levels) == self.levels + 2 else ("", "")
+        try:
+            if not TOWER.fullmatch(tower):
+                raise NotAResult(f"{topic[:80]!r} is not a tower's topic")
+            if kind == "result":
+                return self._result(tower, payload)
+            if kind == "availability":
+                return self._availability(tower, payload)
+            if kind == "state":
+                return self._state(tower, payload, retained)
+            raise NotAResult(f"{topic[:80]!r} is not a topic the league reads")
+        except NotAResult as why:
+            self._ignored(tower, why)
+            return NOTHING
+
+    def _result(self, tower: str, payload: bytes) -> Heard:
+        result = read_result(tower, payload)
+        if not self.store.tower_seen(tower, online=self.store.towers().get(tower, True)):
+            raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
+        if not self.store.add(result):
+            self.store.count("duplicate")
+            return NOTHING
+        self.ratings.add(result, self.store.since)
+        self._rated_since_saved += 1
+        if self._rated_since_saved >= SAVE_EVERY:
+            self.save_ratings()
+        return NOTHING
+
+    def _availability(self, tower: str, payload: bytes) -> Heard:
+        words = payload.decode("utf-8", "replace")
+        if words not in AVAILABILITY:
+            raise NotAResult(f"availability {words[:20]!r} is neither online nor offline")
+        if not self.store.tower_seen(tower, online=words == "online"):
+            raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
+        if words == "offline":
+            self.tables.pop(tower, None)
+            return NOTHING
+        return Heard(resend_to=tower, resend_from=self.resend_from().get(tower, 0))
+
+    def _state(self, tower: str, payload: bytes, retained: bool) -> Heard:
+        if tower not in self.store.towers():
+            if not payload or retained:
+                return NOTHING  # an old tower's last words, or one not heard from yet
+            raise NotAResult(f"state of tower {tower!r}, which never said it is online")
+        self.tables[tower] = read_state(payload)
+        return NOTHING
+
+    def _ignored(self, tower: str, why: NotAResult) -> None:
+        self.store.count("malformed")
+        self._unreported += 1
+        self._last_ignored = f"{tower[:32] or '?'}: {why}"[:200]
+        now = self.clock()
+        if now - self._reported >= REPORT_EVERY:
+            log.warning("messages from the bus ignored: %d since the last such line (the last "
+                        "from %s)", self._unreported, self._last_ignored)  # fmt: skip
+            self._reported, self._unreported = now, 0
+
+    def resend_from(self) -> dict[str, int]:
+        """For each tower heard of, the first game number the league may lack: after the
+        newest it keeps (a result acknowledged by the broker but never delivered, when the
+        broker restarted, comes after it)."""
+        return {tower: number + 1 if number else 0
+                for tower, number in self.store.newest_numbers().items()}  # fmt: skip

@@ -1,0 +1,126 @@
+"""The league's pages as HTML: the standings, each table now, the evening's games, a player's
+page. Pure functions of what they are given; every word that came from the bus (names, tower
+ids) is escaped, so a name is shown as typed and never read as markup."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+from urllib.parse import quote
+
+from firmware_py.league.identity import player_key
+from firmware_py.league.incoming import Result
+from firmware_py.league.ratings import Standing
+from firmware_py.league.tables import TableNow
+
+REFRESH = 15  # seconds between two loads of a page: the evening goes on
+Towers = dict[str, bool]
+
+
+def page(title: str, body: str) -> str:
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="refresh" content="{REFRESH}">'
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/league.css">'
+        f"</head><body><main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
+    )
+
+
+def player_link(key: str, name: str) -> str:
+    return f'<a href="/player/{quote(key, safe="")}">{escape(name)}</a>'
+
+
+def rating_words(one: Standing) -> str:
+    """A rating with its uncertainty: "31.2 ± 4.1" (mu, and two sigmas: 95 % sure)."""
+    return f"{one.mu:.1f} ± {2 * one.sigma:.1f}"
+
+
+def standings_table(standings: Sequence[Standing], limit: int) -> str:
+    if not standings:
+        return "<p>No games yet: the standings begin with the first game a tower finishes.</p>"
+    rows = "".join(
+        f"<tr><td>{rank}</td><td>{player_link(one.key, one.name)}{_computer(one)}</td>"
+        f'<td>{one.ordinal:.1f}</td><td class="skill">{rating_words(one)}</td><td>{one.games}</td>'
+        f"<td>{one.wins}</td></tr>"
+        for rank, one in enumerate(standings[:limit], start=1)
+    )
+    more = len(standings) - limit
+    note = f"<p>{more} more players below.</p>" if more > 0 else ""
+    return (
+        '<table class="standings"><thead><tr><th>#</th><th>Player</th>'
+        '<th title="mu - 3 sigma: a rating the player is almost surely above">Rating</th>'
+        '<th title="the skill it expects, ± twice its uncertainty">Skill</th>'
+        f"<th>Games</th><th>Wins</th></tr></thead><tbody>{rows}</tbody></table>{note}"
+    )
+
+
+def _computer(one: Standing) -> str:
+    return ' <span class="kind">(computer)</span>' if one.kind == "computer" else ""
+
+
+def tables_section(towers: Towers, tables: dict[str, TableNow]) -> str:
+    if not towers:
+        return "<p>No tower has been heard of yet.</p>"
+    items = "".join(_table(tower, on, tables.get(tower)) for tower, on in sorted(towers.items()))
+    return f'<ul class="tables">{items}</ul>'
+
+
+def _table(tower: str, online: bool, now: TableNow | None) -> str:
+    if not online:
+        return f"<li><b>{escape(tower)}</b>: off the bus</li>"
+    if now is None or not now.playing:
+        return f"<li><b>{escape(tower)}</b>: between games</li>"
+    seats = ", ".join(
+        f"{escape(name)} {score if score is not None else ''}".rstrip() for name, score in now.seats
+    )
+    turn = f"; {escape(now.active)} rolls" if now.active else ""
+    return f"<li><b>{escape(tower)}</b>: {escape(now.variant)}: {seats}{turn}</li>"
+
+
+def games_table(games: Iterable[Result], empty: str) -> str:
+    rows = "".join(_game_row(game) for game in games)
+    if not rows:
+        return f"<p>{escape(empty)}</p>"
+    return (
+        '<table class="games"><thead><tr><th>Ended</th><th>Table</th><th>Variant</th>'
+        f"<th>Players, by place</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _game_row(game: Result) -> str:
+    ended = (game.finished or "")[11:16]  # HH:MM, UTC as the towers say it
+    players = ", ".join(
+        f"{one.place}. {player_link(player_key(one), one.name)} {one.score}"
+        for one in sorted(game.players, key=lambda one: (one.place, one.seat))
+    )
+    return (
+        f"<tr><td>{escape(ended)}</td><td>{escape(game.tower)}</td>"
+        f"<td>{escape(game.variant)}</td><td>{players}</td></tr>"
+    )
+
+
+def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str, TableNow],
+                evening: Iterable[Result], limit: int) -> str:  # fmt: skip
+    return page(
+        "Qwixx league",
+        "<h2>Tables now</h2>"
+        + tables_section(towers, tables)
+        + "<h2>Standings</h2>"
+        + standings_table(standings, limit)
+        + "<h2>This evening's games</h2>"
+        + games_table(evening, "No game has ended this evening yet."),
+    )
+
+
+def player_page(one: Standing, rank: int, games: Iterable[Result]) -> str:
+    return page(
+        one.name,
+        f'<p><a href="/">The league</a></p><p class="rating">Place {rank} with a rating of '
+        f"{one.ordinal:.1f} (skill {rating_words(one)}), {one.games} games, {one.wins} won.</p>"
+        "<h2>Latest games</h2>" + games_table(games, "No games."),
+    )
+
+
+def not_found_page(what: str) -> str:
+    return page("Not in the league", f'<p>{escape(what)}</p><p><a href="/">The league</a></p>')

@@ -1,0 +1,214 @@
+"""The league on disk: one SQLite file holding every distinct result the towers published, the
+towers heard of, and what was ignored. It is a cache: deleted, it is filled again by asking
+each tower for its journal (`qwixx-tower league --rebuild`, docs/league.md).
+
+A result is kept once, by its game's id (`INSERT OR IGNORE`): a second copy, from at-least-once
+delivery or a tower asked to publish again, changes nothing and is counted as a duplicate. Each
+result is committed before the broker is told the league has it, so a league killed at any
+moment loses nothing: the broker delivers again what was not acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from firmware_py.errors import TowerError
+from firmware_py.league.identity import player_key
+from firmware_py.league.incoming import Placing, Result
+from firmware_py.league.ratings import Order, Standing
+
+MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, tower TEXT NOT NULL, number INTEGER NOT NULL, variant TEXT NOT NULL,
+    started TEXT NOT NULL, finished TEXT NOT NULL, reason TEXT NOT NULL, players TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_in_order ON games (finished, started, id);
+CREATE INDEX IF NOT EXISTS games_of_tower ON games (tower, number);
+CREATE TABLE IF NOT EXISTS placings (
+    game TEXT NOT NULL REFERENCES games (id), player TEXT NOT NULL, name TEXT NOT NULL,
+    score INTEGER NOT NULL, place INTEGER NOT NULL, PRIMARY KEY (game, player)
+);
+CREATE INDEX IF NOT EXISTS placings_of_player ON placings (player);
+CREATE TABLE IF NOT EXISTS towers (tower TEXT PRIMARY KEY, online INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS counts (what TEXT PRIMARY KEY, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ratings (
+    key TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT, mu REAL NOT NULL, sigma REAL NOT NULL,
+    games INTEGER NOT NULL, wins INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rated (one INTEGER PRIMARY KEY CHECK (one = 1), last TEXT NOT NULL,
+                                  games INTEGER NOT NULL);
+"""
+
+
+class StoreError(TowerError):
+    """The league's file cannot be opened or written (said with the file and why)."""
+
+
+class Store:
+    """The SQLite file at `path` (made when missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._towers: dict[str, bool] | None = None  # read once, then kept up to date
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # A commit survives the league's process killed at any moment (the write-ahead log
+            # is in the system's cache); a power cut may take the last ones, which the league
+            # asks the towers for again at its next connection (newest game number kept + 1).
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+
+    def close(self) -> None:
+        self.db.close()
+
+    def add(self, result: Result) -> bool:
+        """Keep a result; False (nothing changed) when its game is already kept."""
+        players = json.dumps([vars(player) for player in result.players])
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            cursor = self.db.execute(
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (result.id, result.tower, result.number, result.variant, result.started or "",
+                 result.finished or "", result.reason, players),
+            )  # fmt: skip
+            if cursor.rowcount == 0:
+                return False
+            self.db.executemany(
+                "INSERT OR IGNORE INTO placings VALUES (?, ?, ?, ?, ?)",
+                [(result.id, player_key(one), one.name, one.score, one.place)
+                 for one in result.players],
+            )  # fmt: skip
+        return True
+
+    def since(self, after: Order | None) -> Iterator[Result]:
+        """Every game after `after` (all for None) in the evening's order."""
+        query = "SELECT * FROM games"
+        if after is None:
+            rows = self.db.execute(f"{query} ORDER BY finished, started, id")
+        else:
+            rows = self.db.execute(
+                f"{query} WHERE (finished, started, id) > (?, ?, ?) ORDER BY finished, started, id",
+                after,
+            )
+        for row in rows:
+            yield _result(row)
+
+    def count(self, what: str, by: int = 1) -> None:
+        """Add to a count of what the league ignored or dropped ("malformed", "duplicate")."""
+        self.db.execute(
+            "INSERT INTO counts VALUES (?, ?) ON CONFLICT (what) DO UPDATE SET count = count + ?",
+            (what, by, by),
+        )
+
+    def counts(self) -> dict[str, int]:
+        return dict(self.db.execute("SELECT what, count FROM counts").fetchall())
+
+    def games(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
+
+    def tower_seen(self, tower: str, online: bool) -> bool:
+        """Note a tower (and whether it is on the bus); False when it is new but the league
+        already keeps MAX_TOWERS."""
+        towers = self.towers()
+        if towers.get(tower) == online:
+            return True
+        if tower not in towers and len(towers) >= MAX_TOWERS:
+            return False
+        towers[tower] = online
+        self.db.execute(
+            "INSERT INTO towers VALUES (?, ?) ON CONFLICT (tower) DO UPDATE SET online = ?",
+            (tower, online, online),
+        )
+        return True
+
+    def towers(self) -> dict[str, bool]:
+        """Every tower heard of, and whether it is on the bus (by name)."""
+        if self._towers is None:
+            rows = self.db.execute("SELECT tower, online FROM towers ORDER BY tower")
+            self._towers = {tower: bool(online) for tower, online in rows}
+        return self._towers
+
+    def newest_numbers(self) -> dict[str, int]:
+        """Each tower's highest game number kept (towers without a game: 0)."""
+        rows = self.db.execute(
+            "SELECT towers.tower, coalesce(max(games.number), 0) FROM towers "
+            "LEFT JOIN games ON games.tower = towers.tower GROUP BY towers.tower"
+        )
+        return dict(rows.fetchall())
+
+    def latest(self, limit: int, player: str | None = None, since: str = "") -> list[Result]:
+        """The games that ended last (after `since`, an ISO time), the latest first; only
+        `player`'s with a key."""
+        if player is None:
+            rows = self.db.execute(
+                "SELECT * FROM games WHERE finished >= ? "
+                "ORDER BY finished DESC, started DESC, id DESC LIMIT ?",
+                (since, limit),
+            )
+        else:
+            rows = self.db.execute(
+                "SELECT games.* FROM placings JOIN games ON games.id = placings.game "
+                "WHERE placings.player = ? AND finished >= ? "
+                "ORDER BY finished DESC, started DESC, id DESC LIMIT ?",
+                (player, since, limit),
+            )
+        return [_result(row) for row in rows]
+
+
+class SavedRatings:
+    """The ratings as last saved in the file (`Store.save_ratings`), to start from rather than
+    rate every game again: worth it only while every game up to `last` is one they counted."""
+
+    def __init__(self, store: Store) -> None:
+        self.db = store.db
+
+    def save(self, players: dict[str, Standing], last: Order, rated: int) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM ratings")
+            self.db.executemany(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(one.key, one.name, one.kind, one.mu, one.sigma, one.games, one.wins)
+                 for one in players.values()],
+            )  # fmt: skip
+            noted = (json.dumps(last), rated)
+            self.db.execute("INSERT OR REPLACE INTO rated VALUES (1, ?, ?)", noted)
+
+    def load(self) -> tuple[dict[str, Standing], Order, int] | None:
+        """The saved ratings, their last game's order and how many games they counted; None
+        when none were saved, or when a game has come since that ends before their last."""
+        row = self.db.execute("SELECT last, games FROM rated").fetchone()
+        if row is None:
+            return None
+        last, rated = tuple(json.loads(row[0])), int(row[1])
+        counted = self.db.execute(
+            "SELECT count(*) FROM games WHERE (finished, started, id) <= (?, ?, ?)", last
+        ).fetchone()[0]
+        if counted != rated:
+            return None
+        rows = self.db.execute("SELECT key, name, kind, mu, sigma, games, wins FROM ratings")
+        players = {row[0]: Standing(*row) for row in rows}
+        return players, (last[0], last[1], last[2]), rated
+
+
+def _result(row: tuple[str, str, int, str, str, str, str, str]) -> Result:
+    game_id, tower, number, variant, started, finished, reason, players = row
+    return Result(
+        id=game_id,
+        tower=tower,
+        number=number,
+        variant=variant,
+        started=started or None,
+        finished=finished or None,
+        reason=reason,
+        players=tuple(Placing(**player) for player in json.loads(players)),
+    )

@@ -1,0 +1,67 @@
+"""The league's file (firmware_py/app/config/league.py): the café's broker as a tower's
+[mqtt] names it, and [league]; every mistake said with its key and how to fix it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support import spawn
+
+from firmware_py.app.config.league import ConfigError, parse_league_config
+
+BROKER = {"host": "cafe.local", "username": "league", "password_file": "/etc/league-password"}
+
+
+def test_a_league_file_as_docs_league_md_shows_it():
+    config = parse_league_config(
+        {"mqtt": {**BROKER, "ca_file": "/etc/ca.pem"},
+         "league": {"port": 8091, "database": "/var/lib/l.sqlite", "day_starts": 5}},
+        "league.toml",
+    )  # fmt: skip
+    assert (config.mqtt.host, config.mqtt.port, config.mqtt.tls) == ("cafe.local", 8883, True)
+    assert (config.port, config.database, config.day_starts) == (8091, Path("/var/lib/l.sqlite"), 5)
+    assert config.host == "0.0.0.0"
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"league": {}}, "[mqtt]: is missing: the café's broker the towers publish to"),
+        ({"mqtt": {**BROKER, "commands": ["new_game"]}}, "[mqtt] commands: unknown key"),
+        ({"mqtt": BROKER, "league": {"port": 70000}}, "[league] port: must be a whole number"),
+        ({"mqtt": BROKER, "league": {"day_starts": 24}}, "[league] day_starts: must be"),
+        ({"mqtt": BROKER, "league": {"database": "league.sqlite"}}, "must be an absolute path"),
+        ({"mqtt": BROKER, "league": {"host": "a b"}}, "[league] host: must be an address"),
+        ({"mqtt": BROKER, "tower": {}}, "tower: unknown key"),
+        ({"mqtt": {"host": "cafe.local", "prefix": "qwixx/#"}}, "[mqtt] prefix: must be"),
+    ],
+)
+def test_mistakes_are_said_with_the_key_and_the_fix(data, words):
+    with pytest.raises(ConfigError) as refused:
+        parse_league_config(data, "league.toml")
+    assert words in str(refused.value)
+
+
+def test_the_command_says_a_missing_file_in_one_line(tmp_path):
+    done = spawn.run([*spawn.TOWER, "league", "--config", str(tmp_path / "none.toml")],
+                     capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    missing = tmp_path / "none.toml"
+    assert done.stderr.strip() == f"{missing}: no such file (docs/league.md shows one)"
+
+
+def test_a_league_file_that_is_not_a_database_is_said_in_one_line(tmp_path):
+    """The league's SQLite file overwritten by something else: the league says which file and
+    why, and starts nothing (the file is a cache: --rebuild makes it afresh)."""
+    database = tmp_path / "league.sqlite"
+    database.write_bytes(b"not a database, " * 100)
+    config = tmp_path / "league.toml"
+    config.write_text(f'[mqtt]\nhost = "localhost"\n[league]\ndatabase = "{database}"\n')
+    done = spawn.run([*spawn.TOWER, "league", "--config", str(config)],
+                     capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(
+        f"the league's file {database} cannot be used: file is not a database"
+    ), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout

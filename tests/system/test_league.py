@@ -1,0 +1,213 @@
+"""The café's league on a real broker (issue 42): Debian's mosquitto started here (TLS, a
+password file), several real `qwixx-tower run` processes as towers (computer players), and the
+real `qwixx-tower league` process reading their results: killed and started again in the middle
+of the evening it loses nothing and counts nothing twice; started from an empty file it asks
+the towers for their journals; a device publishing rubbish is counted and ignored; its page
+shows names as typed, escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import urllib.request
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from support import HANG
+from support.bus_listener import BusListener
+from support.league import League
+from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
+from support.tower import Tower
+
+PACE = 0  # computer players decide at once
+
+
+def tower(tmp_path, broker, name, games=None, players="Ann,Ben,Cleo"):
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    return Tower("--players", players, folder=folder, pace=PACE, games=games,
+                 sections=broker.mqtt_section(tower_id=name))  # fmt: skip
+
+
+def results(listener: BusListener) -> dict[str, dict]:
+    """Every distinct result the broker carried, by game id."""
+    return {m.json()["id"]: m.json() for m in listener.heard if m.topic.endswith("/result")}
+
+
+def placings_kept(league: League) -> int:
+    with sqlite3.connect(f"file:{league.database}?mode=ro", uri=True) as db:
+        return int(db.execute("SELECT count(*) FROM placings").fetchone()[0])
+
+
+def wait_for_games(league: League, ids: set[str]) -> None:
+    found = league.output.wait_until(lambda _: set(league.games()) == ids or None, HANG, every=0.1)
+    assert found, f"the league keeps {sorted(league.games())}, the towers published {sorted(ids)}"
+
+
+def test_killed_mid_evening_the_league_loses_nothing_and_counts_nothing_twice(tmp_path, broker):
+    """Three towers play; the league is killed (SIGKILL) after its first results and started
+    again while they play on: it ends with every game the towers published, each once, and
+    each player's games counted once on the page."""
+    heard = BusListener(broker, "qwixx/+/result")
+    with heard, League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        towers = [tower(tmp_path, broker, f"t{n}", games=4) for n in (1, 2, 3)]
+        league.output.wait_until(lambda _: len(league.games()) >= 2 or None, HANG, every=0.05)
+        league.kill()
+        heard.wait_until(lambda: len(results(heard)) >= 5)  # games end while it is away
+        league.start()
+        for each in towers:
+            assert each.wait_for_exit() == 0
+            each.__exit__()
+        published = results(heard)
+        wait_for_games(league, set(published))
+        assert placings_kept(league) == sum(len(r["players"]) for r in published.values())
+        status, page = league.get("/")
+        assert status == 200
+        plays = sum(1 for r in published.values() for p in r["players"] if p["name"] == "Ann")
+        row = re.search(
+            r'>Ann</a>.*?</td><td>[^<]*</td><td class="skill">[^<]*</td><td>(\d+)</td>', page
+        )
+        assert row is not None and int(row[1]) == plays, page  # Ann's games, each once
+        assert league.counts().get("malformed", 0) == 0
+
+
+def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path, broker):
+    """`league --rebuild` empties its file; every tower heard of (its retained availability)
+    is asked to publish its journal again, and the league holds the same games as before."""
+    heard = BusListener(broker, "qwixx/+/result")
+    with heard, tower(tmp_path, broker, "t1") as one, tower(tmp_path, broker, "t2") as two:
+        with League(tmp_path / "league", broker) as league:
+            league.wait_on_the_bus()
+            league.output.wait_until(lambda _: len(league.games()) >= 4 or None, HANG, every=0.05)
+            league.stop()
+            kept = set(league.games())
+            league.start("--rebuild")
+            assert league.output.first(r"^0 games kept", 0, HANG), league.output.text
+            league.output.wait_until(lambda _: set(league.games()) >= kept or None, HANG, 0.1)
+            assert placings_kept(league) == 3 * len(league.games())  # each game once
+        one.stop(), two.stop()
+
+
+def test_rubbish_on_the_bus_is_counted_and_ignored_and_names_are_escaped(tmp_path, broker):
+    """A device on the café's network publishes what it likes: not JSON, a result in another
+    tower's name, a name that is markup, a flood of copies. The league keeps the one real
+    result once, counts the rest, and its page shows the name as typed, never as markup."""
+    with League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        guest = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="guest")
+        guest.username_pw_set(LISTENER, LISTENER_PASSWORD)
+        guest.tls_set(ca_certs=str(broker.pki.ca))
+        guest.connect("localhost", broker.port)
+        guest.loop_start()
+        good = {
+            "id": "t7-000001", "tower": "t7", "game": 1, "variant": "classic", "started": None,
+            "finished": "2026-11-22T19:00:00+00:00", "reason": "locks", "winners": ["<b>Zed"],
+            "players": [
+                {"name": "<b>Zed", "seat": 1, "kind": "pad", "level": None, "score": 30,
+                 "penalties": 0, "place": 1},
+                {"name": "Ann", "seat": 2, "kind": "pad", "level": None, "score": 20,
+                 "penalties": 0, "place": 2},
+            ],
+        }  # fmt: skip
+        rubbish = [b"\xff" * 10, b"{}", json.dumps({**good, "tower": "t8"}).encode(),
+                   b"x" * 100_000]  # fmt: skip
+        for payload in rubbish:
+            guest.publish("qwixx/t7/result", payload, qos=1).wait_for_publish(HANG)
+        for _ in range(20):
+            guest.publish("qwixx/t7/result", json.dumps(good), qos=1).wait_for_publish(HANG)
+        guest.publish("qwixx/t7/state", b"[not a state", qos=1).wait_for_publish(HANG)
+        guest.loop_stop()
+        counted = league.output.wait_until(
+            lambda _: league.counts().get("duplicate") == 19 or None, HANG, every=0.05
+        )
+        assert counted, league.counts()
+        assert league.games() == ["t7-000001"]
+        assert league.counts()["malformed"] == len(rubbish) + 1
+        page = league.get("/")[1]
+        assert "&lt;b&gt;Zed" in page and "<b>Zed" not in page
+        assert league.get("/player/p%3Anobody")[0] == 404
+        request = urllib.request.Request(league.url, headers={"Host": "attacker.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=HANG)
+        assert refused.value.code == 421  # DNS rebinding: a page that is not the league's
+        assert league.stop() == 0
+
+
+def test_the_broker_restarted_mid_evening_loses_no_game(tmp_path, broker):
+    """The broker is killed mid-evening and started again without its memory (persistence
+    off: the league's session and whatever it held are gone). Towers and league come back by
+    themselves; the league asks each tower for the games after the newest it keeps, and ends
+    with every game the towers played, each once."""
+    with League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        towers = [tower(tmp_path, broker, f"t{n}", games=4) for n in (1, 2)]
+        league.output.wait_until(lambda _: len(league.games()) >= 1 or None, HANG, every=0.05)
+        broker.kill()
+        broker.start()
+        for each in towers:
+            assert each.wait_for_exit() == 0
+            each.__exit__()
+        league.wait_on_the_bus(connections=2)
+        played = {f"t{n}": len(tower_games(tmp_path / f"t{n}")) for n in (1, 2)}
+        assert played == {"t1": 4, "t2": 4}
+        wanted = {"t1": 4, "t2": 4}
+        league.output.wait_until(lambda _: per_tower(league) == wanted or None, HANG, every=0.1)
+        assert per_tower(league) == wanted and placings_kept(league) == 3 * 8
+
+
+def tower_games(folder) -> list:
+    return sorted((folder / "state").glob("game-*.jsonl"))
+
+
+def per_tower(league: League) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for game in league.games():
+        counted[game.split("-")[0]] = counted.get(game.split("-")[0], 0) + 1
+    return counted
+
+
+def test_results_the_broker_could_not_queue_are_asked_for_again(tmp_path, pki):
+    """A broker that keeps only two messages for a client that falls behind (mosquitto keeps
+    1,000 by default: a whole evening's burst overflows it) drops the newest results while the
+    league is stalled; every `catch_up` seconds the league asks each tower for the games after
+    its newest, and ends with every game the tower played."""
+    limits = "max_inflight_messages 1\nmax_queued_messages 1\n"
+    with Broker(tmp_path / "broker", pki, limits=limits) as broker:
+        heard = BusListener(broker, "qwixx/+/result")
+        asked = BusListener(broker, "qwixx/+/results/resend")
+        with heard, League(tmp_path / "league", broker, league="catch_up = 1\n") as league:
+            league.wait_on_the_bus()
+            with tower(tmp_path, broker, "t1") as one:
+                league.output.wait_until(lambda _: league.games() or None, HANG, every=0.05)
+                league.pause()
+                before = len(results(heard))
+                heard.wait_until(lambda: len(results(heard)) >= before + 4)
+                league.go_on()
+                published = set(results(heard))
+                found = league.output.wait_until(
+                    lambda _: set(league.games()) >= published or None, HANG, every=0.1
+                )
+                asks = [m.text for m in asked.heard]
+                assert found, (sorted(published - set(league.games())), asks, one.lines[-5:])
+                one.stop()
+
+
+def test_the_page_is_up_before_the_broker_and_the_league_joins_it_when_it_comes(tmp_path, pki):
+    """Under systemd the league is ready once its page listens, broker or not: the page says
+    no tower has been heard of, the log says once why the broker does not answer, and when the
+    broker starts the league is on the bus by itself."""
+    broker = Broker(tmp_path / "broker", pki)  # not started yet
+    with League(tmp_path / "league", broker) as league:
+        league.wait_ready()
+        status, page = league.get("/")
+        assert status == 200 and "No tower has been heard of yet." in page
+        said = league.output.wait_until(
+            lambda lines: any("the league tries again by itself" in line for line in lines), HANG
+        )
+        assert said, league.output.text
+        with broker:
+            league.wait_on_the_bus()
+        assert sum("tries again by itself" in line for line in league.output.lines) == 1
