@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 FIRST_DELAY = 0.5  # seconds before the first try again
 MAX_DELAY = 30.0  # the longest wait between two tries
 STEADY = 10.0  # a connection that lasted this long starts the back-off afresh
-GOODBYE = 1.0  # seconds a stopping tower waits for the broker to take its "offline"
+GOODBYE = 3.0  # seconds a stopping tower waits for the broker to take its "offline" (1 s lost it
+# under load: the clean disconnection that followed silenced the last will, leaving "online")
 LAST_WORDS = 5.0  # seconds a stopping tower gives what waits (its last game's result)
 
 
