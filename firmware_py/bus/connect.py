@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
@@ -44,18 +45,28 @@ def client_for(settings: MqttConfig, *, will: bool = True, role: str = "") -> ai
     ("doctor") gives it a client id of its own: a broker drops the older of two connections
     with one id, and doctor must not push the running tower off."""
     topics = Topics.of(settings)
+    return broker_client(
+        settings,
+        f"qwixx-tower-{settings.tower_id}{'-' + role if role else ''}",
+        will=aiomqtt.Will(topics.availability, OFFLINE, qos=1, retain=True) if will else None,
+        max_queued_incoming_messages=64,
+    )
+
+
+def broker_client(settings: MqttConfig, identifier: str, **options: Any) -> aiomqtt.Client:
+    """An aiomqtt client for the broker of `settings` (its address, login, TLS, timeouts), with
+    `identifier` and aiomqtt's other `options`: the tower's and the league's."""
     return aiomqtt.Client(
         settings.host,
         settings.port,
         username=settings.username,
         password=password(settings),
-        identifier=f"qwixx-tower-{settings.tower_id}{'-' + role if role else ''}",
+        identifier=identifier,
         logger=quiet,
         tls_params=tls_parameters(settings),
-        will=aiomqtt.Will(topics.availability, OFFLINE, qos=1, retain=True) if will else None,
         timeout=TIMEOUT,
         keepalive=KEEPALIVE,
-        max_queued_incoming_messages=64,
+        **options,
     )
 
 

@@ -27,12 +27,8 @@ import random
 import aiomqtt
 
 from firmware_py.bus.connect import (
-    KEEPALIVE,
-    TIMEOUT,
     LinkTrouble,
-    password,
-    quiet,
-    tls_parameters,
+    broker_client,
     trouble_words,
 )
 from firmware_py.bus.settings import MqttConfig
@@ -47,17 +43,10 @@ CATCH_UP = 60.0  # seconds between two rounds of asking every tower for what may
 
 def league_client(settings: MqttConfig) -> aiomqtt.Client:
     """An aiomqtt client with a persistent session of its own id, acknowledging by hand."""
-    client = aiomqtt.Client(
-        settings.host,
-        settings.port,
-        username=settings.username,
-        password=password(settings),
-        identifier=f"qwixx-league-{settings.tower_id}",
-        logger=quiet,
-        tls_params=tls_parameters(settings),
+    client = broker_client(
+        settings,
+        f"qwixx-league-{settings.tower_id}",
         clean_session=False,
-        timeout=TIMEOUT,
-        keepalive=KEEPALIVE,
         max_inflight_messages=IN_FLIGHT,
     )
     client._client.manual_ack_set(True)  # aiomqtt has no word for it: paho's own client

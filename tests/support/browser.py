@@ -12,11 +12,15 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import importlib.util
+import os
 import shutil
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
+
+import pytest
 
 from support import HANG
 
@@ -133,3 +137,21 @@ def _at_exit(loop: asyncio.AbstractEventLoop) -> None:
         end_browser()
     finally:
         loop.call_soon_threadsafe(loop.stop)
+
+
+def browser_module(group: str) -> list[pytest.MarkDecorator]:
+    """The marks of a module of browser tests (`pytestmark`): skipped without Playwright (a
+    test extra) or chromium, and run by one worker (--dist loadgroup), so that its tests share
+    one chromium and one Playwright driver, not one per worker."""
+    if (
+        importlib.util.find_spec("playwright") is None
+    ):  # (found, not imported: every worker collects)
+        pytest.skip("playwright (test extra)", allow_module_level=True)
+    return [
+        pytest.mark.skipif(
+            not os.path.exists(CHROMIUM),
+            reason="no chromium: ./dev test installs it with apt-get when run as root",
+        ),
+        pytest.mark.xdist_group(group),
+        pytest.mark.usefixtures("browser_for_the_module"),
+    ]

@@ -6,24 +6,12 @@ screenshots of each page at 360 px and 200 % text go to the test's folder, to be
 
 from __future__ import annotations
 
-import importlib.util
-import os
-
 import pytest
-from support.browser import CHROMIUM
+from support.browser import browser_module
 from support.history import history_tower
 from support.phone_page import CODE, axe_source, axe_violations, phone, play_in_browser
 
-if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
-    pytest.skip("playwright (test extra)", allow_module_level=True)
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="no chromium: ./dev test installs it with apt-get when run as root",
-    ),
-    pytest.mark.xdist_group("browser-history"),
-    pytest.mark.usefixtures("browser_for_the_module"),
-]
+pytestmark = browser_module("browser-history")
 AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # What reaches past the phone's right edge: not a table in its scrolling box, nor a chart's
 # parts (the chart itself is checked: an SVG clips what it holds to its own box)

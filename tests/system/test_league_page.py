@@ -5,29 +5,17 @@ refuse (no console error) on a phone's screen."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from datetime import datetime
 
-import pytest
 from support import HANG
-from support.browser import CHROMIUM, connected, run_in_browser_loop
+from support.browser import browser_module, connected, run_in_browser_loop
 
 from firmware_py.league.core import League
 from firmware_py.league.store import Store
 from firmware_py.league.web import Evening, LeaguePage
 
-if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
-    pytest.skip("playwright (test extra)", allow_module_level=True)
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="no chromium: ./dev test installs it with apt-get when run as root",
-    ),
-    pytest.mark.xdist_group("browser-league"),
-    pytest.mark.usefixtures("browser_for_the_module"),
-]
+pytestmark = browser_module("browser-league")
 SMALL_PHONE = {"width": 360, "height": 740}
 NOW = datetime.fromisoformat("2026-11-22T21:00:00+01:00")
 

@@ -6,14 +6,12 @@ tells each player their place and what happens next."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import io
 import itertools
-import os
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter
-from support.browser import CHROMIUM
+from support.browser import browser_module
 from support.phone_page import (
     CODE,
     MACHADO,
@@ -35,18 +33,7 @@ from support.phone_page import (
 
 from firmware_py.rules import Mark, Pass, Roll
 
-if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
-    pytest.skip("playwright (test extra)", allow_module_level=True)
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="no chromium: ./dev test installs it with apt-get when run as root",
-    ),
-    # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
-    # for its tests, not one per worker.
-    pytest.mark.xdist_group("browser-access"),
-    pytest.mark.usefixtures("browser_for_the_module"),
-]
+pytestmark = browser_module("browser-access")
 TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
 
 TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, label')]

@@ -9,7 +9,6 @@ QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_web_browser.py."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import io
 import os
 from dataclasses import replace
@@ -17,7 +16,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops
 from support import HANG
-from support.browser import CHROMIUM, connected, run_in_browser_loop
+from support.browser import browser_module, connected, run_in_browser_loop
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.table import PACE, until
@@ -28,18 +27,7 @@ from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import PAD
 
-if importlib.util.find_spec("playwright") is None:  # (found, not imported: every worker collects)
-    pytest.skip("playwright (test extra)", allow_module_level=True)
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="no chromium: ./dev test installs it with apt-get when run as root",
-    ),
-    # One worker runs the module (--dist loadgroup): one chromium and one Playwright driver
-    # for its tests, not one per worker.
-    pytest.mark.xdist_group("browser-pages"),
-    pytest.mark.usefixtures("browser_for_the_module"),
-]
+pytestmark = browser_module("browser-pages")
 VIEWPORT = {"width": 390, "height": 780}
 TIMEOUT = HANG * 1000  # milliseconds: a page that never shows what a test waits for hangs
 SCRIPT_ERRORS: list[str] = []  # uncaught errors of the page's script, in any test's browser
