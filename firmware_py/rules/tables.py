@@ -54,6 +54,8 @@ class SheetTables:
         # Per row, bonus rows (Big Points) after the colour rows: they never lock.
         every_row: list[Row | BonusRow] = [*sheet.rows, *sheet.bonus_rows]
         self.lock_bits = tuple(1 << len(row.numbers) for row in every_row)
+        if sheet.has_doubles:  # Qwixx Double: each colour row's second crosses (doubles.py)
+            self.lock_bits += tuple(1 << len(row.numbers) for row in sheet.rows)
         self.bonus_cells = (
             *(frozenset(map(row.numbers.index, row.bonus)) for row in sheet.rows),
             *(frozenset() for _ in sheet.bonus_rows),
@@ -65,7 +67,7 @@ class SheetTables:
         self.row_index = {name: row for row, name in enumerate(sheet.row_names)}
         self.mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
         # No crosses set off by crosses: playouts take the fast path (plain.py).
-        self.plain = not (sheet.bonus_bar or sheet.rewards)
+        self.plain = not (sheet.bonus_bar or sheet.rewards or sheet.has_doubles)
         self._marks: dict[str, list[list[Mark]]] = {}
         self._derived: dict[Callable[[SheetTables], Any], Any] = {}  # build -> what it built
 
