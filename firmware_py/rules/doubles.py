@@ -121,8 +121,8 @@ class SecondCrossing(Crossing):
 
 class LegalMovesWithSeconds(LegalMoves):
     """The legal moves on a Double sheet: a lock number once the row has its crosses, second
-    crosses included, and (Double A) the second cross of each row's last cross, in its place
-    in sheet order."""
+    crosses included, and (Double A) after the first crosses in sheet order, the second cross
+    of each row's last cross."""
 
     __slots__ = ("latest",)
 
@@ -150,7 +150,7 @@ class LegalMovesWithSeconds(LegalMoves):
         self, player: PlayerSheet, marks: list[list[Mark]], cells: Sequence[Cell], closed: int
     ) -> list[Mark]:
         rows, threshold, latest = player.rows, self.threshold, self.latest
-        legal = []
+        legal, seconds = [], []
         for _, row, position, bit, locks in cells:
             mask = rows[row]
             if closed >> row & 1:
@@ -159,7 +159,8 @@ class LegalMovesWithSeconds(LegalMoves):
                 if not locks or crosses_in(player, row) >= threshold:
                     legal.append(marks[row][position])
             elif latest and mask.bit_length() - 1 == position and not rows[SECOND + row] & bit:
-                legal.append(marks[row][position])  # the second cross of the last cross
+                seconds.append(marks[row][position])  # the second cross of the last cross
+        legal.extend(seconds)  # after the first crosses, as the playouts' bits list them
         return legal
 
 
