@@ -20,13 +20,18 @@ in place of `Crossing` and `LegalMoves` on sheets with double cells (`crossing_f
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .crossing import Crossing
 from .errors import Refused
 from .events import Mark, Roll
 from .moves import LegalMoves, legal_moves
 from .player import COLOUR_ROWS, PlayerSheet
+from .state import COLOUR_INDEX
 from .tables import Cell, SheetTables
+
+if TYPE_CHECKING:
+    from .game import Game
 
 SECOND = COLOUR_ROWS
 """Index of red's row of second crosses; yellow's, green's and blue's follow."""
@@ -49,9 +54,7 @@ def crosses_in(player: PlayerSheet, row: int) -> int:
 
 
 def second_positions(player: PlayerSheet, row: int) -> list[int]:
-    """Where a colour row holds a second cross (0 = leftmost); none on other sheets."""
-    if len(player.rows) <= SECOND + row:
-        return []
+    """Where a colour row of a Double sheet holds a second cross (0 = leftmost)."""
     mask = player.rows[SECOND + row]
     return [p for p in range(mask.bit_length()) if mask >> p & 1]
 
@@ -169,3 +172,33 @@ def second_cross_words(player: PlayerSheet, row: int, position: int, cell: str) 
     if player.rows[SECOND + row] >> position & 1:
         return f"{player.name} has already crossed {cell} twice"
     return f"{player.name} has already crossed {cell}"
+
+
+def twice_words(game: Game, mark: Mark) -> str:
+    """What a mark on a Double sheet does beyond one cross, in words, for the table's news and
+    the choices offered: " again" (Double A: the second cross of a cell crossed), " x2" (Double
+    B: a cell printed double); "" for any other mark, or on other sheets."""
+    sheet = game.sheet
+    row = COLOUR_INDEX.get(mark.row)
+    if not sheet.has_doubles or row is None:
+        return ""
+    position = sheet.positions[row].get(mark.number)
+    if position is None:
+        return ""
+    if game.player(mark.player).rows[row] >> position & 1:
+        return " again"
+    return " x2" if mark.number in sheet.rows[row].double else ""
+
+
+def doubles_in_reach(game: Game, name: str) -> list[str]:
+    """Qwixx Double: the crosses worth two that `name` could make with the colour sums on the
+    table now ("R 5": red 5 crossed again, or a red 5 printed double), as the options display
+    lists them for the active player; none on other sheets or before a roll."""
+    dice = game.dice
+    if not game.sheet.has_doubles or dice is None or game.over:
+        return []
+    moves = game.tables.derived(moves_for)
+    player = game.player(name)
+    marks = game.tables.marks_for(name)
+    reached = moves.action2(player, marks, moves.colour_sums(dice), game.closed, dice)
+    return [f"{mark.row[0].upper()} {mark.number}" for mark in reached if twice_words(game, mark)]
