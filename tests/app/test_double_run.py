@@ -5,20 +5,10 @@ and `history` listing them (docs/rules.md, "Double A and Double B")."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-from support import spawn
+from support.spawn import qwixx_tower as qwixx
 from support.tower import Tower
-
-
-def qwixx(*args: str):
-    return spawn.run(
-        [sys.executable, "-m", "firmware_py.app.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_sheets_show_marks_the_printed_double_cells():
