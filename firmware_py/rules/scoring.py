@@ -17,6 +17,12 @@ def row_points(sheet: Sheet, player: PlayerSheet, row: int) -> int:
     return sheet.score[player.crosses(row)]
 
 
+def row_crosses(sheet: Sheet, player: PlayerSheet, row: int) -> int:
+    """A colour row's own crosses, the lock cross included (on a Double sheet, second crosses
+    too)."""
+    return crosses_in(player, row) if sheet.has_doubles else player.crosses(row)
+
+
 def counted_crosses(sheet: Sheet, player: PlayerSheet, row: int) -> int:
     """Big Points: the crosses a colour row scores by: its own and those of the bonus rows
     beside it ("crosses in bonus boxes count for both adjacent colour-rows"), at most as many

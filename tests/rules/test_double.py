@@ -182,3 +182,13 @@ def test_points_stop_at_sixteen_crosses(variant: str) -> None:
         sam.rows[4] = (1 << max(crosses - 12, 0)) - 1  # second crosses
         expected = POINTS[min(crosses, 16)]
         assert game_report(game)["players"]["Sam"]["rows"]["red"]["points"] == expected
+
+
+def test_the_game_over_breakdown_counts_second_crosses():
+    """The story's breakdown (phones, displays and terminal at game over) counts a row's crosses
+    as its points are read: red 5 crossed twice is two crosses, three points."""
+    from firmware_py.story import breakdown_of
+
+    game = play("double-a", ("Sam",), [*solo(R(1, 4), S("red", 5)), *solo(R(4, 1), S("red", 5))])
+    (sam,) = breakdown_of(game).players
+    assert (sam.rows[0].crosses, sam.rows[0].points) == (2, 3)
