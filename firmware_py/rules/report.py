@@ -58,8 +58,9 @@ def row_report(game: Game, player: PlayerSheet, row: int) -> dict[str, Any]:
     if game.sheet.bonus_rows:  # Big Points: the crosses the points are read for
         report["counted"] = scoring.counted_crosses(game.sheet, player, row)
     if game.sheet.has_doubles:  # Qwixx Double: second crosses count, and which cells hold them
-        report["crosses"] = crosses_in(player, row)
-        report["counted"] = min(report["crosses"], game.sheet.max_crosses())
+        crosses = crosses_in(player, row)
+        report["crosses"] = crosses
+        report["counted"] = min(crosses, game.sheet.max_crosses())
         report["doubled"] = [numbers[p] for p in second_positions(player, row)]
     return report
 
