@@ -178,14 +178,16 @@ class BusLink:
     async def _send(self, client: aiomqtt.Client) -> None:
         while True:
             message = await self.outbox.next()
-            await client.publish(
-                message.topic,
-                message.payload,
-                qos=message.qos,
-                retain=message.retain,
-                timeout=TIMEOUT * 2,
-            )
-            self.outbox.sent(message)
+            try:
+                await client.publish(
+                    message.topic,
+                    message.payload,
+                    qos=message.qos,
+                    retain=message.retain,
+                    timeout=TIMEOUT * 2,
+                )
+            finally:  # handed over (the client queues it at once): never again, even when the
+                self.outbox.sent(message)  # tower's stop cuts this short (its last words)
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
