@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_in_order ON games (finished, started, id);
 CREATE INDEX IF NOT EXISTS games_of_tower ON games (tower, number);
+CREATE INDEX IF NOT EXISTS games_of_tower_begun ON games (tower, started, finished, number);
 CREATE TABLE IF NOT EXISTS placings (
     game TEXT NOT NULL REFERENCES games (id), player TEXT NOT NULL, name TEXT NOT NULL,
     score INTEGER NOT NULL, place INTEGER NOT NULL, PRIMARY KEY (game, player)
@@ -158,10 +159,12 @@ class Store:
         return self._towers
 
     def newest_numbers(self) -> dict[str, int]:
-        """Each tower's highest game number kept (towers without a game: 0)."""
+        """Each tower's newest game kept, by when it began: its number (towers without a
+        game: 0). Not the highest number: a tower whose journal was emptied (a new SD card)
+        numbers from 1 again, and its newest games are those of the new card."""
         rows = self.db.execute(
-            "SELECT towers.tower, coalesce(max(games.number), 0) FROM towers "
-            "LEFT JOIN games ON games.tower = towers.tower GROUP BY towers.tower"
+            "SELECT tower, coalesce((SELECT number FROM games WHERE games.tower = towers.tower "
+            "ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers"
         )
         return dict(rows.fetchall())
 
