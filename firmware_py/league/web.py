@@ -26,6 +26,7 @@ from firmware_py.seats.phones.server import (
     IDLE,
     SERVER_NAME,
     GuardedSite,
+    Handler,
     listening_socket,
     own_host_only,
     read_little,
@@ -75,7 +76,7 @@ def make_app(league: League, evening: Evening) -> web.Application:
 
 
 @web.middleware
-async def within_budget(request: web.Request, handler: web.Handler) -> web.StreamResponse:
+async def within_budget(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Each page (not its style sheet) within the budgets of the phones' history pages: an
     address asking too often is told to wait, and another still gets its page."""
     budget = request.app[BUDGET]
