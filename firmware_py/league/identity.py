@@ -15,12 +15,22 @@ computer player is never the same as a person of the same name: its key says it 
 from __future__ import annotations
 
 import functools
+import re
 
 from firmware_py.league.incoming import Placing
 from firmware_py.seats.names import looks
 
 MAX_KEY = 200  # characters of a key (a name is at most 16; its skeleton a few times that)
-KEYS = 2  # how keys are made, kept in the league's file: 1 was the skeleton with case kept
+KEYS = 3  # how keys are made, kept in the league's file (1: the skeleton with case kept;
+#            2: unnamed seats were players)
+# The name a tower gives a person's seat that nobody named (seats/devices.py: a pad's, until its
+# player is named from a phone): every table has a "Player 2", and none of them is one player.
+UNNAMED = re.compile(r"Player \d{1,2}")
+
+
+def named(player: Placing) -> bool:
+    """False for a person's seat nobody named ("Player 2"): in the game, rated by nobody."""
+    return player.kind == "computer" or not UNNAMED.fullmatch(player.name)
 
 
 def player_key(player: Placing) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
-from firmware_py.league.identity import KEYS, player_key
+from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Order, Standing
 
@@ -107,7 +107,7 @@ class Store:
         self.db.executemany(
             "INSERT OR IGNORE INTO placings VALUES (?, ?, ?, ?, ?)",
             [(result.id, player_key(one), one.name, one.score, one.place)
-             for one in result.players],
+             for one in result.players if named(one)],
         )  # fmt: skip
 
     def since(self, after: Order | None) -> Iterator[Result]:

@@ -90,3 +90,19 @@ def test_a_file_of_keys_made_the_old_way_is_keyed_again_at_start(tmp_path):
     ian = next(one for one in again.ratings.standings() if one.key == "p:ian")
     assert (ian.games, len(again.ratings.standings())) == (2, 2)
     assert len(again.store.latest(10, player="p:ian")) == 2
+
+
+def test_every_table_s_unnamed_pad_is_nobody_in_the_league():
+    """A pad's seat nobody named goes by "Player 2" at every table (docs/league.md): two
+    strangers at two tables are not one player. Such a seat is in the game's result and its
+    row of games, but never in the standings nor rated: the named players are rated by their
+    places among themselves."""
+    league = League(Store(Path(":memory:")), "qwixx")
+    league.take("qwixx/t1/result", result("t1", 1, 1, "Player 2", "Ann", "Ben", kind="pad"))
+    league.take("qwixx/t2/result", result("t2", 1, 2, "Player 2", "Cleo", kind="pad"))
+    rated = {one.name: (one.games, one.wins) for one in league.ratings.standings()}
+    assert rated == {"Ann": (1, 0), "Ben": (1, 0), "Cleo": (1, 0)}
+    by_name = {one.name: one for one in league.ratings.standings()}
+    assert by_name["Ann"].mu > 25 > by_name["Ben"].mu  # Ann above Ben, whatever Player 2 did
+    assert league.store.latest(10, player=player_key(person("Player 2"))) == []
+    assert len(league.store.latest(10)) == 2
