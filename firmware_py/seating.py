@@ -110,6 +110,11 @@ class Seating:
         self.benched = [old for old in self.benched if old.name != seat.name]
         self.seats.append(seat)
 
+    def rename(self, old: str, new: str) -> SeatSpec:
+        """`old`'s seat goes by `new` from now on (a pad's player named from a phone)."""
+        self.seats = [replace(s, name=new) if s.name == old else s for s in self.seats]
+        return next(seat for seat in self.seats if seat.name == new)
+
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now."""
         self.seats = [replace(s, pad=pad) if s.name == name else s for s in self.seats]

@@ -136,7 +136,7 @@ class Results:
         unpublished. The journal is read in a worker thread: the table's loop never waits."""
         if self._again_from is not None:
             first, self._again_from = self._again_from, None
-            for path in await asyncio.to_thread(self._logs, first - 1, self.through):
+            for path in await asyncio.to_thread(self._asked_again, first):
                 payload = await asyncio.to_thread(self._finished, path)
                 if payload is not None:
                     await publish(payload)
@@ -148,6 +148,18 @@ class Results:
                 await publish(payload)
             self.through = number_of(path.name) or self.through
             await asyncio.to_thread(self._keep_note)
+
+    def _asked_again(self, first: int) -> list[Path]:
+        """The logs asked for again, from game `first` up to the last acknowledged; all of
+        them when the asker holds a game this journal never reached (`first` beyond its newest
+        game: the journal was emptied, a new SD card, and numbers games from 1 again)."""
+        held = self._logs(0, self.through)
+        try:
+            newest = max((number_of(path.name) or 0 for path in self.journal.games()), default=0)
+        except JournalError:
+            newest = 0
+        after = 0 if first - 1 > newest else first - 1
+        return [path for path in held if (number_of(path.name) or 0) > after]
 
     def _logs(self, after: int, upto: int | None) -> list[Path]:
         try:

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from urllib.parse import quote
 
-from firmware_py.league.identity import player_key
-from firmware_py.league.incoming import Result
+from firmware_py.league.identity import named, player_key
+from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Standing
 from firmware_py.league.tables import TableNow
 
@@ -88,10 +88,15 @@ def games_table(games: Iterable[Result], empty: str) -> str:
     )
 
 
+def _who(one: Placing) -> str:
+    """A player's name, a link to their page (a seat nobody named has none)."""
+    return player_link(player_key(one), one.name) if named(one) else escape(one.name)
+
+
 def _game_row(game: Result) -> str:
     ended = (game.finished or "")[11:16]  # HH:MM, UTC as the towers say it
     players = ", ".join(
-        f"{one.place}. {player_link(player_key(one), one.name)} {one.score}"
+        f"{one.place}. {_who(one)} {one.score}"
         for one in sorted(game.players, key=lambda one: (one.place, one.seat))
     )
     return (

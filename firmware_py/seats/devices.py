@@ -155,6 +155,7 @@ class RemoteSeats:
     def here(self, name: str) -> bool:
         """True while the device holding `name`'s seat is connected (a pad heard, a phone's
         page open)."""
+        self._forget_seats_gone()  # (and follows a seat named anew)
         devices = [device for device, player in self.seated.items() if player == name]
         holders = [self.identities.holder(device) for device in devices]
         return any(holder is not None and self.alive(holder) for holder in holders)
@@ -179,6 +180,10 @@ class RemoteSeats:
         game = now.game
         if game is not None and not game.over and name in game.seat:
             return name
+        renamed = [seat.name for seat in now.seats if seat.kind == self.kind and seat.pad == device]
+        if renamed:  # its player named from a phone since: the seat is still this device's
+            self.seated[device] = renamed[0]
+            return renamed[0]
         del self.seated[device]
         return None
 

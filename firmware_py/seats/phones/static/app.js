@@ -116,6 +116,13 @@ function handle(message) {
       localStorage.setItem(TOKEN_KEY, message.token);
       send({ type: "kept", token: message.token });
       break;
+    case "named":  // a pad's player named from this phone, which stays without a seat
+      clearRefusal();
+      setStatus(`the pad of ${message.pad} plays as ${message.player} now`, "ok");
+      $("name").value = "";
+      $("who").value = "";
+      chooseWho();
+      break;
     case "joined":
       localStorage.setItem(TOKEN_KEY, message.token);
       pending.clear();  // taps of a seat this phone lost: never the new seat's
@@ -177,7 +184,8 @@ function showLobby(lobby) {
   $("join").hidden = false;
   $("player").textContent = "Qwixx";
   $("lobby-text").textContent = lobby.text;
-  $("join-button").disabled = !lobby.may_join;
+  mayJoin = lobby.may_join;
+  showPads(lobby.pads || []);
   const code = new URLSearchParams(location.search).get("code");
   if (code && !$("code").value && !keyRefused) $("code").value = code;
   // The QR code's link carries the table's key, not the four digits: nothing to type.
@@ -185,6 +193,27 @@ function showLobby(lobby) {
 }
 
 let keyRefused = false;  // the link's key opened nothing (a new key since): type the code
+let mayJoin = false;
+
+// Between games a pad's seat may be given its player's name from here (a pad cannot type).
+function showPads(pads) {
+  const who = $("who");
+  const chosen = who.value;
+  const options = pads.map((name) => new Option(`the pad of ${name}: name its player`, name));
+  who.replaceChildren(new Option("I play on this phone", ""), ...options);
+  who.value = pads.includes(chosen) ? chosen : "";
+  $("who-label").hidden = pads.length === 0;
+  chooseWho();
+}
+
+function chooseWho() {
+  const pad = $("who").value;
+  $("name-words").textContent = pad ? "Its player's name" : "Your name";
+  $("join-button").textContent = pad ? "Name the pad's player" : "Join";
+  $("join-button").disabled = !pad && !mayJoin;
+}
+
+$("who").addEventListener("change", chooseWho);
 
 function keyWasRefused() {
   if ($("code-label").hidden) {
@@ -196,7 +225,9 @@ function keyWasRefused() {
 
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  send({ type: "join", code: $("code").value.trim(), name: $("name").value.trim() });
+  const message = { type: "join", code: $("code").value.trim(), name: $("name").value.trim() };
+  if ($("who").value) message.pad = $("who").value;
+  send(message);
 });
 
 // ---- the game --------------------------------------------------------------------------------
