@@ -110,6 +110,15 @@ class Seating:
         self.benched = [old for old in self.benched if old.name != seat.name]
         self.seats.append(seat)
 
+    def seat_only(self, seats: Sequence[SeatSpec]) -> None:
+        """Exactly these seats (a tournament's round), each kept as it is when its player sits
+        here already (their pad or phone); the others set aside, first to come back."""
+        here = {seat.name: seat for seat in self.seats}
+        chosen = [here.get(seat.name, seat) for seat in seats]
+        names = {seat.name for seat in chosen}
+        left = [seat for seat in self.seats + self.benched if seat.name not in names]
+        self.seats, self.benched = chosen, left[:BENCHED_KEPT]
+
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now."""
         self.seats = [replace(s, pad=pad) if s.name == name else s for s in self.seats]

@@ -104,7 +104,7 @@ def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str,
                 evening: Iterable[Result], limit: int) -> str:  # fmt: skip
     return page(
         "Qwixx league",
-        "<h2>Tables now</h2>"
+        '<p><a href="/tournament">Tournament</a></p><h2>Tables now</h2>'
         + tables_section(towers, tables)
         + "<h2>Standings</h2>"
         + standings_table(standings, limit)

@@ -1,0 +1,127 @@
+"""The tournament's part of the league's page: /tournament for everyone (the round, the tables,
+who still plays, the points) and the organiser's actions, each a form posted to
+/tournament/ACTION: only from a browser signed in with the organiser's password
+(`organiser.Organisers`), only from the league's own page (the Origin a browser sends names
+the league), answered by going back to /tournament with what happened in words."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+from aiohttp import web
+
+from firmware_py.league.core import League
+from firmware_py.league.organiser import COOKIE, WINDOW, Organisers
+from firmware_py.league.tournament import NotNow, read_entrants
+from firmware_py.league.tournament_pages import (
+    organiser_forms,
+    sign_in_form,
+    tournament_page,
+)
+
+ORGANISERS = web.AppKey("organisers", Organisers)
+TOURNAMENT_LEAGUE = web.AppKey("tournament_league", League)
+SAID = 200  # characters of the words shown after an action
+
+
+def add_tournament(app: web.Application, league: League, organisers: Organisers) -> None:
+    app[ORGANISERS], app[TOURNAMENT_LEAGUE] = organisers, league
+    app.router.add_get("/tournament", _page)
+    app.router.add_post("/tournament/sign-in", _sign_in)
+    for action in ACTIONS:
+        app.router.add_post(f"/tournament/{action}", _action)
+
+
+async def _page(request: web.Request) -> web.Response:
+    league, organisers = request.app[TOURNAMENT_LEAGUE], request.app[ORGANISERS]
+    tournament = league.tournament
+    header = tournament.header
+    round_, tables = tournament.round_now()
+    if organisers.is_organiser(request.cookies.get(COOKIE)):
+        entrants = tournament.store.entrants(header.id) if header else []
+        reported = all(table.game for table in tables)
+        forms = organiser_forms(
+            header,
+            entrants,
+            can_draw=reported,
+            can_start=bool(tables) and not all(t.started for t in tables),
+        )
+    else:
+        forms = sign_in_form(organisers.on)
+    said = request.query.get("said", "")[:SAID]
+    text = tournament_page(header, round_, tables, tournament.totals(), forms, said)
+    return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+
+def _back(said: str) -> web.HTTPSeeOther:
+    return web.HTTPSeeOther(f"/tournament?said={quote(said[:SAID])}")
+
+
+def _from_our_page(request: web.Request) -> bool:
+    """A form posted from the league's own page (a browser says where from in Origin)."""
+    origin = request.headers.get("Origin")
+    return origin is None or urlsplit(origin).netloc == request.host
+
+
+async def _sign_in(request: web.Request) -> web.StreamResponse:
+    organisers = request.app[ORGANISERS]
+    if not _from_our_page(request):
+        raise web.HTTPForbidden(text="only the league's own page may sign in")
+    form = await request.post()
+    typed = form.get("password")
+    device = request.remote or ""
+    token = organisers.sign_in(device, typed if isinstance(typed, str) else "")
+    if token is None:
+        if organisers.waiting(device):
+            raise _back(f"too many wrong passwords from this device: wait {WINDOW:g} s")
+        raise _back("that is not the organiser's password")
+    answer = _back("signed in as the organiser")
+    answer.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/tournament")
+    raise answer
+
+
+async def _action(request: web.Request) -> web.StreamResponse:
+    league, organisers = request.app[TOURNAMENT_LEAGUE], request.app[ORGANISERS]
+    if not _from_our_page(request) or not organisers.is_organiser(request.cookies.get(COOKIE)):
+        raise web.HTTPForbidden(text="only the organiser may do that: sign in on /tournament")
+    form = await request.post()
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    action = request.path.rsplit("/", 1)[1]
+    try:
+        said = ACTIONS[action](league, fields)
+    except NotNow as why:
+        said = str(why)
+    raise _back(said)
+
+
+def _create(league: League, fields: dict[str, str]) -> str:
+    rounds = fields.get("rounds", "")
+    if not rounds.isdigit() or len(rounds) > 2:
+        raise NotNow("the number of rounds is a number, 1 to 10")
+    entrants = read_entrants(fields.get("players", ""))
+    league.tournament.create(fields.get("name", ""), int(rounds), entrants)
+    return f"the tournament is created: {len(entrants)} players, {rounds} rounds"
+
+
+def _draw(league: League, _: dict[str, str]) -> str:
+    online = [tower for tower, on in league.store.towers().items() if on]
+    number = league.tournament.draw(online)
+    return f"round {number}'s tables are drawn and shown at the towers"
+
+
+def _start(league: League, _: dict[str, str]) -> str:
+    return f"round {league.tournament.start()} has begun at every table"
+
+
+def _leave(league: League, fields: dict[str, str]) -> str:
+    name = fields.get("name", "")
+    league.tournament.leave(name)
+    return f"{name} has left: not drawn again, no points in the rounds left"
+
+
+def _end(league: League, _: dict[str, str]) -> str:
+    league.tournament.end()
+    return "the tournament has ended"
+
+
+ACTIONS = {"create": _create, "draw": _draw, "start": _start, "leave": _leave, "end": _end}
