@@ -6,7 +6,7 @@ randomness is handed in.
 Table sizes: Qwixx is played by two to five; a round's tables seat three to five (a table of two
 is a duel, not a round of a tournament), as few tables as five a table allows, their sizes at most
 one apart. Placement points: first place earns FIRST, last place LAST, the places between evenly
-spaced and rounded, so every table's points average MEAN a player whatever its size (a winner at
+spaced (thirds at a table of four), so every table's points average MEAN a player whatever its size (a winner at
 a table of three earns what a winner at a table of five does); players tied share the points of
 the places they cover.
 """
@@ -66,9 +66,10 @@ def draw_round(
 
 
 def place_points(size: int) -> list[Fraction]:
-    """The points of places 1..size at a table of `size`: FIRST down to LAST, evenly."""
+    """The points of places 1..size at a table of `size`: FIRST down to LAST, evenly (a
+    player alone, the others drawn there absent, beat nobody: MEAN)."""
     if size == 1:
-        return [Fraction(FIRST)]
+        return [MEAN]
     step = Fraction(FIRST - LAST, size - 1)
     return [FIRST - step * place for place in range(size)]
 

@@ -61,9 +61,10 @@ def read_entrants(lines: str) -> list[Entrant]:
         for one in LEVELS:
             if typed.endswith(f"({one})"):
                 typed, level = typed[: -len(one) - 2].strip(), one
-        name = clean_name(typed)
-        why = why_not_name(name) if name == typed and len(typed) <= MAX_NAME else (
-            f"a name is at most {MAX_NAME} characters, plainly typed")  # fmt: skip
+        name = clean_name(typed)  # (what nobody can see taken out, as at every door)
+        why = why_not_name(name) or (
+            f"a name is at most {MAX_NAME} characters" if len(typed.strip()) > MAX_NAME else None
+        )
         if why:
             raise NotNow(f"{line.strip()[:40]!r}: {why}")
         for other in entrants:

@@ -29,11 +29,12 @@ class Browser:
     def get(self, path: str = "/tournament") -> tuple[int, str]:
         return self._open(urllib.request.Request(self.url + path))
 
-    def post(self, path: str, **fields: str) -> tuple[int, str]:
-        """A form posted from the page; the status and text of where it leads."""
+    def post(self, path: str, origin: str = "", **fields: str) -> tuple[int, str]:
+        """A form posted from the page (or from another site's, `origin`); the status and
+        text of where it leads."""
         body = urllib.parse.urlencode(fields).encode()
         request = urllib.request.Request(
-            self.url + path, data=body, headers={"Origin": self.url}, method="POST"
+            self.url + path, data=body, headers={"Origin": origin or self.url}, method="POST"
         )
         return self._open(request)
 

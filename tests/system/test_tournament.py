@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from support import HANG
+from support.journal import EVENT_NEWS
 from support.league import League
 from support.organiser import PASSWORD, Browser, round_games, seatings
 from support.tower import Tower
@@ -56,6 +57,10 @@ def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
         assert "Organiser's password" in organiser.get()[1]
         assert "not the organiser's password" in organiser.sign_in("guess-1234")
         assert "signed in as the organiser" in organiser.sign_in()
+        guest = Browser(league.url)  # another device on the café's Wi-Fi
+        assert guest.post("/tournament/create", rounds="1", players="A\nB\nC")[0] == 403
+        elsewhere = organiser.post("/tournament/end", origin="http://evil.example")
+        assert elsewhere[0] == 403  # another site open in the organiser's browser
         organiser.act("create", name="Friday cup", rounds="2", players="\n".join(PLAYERS))
         for number in (1, 2):
             page = organiser.act("draw")
@@ -73,5 +78,35 @@ def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
         points = [float(p) for p in re.findall(r"<td><b>([\d.]+)</b></td>", page)]
         assert len(points) == 9 and abs(sum(points) - 2 * 9 * 3) <= 0.05 * 9, page  # (shown to 0.1)
         assert "Winners" in page
+        for tower in towers.values():
+            tower.__exit__()
+
+
+def test_a_tower_restarted_mid_round_carries_its_game_on_and_it_counts_once(tmp_path, broker):
+    """A tower's plug pulled in the middle of the round's game: started again, it carries the
+    game on from its journal (its seating heard again, retained, starts nothing new) and the
+    game's result counts once for its table; the round closes when both tables reported."""
+    with the_league(tmp_path, broker) as league:
+        league.wait_on_the_bus()
+        towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}", pace=0.05) for n in (1, 2)}
+        for tower in towers.values():
+            tower.wait_ready()
+        league.output.wait_until(lambda _: len(league.towers_online()) == 2 or None, HANG, 0.1)
+        organiser = Browser(league.url)
+        organiser.sign_in()
+        organiser.act("create", name="Cup", rounds="1", players="\n".join(PLAYERS[:6]))
+        organiser.act("draw")
+        organiser.act("start")
+        pulled = towers["t1"]
+        pulled.wait_for("round 1 begins")
+        pulled.wait_until(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) > 5)
+        assert "t1" in organiser.get()[1].split("still playing:")[1]
+        pulled.kill()
+        pulled.start()
+        wait_for_round_over(league, organiser, 1)
+        games = round_games(league.database)
+        assert [(tower, game.split("-")[1]) for _, tower, game in games] == [
+            ("t1", "000001"), ("t2", "000001")]  # fmt: skip
+        assert len(list((tmp_path / "t1" / "state").glob("game-*.jsonl"))) == 1
         for tower in towers.values():
             tower.__exit__()
