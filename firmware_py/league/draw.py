@@ -6,9 +6,9 @@ randomness is handed in.
 Table sizes: Qwixx is played by two to five; a round's tables seat three to five (a table of two
 is a duel, not a round of a tournament), as few tables as five a table allows, their sizes at most
 one apart. Placement points: first place earns FIRST, last place LAST, the places between evenly
-spaced (thirds at a table of four), so every table's points average MEAN a player whatever its size (a winner at
-a table of three earns what a winner at a table of five does); players tied share the points of
-the places they cover.
+spaced (thirds at a table of four), so every table's points average MEAN a player whatever its
+size (a winner at a table of three earns what a winner at a table of five does); players tied
+share the points of the places they cover.
 """
 
 from __future__ import annotations

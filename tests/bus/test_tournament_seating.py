@@ -12,6 +12,8 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from support import HANG
+from support.table import until
 
 from firmware_py.app.assembly import attach_bus, build_table
 from firmware_py.app.config import SIMULATED
@@ -23,8 +25,6 @@ from firmware_py.bus.tournament import NotASeating, read_seating
 from firmware_py.journal.journal import Journal
 from firmware_py.rules import Game
 from sheets import load_sheet
-from support import HANG
-from support.table import until
 
 SETTINGS = MqttConfig(host="localhost", tower_id="t1", commands=("tournament",))
 TOPICS = Topics.of(SETTINGS)

@@ -20,6 +20,7 @@ from firmware_py.league.core import League
 from firmware_py.league.store import Store
 from firmware_py.league.tournament import NotNow, read_entrants, round_tag
 from firmware_py.league.tournament_pages import tournament_page
+from firmware_py.league.tournament_store import RoundTable
 
 PLAYERS = "Ann\nBen\nCleo\nDan\nEve\nFinn\nRobo (hard)"
 TOWERS = ["t1", "t2", "t3"]
@@ -30,6 +31,15 @@ def a_league() -> League:
     league.tournament.clock = lambda: datetime(2026, 11, 27, 19, 0, tzinfo=UTC)
     league.tournament.chance = random.Random(7)
     return league
+
+
+def first_round_begun(rounds: int) -> tuple[League, list[RoundTable]]:
+    """A league whose tournament of `rounds` has its first round drawn and started."""
+    league = a_league()
+    league.tournament.create("Cup", rounds, read_entrants(PLAYERS))
+    league.tournament.draw(TOWERS)
+    league.tournament.start()
+    return league, league.tournament.round_now()[1]
 
 
 def result(tower: str, number: int, scores: dict[str, int], tag: tuple[int, int] | None) -> bytes:
@@ -66,10 +76,7 @@ def points(league: League) -> dict[str, Fraction]:
 def test_each_tables_first_game_of_the_round_counts_once():
     """Copies (at-least-once delivery), a second game at the same table, the round's tag from
     a tower not seated for it, and an untagged game count nothing."""
-    league = a_league()
-    league.tournament.create("Cup", 2, read_entrants(PLAYERS))
-    league.tournament.draw(TOWERS)
-    league.tournament.start()
+    league, _ = first_round_begun(2)
     seated = play_round(league, 1)
     once = points(league)
     assert sum(once.values()) == 3 * 7  # every table's points average 3
@@ -87,11 +94,7 @@ def test_each_tables_first_game_of_the_round_counts_once():
 
 
 def test_a_late_table_holds_the_next_round_back_and_is_named():
-    league = a_league()
-    league.tournament.create("Cup", 3, read_entrants(PLAYERS))
-    league.tournament.draw(TOWERS)
-    league.tournament.start()
-    _, tables = league.tournament.round_now()
+    league, tables = first_round_begun(3)
     first = tables[0]
     scores = {name: seat for seat, name in enumerate(first.players)}
     league.take(f"qwixx/{first.tower}/result", result(first.tower, 1, scores, (1, 1)))
@@ -103,10 +106,7 @@ def test_a_late_table_holds_the_next_round_back_and_is_named():
 
 
 def test_a_player_who_leaves_is_drawn_no_more_and_keeps_what_they_earned():
-    league = a_league()
-    league.tournament.create("Cup", 3, read_entrants(PLAYERS))
-    league.tournament.draw(TOWERS)
-    league.tournament.start()
+    league, _ = first_round_begun(3)
     play_round(league, 1)
     earned = points(league)["Ann"]
     league.tournament.leave("Ann")
@@ -121,11 +121,7 @@ def test_a_player_who_leaves_is_drawn_no_more_and_keeps_what_they_earned():
 
 
 def test_a_player_drawn_who_never_played_earns_nothing_that_round():
-    league = a_league()
-    league.tournament.create("Cup", 1, read_entrants(PLAYERS))
-    league.tournament.draw(TOWERS)
-    league.tournament.start()
-    _, tables = league.tournament.round_now()
+    league, tables = first_round_begun(1)
     for at, table in enumerate(tables):
         came = table.players[1:] if at == 0 else table.players  # the first one never joined
         scores = {name: 10 * seat for seat, name in enumerate(came)}
