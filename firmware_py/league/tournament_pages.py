@@ -31,15 +31,19 @@ def points_words(points: Fraction | None) -> str:
 
 
 def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTable],
-                    totals: Sequence[Total], organiser: str, said: str = "") -> str:  # fmt: skip
-    """The whole page; `organiser`: the organiser's forms, or the sign-in, as HTML."""
+                    totals: Sequence[Total], organiser: str, said: str = "",
+                    refresh: bool = True) -> str:  # fmt: skip
+    """The whole page; `organiser`: the organiser's forms, or the sign-in, as HTML; `refresh`:
+    off for the organiser (a form half filled in is not loaded away)."""
     note = f'<p class="said" role="status">{escape(said)}</p>' if said else ""
     if header is None:
-        return page("Tournament", note + "<p>No tournament yet.</p>" + organiser)
+        return page("Tournament", note + "<p>No tournament yet.</p>" + organiser, refresh=refresh)
     body = note + _state(header, round_, tables)
     body += winners(totals) if header.ended else _tables(round_, tables)
     body += "<h2>Points</h2>" + points_table(header.rounds, totals)
-    return page(header.name, '<p><a href="/">The league</a></p>' + body + organiser)
+    return page(
+        header.name, '<p><a href="/">The league</a></p>' + body + organiser, refresh=refresh
+    )
 
 
 def _state(header: Header, round_: int, tables: Sequence[RoundTable]) -> str:
@@ -151,5 +155,9 @@ def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw
             f'<label>Player <select name="name">{options}</select></label>',
         )
     )
-    forms.append(_form("end", "End the tournament"))
+    sure = (
+        '<label><input type="checkbox" name="sure" value="yes" required> '
+        "Yes, end it: the winners are named and nothing more is counted</label>"
+    )
+    forms.append(_form("end", "End the tournament", sure))
     return "<h2>Organiser</h2>" + "".join(forms)

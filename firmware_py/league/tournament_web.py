@@ -37,7 +37,8 @@ async def _page(request: web.Request) -> web.Response:
     tournament = league.tournament
     header = tournament.header
     round_, tables = tournament.round_now()
-    if organisers.is_organiser(request.cookies.get(COOKIE)):
+    organiser = organisers.is_organiser(request.cookies.get(COOKIE))
+    if organiser:
         entrants = tournament.store.entrants(header.id) if header else []
         reported = all(table.game for table in tables)
         forms = organiser_forms(
@@ -49,7 +50,8 @@ async def _page(request: web.Request) -> web.Response:
     else:
         forms = sign_in_form(organisers.on)
     said = request.query.get("said", "")[:SAID]
-    text = tournament_page(header, round_, tables, tournament.totals(), forms, said)
+    text = tournament_page(header, round_, tables, tournament.totals(), forms, said,
+                           refresh=not organiser)  # fmt: skip
     return web.Response(text=text, content_type="text/html", charset="utf-8")
 
 
@@ -58,9 +60,13 @@ def _back(said: str) -> web.HTTPSeeOther:
 
 
 def _from_our_page(request: web.Request) -> bool:
-    """A form posted from the league's own page (a browser says where from in Origin)."""
-    origin = request.headers.get("Origin")
-    return origin is None or urlsplit(origin).netloc == request.host
+    """A form posted from the league's own page. A browser says where from: in Sec-Fetch-Site,
+    and in Origin ("null" under the page's no-referrer policy, which Chromium applies to it);
+    the session's cookie is SameSite=Strict besides, so another site's form never carries it."""
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin", "null")
+    return origin == "null" or urlsplit(origin).netloc == request.host
 
 
 async def _sign_in(request: web.Request) -> web.StreamResponse:
@@ -119,7 +125,9 @@ def _leave(league: League, fields: dict[str, str]) -> str:
     return f"{name} has left: not drawn again, no points in the rounds left"
 
 
-def _end(league: League, _: dict[str, str]) -> str:
+def _end(league: League, fields: dict[str, str]) -> str:
+    if fields.get("sure") != "yes":
+        raise NotNow('tick "Yes, end it" to end the tournament')
     league.tournament.end()
     return "the tournament has ended"
 
