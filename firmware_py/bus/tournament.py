@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal, JournalError, number_of, write_durably
 from firmware_py.seating import COMPUTER, LEVELS, MAX_SEATS, NAME_LENGTH, PAD, SeatSpec
 
@@ -32,7 +33,7 @@ BETWEEN_GAMES = ("attract", "game over")
 Key = tuple[int, int]  # (tournament, round)
 
 
-class NotASeating(ValueError):
+class NotASeating(TowerError):
     """A message on the tournament topic that is not the league's seating."""
 
 

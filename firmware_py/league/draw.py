@@ -17,12 +17,14 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
+from firmware_py.errors import TowerError
+
 SMALLEST, LARGEST = 3, 5  # players at a round's table
 FIRST, LAST = 5, 1  # placement points of a table's first and last place
 MEAN = Fraction(FIRST + LAST, 2)  # every table's points, a player on average
 
 
-class TooFewTables(ValueError):
+class TooFewTables(TowerError):
     """The players need more tables than there are towers (or are too few for one table)."""
 
 

@@ -167,7 +167,8 @@ class Tournament:
         header = self.header
         if tag is None or header is None or tag[0] != header.id:
             return False
-        table = next((t for t in self.rounds().get(tag[1], []) if t.tower == result.tower), None)
+        tables = self.store.tables(header.id, only=tag[1]).get(tag[1], [])
+        table = next((one for one in tables if one.tower == result.tower), None)
         if table is None or table.started is None:
             return False
         drawn = set(table.players)

@@ -133,14 +133,14 @@ class TournamentStore:
         )
         return cursor.rowcount == 1
 
-    def tables(self, tournament: int) -> dict[int, list[RoundTable]]:
-        """Every round's tables, by round."""
+    def tables(self, tournament: int, only: int | None = None) -> dict[int, list[RoundTable]]:
+        """Every round's tables (or round `only`'s), by round."""
         rows = self.db.execute(
             "SELECT s.round, s.tower, s.players, s.drawn, s.started, g.game, g.scores "
             "FROM seatings s LEFT JOIN round_games g ON g.tournament = s.tournament "
             "AND g.round = s.round AND g.tower = s.tower WHERE s.tournament = ? "
-            "ORDER BY s.round, s.tower",
-            (tournament,),
+            "AND (? IS NULL OR s.round = ?) ORDER BY s.round, s.tower",
+            (tournament, only, only),
         )
         rounds: dict[int, list[RoundTable]] = {}
         for round_, tower, players, drawn, started, game, scores in rows:
