@@ -31,6 +31,9 @@ MAX_SEATS = 5
 LEVELS = ("easy", "medium", "hard")  # computer players' levels, weakest first (players/levels.py)
 DEFAULT_LEVEL = "medium"  # a computer seat's level where none is given
 NAME_LENGTH = 24  # characters in a player's name, wherever it is typed: "Alexandra-Charlotte"
+# A seat a league's tournament drew for a person holds this in place of a device's ident: the
+# phone that joins with the seat's name takes it (and no other phone saying hello).
+DRAWN = "(drawn)"
 BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 

@@ -23,7 +23,15 @@ from typing import Any, Protocol
 
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal, JournalError, number_of, write_durably
-from firmware_py.seating import COMPUTER, LEVELS, MAX_SEATS, NAME_LENGTH, PAD, SeatSpec
+from firmware_py.seating import (
+    COMPUTER,
+    DRAWN,
+    LEVELS,
+    MAX_SEATS,
+    NAME_LENGTH,
+    PHONE,
+    SeatSpec,
+)
 
 log = logging.getLogger(__name__)
 
@@ -109,9 +117,10 @@ def _time(value: Any) -> str | None:
 
 
 def seats_of(seating: RoundSeating) -> list[SeatSpec]:
-    """The round's seats: a computer player at its level; a person's seat waits for their pad
-    or phone (a person who never joins sits the game out, as a player whose device left)."""
-    return [SeatSpec(name, COMPUTER, level=level) if level else SeatSpec(name, PAD)
+    """The round's seats: a computer player at its level; a person's seat waits for the phone
+    that joins with their name (a person who never joins sits the game out, as a player whose
+    device left)."""
+    return [SeatSpec(name, COMPUTER, level=level) if level else SeatSpec(name, PHONE, DRAWN)
             for name, level in seating.players]  # fmt: skip
 
 

@@ -24,6 +24,8 @@ from firmware_py.bus.topics import Topics
 from firmware_py.bus.tournament import NotASeating, read_seating
 from firmware_py.journal.journal import Journal
 from firmware_py.rules import Game
+from firmware_py.seating import PHONE
+from firmware_py.seats.devices import RemoteSeats
 from sheets import load_sheet
 
 SETTINGS = MqttConfig(host="localhost", tower_id="t1", commands=("tournament",))
@@ -132,3 +134,26 @@ async def seating_while_playing(tmp_path: Path) -> None:
         for rubbish in (b"{", b"[]", seating(True, [{"name": " x"}]), b"x" * 3000):
             assert tower.hears(rubbish) is Verdict.IGNORED
         assert tower.client.inbox.counts.malformed == 4
+
+
+def test_a_person_drawn_is_seated_by_the_phone_that_joins_with_their_name(tmp_path):
+    """A person's seat waits for the phone that joins with their name (as names are compared:
+    "zoë" is Zoë's), not for the first phone that opens the page; then the round starts with
+    them."""
+    asyncio.run(asyncio.wait_for(person_joins(tmp_path), HANG))
+
+
+async def person_joins(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        phones = RemoteSeats(tower.table.door(PHONE))
+        players = [{"name": "Zoë", "computer": None}, *PLAYERS[:2]]
+        tower.hears(seating(started=False, players=players))
+        assert phones.connect("guest-phone", "guest") is None  # a guest opens the page
+        assert phones.seat_of("guest-phone") is None
+        assert phones.join("zoes-phone", "zoe", "zoë") is None
+        assert phones.seat_of("zoes-phone") == "Zoë"
+        assert [seat.name for seat in tower.table.seating.seats] == ["Zoë", "Ann", "Ben"]
+        tower.client.inbox.clock = lambda: 7000.0  # (a new second: the inbox's budget)
+        tower.hears(seating(started=True, players=players))
+        await until(lambda: tower.game is not None)
+        assert [player.name for player in tower.game.players] == ["Zoë", "Ann", "Ben"]
