@@ -21,11 +21,12 @@ from fractions import Fraction
 
 from firmware_py.errors import TowerError
 from firmware_py.league.draw import TooFewTables, draw_round, placement_points
-from firmware_py.league.incoming import Result
+from firmware_py.league.incoming import TOWER, Result
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable, TournamentStore
 from firmware_py.seats.names import MAX_NAME, clean_name, looks_alike, why_not_name
 
 MAX_ROUNDS = 10
+MAX_TOWERS = 256  # as the league keeps
 MAX_ENTRANTS = 100  # twenty towers of five
 LEVELS = ("easy", "medium", "hard")
 Clock = Callable[[], datetime]
@@ -47,6 +48,17 @@ class Total:
 
 def _now(clock: Clock) -> str:
     return clock().astimezone(UTC).isoformat(timespec="seconds")
+
+
+def read_towers(typed: str) -> list[str]:
+    """The towers the organiser named ("t1 t2, t3"); NotNow for one that cannot be a tower."""
+    towers = typed.replace(",", " ").split()
+    for tower in towers:
+        if not TOWER.fullmatch(tower):
+            raise NotNow(f"{tower[:40]!r} is not a tower's id (letters, digits, - and _)")
+    if len(towers) > MAX_TOWERS:
+        raise NotNow(f"at most {MAX_TOWERS} towers")
+    return list(dict.fromkeys(towers))
 
 
 def read_entrants(lines: str) -> list[Entrant]:
@@ -94,13 +106,15 @@ class Tournament:
         header = self.store.current()
         return header if header is not None and header.ended is None else None
 
-    def create(self, name: str, rounds: int, entrants: list[Entrant]) -> int:
+    def create(self, name: str, rounds: int, entrants: list[Entrant],
+               towers: list[str] | None = None) -> int:  # fmt: skip
+        """A new tournament; its tables drawn at `towers` only (None: every one on the bus)."""
         if self.running() is not None:
             raise NotNow("a tournament is running: end it first")
         if not 1 <= rounds <= MAX_ROUNDS:
             raise NotNow(f"a tournament has 1 to {MAX_ROUNDS} rounds")
         title = clean_name(name)[:40] or "Tournament"
-        return self.store.create(title, rounds, _now(self.clock), entrants)
+        return self.store.create(title, rounds, _now(self.clock), entrants, towers or [])
 
     def rounds(self) -> dict[int, list[RoundTable]]:
         header = self.header
@@ -121,6 +135,8 @@ class Tournament:
         if last >= header.rounds:
             raise NotNow(f"all {header.rounds} rounds are played: end the tournament")
         players = [one.name for one in self.store.entrants(header.id) if one.left_after is None]
+        named = header.towers
+        towers = [tower for tower in towers if not named or tower in named]
         try:
             seating = draw_round(players, sorted(towers), self.chance)
         except TooFewTables as why:

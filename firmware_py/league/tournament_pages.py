@@ -50,7 +50,8 @@ def _state(header: Header, round_: int, tables: Sequence[RoundTable]) -> str:
     if header.ended:
         return f"<p>Ended at {clock_time(header.ended)}.</p>"
     if round_ == 0:
-        return f"<p>{header.rounds} rounds; no round drawn yet.</p>"
+        at = ", ".join(escape(tower) for tower in header.towers) or "every tower on the bus"
+        return f"<p>{header.rounds} rounds at {at}; no round drawn yet.</p>"
     playing = [table for table in tables if table.started and not table.game]
     if not all(table.started for table in tables):
         what = "drawn: the players go to their tables"
@@ -139,6 +140,8 @@ def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw
             '<label>Rounds <input name="rounds" type="number" min="1" max="10" '
             'value="5"></label><label>Players, one a line ("Robo (hard)": a computer '
             'player) <textarea name="players" rows="8" required></textarea></label>'
+            "<label>Towers whose tables play (blank: every tower on the bus) "
+            '<input name="towers" placeholder="t1 t2 t3"></label>'
         )
         return "<h2>Organiser</h2>" + _form("create", "Create the tournament", fields)
     forms = []

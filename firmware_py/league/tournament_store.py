@@ -13,7 +13,7 @@ from dataclasses import dataclass
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, rounds INTEGER NOT NULL, created TEXT NOT NULL,
-    ended TEXT
+    ended TEXT, towers TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS entrants (
     tournament INTEGER NOT NULL, name TEXT NOT NULL, computer TEXT, left_after INTEGER,
@@ -56,11 +56,19 @@ class RoundTable:
 
 @dataclass(frozen=True)
 class Header:
+    """A tournament: its name, rounds, when it was created and ended, and the towers its
+    tables are drawn at (none named: every tower on the bus)."""
+
     id: int
     name: str
     rounds: int
     created: str
     ended: str | None
+    towers_named: str = "[]"  # JSON
+
+    @property
+    def towers(self) -> list[str]:
+        return list(json.loads(self.towers_named))
 
 
 class TournamentStore:
@@ -75,12 +83,13 @@ class TournamentStore:
         row = self.db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
         return Header(*row) if row else None
 
-    def create(self, name: str, rounds: int, created: str, entrants: list[Entrant]) -> int:
+    def create(self, name: str, rounds: int, created: str, entrants: list[Entrant],
+               towers: list[str]) -> int:  # fmt: skip
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             cursor = self.db.execute(
-                "INSERT INTO tournaments (name, rounds, created) VALUES (?, ?, ?)",
-                (name, rounds, created),
+                "INSERT INTO tournaments (name, rounds, created, towers) VALUES (?, ?, ?, ?)",
+                (name, rounds, created, json.dumps(towers)),
             )
             number = int(cursor.lastrowid or 0)
             self.db.executemany(

@@ -6,26 +6,47 @@ the league), answered by going back to /tournament with what happened in words."
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from firmware_py.league.core import League
 from firmware_py.league.organiser import COOKIE, WINDOW, Organisers
-from firmware_py.league.tournament import NotNow, read_entrants
+from firmware_py.league.tournament import NotNow, read_entrants, read_towers
 from firmware_py.league.tournament_pages import (
     organiser_forms,
     sign_in_form,
     tournament_page,
 )
 
+SAID = 200  # characters of the words shown after an action
+DEVICES_TOLD = 256  # devices whose last words wait to be shown
+
+
+class Told:
+    """What each device's last post came to, in words, shown once by the page it is sent back
+    to (kept here, not in the address: a link cannot make the page say anything)."""
+
+    def __init__(self) -> None:
+        self.words: dict[str, str] = {}
+
+    def keep(self, device: str, words: str) -> None:
+        self.words.pop(device, None)
+        if len(self.words) >= DEVICES_TOLD:
+            self.words.pop(next(iter(self.words)))
+        self.words[device] = words[:SAID]
+
+    def take(self, device: str) -> str:
+        return self.words.pop(device, "")
+
+
 ORGANISERS = web.AppKey("organisers", Organisers)
 TOURNAMENT_LEAGUE = web.AppKey("tournament_league", League)
-SAID = 200  # characters of the words shown after an action
+TOLD = web.AppKey("told", Told)
 
 
 def add_tournament(app: web.Application, league: League, organisers: Organisers) -> None:
-    app[ORGANISERS], app[TOURNAMENT_LEAGUE] = organisers, league
+    app[ORGANISERS], app[TOURNAMENT_LEAGUE], app[TOLD] = organisers, league, Told()
     app.router.add_get("/tournament", _page)
     app.router.add_post("/tournament/sign-in", _sign_in)
     for action in ACTIONS:
@@ -49,14 +70,16 @@ async def _page(request: web.Request) -> web.Response:
         )
     else:
         forms = sign_in_form(organisers.on)
-    said = request.query.get("said", "")[:SAID]
+    said = request.app[TOLD].take(request.remote or "")
     text = tournament_page(header, round_, tables, tournament.totals(), forms, said,
                            refresh=not organiser)  # fmt: skip
     return web.Response(text=text, content_type="text/html", charset="utf-8")
 
 
-def _back(said: str) -> web.HTTPSeeOther:
-    return web.HTTPSeeOther(f"/tournament?said={quote(said[:SAID])}")
+def _back(request: web.Request, said: str) -> web.HTTPSeeOther:
+    """Back to the page, which says `said` to this device once."""
+    request.app[TOLD].keep(request.remote or "", said)
+    return web.HTTPSeeOther("/tournament")
 
 
 def _from_our_page(request: web.Request) -> bool:
@@ -79,9 +102,9 @@ async def _sign_in(request: web.Request) -> web.StreamResponse:
     token = organisers.sign_in(device, typed if isinstance(typed, str) else "")
     if token is None:
         if organisers.waiting(device):
-            raise _back(f"too many wrong passwords from this device: wait {WINDOW:g} s")
-        raise _back("that is not the organiser's password")
-    answer = _back("signed in as the organiser")
+            raise _back(request, f"too many wrong passwords from this device: wait {WINDOW:g} s")
+        raise _back(request, "that is not the organiser's password")
+    answer = _back(request, "signed in as the organiser")
     answer.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/tournament")
     raise answer
 
@@ -97,7 +120,7 @@ async def _action(request: web.Request) -> web.StreamResponse:
         said = ACTIONS[action](league, fields)
     except NotNow as why:
         said = str(why)
-    raise _back(said)
+    raise _back(request, said)
 
 
 def _create(league: League, fields: dict[str, str]) -> str:
@@ -105,7 +128,8 @@ def _create(league: League, fields: dict[str, str]) -> str:
     if not rounds.isdigit() or len(rounds) > 2:
         raise NotNow("the number of rounds is a number, 1 to 10")
     entrants = read_entrants(fields.get("players", ""))
-    league.tournament.create(fields.get("name", ""), int(rounds), entrants)
+    towers = read_towers(fields.get("towers", ""))
+    league.tournament.create(fields.get("name", ""), int(rounds), entrants, towers)
     return f"the tournament is created: {len(entrants)} players, {rounds} rounds"
 
 

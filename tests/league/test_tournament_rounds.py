@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from firmware_py.league.core import League
 from firmware_py.league.store import Store
-from firmware_py.league.tournament import NotNow, read_entrants, round_tag
+from firmware_py.league.tournament import NotNow, read_entrants, read_towers, round_tag
 from firmware_py.league.tournament_pages import tournament_page
 from firmware_py.league.tournament_store import RoundTable
 
@@ -163,3 +163,16 @@ def test_any_round_tag_is_read_without_a_traceback(value):
     tag = round_tag(json.dumps({"round": value}).encode())
     assert tag is None or (isinstance(tag, tuple) and len(tag) == 2)
     assert round_tag(b"\xff\x00 not json") is None
+
+
+def test_only_the_towers_the_organiser_named_get_tables():
+    """A café's tower that is on the bus but not in the tournament (the bar's table) is never
+    drawn; a name that cannot be a tower is refused in words."""
+    league = a_league()
+    towers = read_towers("t2, t3")
+    league.tournament.create("Cup", 1, read_entrants(PLAYERS), towers)
+    league.tournament.draw(["t1", "t2", "t3", "bar"])
+    _, tables = league.tournament.round_now()
+    assert sorted(table.tower for table in tables) == ["t2", "t3"]
+    with pytest.raises(NotNow, match="not a tower's id"):
+        read_towers("t1 qwixx/#")
