@@ -20,13 +20,14 @@ from datetime import UTC, datetime
 from fractions import Fraction
 
 from firmware_py.errors import TowerError
-from firmware_py.league.draw import TooFewTables, draw_round, placement_points
+from firmware_py.league.draw import MEAN, TooFewTables, draw_round, placement_points
 from firmware_py.league.incoming import TOWER, Result
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable, TournamentStore
 from firmware_py.seats.names import MAX_NAME, clean_name, looks_alike, why_not_name
 
 MAX_ROUNDS = 10
 MAX_TOWERS = 256  # as the league keeps
+CLOSED = "(closed)"  # the game of a table the organiser closed without a result
 MAX_ENTRANTS = 100  # twenty towers of five
 LEVELS = ("easy", "medium", "hard")
 Clock = Callable[[], datetime]
@@ -157,6 +158,21 @@ class Tournament:
         self._tell([table.tower for table in tables])
         return last
 
+    def close_round(self) -> list[str]:
+        """The round begun closed although tables have not reported (a tower that broke down):
+        their players earn MEAN each (no fault of theirs), and a result that comes later for
+        them counts nothing. The towers closed, by name."""
+        header = self._running()
+        last, tables = self.round_now()
+        if not tables or not all(table.started for table in tables):
+            raise NotNow("only a round that has begun can be closed")
+        waiting = [table.tower for table in tables if not table.game]
+        if not waiting:
+            raise NotNow(f"every table of round {last} has reported")
+        for tower in waiting:
+            self.store.keep_game(header.id, last, tower, CLOSED, {})
+        return waiting
+
     def leave(self, name: str) -> None:
         """A player leaves: their rounds from the next one drawn are not theirs."""
         header = self._running()
@@ -252,9 +268,12 @@ def round_tag(payload: bytes) -> tuple[int, int] | None:
 
 def round_points(table: RoundTable) -> dict[str, Fraction]:
     """A reported table's placement points: by place among the players drawn there who
-    played (ties share), and nothing for one drawn who did not play."""
+    played (ties share), and nothing for one drawn who did not play; MEAN each at a table the
+    organiser closed without a result."""
     if table.game is None:
         return {}
+    if table.game == CLOSED:
+        return dict.fromkeys(table.players, MEAN)
     scores = dict(table.scores)
     places = [1 + sum(other > score for other in scores.values()) for score in scores.values()]
     points = dict(zip(scores, placement_points(places), strict=True))

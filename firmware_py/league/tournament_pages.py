@@ -11,7 +11,7 @@ from fractions import Fraction
 from html import escape
 
 from firmware_py.league.pages import page
-from firmware_py.league.tournament import Total, round_points
+from firmware_py.league.tournament import CLOSED, Total, round_points
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
 
 WINNERS = 3  # the top players named at the end
@@ -76,7 +76,9 @@ def _table(table: RoundTable) -> str:
         escape(name) + (f" {points_words(points[name])}" if table.game else "")
         for name in table.players
     )
-    if table.game:
+    if table.game == CLOSED:
+        state = "closed by the organiser, no result"
+    elif table.game:
         state = "reported"
     elif table.started:
         state = f"playing since {clock_time(table.started)}"
@@ -132,7 +134,7 @@ def sign_in_form(on: bool) -> str:
 
 
 def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw: bool,
-                    can_start: bool) -> str:  # fmt: skip
+                    can_start: bool, can_close: bool = False) -> str:  # fmt: skip
     """What the organiser may do now."""
     if header is None or header.ended:
         fields = (
@@ -149,6 +151,12 @@ def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw
         forms.append(_form("draw", "Draw the next round's tables"))
     if can_start:
         forms.append(_form("start", "Start the round"))
+    if can_close:
+        sure = (
+            '<label><input type="checkbox" name="sure" value="yes" required> Yes: the '
+            "tables still playing have no result; their players earn 3 points each</label>"
+        )
+        forms.append(_form("close", "Close the round", sure))
     still = [one for one in entrants if one.left_after is None]
     options = "".join(f"<option>{escape(one.name)}</option>" for one in still)
     forms.append(

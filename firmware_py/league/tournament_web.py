@@ -62,12 +62,10 @@ async def _page(request: web.Request) -> web.Response:
     if organiser:
         entrants = tournament.store.entrants(header.id) if header else []
         reported = all(table.game for table in tables)
-        forms = organiser_forms(
-            header,
-            entrants,
-            can_draw=reported,
-            can_start=bool(tables) and not all(t.started for t in tables),
-        )
+        begun = bool(tables) and all(table.started for table in tables)
+        forms = organiser_forms(header, entrants, can_draw=reported,
+                                can_start=bool(tables) and not begun,
+                                can_close=begun and not reported)  # fmt: skip
     else:
         forms = sign_in_form(organisers.on)
     said = request.app[TOLD].take(request.remote or "")
@@ -143,6 +141,13 @@ def _start(league: League, _: dict[str, str]) -> str:
     return f"round {league.tournament.start()} has begun at every table"
 
 
+def _close(league: League, fields: dict[str, str]) -> str:
+    if fields.get("sure") != "yes":
+        raise NotNow('tick "Yes" to close the round without those tables\' results')
+    closed = league.tournament.close_round()
+    return f"the round is closed; no result from {', '.join(closed)}"
+
+
 def _leave(league: League, fields: dict[str, str]) -> str:
     name = fields.get("name", "")
     league.tournament.leave(name)
@@ -156,4 +161,5 @@ def _end(league: League, fields: dict[str, str]) -> str:
     return "the tournament has ended"
 
 
-ACTIONS = {"create": _create, "draw": _draw, "start": _start, "leave": _leave, "end": _end}
+ACTIONS = {"create": _create, "draw": _draw, "start": _start, "close": _close, "leave": _leave,
+           "end": _end}  # fmt: skip

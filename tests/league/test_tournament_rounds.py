@@ -176,3 +176,22 @@ def test_only_the_towers_the_organiser_named_get_tables():
     assert sorted(table.tower for table in tables) == ["t2", "t3"]
     with pytest.raises(NotNow, match="not a tower's id"):
         read_towers("t1 qwixx/#")
+
+
+def test_a_table_whose_tower_broke_down_is_closed_by_the_organiser():
+    """A tower that never reports: the organiser closes the round; that table's players earn
+    the mean, 3 each (no fault of theirs), its result coming later counts nothing, and the next
+    round can be drawn."""
+    league, tables = first_round_begun(2)
+    first, broken = tables[0], tables[1]
+    scores = {name: seat for seat, name in enumerate(first.players)}
+    league.take(f"qwixx/{first.tower}/result", result(first.tower, 1, scores, (1, 1)))
+    assert league.tournament.close_round() == [broken.tower]
+    earned = points(league)
+    assert all(earned[name] == 3 for name in broken.players)
+    late = {name: 10 * seat for seat, name in enumerate(broken.players)}
+    league.take(f"qwixx/{broken.tower}/result", result(broken.tower, 2, late, (1, 1)))
+    assert points(league) == earned
+    with pytest.raises(NotNow, match="every table of round 1 has reported"):
+        league.tournament.close_round()
+    assert league.tournament.draw(TOWERS) == 2
