@@ -6,9 +6,11 @@ rounds, the tables drawn again before each round, placement points summed)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from support import HANG
+from support.bus_listener import BusListener
 from support.journal import EVENT_NEWS
 from support.league import League
 from support.organiser import PASSWORD, Browser, round_games, seatings
@@ -31,6 +33,20 @@ def the_league(tmp_path, broker) -> League:
     secret = tmp_path / "organiser-password"
     secret.write_text(PASSWORD + "\n")
     return League(tmp_path / "league", broker, league=f'organiser_password_file = "{secret}"\n')
+
+
+def rubbish_on_the_tournament_topic(broker, towers: dict[str, Tower]) -> None:
+    """A guest's device publishes a forged start and garbage on every tower's tournament topic:
+    each tower counts them and plays on (no game started, no traceback)."""
+    forged = {"tournament": 1, "round": 1, "rounds": 2, "started": "not a time",
+              "players": [{"name": " Mallory", "computer": "hard"}]}  # fmt: skip
+    with BusListener(broker, "qwixx/+/nothing") as guest:
+        for name in towers:
+            for payload in (json.dumps(forged).encode(), b"\xff\xfe", b"{" * 3000):
+                guest.publish(f"qwixx/{name}/tournament", payload)
+    for tower in towers.values():
+        tower.wait_for("messages from the bus ignored since the start: [1-9]")
+        assert "Traceback" not in tower.output
 
 
 def wait_for_round_over(league: League, organiser: Browser, number: int) -> str:
@@ -70,6 +86,8 @@ def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
             assert seated == sorted(NAMES) and all(3 <= len(p) <= 5 for p in drawn.values())
             for name, players in drawn.items():
                 towers[name].wait_for(f"round {number} of 2: {', '.join(players)}")
+            if number == 1:
+                rubbish_on_the_tournament_topic(broker, towers)
             assert f"round {number} has begun" in organiser.act("start")
             page = wait_for_round_over(league, organiser, number)
         tables = sum(len(tables) for tables in seatings(league.database).values())
