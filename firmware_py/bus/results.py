@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 NOTE = "mqtt-results.json"
 FIRST_LINE = 4096  # bytes read of a log's start line (its time)
 Payload = dict[str, Any]
+Tags = Callable[[int], dict[str, int] | None]  # a game number's tournament round, if any
 Publish = Callable[[str], Awaitable[None]]  # returns once the broker has acknowledged
 
 
@@ -112,8 +113,10 @@ class Results:
     """What the journal holds that the broker has not acknowledged yet, and the note of what
     it has (`through`: every game up to that number is done)."""
 
-    def __init__(self, journal: Journal, tower_id: str, broker: str) -> None:
+    def __init__(self, journal: Journal, tower_id: str, broker: str,
+                 tags: Tags = lambda _: None) -> None:  # fmt: skip
         self.journal = journal
+        self.tags = tags  # a result says the tournament's round its game was begun for
         self.tower_id = tower_id
         self.broker = broker  # whose acknowledgements the note keeps: the broker and topic
         self.note = journal.directory / NOTE
@@ -184,7 +187,7 @@ class Results:
             log.info("%s has no result to publish: %s", path.name, error)
             return True, None
         if game.over:
-            return True, json.dumps(result_of(self.tower_id, path, game))
+            return True, self._payload(path, game)
         try:
             superseded = path != self.journal.games()[-1]
         except (JournalError, IndexError):
@@ -197,7 +200,14 @@ class Results:
             game = read_game(path).game
         except (JournalError, OSError):
             return None
-        return json.dumps(result_of(self.tower_id, path, game)) if game.over else None
+        return self._payload(path, game) if game.over else None
+
+    def _payload(self, path: Path, game: Game) -> str:
+        result = result_of(self.tower_id, path, game)
+        tag = self.tags(number_of(path.name) or 0)
+        if tag is not None:
+            result["round"] = tag
+        return json.dumps(result)
 
     def _read_note(self) -> int:
         """The last game number this broker acknowledged (0: none, or another broker's note)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import SeatKind
+from firmware_py.seating import DRAWN, SeatKind
 from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import NO_SEAT, RULE, Decision, LuckyNumber, Refusal, SeatDoor, SeatsNow
@@ -200,6 +200,11 @@ class RemoteSeats:
         if held is not None:  # the same connection, another identity: one seat is enough
             return Refusal(f"this {self.kind} holds {held}'s seat already", RULE)
         self._forget_seats_gone()
+        drawn = self._drawn_seat(name)
+        if drawn is not None:  # a tournament's seat, waiting for the one who joins by its name
+            self.seated[device], self._joined[connection] = drawn, device
+            self.door.seat_back(drawn, device)
+            return None
         player = self._new_name(device, name)
         refusal = self.door.join(player, pad=device)
         if refusal is None:
@@ -213,6 +218,19 @@ class RemoteSeats:
         never came back leave no trace here."""
         for device in list(self.seated):
             self.seat_of(device)
+
+    def _drawn_seat(self, typed: str | None) -> str | None:
+        """The seat a league drew for the name typed (as names are compared: "ann" is Ann's),
+        between games, while no device holds it."""
+        now = self.door.now()
+        wanted = clean_name(typed or "")
+        playing = now.draft is not None or (now.game is not None and not now.game.over)
+        if not wanted or playing:
+            return None
+        held = set(self.seated.values())
+        return next((seat.name for seat in now.seats
+                     if seat.kind == self.kind and seat.pad == DRAWN and seat.name not in held
+                     and not looks(wanted).isdisjoint(looks(seat.name))), None)  # fmt: skip
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""
