@@ -144,13 +144,18 @@ class Game:
         locked: list[int],
         closed: int,
         reason: EndReason,
+        swaps: list[int] | None = None,
     ) -> None:
         """Put the game in the end a playout on a plain sheet reached (plain.py): each
         player's row masks and penalties (the lists are kept), whose turn it was, the last
         roll, the rows locked in order and their mask, and why the game ended. Cheaper than
-        `restore`, which a playout would pay for on each of its thousands of games."""
+        `restore`, which a playout would pay for on each of its thousands of games. `swaps`:
+        X-Change's used fields, by seat."""
         for player, masks, count in zip(self.players, rows, penalties, strict=True):
             player.rows, player.penalties = masks, count
+        if swaps is not None:
+            for player, used in zip(self.players, swaps, strict=True):
+                player.swaps = used
         self.active, self.dice, self.white_sum = active, roll, roll.white[0] + roll.white[1]
         self.locked, self.closed = locked, closed
         self.decisions = {}  # nothing reads the last turn's decisions once the game is over
@@ -278,6 +283,8 @@ class Game:
             except Refused:
                 player.restore(before)  # nothing of the mark stays
                 raise
+            if event.swap is not None:  # X-Change: the field is used
+                player.swaps |= 1 << event.swap - 1
             self._locking |= locks
         elif type(event) is Roll:
             self._begin_action1(event)
