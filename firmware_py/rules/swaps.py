@@ -112,8 +112,16 @@ def field_words(fields: tuple[tuple[int, int], ...], field: int) -> str:
     return f"X-Change field {field} ({first} and {second})"
 
 
-def usable_fields(game: Game, name: str) -> list[int]:
-    """The swap fields `name` may still use, 1 = the leftmost (none on other sheets)."""
-    fields = game.sheet.swaps
-    first = game.player(name).next_swap()
-    return list(range(first + 1, len(fields) + 1))
+def swaps_in_reach(game: Game) -> list[tuple[int, int]]:
+    """X-Change, in action 1: the (field, number) the white sum may be traded for by a player
+    still deciding who has not used or passed that field, as the displays list them; none on
+    other sheets or in other phases."""
+    if not game.sheet.swaps or game.phase is not ACTION1:
+        return []
+    fields = game.tables.derived(SwapFields)
+    deciding = [game.player(name) for name in game.waiting_for()]
+    return [
+        (k + 1, other)
+        for k, other in fields.by_sum.get(game.white_sum, ())
+        if any(player.next_swap() <= k for player in deciding)
+    ]
