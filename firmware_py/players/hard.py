@@ -25,10 +25,6 @@ from .evaluation import (
     worth,
 )
 
-# X-Change: what a swap field still usable is worth, in points (a field used passes every
-# field left of it); bench/strength.py, hard against medium on x-change, 400 games: 0 (fields
-# free) FIELD0, 1.5 FIELD15.
-FIELD_WORTH = 3.0
 RECONSIDERED = 6  # the best options judged again a roll ahead (3: 59.3 % against GA, 6: 60.1 %)
 
 _WEIGHTS: Weights | None = None
@@ -139,8 +135,6 @@ def judge_closed(game: Game, name: str, weights: Weights, closed: int) -> float:
     me = game.player(name)
     scale = rolls_left(game, weights, closed)
     value = worth(game, me, closed, scale, skip_cost(game, weights))
-    if game.sheet.swaps:  # X-Change: the fields still usable are worth keeping
-        value += FIELD_WORTH * (len(game.sheet.swaps) - me.next_swap())
     others = [p for p in game.players if p is not me]
     if others:
         best = max(worth(game, p, closed, scale, weights.skip) for p in others)
