@@ -64,8 +64,6 @@ class Checks:
     def check_mark(self, game: Game, seat: int, mark: Mark) -> None:
         """A mark by the player in `seat` now."""
         player = game.players[seat]
-        if mark.swap is not None:  # X-Change: the field first, in words of the field
-            self.swaps.check(game, player, mark)
         if game.phase is ACTION1:
             if seat in game.decisions:
                 self._check_undecided(game, seat)
@@ -130,7 +128,8 @@ class Checks:
             row = self._row_of(mark.row)  # a bonus row, or raises: no such row
         if mark.lucky:
             return self._check_lucky_cross(game, player, row, mark)
-        if mark.swap is not None:  # the number the field trades the white sum for (checked)
+        if mark.swap is not None:  # X-Change: the field, then the number it trades the sum for
+            self.swaps.check(game, player, mark)
             return self._check_swapped_cross(player, row, mark, game.closed)
         if mark.number != game.white_sum:
             dice = game.dice
@@ -158,6 +157,8 @@ class Checks:
         return row, position
 
     def _check_action2_mark(self, game: Game, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
+        if mark.swap is not None:
+            self.swaps.check(game, player, mark)  # refuses: a field swaps the white sum only
         row = COLOUR_INDEX.get(mark.row)
         if row is None:
             row = self._row_of(mark.row)  # a bonus row, or raises: no such row

@@ -224,7 +224,7 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     if record is not None:
         record.swaps = swaps
     opens = [cell_bits.open_cells(rows, game.closed, threshold) for rows in masks]
-    has_lucky, seats = any(lucky), range(len(masks))
+    has_extras, seats = any(lucky) or swaps is not None, range(len(masks))
     closed, locking, active, phase = game.closed, game.locking, game.active, game.phase
     locked = list(game.locked)
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
@@ -246,14 +246,16 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
             active_crossed = False
             phase = ACTION1
         if phase is ACTION1:
-            reach_sum = white1 + white2
-            reach = by_sum[reach_sum]
+            reach = by_sum[white1 + white2]
             for seat in undecided:
                 options = choices[opens[seat] & reach]  # legal cells, then None: the pass
-                if has_lucky and white1 + white2 in lucky[seat]:
-                    options = _with_lucky(cell_bits, masks[seat], opens[seat], options)
-                if swaps is not None:  # X-Change: the crosses the swap fields trade for
-                    options = cell_bits.with_swaps(swaps[seat], opens[seat], reach_sum, options)
+                if has_extras:  # Longo's lucky crosses, X-Change's swapped ones
+                    if swaps is None:
+                        if white1 + white2 in lucky[seat]:
+                            options = _with_lucky(cell_bits, masks[seat], opens[seat], options)
+                    else:
+                        total = white1 + white2
+                        options = cell_bits.with_swaps(swaps[seat], opens[seat], total, options)
                 if record is not None:
                     state = (masks, penalties, ACTION1, active, locked, closed, locking)
                     record.deciding(seat, options, *state)
@@ -265,18 +267,17 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
                     if record is not None:
                         record.passed(seat)
                     continue
-                if len(entry) == 7:
-                    cross(masks[seat], opens, seat, entry, lock_bits, threshold)
-                else:  # X-Change: a swapped cross uses its field
-                    assert swaps is not None  # (only sheets with swap fields offer one)
+                if record is not None:
+                    record.marked(seat, entry)
+                if swaps is not None and len(entry) == 8:  # X-Change: it uses its field
                     swaps[seat] |= entry[7]
-                    cross(masks[seat], opens, seat, entry[:7], lock_bits, threshold)
+                    entry = entry[:7]
+                # (a swapped cross's entry is cut to the cell's here: no test on other sheets)
+                cross(masks[seat], opens, seat, entry, lock_bits, threshold)  # type: ignore[arg-type]
                 if entry[3]:  # a lock: the row closes for everyone when action 1 ends
                     locking |= 1 << entry[0]
                 if seat == active:
                     active_crossed = True
-                if record is not None:
-                    record.marked(seat, entry)
             if locking:
                 closed = _close_for_all(locked, cell_bits, opens, closed, locking)
                 locking = 0
