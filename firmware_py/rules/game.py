@@ -144,18 +144,13 @@ class Game:
         locked: list[int],
         closed: int,
         reason: EndReason,
-        swaps: list[int] | None = None,
     ) -> None:
         """Put the game in the end a playout on a plain sheet reached (plain.py): each
         player's row masks and penalties (the lists are kept), whose turn it was, the last
         roll, the rows locked in order and their mask, and why the game ended. Cheaper than
-        `restore`, which a playout would pay for on each of its thousands of games. `swaps`:
-        X-Change's used fields, by seat."""
+        `restore`, which a playout would pay for on each of its thousands of games."""
         for player, masks, count in zip(self.players, rows, penalties, strict=True):
             player.rows, player.penalties = masks, count
-        if swaps is not None:
-            for player, used in zip(self.players, swaps, strict=True):
-                player.swaps = used
         self.active, self.dice, self.white_sum = active, roll, roll.white[0] + roll.white[1]
         self.locked, self.closed = locked, closed
         self.decisions = {}  # nothing reads the last turn's decisions once the game is over
@@ -264,10 +259,9 @@ class Game:
         self.apply_unchecked(event)
 
     def apply_unchecked(self, event: Roll | Mark | Pass) -> None:
-        """Apply an event known to be legal (a roll of the dice in play; a mark from
-        `legal_marks` or a pass by a player the table waits for) without the referee's checks:
-        `apply` checks, then comes here; playouts (rollout.py), whose events are drawn from
-        the legal ones, come here directly. An illegal event leaves a state no table reaches."""
+        """Apply an event known to be legal (a roll of the dice in play, a mark of `legal_marks`,
+        a pass of a player waited for) unchecked: `apply` comes here after its checks, playouts
+        (rollout.py) directly. An illegal event leaves a state no table reaches."""
         if type(event) is Pass:  # most decisions of a random player
             seat, before = self.seat[event.player], None
         elif type(event) is Mark:

@@ -334,7 +334,10 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
         active = active + 1 if active + 1 < len(masks) else 0
         phase = ROLL
     last_roll = _roll_event(white1, white2, colours, colour_faces)
-    game.end_playout(masks, penalties, active, last_roll, locked, closed, reason, swaps)
+    game.end_playout(masks, penalties, active, last_roll, locked, closed, reason)
+    if swaps is not None:  # X-Change: the fields each seat used, handed back with the end
+        for player, used in zip(game.players, swaps, strict=True):
+            player.swaps = used
     return rolls
 
 
