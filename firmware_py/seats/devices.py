@@ -38,6 +38,7 @@ class RemoteDecision:
     number: int = 0  # the cell's number for a mark; the lucky number (0: let the tower draw)
     lucky: bool = False  # a longo lucky cross
     choice: str = ""  # bonus-b: the row chosen for a reward
+    swap: int = 0  # x-change: the swap field the cross uses (1 = leftmost; 0: none)
 
 
 def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
@@ -55,7 +56,9 @@ def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
             "a mark names a row: red, yellow, green or blue (or a bonus row, such as red-yellow)",
             RULE,
         )
-    return Mark(name, asked.row, asked.number, asked.lucky, asked.choice or None)
+    return Mark(
+        name, asked.row, asked.number, asked.lucky, asked.choice or None, asked.swap or None
+    )
 
 
 class Identities:

@@ -56,7 +56,13 @@ TAPS_COOL_OFF = 1.0  # ... and a seated player's (the page's own retries: 0.5 s,
 CROWDED_COOL_OFF = 1.0  # seconds an address told it is crowded is refused before upgrading
 MAX_REQUEST_ID = 80
 ACTIONS = ("mark", "pass", "undo", "lucky")
-FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
+FIELDS = (
+    ("row", str, ""),
+    ("number", int, 0),
+    ("lucky", bool, False),
+    ("choice", str, ""),
+    ("swap", int, 0),  # X-Change: the swap field a cross uses
+)
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
 START_WORDS = "A press of the tower's roll button starts the game."

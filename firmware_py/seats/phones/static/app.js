@@ -96,7 +96,7 @@ function send(message) {  // every message is answered: silence means a dead con
 function decide(fields) {
   const request = `${NONCE}/${++counter}`;
   const decision = { type: "decide", request, action: "mark", row: "", number: 0,
-                     lucky: false, choice: "", ...fields };
+                     lucky: false, choice: "", swap: 0, ...fields };
   pending.set(request, decision);
   document.body.classList.add("busy");  // one decision at a time: no double taps
   selected = null;
@@ -244,6 +244,7 @@ function showGame(seat, before) {
   showResult(seat);
   showDice(seat);
   showSheet(seat);
+  showSwaps(seat);
   showPenalties(seat);
   $("total").textContent = `score ${seat.total}`;
   showLucky(seat);
@@ -613,6 +614,28 @@ function showLockCell(element, row) {
     : row.closed ? "lock: the row is locked" : "lock");
 }
 
+// X-Change: the swap fields under the rows as printed, each its two numbers; used ones
+// crossed, those left of a used one struck through (gone), each said in words.
+const SWAP_WORDS = { used: "used", passed: "gone: a field right of it is used", open: "open" };
+
+function showSwaps(seat) {
+  const fields = seat.swaps || [];
+  if (alreadyShows("swaps", fields)) return;
+  const list = $("swaps");
+  list.replaceChildren(...fields.map((field) => {
+    const item = document.createElement("li");
+    item.className = `swap ${field.state}`;
+    const numbers = document.createElement("span");
+    numbers.className = "number";
+    numbers.setAttribute("aria-hidden", "true");
+    numbers.textContent = `${field.numbers[0]}⇄${field.numbers[1]}`;
+    item.append(numbers, forScreenReaders(`X-Change field ${field.field}: `
+      + `${field.numbers[0]} and ${field.numbers[1]}, ${SWAP_WORDS[field.state]}`));
+    return item;
+  }));
+  list.hidden = !fields.length;
+}
+
 function showPenalties(seat) {
   if (alreadyShows("penalties", seat.penalties)) return;
   const penalties = $("penalties");
@@ -628,15 +651,17 @@ function showPenalties(seat) {
 // ---- choosing a mark: a tap selects, a second control commits -------------------------------
 
 function sameMove(a, b) {
-  return a.row === b.row && a.number === b.number && a.lucky === b.lucky;
+  return a.row === b.row && a.number === b.number && a.lucky === b.lucky
+    && (a.swap || 0) === (b.swap || 0);
 }
 
 function moveName(move) {
-  return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "");
+  return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "")
+    + (move.swap ? ` with X-Change field ${move.swap}` : "");
 }
 
 function moveKey(move) {
-  return `move:${move.row}:${move.number}:${move.lucky ? "lucky" : "plain"}`;
+  return `move:${move.row}:${move.number}:${move.lucky ? "lucky" : "plain"}:${move.swap || 0}`;
 }
 
 function showMoves(seat) {
@@ -657,6 +682,14 @@ function showMoves(seat) {
     number.textContent = move.number;
     button.append(letter(move.row), forScreenReaders(`${move.row} `), number);
     if (move.lucky) button.append(" ★", forScreenReaders(" lucky cross"));
+    if (move.swap) {  // X-Change: the field the cross uses, as printed under the rows
+      button.classList.add("swap-cross");
+      const field = document.createElement("span");
+      field.className = "swap-mark";
+      field.setAttribute("aria-hidden", "true");
+      field.textContent = ` ⇄${move.swap}`;
+      button.append(field, forScreenReaders(` with X-Change field ${move.swap}`));
+    }
     button.addEventListener("click", () => select(move));
     moves.append(button);
   }
@@ -699,7 +732,8 @@ function tap(move) {  // commit a mark (the confirm button, or a bonus row chose
     askChoice(move);
     return;
   }
-  decide({ action: "mark", row: move.row, number: move.number, lucky: move.lucky });
+  decide({ action: "mark", row: move.row, number: move.number, lucky: move.lucky,
+           swap: move.swap || 0 });
 }
 
 function askChoice(move) {
