@@ -16,6 +16,7 @@ from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from firmware_py.rules.bonus_rows import boxes_in_reach
 from firmware_py.rules.doubles import doubles_in_reach
+from firmware_py.rules.swaps import swaps_in_reach
 from firmware_py.story import GameStory
 from sheets import COLOURS
 
@@ -88,6 +89,8 @@ class TableView:
     story: GameStory | None = None  # game over: the breakdown and the story, as they are drawn
     bonus_boxes: tuple[str, ...] = ()  # Big Points: the active player's boxes the sums reach
     double_crosses: tuple[str, ...] = ()  # Double: the active player's crosses worth two, ditto
+    # X-Change, in action 1: (field, number) the white sum may still be traded for
+    swaps: tuple[tuple[int, int], ...] = ()
     # What presenters other than the screens read; screens never do.
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale
@@ -135,4 +138,5 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
         message=message,
         bonus_boxes=tuple(boxes_in_reach(game, game.active_name)) if not game.over else (),
         double_crosses=tuple(doubles_in_reach(game, game.active_name)),
+        swaps=tuple(swaps_in_reach(game)),
     )

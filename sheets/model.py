@@ -93,6 +93,8 @@ class Sheet:
     lucky_range: tuple[int, int] = (0, 0)
     bonus_rows: tuple[BonusRow, ...] = ()
     double_latest: bool = False  # Double A: a row's last crossed number may be crossed again
+    # X-Change: the swap fields left to right, each a pair of numbers a white sum may trade.
+    swaps: tuple[tuple[int, int], ...] = ()
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
