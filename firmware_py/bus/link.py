@@ -246,7 +246,7 @@ async def first_of(*jobs: Coroutine[Any, Any, Any]) -> None:
             raise error
 
 
-async def cancelled(tasks: list[asyncio.Future[Any]]) -> None:
+async def cancelled(tasks: list[asyncio.Task[Any]]) -> None:
     """`tasks` cancelled and ended. A task is cancelled again while it goes on: Python 3.11's
     `asyncio.wait_for` (inside aiomqtt's publish) swallows a cancellation that comes as the
     message goes out, and the sender then waited for the next message for ever, holding up
