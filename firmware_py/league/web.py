@@ -17,9 +17,9 @@ from time import monotonic
 from aiohttp import web, web_response
 
 from firmware_py.league.core import League
-from firmware_py.league.organiser import Organisers
+from firmware_py.league.organiser import COOKIE, Organisers
 from firmware_py.league.pages import league_page, not_found_page, page, player_page
-from firmware_py.league.tournament_web import add_tournament
+from firmware_py.league.tournament_web import ORGANISERS, add_tournament
 from firmware_py.seats.phones.budget import PageBudget
 from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
 from firmware_py.seats.phones.history_pages import ADDRESSES_KEPT, FOR_EVERYONE, PER_ADDRESS
@@ -84,9 +84,14 @@ def make_app(
 @web.middleware
 async def within_budget(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Each page (not its style sheet) within the budgets of the phones' history pages: an
-    address asking too often is told to wait, and another still gets its page."""
+    address asking too often is told to wait, and another still gets its page. The organiser
+    signed in (a session only the password gives) is never told to wait in mid-tournament."""
     budget = request.app[BUDGET]
-    if request.path.startswith("/static/") or budget.allowed(request.remote or "", monotonic()):
+    if (
+        request.path.startswith("/static/")
+        or request.app[ORGANISERS].is_organiser(request.cookies.get(COOKIE))
+        or budget.allowed(request.remote or "", monotonic())
+    ):
         return await handler(request)
     return _html(page("Too often", f"<p>{escape(TOO_OFTEN)}</p>"), 429)
 

@@ -14,27 +14,31 @@ import pytest
 
 from firmware_py.league import web as league_web
 from firmware_py.league.core import League
+from firmware_py.league.organiser import COOKIE, Organisers
 from firmware_py.league.store import Store
 from firmware_py.league.web import Evening, LeaguePage
 from firmware_py.seats.phones.history_pages import FOR_EVERYONE, PER_ADDRESS
 
 
-async def pages(port: int, source: str, count: int) -> list[tuple[int, str]]:
-    """`count` front pages asked for one after another from address `source`."""
+async def pages(
+    port: int, source: str, count: int, cookies: dict[str, str] | None = None, path: str = "/"
+) -> list[tuple[int, str]]:
+    """`count` pages at `path` asked for one after another from address `source`."""
     connector = aiohttp.TCPConnector(local_addr=(source, 0), force_close=True)
-    async with aiohttp.ClientSession(connector=connector) as session:
+    async with aiohttp.ClientSession(connector=connector, cookies=cookies) as session:
         answers = []
         for _ in range(count):
-            async with session.get(f"http://127.0.0.1:{port}/") as response:
+            async with session.get(f"http://127.0.0.1:{port}{path}") as response:
                 answers.append((response.status, await response.text()))
         return answers
 
 
-def flood(monkeypatch: pytest.MonkeyPatch, steps) -> None:
+def flood(monkeypatch: pytest.MonkeyPatch, steps, organisers: Organisers | None = None) -> None:
     monkeypatch.setattr(league_web, "monotonic", lambda: 0.0)
 
     async def run() -> None:
-        site = LeaguePage(League(Store(Path(":memory:")), "qwixx"), "127.0.0.1", 0, Evening())
+        league = League(Store(Path(":memory:")), "qwixx")
+        site = LeaguePage(league, "127.0.0.1", 0, Evening(), organisers)
         port = await site.start()
         try:
             await steps(port)
@@ -69,3 +73,20 @@ def test_a_guest_gets_the_page_while_many_addresses_spend_everyone_s_budget(monk
         assert (refused, status) == (429, 200)
 
     flood(monkeypatch, steps)
+
+
+def test_the_organiser_signed_in_is_never_told_to_wait(monkeypatch):
+    """docs/league.md: the organiser follows the round's tables on the tournament page as
+    often as they like; a guest from the same address still gets only its budget."""
+    organisers = Organisers("a-long-secret")
+    token = organisers.sign_in("127.0.0.4", "a-long-secret")
+    assert token is not None
+    many = int(PER_ADDRESS[0]) + 20
+
+    async def steps(port: int) -> None:
+        signed_in = await pages(port, "127.0.0.4", many, {COOKIE: token}, "/tournament")
+        assert [status for status, _ in signed_in] == [200] * many
+        guest = await pages(port, "127.0.0.4", many, {COOKIE: "guessed"}, "/tournament")
+        assert [status for status, _ in guest].count(429) == 20
+
+    flood(monkeypatch, steps, organisers)
