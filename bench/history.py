@@ -134,19 +134,21 @@ def ready_seconds(folder: Path, state: Path) -> tuple[Tower, float]:
 
 def start_ups(work: Path, journal: Path, runs: int) -> None:
     """READY=1 with an empty state directory, and with the journal with and without its
-    index, taken in turn run after run (a shared machine's speed drifts within minutes)."""
+    index, taken in turn run after run (a shared machine's speed drifts within minutes), the
+    order turned by one each run (none always comes first, or after another)."""
     empty = Path(tempfile.mkdtemp(prefix="qwixx-history-empty-"))
-    times: dict[str, list[float]] = {"an empty journal": [], "the index on disk": [],
-                                     "no index": []}  # fmt: skip
-    for _ in range(runs):
-        for words, state in (("an empty journal", empty), ("the index on disk", journal),
-                             ("no index", journal)):  # fmt: skip
-            if words == "no index":
-                (journal / INDEX).unlink(missing_ok=True)
+    kinds = [("an empty journal", empty), ("the index on disk", journal), ("no index", journal)]
+    times: dict[str, list[float]] = {words: [] for words, _ in kinds}
+    kept = (journal / INDEX).read_bytes()
+    for run in range(runs):
+        for words, state in kinds[run % 3 :] + kinds[: run % 3]:
+            (journal / INDEX).unlink(missing_ok=True)
+            if words == "the index on disk":
+                (journal / INDEX).write_bytes(kept)
             tower, seconds = ready_seconds(work, state)
             times[words].append(seconds)
             tower.stop()
-        HistoryIndex(journal).refresh()  # (the index back on disk)
+    (journal / INDEX).write_bytes(kept)
     for words, found in times.items():
         print(f"start-up to READY=1 with {words}: median {statistics.median(found):.2f} s, "
               f"worst {max(found):.2f} s ({runs} runs)")  # fmt: skip
