@@ -57,12 +57,14 @@ def test_the_history_lists_the_players_and_the_last_games_with_a_link_to_each_st
 def test_games_left_out_are_listed_in_plain_words_without_a_link(tmp_path):
     """An unfinished game, and one that could not be read and was set aside in quarantine/,
     are said in the table's list as a family would put it, not as the journal's states."""
-    tower = history_tower(tmp_path)
-    games = tmp_path / "games"
-    known = (games / "game-000001.jsonl").read_text().splitlines(keepends=True)
-    (games / "game-000004.jsonl").write_text("".join(known[:12]))
-    (games / "quarantine").mkdir()
-    (games / "quarantine" / "game-000005.jsonl").write_text("not a game\n")
+
+    def more(games) -> None:
+        known = (games / "game-000001.jsonl").read_text().splitlines(keepends=True)
+        (games / "game-000004.jsonl").write_text("".join(known[:12]))
+        (games / "quarantine").mkdir()
+        (games / "quarantine" / "game-000005.jsonl").write_text("not a game\n")
+
+    tower = history_tower(tmp_path, more)
 
     async def steps(get) -> None:
         _, html = await get("/history")
