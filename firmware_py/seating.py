@@ -31,6 +31,9 @@ MAX_SEATS = 5
 LEVELS = ("easy", "medium", "hard")  # computer players' levels, weakest first (players/levels.py)
 DEFAULT_LEVEL = "medium"  # a computer seat's level where none is given
 NAME_LENGTH = 24  # characters in a player's name, wherever it is typed: "Alexandra-Charlotte"
+# A seat a league's tournament drew for a person holds this in place of a device's ident: the
+# phone that joins with the seat's name takes it (and no other phone saying hello).
+DRAWN = "(drawn)"
 BENCHED_KEPT = 2 * MAX_SEATS  # seats set aside that the menu remembers, newest first
 
 
@@ -109,6 +112,20 @@ class Seating:
         """A new seat at the end of the table (the caller checked it may join)."""
         self.benched = [old for old in self.benched if old.name != seat.name]
         self.seats.append(seat)
+
+    def rename(self, old: str, new: str) -> SeatSpec:
+        """`old`'s seat goes by `new` from now on (a pad's player named from a phone)."""
+        self.seats = [replace(s, name=new) if s.name == old else s for s in self.seats]
+        return next(seat for seat in self.seats if seat.name == new)
+
+    def seat_only(self, seats: Sequence[SeatSpec]) -> None:
+        """Exactly these seats (a tournament's round), each kept as it is when its player sits
+        here already (their pad or phone); the others set aside, first to come back."""
+        here = {seat.name: seat for seat in self.seats}
+        chosen = [here.get(seat.name, seat) for seat in seats]
+        names = {seat.name for seat in chosen}
+        left = [seat for seat in self.seats + self.benched if seat.name not in names]
+        self.seats, self.benched = chosen, left[:BENCHED_KEPT]
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now."""

@@ -16,6 +16,7 @@ from firmware_py.errors import TowerError
 from .model import COLOURS, REWARD_EFFECTS, BonusRow, Reward, Row, Sheet
 
 SHEET_DIR = Path(__file__).resolve().parent
+MAX_SWAPS = 12  # X-Change fields a sheet may print (nine on the published one)
 
 
 class SheetError(TowerError, ValueError):
@@ -71,6 +72,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
         lucky_numbers=check.integer(data, "lucky_numbers", 0, 4, default=0),
         lucky_range=check.lucky_range(data),
         bonus_rows=check.bonus_rows(data.get("bonus_rows"), rows),
+        swaps=check.swaps(data.get("swaps"), rows),
     )
     check.score_covers_rows(sheet)
     return sheet
@@ -228,6 +230,26 @@ class _SheetChecker:
                     )
         name = f"{COLOURS[first]}-{COLOURS[second]}"
         return BonusRow(name, (first, second), tuple(numbers))
+
+    def swaps(self, value: object, rows: tuple[Row, ...]) -> tuple[tuple[int, int], ...]:
+        """X-Change: the swap fields, each two different numbers that every row has."""
+        if value is None:
+            return ()
+        fields = value.get("fields") if isinstance(value, dict) else None
+        if not isinstance(fields, list) or not 1 <= len(fields) <= MAX_SWAPS:
+            raise self.fail("swaps.fields", f"must be a list of 1 to {MAX_SWAPS} pairs of numbers")
+        pairs = []
+        for k, pair in enumerate(fields, start=1):
+            field = f"swaps.fields[{k - 1}]"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(map(_is_int, pair))):
+                raise self.fail(field, f"{pair!r} is not a pair of numbers such as [8, 5]")
+            if pair[0] == pair[1]:
+                raise self.fail(field, f"swaps {pair[0]} for itself")
+            for number in pair:
+                if any(row.position(number) is None for row in rows):
+                    raise self.fail(field, f"{number} is not a number of every row")
+            pairs.append((pair[0], pair[1]))
+        return tuple(pairs)
 
     def lucky_range(self, data: dict[str, Any]) -> tuple[int, int]:
         if not data.get("lucky_numbers"):

@@ -91,6 +91,8 @@ class Sheet:
     lucky_numbers: int = 0
     lucky_range: tuple[int, int] = (0, 0)
     bonus_rows: tuple[BonusRow, ...] = ()
+    # X-Change: the swap fields left to right, each a pair of numbers a white sum may trade.
+    swaps: tuple[tuple[int, int], ...] = ()
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)

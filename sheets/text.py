@@ -14,6 +14,8 @@ def sheet_text(sheet: Sheet) -> str:
     for index, row in enumerate(sheet.rows):
         lines.append(_row_line(sheet, row, mixed))
         lines.extend(_bonus_line(b) for b in sheet.bonus_rows if b.between[0] == index)
+    if sheet.swaps:
+        lines.append(_swaps_line(sheet.swaps))
     lines.append("")
     lines.extend(_rules_lines(sheet, mixed))
     lines.append("")
@@ -39,6 +41,12 @@ def _bonus_line(bonus: BonusRow) -> str:
     """Big Points: a bonus row under the row above it, its round boxes in brackets."""
     boxes = " ".join(f"{n:>2}" for n in bonus.numbers)
     return f"{'bonus':<7}{boxes}  ({bonus.name} bonus row)"
+
+
+def _swaps_line(swaps: tuple[tuple[int, int], ...]) -> str:
+    """X-Change: the swap fields under the rows, left to right, each as its two numbers."""
+    fields = " ".join(f"{first}/{second}" for first, second in swaps)
+    return f"{'swap':<7}{fields}  (X-Change fields)"
 
 
 def _reward_marks(sheet: Sheet, lock: str, number: int) -> list[str]:
@@ -69,6 +77,9 @@ def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
             "cell beside it was crossed; it counts for both rows beside it (at most "
             f"{sheet.max_crosses()} crosses a row), not towards a lock."
         )
+    if sheet.swaps:
+        lines.append("X-Change: in action 1, a field holding the white sum crosses its other")
+        lines.append("number instead; each field once, left to right; fields score nothing.")
     if sheet.bonus_bar:
         bar = " ".join(_LETTER[c] for c in sheet.bonus_bar)
         lines.append(f"* bonus number: cross the next box of the bonus bar: {bar}")

@@ -108,6 +108,7 @@ def attach_bus(table: Table, settings: MqttConfig) -> BusClient | None:
         table.tell(NO_MQTT_CLIENT)
         return None
     button = table if "new_game" in settings.commands else None
-    client = BusClient(settings, table.journal, table.tell, button)
+    seats = table if "tournament" in settings.commands else None  # a league seats the rounds
+    client = BusClient(settings, table.journal, table.tell, button, seats)
     table.subscribe(client.present)
     return client

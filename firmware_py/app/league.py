@@ -21,6 +21,7 @@ from firmware_py.app.paths import LEAGUE_FILE, default_state_dir
 
 if TYPE_CHECKING:
     from firmware_py.app.config.league import LeagueConfig
+    from firmware_py.league.organiser import Organisers
 
 log = logging.getLogger("qwixx-league")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -92,6 +93,7 @@ async def serve(config: LeagueConfig, database: Path) -> int:
     """The league until SIGTERM or Ctrl-C: 0, or 1 when its file or its port cannot be had."""
     from firmware_py.league.core import League
     from firmware_py.league.listener import Listener
+    from firmware_py.league.organiser import OrganiserPasswordError
     from firmware_py.league.store import Store, StoreError
     from firmware_py.league.web import Evening, LeaguePage
 
@@ -99,8 +101,13 @@ async def serve(config: LeagueConfig, database: Path) -> int:
         store = Store(database)
     except StoreError as error:
         return say_and_fail(str(error))
+    try:
+        organisers = _organisers(config)
+    except OrganiserPasswordError as error:
+        store.close()
+        return say_and_fail(str(error))
     league = League(store, config.mqtt.prefix)
-    page = LeaguePage(league, config.host, config.port, Evening(config.day_starts))
+    page = LeaguePage(league, config.host, config.port, Evening(config.day_starts), organisers)
     try:
         port = await page.start()
     except OSError as error:
@@ -126,6 +133,14 @@ async def serve(config: LeagueConfig, database: Path) -> int:
     store.close()
     print("The league stopped; nothing is lost", flush=True)
     return 0
+
+
+def _organisers(config: LeagueConfig) -> Organisers:
+    """Who may run a tournament: whoever knows the password in the organiser's file."""
+    from firmware_py.league.organiser import Organisers, read_password
+
+    path = config.organiser_password_file
+    return Organisers(read_password(path) if path is not None else None)
 
 
 def _shown(host: str) -> str:

@@ -20,6 +20,7 @@ from firmware_py.bus.presenter import BusPresenter
 from firmware_py.bus.results import Results
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import Topics
+from firmware_py.bus.tournament import RoundSeats, TournamentRounds
 from firmware_py.journal.journal import Journal
 from firmware_py.view import TableView
 
@@ -35,15 +36,23 @@ class BusClient:
         journal: Journal,
         tell: Callable[[str], None],
         button: TableButton | None = None,
+        seats: RoundSeats | None = None,
     ) -> None:
+        """`seats`: the table's, for a league's tournament ([mqtt] commands "tournament")."""
         topics = Topics.of(settings)
         self.settings, self.state_dir = settings, Path(journal.directory)
         self.outbox = Outbox()
-        self.results = Results(journal, settings.tower_id, f"{settings.address} {topics.result}")
+        self.rounds = TournamentRounds(seats, journal) if seats is not None else None
+        tags = self.rounds.tag if self.rounds is not None else (lambda _: None)
+        broker = f"{settings.address} {topics.result}"
+        self.results = Results(journal, settings.tower_id, broker, tags)
         self.presenter = BusPresenter(topics, self.outbox, self.results, journal)
         self.button = button
-        actions = Actions(self._announce_again, self.results.resend, self._new_game)
-        self.inbox = Inbox(topics, settings.commands if button else (), actions)
+        seating = self._seating if self.rounds is not None else None
+        actions = Actions(self._announce_again, self.results.resend, self._new_game, seating)
+        given = {"new_game": button is not None, "tournament": seats is not None}
+        allowed = tuple(name for name in settings.commands if given.get(name))
+        self.inbox = Inbox(topics, allowed, actions)
         self.status = LinkStatus(settings.address, tell)
         self.link = BusLink(
             settings, self.outbox, self.inbox, self.results, self.status, self._connected
@@ -53,6 +62,16 @@ class BusClient:
     def present(self, view: TableView) -> None:
         """The table's presenter: the state and events of each change, into the outbox."""
         self.presenter(view)
+        if self.rounds is not None:
+            self.rounds.see(self.presenter.phase)
+
+    def _seating(self, words: str) -> bool:
+        """A league's seating for a tournament's round: taken, then done if the table can."""
+        assert self.rounds is not None
+        if not self.rounds.take(words):
+            return False
+        self.rounds.see(self.presenter.phase)
+        return True
 
     def start(self) -> None:
         """Connect in the background (in the running loop), and keep connecting."""

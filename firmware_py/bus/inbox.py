@@ -3,7 +3,9 @@ house's network may publish anything on any topic, by mistake or on purpose.
 
 The tower listens to three kinds of topic: Home Assistant's status (its birth message: the
 device is announced again), the request to publish the results again, and the named commands
-[mqtt] allows (only "new_game", which presses the roll button between games). Anything else,
+[mqtt] allows ("new_game", which presses the roll button between games; "tournament", a
+league's seating for a tournament's round, `tournament.py`, retained and up to MAX_SEATING
+bytes). Anything else,
 a payload longer than MAX_PAYLOAD bytes, or one that is not what the topic takes, is counted as
 malformed and ignored; more than PER_SECOND messages in a second are ignored as too many, and
 FLOOD in a second make the tower stop listening for COOL_OFF seconds (the link unsubscribes, so
@@ -20,6 +22,7 @@ from enum import Enum
 from typing import Protocol
 
 from firmware_py.bus.topics import ONLINE, PRESS, Topics
+from firmware_py.bus.tournament import MAX_SEATING
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,7 @@ class Actions:
     announce: Callable[[], None]
     resend: Callable[[int], None]
     new_game: Callable[[], bool]  # False: not now (a game is being played)
+    seating: Callable[[str], bool] | None = None  # a tournament's seating; False: not one
 
 
 class Inbox:
@@ -86,6 +90,12 @@ class Inbox:
         }
         if "new_game" in commands:
             self.handlers[topics.command("new_game")] = self._new_game
+        self.retained_taken = {topics.home_assistant_status}  # (a state, not a command)
+        self.limits: dict[str, int] = {}
+        if "tournament" in commands and actions.seating is not None:
+            self.handlers[topics.tournament] = actions.seating
+            self.retained_taken.add(topics.tournament)
+            self.limits[topics.tournament] = MAX_SEATING
         self._second = (0, 0)  # (which second, messages in it)
         self._deaf_until = 0.0
         self._reported = 0.0
@@ -96,16 +106,17 @@ class Inbox:
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Verdict:
         """Check one message and do what it asks; never raises. A retained message is taken
-        on Home Assistant's status only: a command or a resend left retained on the broker
-        would be done again at every connection."""
+        on Home Assistant's status and a tournament's seating only: a command or a resend left
+        retained on the broker would be done again at every connection."""
         now = self.clock()
         verdict = self._budget(now)
         if verdict is Verdict.TAKEN:
             handler = self.handlers.get(topic)
-            if retained and handler is not None and handler != self._status:
+            if retained and topic not in self.retained_taken:
                 handler = None
-            words = payload.decode("utf-8", "replace") if len(payload) <= MAX_PAYLOAD else ""
-            if handler is None or len(payload) > MAX_PAYLOAD or not handler(words.strip()):
+            limit = self.limits.get(topic, MAX_PAYLOAD)
+            words = payload.decode("utf-8", "replace") if len(payload) <= limit else ""
+            if handler is None or len(payload) > limit or not handler(words.strip()):
                 self._malformed(topic, payload)
                 verdict = Verdict.IGNORED
         self._report(now)

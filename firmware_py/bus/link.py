@@ -41,6 +41,7 @@ STEADY = 10.0  # a connection that lasted this long starts the back-off afresh
 GOODBYE = 3.0  # seconds a stopping tower waits for the broker to take its "offline" (1 s lost it
 # under load: the clean disconnection that followed silenced the last will, leaving "online")
 LAST_WORDS = 5.0  # seconds a stopping tower gives what waits (its last game's result)
+RECANCEL = 0.05  # seconds a cancelled task of a session is given before it is cancelled again
 
 
 class LinkStatus:
@@ -178,14 +179,16 @@ class BusLink:
     async def _send(self, client: aiomqtt.Client) -> None:
         while True:
             message = await self.outbox.next()
-            await client.publish(
-                message.topic,
-                message.payload,
-                qos=message.qos,
-                retain=message.retain,
-                timeout=TIMEOUT * 2,
-            )
-            self.outbox.sent(message)
+            try:
+                await client.publish(
+                    message.topic,
+                    message.payload,
+                    qos=message.qos,
+                    retain=message.retain,
+                    timeout=TIMEOUT * 2,
+                )
+            finally:  # handed over (the client queues it at once): never again, even when the
+                self.outbox.sent(message)  # tower's stop cuts this short (its last words)
 
     async def _receive(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
@@ -236,10 +239,19 @@ async def first_of(*jobs: Coroutine[Any, Any, Any]) -> None:
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancelled(tasks)
     for task in done:
         error = None if task.cancelled() else task.exception()
         if error is not None:
             raise error
+
+
+async def cancelled(tasks: list[asyncio.Task[Any]]) -> None:
+    """`tasks` cancelled and ended. A task is cancelled again while it goes on: Python 3.11's
+    `asyncio.wait_for` (inside aiomqtt's publish) swallows a cancellation that comes as the
+    message goes out, and the sender then waited for the next message for ever, holding up
+    the tower's stop (11 s) or the session's end after a lost connection."""
+    while pending := [task for task in tasks if not task.done()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=RECANCEL)

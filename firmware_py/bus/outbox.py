@@ -76,8 +76,8 @@ class Outbox:
         self._waiting.clear()
 
     async def next(self) -> Message:
-        """The first message waiting, once one does; it stays first until `sent` (a session
-        ended while sending it leaves it for the last words)."""
+        """The first message waiting, once one does; it stays first until `sent` (a newer
+        retained message of its topic may replace it meanwhile)."""
         while not self._waiting:
             self._ready.clear()
             await self._ready.wait()

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 NOTE = "mqtt-results.json"
 FIRST_LINE = 4096  # bytes read of a log's start line (its time)
 Payload = dict[str, Any]
+Tags = Callable[[int], dict[str, int] | None]  # a game number's tournament round, if any
 Publish = Callable[[str], Awaitable[None]]  # returns once the broker has acknowledged
 
 
@@ -112,8 +113,10 @@ class Results:
     """What the journal holds that the broker has not acknowledged yet, and the note of what
     it has (`through`: every game up to that number is done)."""
 
-    def __init__(self, journal: Journal, tower_id: str, broker: str) -> None:
+    def __init__(self, journal: Journal, tower_id: str, broker: str,
+                 tags: Tags = lambda _: None) -> None:  # fmt: skip
         self.journal = journal
+        self.tags = tags  # a result says the tournament's round its game was begun for
         self.tower_id = tower_id
         self.broker = broker  # whose acknowledgements the note keeps: the broker and topic
         self.note = journal.directory / NOTE
@@ -136,7 +139,7 @@ class Results:
         unpublished. The journal is read in a worker thread: the table's loop never waits."""
         if self._again_from is not None:
             first, self._again_from = self._again_from, None
-            for path in await asyncio.to_thread(self._logs, first - 1, self.through):
+            for path in await asyncio.to_thread(self._asked_again, first):
                 payload = await asyncio.to_thread(self._finished, path)
                 if payload is not None:
                     await publish(payload)
@@ -148,6 +151,18 @@ class Results:
                 await publish(payload)
             self.through = number_of(path.name) or self.through
             await asyncio.to_thread(self._keep_note)
+
+    def _asked_again(self, first: int) -> list[Path]:
+        """The logs asked for again, from game `first` up to the last acknowledged; all of
+        them when the asker holds a game this journal never reached (`first` beyond its newest
+        game: the journal was emptied, a new SD card, and numbers games from 1 again)."""
+        held = self._logs(0, self.through)
+        try:
+            newest = max((number_of(path.name) or 0 for path in self.journal.games()), default=0)
+        except JournalError:
+            newest = 0
+        after = 0 if first - 1 > newest else first - 1
+        return [path for path in held if (number_of(path.name) or 0) > after]
 
     def _logs(self, after: int, upto: int | None) -> list[Path]:
         try:
@@ -172,7 +187,7 @@ class Results:
             log.info("%s has no result to publish: %s", path.name, error)
             return True, None
         if game.over:
-            return True, json.dumps(result_of(self.tower_id, path, game))
+            return True, self._payload(path, game)
         try:
             superseded = path != self.journal.games()[-1]
         except (JournalError, IndexError):
@@ -185,7 +200,14 @@ class Results:
             game = read_game(path).game
         except (JournalError, OSError):
             return None
-        return json.dumps(result_of(self.tower_id, path, game)) if game.over else None
+        return self._payload(path, game) if game.over else None
+
+    def _payload(self, path: Path, game: Game) -> str:
+        result = result_of(self.tower_id, path, game)
+        tag = self.tags(number_of(path.name) or 0)
+        if tag is not None:
+            result["round"] = tag
+        return json.dumps(result)
 
     def _read_note(self) -> int:
         """The last game number this broker acknowledged (0: none, or another broker's note)."""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEVICE_NOTE = "mqtt-device.json"  # in the state directory: the broker of the last connection
-MQTT_COMMANDS = ("new_game",)  # what the bus may ask of the table, when [mqtt] commands names it
+# what the bus may ask of the table, when [mqtt] commands names it
+MQTT_COMMANDS = ("new_game", "tournament")
 
 
 @dataclass(frozen=True)

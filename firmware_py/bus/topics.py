@@ -47,6 +47,11 @@ class Topics:
         """Asks the tower to publish every result in its journal again (a league rebuilding)."""
         return f"{self.base}/results/resend"
 
+    @property
+    def tournament(self) -> str:
+        """A league's seating of this table for a tournament's round (retained, by the league)."""
+        return f"{self.base}/tournament"
+
     def command(self, name: str) -> str:
         """Where a named command comes in ("qwixx/kitchen/command/new_game")."""
         return f"{self.base}/command/{name}"

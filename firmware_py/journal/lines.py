@@ -152,7 +152,12 @@ def _parse_mark(data: dict[str, Any]) -> Mark:
     lucky = data.get("lucky", False)
     if type(lucky) is not bool:
         raise Refused(f'"lucky" must be true or false, not {lucky!r}')
-    return Mark(player, row, number, lucky, _parse_choice(data.get("choice")))
+    swap = data.get("swap")
+    if swap is not None and (type(swap) is not int or swap < 1):
+        raise Refused(
+            f'"swap" must be the number of an X-Change field (1 = leftmost), not {swap!r}'
+        )
+    return Mark(player, row, number, lucky, _parse_choice(data.get("choice")), swap)
 
 
 def _parse_choice(choice: object) -> str | None:
@@ -216,6 +221,8 @@ def event_to_json(event: Start | Event) -> dict[str, Any]:
             data["lucky"] = True
         if event.choice is not None:
             data["choice"] = {"row": event.choice}
+        if event.swap is not None:
+            data["swap"] = event.swap
         return data
     if isinstance(event, Pass):
         return {"event": EventKind.PASS, "player": event.player}

@@ -15,6 +15,8 @@ from firmware_py.league.incoming import TOWER, NotAResult, read_result
 from firmware_py.league.ratings import Ratings
 from firmware_py.league.store import SavedRatings, Store
 from firmware_py.league.tables import TableNow, read_state
+from firmware_py.league.tournament import Tournament
+from firmware_py.league.tournament_store import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ class League:
         self._rated_since_saved = 0
         self._start_ratings()
         self.tables: dict[str, TableNow] = {}
+        self.tournament = Tournament(TournamentStore(store.db))
         self.clock = clock
         self._last_ignored = ""
         self._reported = -REPORT_EVERY
@@ -91,6 +94,7 @@ class League:
         result = read_result(tower, payload)
         if not self.store.tower_seen(tower, online=self.store.towers().get(tower, True)):
             raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
+        self.tournament.take(result, payload)  # (again for a copy: the first one counts)
         if not self.store.add(result):
             self.store.count("duplicate")
             return NOTHING

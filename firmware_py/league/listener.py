@@ -33,6 +33,7 @@ from firmware_py.bus.connect import (
 )
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.league.core import League
+from firmware_py.league.tournament_bus import tell_towers
 
 log = logging.getLogger(__name__)
 
@@ -97,10 +98,12 @@ class Listener:
             self.connected.set()
             log.info("the league hears the towers on the MQTT broker at %s", self.settings.address)
             catching_up = asyncio.create_task(self._catch_up(client))
+            telling = asyncio.create_task(tell_towers(client, prefix, self.league.tournament))
             try:
                 await self._read(client)
             finally:
                 catching_up.cancel()
+                telling.cancel()
 
     async def _read(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:

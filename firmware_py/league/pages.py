@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from urllib.parse import quote
 
-from firmware_py.league.identity import player_key
-from firmware_py.league.incoming import Result
+from firmware_py.league.identity import named, player_key
+from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Standing
 from firmware_py.league.tables import TableNow
 
@@ -17,11 +17,14 @@ REFRESH = 15  # seconds between two loads of a page: the evening goes on
 Towers = dict[str, bool]
 
 
-def page(title: str, body: str) -> str:
+def page(title: str, body: str, *, refresh: bool = True) -> str:
+    """A whole page; `refresh`: it loads itself again every REFRESH seconds (not a page with a
+    form being filled in)."""
+    again = f'<meta http-equiv="refresh" content="{REFRESH}">' if refresh else ""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta http-equiv="refresh" content="{REFRESH}">'
+        f"{again}"
         f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/league.css">'
         f"</head><body><main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
     )
@@ -88,10 +91,15 @@ def games_table(games: Iterable[Result], empty: str) -> str:
     )
 
 
+def _who(one: Placing) -> str:
+    """A player's name, a link to their page (a seat nobody named has none)."""
+    return player_link(player_key(one), one.name) if named(one) else escape(one.name)
+
+
 def _game_row(game: Result) -> str:
     ended = (game.finished or "")[11:16]  # HH:MM, UTC as the towers say it
     players = ", ".join(
-        f"{one.place}. {player_link(player_key(one), one.name)} {one.score}"
+        f"{one.place}. {_who(one)} {one.score}"
         for one in sorted(game.players, key=lambda one: (one.place, one.seat))
     )
     return (
@@ -104,7 +112,7 @@ def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str,
                 evening: Iterable[Result], limit: int) -> str:  # fmt: skip
     return page(
         "Qwixx league",
-        "<h2>Tables now</h2>"
+        '<p><a href="/tournament">Tournament</a></p><h2>Tables now</h2>'
         + tables_section(towers, tables)
         + "<h2>Standings</h2>"
         + standings_table(standings, limit)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from openskill.models import PlackettLuce
 
-from firmware_py.league.identity import player_key
+from firmware_py.league.identity import named, player_key
 from firmware_py.league.incoming import Result
 
 CHECKPOINT = 10  # games between two saved states of every rating, among the RECENT last games
@@ -91,12 +91,17 @@ class Ratings:
             self._rate(game)
 
     def _rate(self, result: Result) -> None:
-        keys = [player_key(player) for player in result.players]
+        """The game's named players rated by their places among themselves (a seat nobody
+        named is nobody's); one named player alone has the game counted, the rating kept."""
+        players = [player for player in result.players if named(player)]
+        keys = [player_key(player) for player in players]
         before = [self.players.get(key) or self._newcomer(key, player.kind)
-                  for key, player in zip(keys, result.players, strict=True)]  # fmt: skip
+                  for key, player in zip(keys, players, strict=True)]  # fmt: skip
         teams = [[self.model.rating(mu=one.mu, sigma=one.sigma)] for one in before]
-        after = self.model.rate(teams, ranks=[player.place for player in result.players])
-        for one, [rating], player in zip(before, after, result.players, strict=True):
+        after = teams
+        if len(teams) > 1:
+            after = self.model.rate(teams, ranks=[player.place for player in players])
+        for one, [rating], player in zip(before, after, players, strict=True):
             self.players[one.key] = replace(
                 one,
                 name=player.name,

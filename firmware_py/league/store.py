@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
-from firmware_py.league.identity import player_key
+from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Order, Standing
 
@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_in_order ON games (finished, started, id);
 CREATE INDEX IF NOT EXISTS games_of_tower ON games (tower, number);
+CREATE INDEX IF NOT EXISTS games_of_tower_begun ON games (tower, started, finished, number);
 CREATE TABLE IF NOT EXISTS placings (
     game TEXT NOT NULL REFERENCES games (id), player TEXT NOT NULL, name TEXT NOT NULL,
     score INTEGER NOT NULL, place INTEGER NOT NULL, PRIMARY KEY (game, player)
@@ -64,11 +65,27 @@ class Store:
             # asks the towers for again at its next connection (newest game number kept + 1).
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            self._keys_made_anew()
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the league's file {path} cannot be used: {error}") from error
 
     def close(self) -> None:
         self.db.close()
+
+    def _keys_made_anew(self) -> None:
+        """A file whose players' keys were made another way (`identity.KEYS`, kept as the
+        file's user_version) gets them made again from its games, and its saved ratings are
+        dropped (the league rates every game again once, at this start)."""
+        if self.db.execute("PRAGMA user_version").fetchone()[0] == KEYS:
+            return
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM placings")
+            for row in self.db.execute("SELECT * FROM games").fetchall():
+                self._place(_result(row))
+            self.db.execute("DELETE FROM ratings")
+            self.db.execute("DELETE FROM rated")
+            self.db.execute(f"PRAGMA user_version = {KEYS}")
 
     def add(self, result: Result) -> bool:
         """Keep a result; False (nothing changed) when its game is already kept."""
@@ -82,12 +99,16 @@ class Store:
             )  # fmt: skip
             if cursor.rowcount == 0:
                 return False
-            self.db.executemany(
-                "INSERT OR IGNORE INTO placings VALUES (?, ?, ?, ?, ?)",
-                [(result.id, player_key(one), one.name, one.score, one.place)
-                 for one in result.players],
-            )  # fmt: skip
+            self._place(result)
         return True
+
+    def _place(self, result: Result) -> None:
+        """Each player's placing in a game kept, by their key (their page's games)."""
+        self.db.executemany(
+            "INSERT OR IGNORE INTO placings VALUES (?, ?, ?, ?, ?)",
+            [(result.id, player_key(one), one.name, one.score, one.place)
+             for one in result.players if named(one)],
+        )  # fmt: skip
 
     def since(self, after: Order | None) -> Iterator[Result]:
         """Every game after `after` (all for None) in the evening's order."""
@@ -138,10 +159,12 @@ class Store:
         return self._towers
 
     def newest_numbers(self) -> dict[str, int]:
-        """Each tower's highest game number kept (towers without a game: 0)."""
+        """Each tower's newest game kept, by when it began: its number (towers without a
+        game: 0). Not the highest number: a tower whose journal was emptied (a new SD card)
+        numbers from 1 again, and its newest games are those of the new card."""
         rows = self.db.execute(
-            "SELECT towers.tower, coalesce(max(games.number), 0) FROM towers "
-            "LEFT JOIN games ON games.tower = towers.tower GROUP BY towers.tower"
+            "SELECT tower, coalesce((SELECT number FROM games WHERE games.tower = towers.tower "
+            "ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers"
         )
         return dict(rows.fetchall())
 

@@ -10,18 +10,25 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from html import escape
 from pathlib import Path
+from time import monotonic
 
 from aiohttp import web, web_response
 
 from firmware_py.league.core import League
-from firmware_py.league.pages import league_page, not_found_page, player_page
+from firmware_py.league.organiser import Organisers
+from firmware_py.league.pages import league_page, not_found_page, page, player_page
+from firmware_py.league.tournament_web import add_tournament
+from firmware_py.seats.phones.budget import PageBudget
 from firmware_py.seats.phones.guard import OwnHosts, few_log_lines
+from firmware_py.seats.phones.history_pages import ADDRESSES_KEPT, FOR_EVERYONE, PER_ADDRESS
 from firmware_py.seats.phones.server import (
     HOSTS,
     IDLE,
     SERVER_NAME,
     GuardedSite,
+    Handler,
     listening_socket,
     own_host_only,
     read_little,
@@ -31,6 +38,8 @@ from firmware_py.seats.phones.server import (
 STATIC = Path(__file__).resolve().parent / "static"
 Clock = Callable[[], datetime]  # now, with its time zone
 LEAGUE = web.AppKey("league", League)
+BUDGET = web.AppKey("budget", PageBudget)
+TOO_OFTEN = "The league's page was asked for too often from here: wait a moment and reload it."
 
 STANDINGS_SHOWN = 100  # players on the front page
 GAMES_SHOWN = 50  # games on a page
@@ -56,14 +65,30 @@ class Evening:
 EVENING = web.AppKey("evening", Evening)
 
 
-def make_app(league: League, evening: Evening) -> web.Application:
-    app = web.Application(client_max_size=1024, middlewares=[read_little, own_host_only])
+def make_app(
+    league: League, evening: Evening, organisers: Organisers | None = None
+) -> web.Application:
+    # (8 KiB: the organiser's list of players; every other request is a GET)
+    middlewares = [read_little, own_host_only, within_budget]
+    app = web.Application(client_max_size=8192, middlewares=middlewares)
     app[LEAGUE], app[HOSTS], app[EVENING] = league, OwnHosts(), evening
+    app[BUDGET] = PageBudget(PER_ADDRESS, FOR_EVERYONE, monotonic(), ADDRESSES_KEPT)
     app.router.add_get("/", _front)
     app.router.add_get("/player/{key}", _player)
+    add_tournament(app, league, organisers or Organisers(None))
     app.router.add_static("/static/", STATIC)
     app.on_response_prepare.append(security_headers)
     return app
+
+
+@web.middleware
+async def within_budget(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Each page (not its style sheet) within the budgets of the phones' history pages: an
+    address asking too often is told to wait, and another still gets its page."""
+    budget = request.app[BUDGET]
+    if request.path.startswith("/static/") or budget.allowed(request.remote or "", monotonic()):
+        return await handler(request)
+    return _html(page("Too often", f"<p>{escape(TOO_OFTEN)}</p>"), 429)
 
 
 def _html(text: str, status: int = 200) -> web.Response:
@@ -92,8 +117,9 @@ async def _player(request: web.Request) -> web.Response:
 class LeaguePage:
     """The page's server in the league's loop: `start` (its port), `stop`."""
 
-    def __init__(self, league: League, host: str, port: int, evening: Evening) -> None:
-        self.app = make_app(league, evening)
+    def __init__(self, league: League, host: str, port: int, evening: Evening,
+                 organisers: Organisers | None = None) -> None:  # fmt: skip
+        self.app = make_app(league, evening, organisers)
         self.host, self.port = host, port
         self._runner: web.AppRunner | None = None
 

@@ -135,8 +135,10 @@ def moves_for(state: "Fields", colour: int) -> "list[Fields]":
     def order(move):
         row = row_record(state, move["row"])
         position = position_of(row, move["number"]) if row else 0
-        flags = move["flags"]  # plain crosses, then lucky ones; a row's bonus boxes after it
-        return (flags & protocol.LUCKY, flags & protocol.BONUS, move["row"], position)
+        flags = move["flags"]  # plain crosses, then lucky ones; a row's bonus boxes after it,
+        # and X-Change's swapped crosses after the white sum's
+        lucky, swap = flags & protocol.LUCKY, flags & protocol.SWAP_BITS
+        return (lucky, swap, flags & protocol.BONUS, move["row"], position)
 
     found.sort(key=order)
     return found
@@ -160,13 +162,14 @@ def mark_fields(move, choice):
         "action": protocol.MARK,
         "row": move["row"],
         "number": move["number"],
-        "flags": move["flags"] & (protocol.LUCKY | protocol.BONUS),
+        "flags": move["flags"] & (protocol.LUCKY | protocol.BONUS | protocol.SWAP_BITS),
         "choice": choice,
     }
 
 
 def describe(fields: "Fields") -> str:
-    """A request in a few characters: 'pass', 'undo', 'R 5', 'G 3 lucky', 'Y 11 +B'."""
+    """A request in a few characters: 'pass', 'undo', 'R 5', 'G 3 lucky', 'Y 11 +B', 'R 3 X3'
+    (X-Change: red 3 with swap field 3)."""
     action = fields["action"]
     if action == protocol.JOIN:
         return "join"
@@ -181,6 +184,8 @@ def describe(fields: "Fields") -> str:
         words = LETTERS[fields["row"] - 1 : fields["row"] + 1] + " " + str(fields["number"])
     if fields["flags"] & protocol.LUCKY:
         words += " lucky"
+    if fields["flags"] & protocol.SWAP_BITS:
+        words += " X" + str(protocol.swap_field(fields["flags"]))
     if fields["choice"]:
         words += " +" + LETTERS[fields["choice"] - 1]
     return words

@@ -48,8 +48,8 @@ else:
 FRAME_FORMAT = 1
 # 2: longo lucky numbers entered on the pad (phase 5, action 4); a pad joins with a button
 # (STATE flag MAY_JOIN, action JOIN); 3: Big Points' bonus rows (row flag ROW_BONUS, move and
-# request flag BONUS)
-PROTOCOL_VERSION = 3
+# request flag BONUS); 4: X-Change's swap fields (move and request flags, bits 4 to 7)
+PROTOCOL_VERSION = 4
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -116,6 +116,16 @@ ROW_BONUS = 4  # a bonus row (Big Points), after the colour rows; `colour` is th
 LUCKY = 1  # a longo lucky cross (moves and requests)
 NEEDS_CHOICE = 2  # the move earns a reward that needs a choice of row
 BONUS = 4  # a bonus box (Big Points; moves and requests): `row` is the colour row above it
+# X-Change (moves and requests, version 4): bits 4 to 7 hold the swap field the cross uses, 1 =
+# the leftmost (0: none). These bits were always 0 before.
+SWAP_SHIFT = 4
+SWAP_BITS = 0xF0
+
+
+def swap_field(flags: int) -> int:
+    """The X-Change field in a move's or request's flags (0: none)."""
+    return (flags & SWAP_BITS) >> SWAP_SHIFT
+
 
 # Records: the elements of list fields, named `kind[]` in the table below.
 RECORDS = {

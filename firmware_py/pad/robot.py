@@ -97,11 +97,12 @@ def lucky(number: int = 0) -> Fields:
 
 
 def _offered_move(state: Fields, request: Fields) -> Fields:
-    kind = request.get("flags", 0) & (protocol.LUCKY | protocol.BONUS)
+    kinds = protocol.LUCKY | protocol.BONUS | protocol.SWAP_BITS
+    kind = request.get("flags", 0) & kinds
     moves: list[Fields] = state["moves"]  # STATE's move[] records
     for move in moves:
         same = (move["row"], move["number"]) == (request["row"], request["number"])
-        if same and move["flags"] & (protocol.LUCKY | protocol.BONUS) == kind:
+        if same and move["flags"] & kinds == kind:
             return move
     raise RobotError(f"the pad does not offer {padapp.describe(_full(request))}")
 
@@ -110,15 +111,19 @@ def _full(request: Fields) -> Fields:
     return {"action": 0, "row": 0, "number": 0, "flags": 0, "choice": 0, **request}
 
 
-def mark(row: str, number: int, *, lucky: bool = False, choice: str | None = None) -> Fields:
+def mark(
+    row: str, number: int, *, lucky: bool = False, choice: str | None = None, swap: int = 0
+) -> Fields:
     """REQUEST fields for a mark, from colour names: mark('green', 9, choice='blue'); a bonus
-    box (Big Points) by its row's name, mark('red-yellow', 5): the row above it, flag BONUS."""
+    box (Big Points) by its row's name, mark('red-yellow', 5): the row above it, flag BONUS;
+    a swapped cross (X-Change) with its field, mark('red', 3, swap=3)."""
     bonus = "-" in row
+    flags = (protocol.LUCKY if lucky else 0) | (protocol.BONUS if bonus else 0)
     return {
         "action": protocol.MARK,
         "row": protocol.row_code(row.split("-")[0]),
         "number": number,
-        "flags": (protocol.LUCKY if lucky else 0) | (protocol.BONUS if bonus else 0),
+        "flags": flags | swap << protocol.SWAP_SHIFT,
         "choice": protocol.row_code(choice),
     }
 

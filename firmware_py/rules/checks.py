@@ -20,6 +20,7 @@ from .events import Mark, Roll
 from .naming import cell_name, join, position_of, row_of
 from .player import COLOUR_ROWS, PlayerSheet
 from .state import ACTION1, ACTION2, COLOUR_INDEX, ROLL
+from .swaps import SwapFields
 from .tables import SheetTables
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 class Checks:
     """The checks of table events on one sheet, each with the words of its refusal."""
 
-    __slots__ = ("bonus", "crossing", "mixed", "numbers", "row_index", "sheet")
+    __slots__ = ("bonus", "crossing", "mixed", "numbers", "row_index", "sheet", "swaps")
 
     def __init__(self, tables: SheetTables) -> None:
         self.sheet = tables.sheet
@@ -38,6 +39,7 @@ class Checks:
         self.mixed = tables.mixed
         self.row_index = tables.row_index
         self.bonus = tables.derived(BonusBoxes) if tables.sheet.bonus_rows else None
+        self.swaps = tables.derived(SwapFields)
 
     # ---- the events ------------------------------------------------------------------------
 
@@ -126,6 +128,9 @@ class Checks:
             row = self._row_of(mark.row)  # a bonus row, or raises: no such row
         if mark.lucky:
             return self._check_lucky_cross(game, player, row, mark)
+        if mark.swap is not None:  # X-Change: the field, then the number it trades the sum for
+            self.swaps.check(game, player, mark)
+            return self._check_swapped_cross(player, row, mark, game.closed)
         if mark.number != game.white_sum:
             dice = game.dice
             assert dice is not None  # rolled: this is a mark in action 1
@@ -141,7 +146,19 @@ class Checks:
             self._check_crossable(player, row, position, game.closed)  # raises with the reason
         return row, position
 
+    def _check_swapped_cross(
+        self, player: PlayerSheet, row: int, mark: Mark, closed: int
+    ) -> tuple[int, int]:
+        if row >= COLOUR_ROWS:
+            raise Refused(f"{player.name} cannot use an X-Change field on a bonus row")
+        position = position_of(self.sheet, row, mark.number)
+        if not self.crossing.can_cross(player, row, position, closed):
+            self._check_crossable(player, row, position, closed)  # raises with the reason
+        return row, position
+
     def _check_action2_mark(self, game: Game, player: PlayerSheet, mark: Mark) -> tuple[int, int]:
+        if mark.swap is not None:
+            self.swaps.check(game, player, mark)  # refuses: a field swaps the white sum only
         row = COLOUR_INDEX.get(mark.row)
         if row is None:
             row = self._row_of(mark.row)  # a bonus row, or raises: no such row

@@ -32,6 +32,7 @@ class Mark(NamedTuple):
     number: int
     lucky: bool = False
     choice: str | None = None  # a row, where the reward the mark earns needs one
+    swap: int | None = None  # X-Change: the swap field used (1 = leftmost), in action 1
 
 
 class Pass(NamedTuple):

@@ -259,10 +259,9 @@ class Game:
         self.apply_unchecked(event)
 
     def apply_unchecked(self, event: Roll | Mark | Pass) -> None:
-        """Apply an event known to be legal (a roll of the dice in play; a mark from
-        `legal_marks` or a pass by a player the table waits for) without the referee's checks:
-        `apply` checks, then comes here; playouts (rollout.py), whose events are drawn from
-        the legal ones, come here directly. An illegal event leaves a state no table reaches."""
+        """Apply an event known to be legal (a roll of the dice in play, a mark of `legal_marks`,
+        a pass of a player waited for) unchecked: `apply` comes here after its checks, playouts
+        (rollout.py) directly. An illegal event leaves a state no table reaches."""
         if type(event) is Pass:  # most decisions of a random player
             seat, before = self.seat[event.player], None
         elif type(event) is Mark:
@@ -278,6 +277,8 @@ class Game:
             except Refused:
                 player.restore(before)  # nothing of the mark stays
                 raise
+            if event.swap is not None:  # X-Change: the field is used
+                player.swaps |= 1 << event.swap - 1
             self._locking |= locks
         elif type(event) is Roll:
             self._begin_action1(event)

@@ -16,6 +16,7 @@ from .errors import ChoiceNeeded
 from .events import Mark, Roll
 from .player import PlayerSheet
 from .state import COLOUR_INDEX
+from .swaps import SwapFields
 from .tables import Cell, SheetTables
 
 
@@ -149,8 +150,29 @@ class LegalMovesWithBoxes(LegalMoves):
         return legal
 
 
+class LegalMovesWithSwaps(LegalMoves):
+    """X-Change: the legal moves, and after the white sum's cells the crosses a swap field
+    trades it for (swaps.py). A sheet of its own kind, as Big Points' is."""
+
+    __slots__ = ("swaps",)
+
+    def __init__(self, tables: SheetTables) -> None:
+        super().__init__(tables)
+        self.swaps = tables.derived(SwapFields)
+
+    def action1(
+        self, player: PlayerSheet, marks: list[list[Mark]], white_sum: int, closed: int
+    ) -> list[Mark]:
+        legal = super().action1(player, marks, white_sum, closed)
+        legal.extend(self.swaps.action1(player, marks, white_sum, closed))
+        return legal
+
+
 def legal_moves(tables: SheetTables) -> LegalMoves:
-    """The legal moves of a sheet: with its bonus boxes where it has bonus rows."""
+    """The legal moves of a sheet: with its bonus boxes where it has bonus rows, its swapped
+    crosses where it has swap fields."""
+    if tables.sheet.swaps:
+        return LegalMovesWithSwaps(tables)
     return LegalMovesWithBoxes(tables) if tables.sheet.bonus_rows else LegalMoves(tables)
 
 

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from .rollout import Watch
 
 CellEntry = tuple[int, int, int, bool, int, int, bool]  # a `CellBits.cell` entry
-Options = tuple[CellEntry | None, ...]  # a decision's cells in sheet order, then None: the pass
+SwapEntry = tuple[int, int, int, bool, int, int, bool, int]  # X-Change: and the field's bit
+Options = tuple[CellEntry | SwapEntry | None, ...]  # a decision's cells in order, then the pass
 
 
 class CellBits:
@@ -65,6 +66,8 @@ class CellBits:
         "numbers",
         "offsets",
         "row_bits",
+        "swap_cells",
+        "swap_reach",
     )
 
     def __init__(self, tables: SheetTables) -> None:
@@ -94,6 +97,10 @@ class CellBits:
         if self.boxes is not None:  # Big Points: the boxes are cells too, after the rows'
             self._add_boxes(self.boxes)
         self.choices = self._choices()
+        self.swap_reach: dict[int, tuple[tuple[int, int], ...]] | None = None
+        self.swap_cells: list[dict[int, SwapEntry]] = []
+        if sheet.swaps:
+            self.swap_reach, self.swap_cells = self._swaps(tables)
         self.names = sheet.row_names
         self.numbers = [sheet.row_numbers(row) for row in range(len(sheet.row_names))]
 
@@ -105,6 +112,21 @@ class CellBits:
         for bit, row, position, row_bit in boxes.placed:
             passed = self.row_bits[row] & (1 << self.offsets[row] + position + 1) - 1
             self.cell[bit] = (row, position, row_bit, False, ~passed, 0, False)
+
+    def _swaps(
+        self, tables: SheetTables
+    ) -> tuple[dict[int, tuple[tuple[int, int], ...]], list[dict[int, SwapEntry]]]:
+        """X-Change: per white sum, each swap field that trades it (its index, the cells of
+        the number it trades for); per field, each cell's entry with the field's bit."""
+        reach: dict[int, tuple[tuple[int, int], ...]] = {}
+        for k, (first, second) in enumerate(tables.sheet.swaps):
+            for rolled, other in ((first, second), (second, first)):
+                reach[rolled] = (*reach.get(rolled, ()), (k, self.bits(tables.by_sum[other])))
+        cells = [
+            {bit: (*entry, 1 << k) for bit, entry in self.cell.items()}
+            for k in range(len(tables.sheet.swaps))
+        ]
+        return reach, cells
 
     def bits(self, cells: Iterable[Cell]) -> int:
         """The bits of some cells of the sheet."""
@@ -149,6 +171,23 @@ class CellBits:
             cells &= ~self.boxes.every_box | self.boxes.beside_crossed(list(rows))
         return cells
 
+    def with_swaps(self, used: int, open_cells: int, white_sum: int, options: Options) -> Options:
+        """X-Change: the white sum's cells (`options` but its last, the pass), then the
+        crosses each usable swap field trades the sum for, as `Game.legal_marks` lists them
+        (field by field, top row first), then the pass."""
+        assert self.swap_reach is not None  # (only sheets with swap fields)
+        swapped: list[SwapEntry] = []
+        first = used.bit_length()
+        for k, cells in self.swap_reach.get(white_sum, ()):
+            if k < first:
+                continue
+            cells &= open_cells
+            while cells:
+                cell = cells & -cells
+                cells ^= cell
+                swapped.append(self.swap_cells[k][cell])
+        return (*options[:-1], *swapped, None) if swapped else options
+
     def entries(self, cells: int) -> list[CellEntry]:
         """The entries of some cells, in sheet order."""
         return [self.cell[1 << b] for b in range(cells.bit_length()) if cells >> b & 1]
@@ -181,8 +220,11 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     masks = [list(player.rows) for player in game.players]
     penalties = [player.penalties for player in game.players]
     lucky = [player.lucky for player in game.players]
+    swaps = [player.swaps for player in game.players] if cell_bits.swap_reach else None
+    if record is not None:
+        record.swaps = swaps
     opens = [cell_bits.open_cells(rows, game.closed, threshold) for rows in masks]
-    has_lucky, seats = any(lucky), range(len(masks))
+    has_extras, seats = any(lucky) or swaps is not None, range(len(masks))
     closed, locking, active, phase = game.closed, game.locking, game.active, game.phase
     locked = list(game.locked)
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
@@ -207,8 +249,13 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
             reach = by_sum[white1 + white2]
             for seat in undecided:
                 options = choices[opens[seat] & reach]  # legal cells, then None: the pass
-                if has_lucky and white1 + white2 in lucky[seat]:
-                    options = _with_lucky(cell_bits, masks[seat], opens[seat], options)
+                if has_extras:  # Longo's lucky crosses, X-Change's swapped ones
+                    if swaps is None:
+                        if white1 + white2 in lucky[seat]:
+                            options = _with_lucky(cell_bits, masks[seat], opens[seat], options)
+                    else:
+                        total = white1 + white2
+                        options = cell_bits.with_swaps(swaps[seat], opens[seat], total, options)
                 if record is not None:
                     state = (masks, penalties, ACTION1, active, locked, closed, locking)
                     record.deciding(seat, options, *state)
@@ -220,13 +267,17 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
                     if record is not None:
                         record.passed(seat)
                     continue
-                cross(masks[seat], opens, seat, entry, lock_bits, threshold)
+                if record is not None:
+                    record.marked(seat, entry)
+                if swaps is not None and len(entry) == 8:  # X-Change: it uses its field
+                    swaps[seat] |= entry[7]
+                    entry = entry[:7]
+                # (a swapped cross's entry is cut to the cell's here: no test on other sheets)
+                cross(masks[seat], opens, seat, entry, lock_bits, threshold)  # type: ignore[arg-type]
                 if entry[3]:  # a lock: the row closes for everyone when action 1 ends
                     locking |= 1 << entry[0]
                 if seat == active:
                     active_crossed = True
-                if record is not None:
-                    record.marked(seat, entry)
             if locking:
                 closed = _close_for_all(locked, cell_bits, opens, closed, locking)
                 locking = 0
@@ -284,6 +335,9 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
         phase = ROLL
     last_roll = _roll_event(white1, white2, colours, colour_faces)
     game.end_playout(masks, penalties, active, last_roll, locked, closed, reason)
+    if swaps is not None:  # X-Change: the fields each seat used, handed back with the end
+        for player, used in zip(game.players, swaps, strict=True):
+            player.swaps = used
     return rolls
 
 
@@ -367,6 +421,7 @@ class _Record:
         self.start = game.state()
         self.names = [player.name for player in game.players]
         self.roll = game.dice
+        self.swaps: list[int] | None = None  # X-Change: the loop's used fields, by seat
 
     def rolled(self, white1: int, white2: int, colours: list[int], faces: tuple[int, ...]) -> None:
         self.roll = _roll_event(white1, white2, colours, faces)
@@ -389,9 +444,12 @@ class _Record:
         if self.watch is None:
             return
         marks = [self._mark(seat, entry) for entry in options if entry is not None]
+        swaps = self.swaps or [snapshot[5] for snapshot in self.start.players]
         sheets = tuple(
-            (tuple(rows), count, *snapshot[2:])
-            for rows, count, snapshot in zip(masks, penalties, self.start.players, strict=True)
+            (tuple(rows), count, *snapshot[2:5], used)
+            for rows, count, snapshot, used in zip(
+                masks, penalties, self.start.players, swaps, strict=True
+            )
         )
         roll = self.roll
         assert roll is not None  # a decision follows a roll
@@ -413,11 +471,13 @@ class _Record:
         if self.events is not None:
             self.events.append(Pass(self.names[seat]))
 
-    def marked(self, seat: int, entry: CellEntry) -> None:
+    def marked(self, seat: int, entry: CellEntry | SwapEntry) -> None:
         if self.events is not None:
             self.events.append(self._mark(seat, entry))
 
-    def _mark(self, seat: int, entry: CellEntry) -> Mark:
+    def _mark(self, seat: int, entry: CellEntry | SwapEntry) -> Mark:
         row, position, lucky = entry[0], entry[1], entry[6]
-        name = self.cell_bits.names[row]
-        return Mark(self.names[seat], name, self.cell_bits.numbers[row][position], lucky)
+        name, number = self.cell_bits.names[row], self.cell_bits.numbers[row][position]
+        if len(entry) == 8:  # X-Change: the field's bit, to its number (1 = leftmost)
+            return Mark(self.names[seat], name, number, swap=entry[7].bit_length())
+        return Mark(self.names[seat], name, number, lucky)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 COLOUR_ROWS = 4  # rows of a sheet past these are bonus rows (Big Points)
 
-Snapshot = tuple[tuple[int, ...], int, int, int, int]
+Snapshot = tuple[tuple[int, ...], int, int, int, int, int]
 
 
 class PlayerSheet:
@@ -24,6 +24,7 @@ class PlayerSheet:
         "penalties",
         "rewards",
         "rows",
+        "swaps",
     )
 
     def __init__(self, name: str, lock_bits: tuple[int, ...], lucky: tuple[int, ...] = ()) -> None:
@@ -35,6 +36,7 @@ class PlayerSheet:
         self.bar_next = 0  # bonus-a: index of the next bonus-bar box to consider
         self.bar_used = 0  # bonus-a: mask of bonus-bar boxes crossed (not forfeited)
         self.rewards = 0  # bonus-b: mask of reward symbols earned
+        self.swaps = 0  # x-change: mask of the swap fields used (bit 0: the leftmost)
 
     def copy(self) -> PlayerSheet:
         twin = PlayerSheet(self.name, self.lock_bits, self.lucky)
@@ -42,10 +44,17 @@ class PlayerSheet:
         return twin
 
     def snapshot(self) -> Snapshot:
-        return (tuple(self.rows), self.penalties, self.bar_next, self.bar_used, self.rewards)
+        return (
+            tuple(self.rows),
+            self.penalties,
+            self.bar_next,
+            self.bar_used,
+            self.rewards,
+            self.swaps,
+        )
 
     def restore(self, snapshot: Snapshot) -> None:
-        rows, self.penalties, self.bar_next, self.bar_used, self.rewards = snapshot
+        rows, self.penalties, self.bar_next, self.bar_used, self.rewards, self.swaps = snapshot
         self.rows = list(rows)
 
     def crosses(self, row: int) -> int:
@@ -63,6 +72,11 @@ class PlayerSheet:
     def crossed_positions(self, row: int) -> list[int]:
         mask = self.rows[row] & ~self.lock_bits[row]
         return [p for p in range(mask.bit_length()) if mask >> p & 1]
+
+    def next_swap(self) -> int:
+        """X-Change: the index of the leftmost swap field still usable (fields are used left
+        to right, so every field left of the last one used is gone)."""
+        return self.swaps.bit_length()
 
     def fewest_crosses_rows(self) -> list[int]:
         """The rows with the fewest crosses, counted over all four colour rows, locks

@@ -38,6 +38,8 @@ def player_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
         report["bonus_bar"] = bonus_bar_report(game, player)
     if sheet.bonus_rows:
         report["bonus_rows"] = bonus_rows_report(game, player)
+    if sheet.swaps:
+        report["swaps"] = swaps_report(sheet.swaps, player)
     if sheet.rewards:
         report["rewards"] = [
             r.symbol for k, r in enumerate(sheet.rewards) if player.rewards >> k & 1
@@ -86,3 +88,19 @@ def bonus_bar_report(game: Game, player: PlayerSheet) -> list[dict[str, Any]]:
             state = "open"
         boxes.append({"colour": colour, "box": state})
     return boxes
+
+
+def swaps_report(fields: tuple[tuple[int, int], ...], player: PlayerSheet) -> list[dict[str, Any]]:
+    """X-Change: each swap field left to right, its two numbers and its state: used, passed
+    (left of a used field, so gone) or open."""
+    first = player.next_swap()
+    report = []
+    for k, pair in enumerate(fields):
+        if player.swaps >> k & 1:
+            state = "used"
+        elif k < first:
+            state = "passed"
+        else:
+            state = "open"
+        report.append({"field": k + 1, "numbers": list(pair), "state": state})
+    return report

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import SeatKind
+from firmware_py.seating import DRAWN, SeatKind
 from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import NO_SEAT, RULE, Decision, LuckyNumber, Refusal, SeatDoor, SeatsNow
@@ -38,6 +38,7 @@ class RemoteDecision:
     number: int = 0  # the cell's number for a mark; the lucky number (0: let the tower draw)
     lucky: bool = False  # a longo lucky cross
     choice: str = ""  # bonus-b: the row chosen for a reward
+    swap: int = 0  # x-change: the swap field the cross uses (1 = leftmost; 0: none)
 
 
 def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
@@ -55,7 +56,9 @@ def decision_event(name: str, asked: RemoteDecision) -> Decision | Refusal:
             "a mark names a row: red, yellow, green or blue (or a bonus row, such as red-yellow)",
             RULE,
         )
-    return Mark(name, asked.row, asked.number, asked.lucky, asked.choice or None)
+    return Mark(
+        name, asked.row, asked.number, asked.lucky, asked.choice or None, asked.swap or None
+    )
 
 
 class Identities:
@@ -155,6 +158,7 @@ class RemoteSeats:
     def here(self, name: str) -> bool:
         """True while the device holding `name`'s seat is connected (a pad heard, a phone's
         page open)."""
+        self._forget_seats_gone()  # (and follows a seat named anew)
         devices = [device for device, player in self.seated.items() if player == name]
         holders = [self.identities.holder(device) for device in devices]
         return any(holder is not None and self.alive(holder) for holder in holders)
@@ -179,6 +183,10 @@ class RemoteSeats:
         game = now.game
         if game is not None and not game.over and name in game.seat:
             return name
+        renamed = [seat.name for seat in now.seats if seat.kind == self.kind and seat.pad == device]
+        if renamed:  # its player named from a phone since: the seat is still this device's
+            self.seated[device] = renamed[0]
+            return renamed[0]
         del self.seated[device]
         return None
 
@@ -195,6 +203,11 @@ class RemoteSeats:
         if held is not None:  # the same connection, another identity: one seat is enough
             return Refusal(f"this {self.kind} holds {held}'s seat already", RULE)
         self._forget_seats_gone()
+        drawn = self._drawn_seat(name)
+        if drawn is not None:  # a tournament's seat, waiting for the one who joins by its name
+            self.seated[device], self._joined[connection] = drawn, device
+            self.door.seat_back(drawn, device)
+            return None
         player = self._new_name(device, name)
         refusal = self.door.join(player, pad=device)
         if refusal is None:
@@ -208,6 +221,19 @@ class RemoteSeats:
         never came back leave no trace here."""
         for device in list(self.seated):
             self.seat_of(device)
+
+    def _drawn_seat(self, typed: str | None) -> str | None:
+        """The seat a league drew for the name typed (as names are compared: "ann" is Ann's),
+        between games, while no device holds it."""
+        now = self.door.now()
+        wanted = clean_name(typed or "")
+        playing = now.draft is not None or (now.game is not None and not now.game.over)
+        if not wanted or playing:
+            return None
+        held = set(self.seated.values())
+        return next((seat.name for seat in now.seats
+                     if seat.kind == self.kind and seat.pad == DRAWN and seat.name not in held
+                     and not looks(wanted).isdisjoint(looks(seat.name))), None)  # fmt: skip
 
     def _new_name(self, device: str, typed: str | None) -> str:
         """A typed name (cleaned), else the configured one, else `Player N`; made unique."""

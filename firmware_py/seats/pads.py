@@ -171,6 +171,7 @@ def _move_records(view: SeatView) -> list[protocol.Fields]:
         row, bonus = _move_code(move.row)
         flags = (protocol.LUCKY if move.lucky else 0) | bonus
         flags |= protocol.NEEDS_CHOICE if move.choices else 0
+        flags |= move.swap << protocol.SWAP_SHIFT  # X-Change: the field the cross uses
         records.append({"row": row, "number": move.number, "flags": flags})
     return records
 
@@ -196,7 +197,8 @@ def pad_decision(fields: protocol.Fields) -> RemoteDecision:
         if below >= len(COLOURS):
             raise ValueError("that mark names no bonus row: choose it again")
         row = f"{row}-{COLOURS[below]}"
-    return RemoteDecision("mark", row, fields["number"], lucky, choice)
+    swap = protocol.swap_field(fields["flags"])  # X-Change: the field the cross uses
+    return RemoteDecision("mark", row, fields["number"], lucky, choice, swap)
 
 
 def request_event(name: str, fields: protocol.Fields) -> Mark | Pass | Undo | LuckyNumber:

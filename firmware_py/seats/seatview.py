@@ -44,13 +44,25 @@ class BonusRowView:
 
 
 @dataclass(frozen=True)
+class SwapFieldView:
+    """X-Change: one swap field, as printed (two numbers) and as used: "used", "passed" (left
+    of a used field, so gone) or "open"."""
+
+    field: int  # 1 = the leftmost
+    numbers: tuple[int, int]
+    state: str
+
+
+@dataclass(frozen=True)
 class MoveView:
-    """A mark the player may make now; `choices`: the rows a reward lets them choose from."""
+    """A mark the player may make now; `choices`: the rows a reward lets them choose from;
+    `swap`: the X-Change field the cross uses (0: none)."""
 
     row: str
     number: int
     lucky: bool = False
     choices: tuple[str, ...] = ()
+    swap: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,6 +86,7 @@ class SeatView:
     rows: tuple[RowView, ...] = ()
     bonus_rows: tuple[BonusRowView, ...] = ()  # Big Points: between two rows each
     moves: tuple[MoveView, ...] = ()
+    swaps: tuple[SwapFieldView, ...] = ()  # X-Change: the swap fields, left to right
     lucky_choices: tuple[int, ...] = ()  # phase "lucky": the numbers still allowed
     scores: tuple[tuple[str, int], ...] = ()  # every player's total, in seat order
     waiting_for: tuple[str, ...] = ()
@@ -109,6 +122,7 @@ def game_view(game: Game, name: str) -> SeatView:
         rows=tuple(_row_view(game, player, row) for row in range(len(COLOURS))),
         bonus_rows=bonus_row_views(game, player),
         moves=move_views(game.legal_marks(name)),
+        swaps=swap_field_views(game, player),
         scores=tuple((p.name, game.total(p.name)) for p in game.players),
         waiting_for=tuple(game.waiting_for()),
         sheet_title=game.sheet.title,
@@ -171,15 +185,26 @@ def bonus_row_views(game: Game, player: PlayerSheet) -> tuple[BonusRowView, ...]
 def move_views(marks: list[Mark]) -> tuple[MoveView, ...]:
     """One move per cell and kind of cross; a mark the engine lists once per possible choice
     of row (bonus-b ties) becomes one move with those rows as its choices."""
-    moves: dict[tuple[str, int, bool], list[str]] = {}
+    moves: dict[tuple[str, int, bool, int], list[str]] = {}
     for mark in marks:
-        choices = moves.setdefault((mark.row, mark.number, mark.lucky), [])
+        choices = moves.setdefault((mark.row, mark.number, mark.lucky, mark.swap or 0), [])
         if mark.choice is not None:
             choices.append(mark.choice)
     return tuple(
-        MoveView(row, number, lucky, tuple(choices))
-        for (row, number, lucky), choices in moves.items()
+        MoveView(row, number, lucky, tuple(choices), swap)
+        for (row, number, lucky, swap), choices in moves.items()
     )
+
+
+def swap_field_views(game: Game, player: PlayerSheet) -> tuple[SwapFieldView, ...]:
+    """X-Change: the player's swap fields, left to right; none on other sheets."""
+    first = player.next_swap()
+    views = []
+    for k, numbers in enumerate(game.sheet.swaps):
+        used = player.swaps >> k & 1
+        state = "used" if used else "passed" if k < first else "open"
+        views.append(SwapFieldView(k + 1, numbers, state))
+    return tuple(views)
 
 
 def status_text(game: Game, name: str) -> str:

@@ -520,6 +520,8 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
     if view.bonus_boxes:  # Big Points: the bonus boxes those sums reach on the sheet
         text(draw, (0, 54), _bonus_line(view.bonus_boxes))
+    if view.swaps and view.white_sum is not None:  # X-Change, action 1: what the sum trades for
+        text(draw, (0, 54), _swap_line(view.white_sum, view.swaps))
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
         lucky = "lucky: " + " ".join(map(str, sorted(active.lucky)))
@@ -534,6 +536,18 @@ def _bonus_line(boxes: tuple[str, ...]) -> str:
         longer = f"{line} {box.replace(' ', '')}"
         more = " +" if shown + 1 < len(boxes) else ""
         if width(longer + more) > WIDTH:
+            return line + " +"
+        line = longer
+    return line
+
+
+def _swap_line(total: int, swaps: tuple[tuple[int, int], ...]) -> str:
+    """ "swap 11: 3 X3, 9 X8": the numbers X-Change fields trade the white sum for, with the
+    field, as many as the line holds."""
+    line = f"swap {total}:"
+    for shown, (field, number) in enumerate(swaps):
+        longer = f"{line}{',' if shown else ''} {number} X{field}"
+        if width(longer) > WIDTH:
             return line + " +"
         line = longer
     return line

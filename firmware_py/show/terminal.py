@@ -328,6 +328,9 @@ class Terminal:
             mark = ">" if player.name == game.active_name and not game.over else " "
             head = f"{mark}{in_cells(player.name, NAME_WIDTH)}{game.total(player.name):>4}  "
             tail = f"  penalties {player.penalties}"
+            if game.sheet.swaps:  # X-Change: the fields used ("X:3,6"), before the penalties
+                used = [str(k + 1) for k in range(len(game.sheet.swaps)) if player.swaps >> k & 1]
+                tail = f"  X:{','.join(used) or '-'}" + tail
             rows = []
             for row, colour in enumerate(game.sheet.row_names):  # Big Points: bonus rows last
                 numbers = game.sheet.row_numbers(row)

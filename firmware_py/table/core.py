@@ -163,6 +163,11 @@ class Table:
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None:  # picked up after a restart
         self.seating.seats, self.variant = seats, variant
 
+    def seat_round(self, seats: list[SeatSpec], words: str) -> None:  # a tournament's round
+        self.seating.seat_only(seats)
+        self.screen, self.message = SETUP, words
+        self.publish()
+
     def choose_variant(self, variant: str) -> None:
         self.variant = variant
 

@@ -15,6 +15,8 @@ def describe(event: Event, game: Game) -> str:
     if isinstance(event, Mark):
         lucky = " (lucky)" if event.lucky else ""
         crossed = f"{event.player} crosses {event.row} {event.number}{lucky}"
+        if event.swap is not None:  # X-Change: the field and what it traded
+            crossed += " " + swap_words(event, game)
         return crossed + bonus_words(bonus_crosses(event, game))
     if isinstance(event, Pass):
         return f"{event.player} passes"
@@ -23,13 +25,23 @@ def describe(event: Event, game: Game) -> str:
 
 def mark_words(mark: Mark) -> str:
     """A mark as a choice to offer, told apart from every other choice of the same cell:
-    "green 9", "green 9 (lucky)", "green 9 → 2 in red" (Bonus B: where its two bonus crosses go)."""
+    "green 9", "green 9 (lucky)", "green 9 → 2 in red" (Bonus B: where its two bonus crosses go),
+    "red 3 (swap field 3)" (X-Change: the field it uses)."""
     words = f"{mark.row} {mark.number}"
     if mark.lucky:
         words += " (lucky)"
+    if mark.swap is not None:
+        words += f" (swap field {mark.swap})"
     if mark.choice is not None:
         words += f" → 2 in {mark.choice}"
     return words
+
+
+def swap_words(mark: Mark, game: Game) -> str:
+    """ "with X-Change field 3 (11 for 3)": the field a swapped cross used, and the trade."""
+    field = mark.swap
+    assert field is not None  # (a swapped cross)
+    return f"with X-Change field {field} ({game.white_sum} for {mark.number})"
 
 
 def bonus_crosses(mark: Mark, game: Game) -> dict[str, int]:

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import Event, Game, Mark, Pass, Undo
-from firmware_py.seating import COMPUTER, Seating, SeatKind, SeatSpec
+from firmware_py.seating import COMPUTER, PAD, Seating, SeatKind, SeatSpec
 from firmware_py.table.absence import Absence
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
 from firmware_py.table.news_feed import News
@@ -141,7 +141,12 @@ class Doors:
 
     def add_seat(self, seat: SeatSpec) -> Refusal | None:
         """A new seat between games, at the end of the table; None when seated, else why not.
-        The main display shows the seats and who joined."""
+        The main display shows the seats and who joined. A device holding a seat already (a
+        pad's, its player named from a phone) keeps it under the new name."""
+        held = [old.name for old in self.seating.seats
+                if seat.pad and (old.pad, old.kind) == (seat.pad, seat.kind)]  # fmt: skip
+        if held:
+            return self.name_seat(held[0], seat.name)
         refusal = self.why_not_join()
         if refusal is None and self.seating.taken(seat.name):
             refusal = Refusal(f"{seat.name} is already at the table", RULE)
@@ -149,6 +154,17 @@ class Doors:
             self.seating.add(seat)
             self.table.seat_joined(seat)
         return refusal
+
+    def name_seat(self, old: str, new: str) -> Refusal | None:
+        """The seat of `old` goes by `new`, between games: a pad's player's own name, typed
+        on a phone (a pad cannot type), by which the league knows them. The caller cleaned
+        the name and told it apart from the other seats'. None when named."""
+        if self.table.playing() or self.table.draft is not None:
+            return Refusal("a game is being played: name the pad's player when it ends", NOT_NOW)
+        if self.seating.taken(new):
+            return Refusal(f"{new} is already at the table", RULE)
+        self.table.seat_joined(self.seating.rename(old, new))
+        return None
 
     def give_pad(self, name: str, pad: str) -> None:
         """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
@@ -202,6 +218,14 @@ class SeatDoor:
         """A new seat of this kind (held by the device of ident `pad`, if any), between games
         only; None when seated, else why not. The main display shows the seats and who joined."""
         return self.table.add_seat(SeatSpec(name, self.kind, pad))
+
+    def name_pad(self, seat: str, name: str) -> Refusal | None:
+        """A pad's seat named from a phone, between games: the pad's seat joins again under
+        its player's name (`Doors.add_seat`); None when named, else why not."""
+        pads = [one.pad for one in self.now().seats if one.name == seat and one.kind == PAD]
+        if not pads or not pads[0]:
+            return Refusal(f"no pad at this table plays as {seat} now", RULE)
+        return self.table.add_seat(SeatSpec(name, PAD, pads[0]))
 
     def earlier(self, request: str, tail_of_any_device: str = "") -> Earlier | None:
         """The exactly-once check (`AppliedRequests.earlier`): how a request seen before is

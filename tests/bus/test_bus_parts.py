@@ -280,3 +280,6 @@ def test_results_are_published_at_least_once_and_noted_when_acknowledged(tmp_pat
     elsewhere = Results(journal, "t1", "other:1883 qwixx/t1/result")  # another broker: all
     asyncio.run(elsewhere.publish_all(broker))
     assert [r["game"] for r in sent[3:]] == [1, 2]
+    again.resend(7)  # a league holding game 6 of this tower: its journal was emptied since
+    asyncio.run(again.publish_all(broker))
+    assert [r["game"] for r in sent[5:]] == [1, 2]  # so it gets every game of this journal

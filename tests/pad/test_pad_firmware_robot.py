@@ -41,7 +41,9 @@ def played_states(variant: str, seed: int, turns: int = 30):
 
 
 def request_of(mark: Mark) -> dict:
-    return robot.mark(mark.row, mark.number, lucky=mark.lucky, choice=mark.choice)
+    return robot.mark(
+        mark.row, mark.number, lucky=mark.lucky, choice=mark.choice, swap=mark.swap or 0
+    )
 
 
 @pytest.mark.parametrize("variant", sheet_names())

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from support.rules import report
+from support.rules import refused_unchanged, report
 
-from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start
+from firmware_py.rules import Game, Mark, Pass, Roll, Start
 
 VARIANT = "big-points"
 POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120)  # "maximum 120"
@@ -80,7 +80,7 @@ def play(players: tuple[str, ...], steps: list) -> Game:
         if isinstance(step, Do):
             game.apply(_event(game, step.event))
         elif isinstance(step, Refuse):
-            _refused(game, _event(game, step.event), step.words, where)
+            refused_unchanged(game, _event(game, step.event), step.words, where)
         else:
             _check(game, step, where)
     return game
@@ -88,16 +88,6 @@ def play(players: tuple[str, ...], steps: list) -> Game:
 
 def _event(game: Game, event: object):
     return dice(game, event.white, **event.faces) if isinstance(event, R) else event
-
-
-def _refused(game: Game, event, words: tuple[str, ...], where: str) -> None:
-    before = (game.state(), report(game), [game.legal_marks(p.name) for p in game.players])
-    with pytest.raises(Refused) as refusal:
-        game.apply(event)
-    for word in words:
-        assert word in refusal.value.reason, f"{where}: {word!r} not in {refusal.value.reason!r}"
-    after = (game.state(), report(game), [game.legal_marks(p.name) for p in game.players])
-    assert after == before, f"{where}: the refusal changed the game"
 
 
 def _check(game: Game, check: Check, where: str) -> None:

@@ -150,16 +150,18 @@ for _variant in VARIANTS:
 
 
 def every_candidate(game: Game, name: str) -> list[Mark]:
-    """Every mark one could propose: each cell, plain or lucky, with each choice of row."""
+    """Every mark one could propose: each cell, plain or lucky, with each choice of row, and
+    with each swap field where the sheet has them."""
     sheet = game.sheet
     # every row's cells: the colour rows, and Big Points' bonus rows
     rows = range(len(sheet.row_names))
     cells = [(sheet.row_names[r], n) for r in rows for n in sheet.row_numbers(r)]
     choices = [None, *COLOURS] if sheet.rewards else [None]
     luck = [False, True] if sheet.has_lucky_numbers else [False]
+    swaps = [None, *range(1, len(sheet.swaps) + 1)]  # X-Change: each field (classic: none)
     return [
-        Mark(name, colour, number, lucky, choice)
-        for (colour, number), lucky, choice in itertools.product(cells, luck, choices)
+        Mark(name, colour, number, lucky, choice, swap)
+        for (colour, number), lucky, choice, swap in itertools.product(cells, luck, choices, swaps)
     ]
 
 

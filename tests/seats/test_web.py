@@ -94,7 +94,7 @@ def test_a_phone_joins_with_the_table_code_and_gets_a_token_and_its_view(tmp_pat
 
     async def steps(session) -> None:
         page = await open_page(session, server)
-        assert page.heard[-1] == {"type": "lobby", "may_join": True,
+        assert page.heard[-1] == {"type": "lobby", "may_join": True, "pads": [],
                                   "text": "type the table code and your name"}  # fmt: skip
         await page.send(type="join", code=CODE, name="  Dora  ")
         joined = await page.expect("joined")

@@ -71,6 +71,10 @@ class League:
         with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
             return [row[0] for row in db.execute("SELECT id FROM games ORDER BY id")]
 
+    def towers_online(self) -> list[str]:
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            return [row[0] for row in db.execute("SELECT tower FROM towers WHERE online")]
+
     def counts(self) -> dict[str, int]:
         with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
             return dict(db.execute("SELECT what, count FROM counts").fetchall())

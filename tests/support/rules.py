@@ -66,6 +66,18 @@ def report(game: Game) -> dict:
     return game_report(game)
 
 
+def refused_unchanged(game: Game, event, words: Iterable[str], where: str) -> None:
+    """`event` is refused with a reason holding each of `words`, and the game is exactly as
+    before: its state, its replay report, every player's legal marks (a fixture's step)."""
+    before = (game.state(), report(game), [game.legal_marks(p.name) for p in game.players])
+    with pytest.raises(Refused) as refusal:
+        game.apply(event)
+    for word in words:
+        assert word in refusal.value.reason, f"{where}: {word!r} not in {refusal.value.reason!r}"
+    after = (game.state(), report(game), [game.legal_marks(p.name) for p in game.players])
+    assert after == before, f"{where}: the refusal changed the game"
+
+
 def variant_of(game: Game) -> str:
     return report(game)["variant"]
 

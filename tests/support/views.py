@@ -54,6 +54,8 @@ VIEWS = {
     ),
     "action2": TableView("action2", active="Ann", white=(6, 6), colours={**DICE, "green": 3}),
     # Big Points: the bonus boxes the active player's colour sums reach, under the sums
+    "action1-swap": TableView("action1", active="Ann", white=(5, 6), colours=DICE,
+                              waiting_for=("Ben",), swaps=((3, 3), (8, 9))),
     "action2-bonus": TableView("action2", active="Ann", white=(4, 1), colours=DICE,
                                bonus_boxes=("RY 3", "RY 7", "RY 10", "GB 10", "GB 7")),
     "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),

@@ -112,7 +112,8 @@ def pick(state: dict, rng: random.Random) -> tuple[dict, bool]:
     needs_choice = bool(move["flags"] & protocol.NEEDS_CHOICE)
     if not needs_choice and cells_skipped(state, move) > MAX_SKIP:
         return {"action": protocol.PASS}, False
-    kind = move["flags"] & (protocol.LUCKY | protocol.BONUS)  # as offered: lucky, a box
+    # as offered: lucky, a box, the X-Change field it uses
+    kind = move["flags"] & (protocol.LUCKY | protocol.BONUS | protocol.SWAP_BITS)
     request = {"action": protocol.MARK, "row": move["row"], "number": move["number"]}
     return {**request, "flags": kind}, needs_choice
 
@@ -135,7 +136,8 @@ def as_event(name: str, fields: dict) -> Mark | Pass:
     row = protocol.row_colour(fields["row"])
     if fields["flags"] & protocol.BONUS:  # the bonus row below that row (docs/pad-protocol.md)
         row = f"{row}-{COLOURS[COLOURS.index(row) + 1]}"
-    return Mark(name, row, fields["number"], lucky, choice)
+    swap = protocol.swap_field(fields["flags"]) or None  # X-Change: the field it uses
+    return Mark(name, row, fields["number"], lucky, choice, swap)
 
 
 def shown(fields: dict) -> dict:

@@ -14,6 +14,7 @@ from dataclasses import replace
 import pytest
 from support import HANG
 from support.browser import browser_module, connected, run_in_browser_loop
+from support.doors import PadDoor
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
 from support.phone_page import same_picture
@@ -611,3 +612,33 @@ def test_a_reloaded_page_keeps_a_new_token_and_the_old_one_takes_nothing(tmp_pat
         assert not [line for line in table.newsfeed.lines if "another phone" in line]
 
     with_browser(table, server, steps)
+
+
+def test_a_pad_s_player_is_named_from_a_phone_that_takes_no_seat(tmp_path):
+    """A family at a table with a pad: grandma's pad joined as "Player 2" (a pad cannot type).
+    Her grandson opens the QR link, chooses her pad under "Who plays", types "Oma" and names
+    it: the pad's seat goes by Oma (the name the league rates her by), and his phone, which
+    does not play, takes no seat."""
+    table, _, server = web_tower(tmp_path, [BOT])
+    pad = PadDoor(tmp_path, table)
+
+    async def steps(browser) -> None:
+        await pad.open()
+        assert (await pad.join("")).ok
+        page = await phone(browser)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#who-label:not([hidden])")
+        await page.select_option("#who", "Player 2")
+        assert await page.inner_text("#join-button") == "Name the pad's player"
+        await page.fill("#name", "Oma")
+        await matches_golden(page, "name-a-pad")
+        await page.click("#join-button")
+        await page.wait_for_selector("#status >> text=the pad of Player 2 plays as Oma now")
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Oma"]
+        assert await page.is_visible("#join-form") and await page.input_value("#name") == ""
+        await page.wait_for_selector("#who >> option[value=Oma]", state="attached")
+
+    try:
+        with_browser(table, server, steps, hub=pad.hub)
+    finally:
+        pad.pad.unplug()

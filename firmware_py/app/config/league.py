@@ -15,7 +15,7 @@ SECTIONS = ("mqtt", "league")
 # [mqtt] as a tower's, less what only a tower does (Home Assistant's device, its commands);
 # tower_id names the league's session on the broker (client id qwixx-league-ID)
 MQTT_KEYS = ("host", "port", "tls", "ca_file", "username", "password_file", "prefix", "tower_id")
-LEAGUE_KEYS = ("database", "host", "port", "day_starts", "catch_up")
+LEAGUE_KEYS = ("database", "host", "port", "day_starts", "catch_up", "organiser_password_file")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class LeagueConfig:
     port: int = 8090
     day_starts: int = 6  # o'clock: an evening that runs past midnight is one
     catch_up: float = 60.0  # seconds between two rounds of asking the towers what may be missing
+    organiser_password_file: Path | None = None  # the tournament organiser's (None: no tournaments)
 
 
 def load_league_config(path: Path) -> LeagueConfig:
@@ -63,6 +64,7 @@ def parse_league_config(data: TomlTable, source: str) -> LeagueConfig:
         port=check.integer(league, "league", "port", 0, 65535, 8090),
         day_starts=check.integer(league, "league", "day_starts", 0, 23, 6),
         catch_up=check.number(league, "league", "catch_up", 1, 3600, 60.0),
+        organiser_password_file=check.path(league, "league", "organiser_password_file"),
     )
 
 

@@ -30,3 +30,33 @@ class Bucket:
     def full(self, now: float) -> bool:
         """True when nothing has been taken that time has not given back."""
         return self.level(now) >= self.size
+
+
+class PageBudget:
+    """Pages each address may ask for (`per_address`: so many at once, then so many a second)
+    and everyone together (`for_everyone`), for read-only pages anyone on the network may open
+    (the phones' history, the league's page). The addresses are kept newest last, `kept` of
+    them at most, so a device inventing addresses cannot fill the memory.
+
+    An address that has asked nothing lately (its own bucket full) is served even while
+    everyone's is spent: a flood from many addresses, each within its own budget, then slows
+    the floods and not the guest who opens the page once. Each address still gets no more
+    than its own budget, so the whole is at most `per_address` times the addresses."""
+
+    def __init__(self, per_address: tuple[float, float], for_everyone: tuple[float, float],
+                 now: float, kept: int = 256) -> None:  # fmt: skip
+        self.per_address = per_address
+        self.kept = kept
+        self._everyone = Bucket(*for_everyone, now)
+        self._addresses: dict[str, Bucket] = {}
+
+    def allowed(self, address: str, now: float) -> bool:
+        """One page for `address` at `now`, if the budgets allow it (and then it is taken)."""
+        bucket = self._addresses.pop(address, None) or Bucket(*self.per_address, now)
+        self._addresses[address] = bucket  # newest last: the oldest are forgotten first
+        while len(self._addresses) > self.kept:
+            del self._addresses[next(iter(self._addresses))]
+        quiet = bucket.full(now)
+        if not bucket.take(now):
+            return False
+        return self._everyone.take(now) or quiet

@@ -30,7 +30,7 @@ from aiohttp import web
 from firmware_py.journal.figures import GameSummary, PlayerHistory
 from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import MAX_NAME, clean_name
-from firmware_py.seats.phones.budget import Bucket
+from firmware_py.seats.phones.budget import PageBudget
 from firmware_py.story import GameStory
 from firmware_py.words import plural
 
@@ -108,8 +108,7 @@ class HistoryPages:
         self.drawings = drawings
         self.clock = clock
         self.refresher = Refresher(standings)
-        self._everyone = Bucket(*FOR_EVERYONE, clock())
-        self._addresses: dict[str, Bucket] = {}
+        self.budget = PageBudget(PER_ADDRESS, FOR_EVERYONE, clock(), ADDRESSES_KEPT)
         self._warming: asyncio.TimerHandle | None = None
 
     def add_routes(self, app: web.Application) -> None:
@@ -135,7 +134,7 @@ class HistoryPages:
         fault is a page in words, never a traceback."""
 
         async def guarded(request: web.Request) -> web.Response:
-            if not self._allowed(request.remote or ""):
+            if not self.budget.allowed(request.remote or "", self.clock()):
                 return page("Too often", f"<p>{escape(TOO_OFTEN)}</p>", 429)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self.refresher.start()), WAIT)
@@ -148,14 +147,6 @@ class HistoryPages:
                 return page("Not now", "<p>The history cannot be shown just now.</p>", 500)
 
         return guarded
-
-    def _allowed(self, address: str) -> bool:
-        now = self.clock()
-        bucket = self._addresses.pop(address, None) or Bucket(*PER_ADDRESS, now)
-        self._addresses[address] = bucket  # newest last: the oldest are forgotten first
-        while len(self._addresses) > ADDRESSES_KEPT:
-            del self._addresses[next(iter(self._addresses))]
-        return bucket.take(now) and self._everyone.take(now)
 
     # ---- the pages ---------------------------------------------------------------------------
 

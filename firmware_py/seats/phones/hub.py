@@ -32,6 +32,7 @@ from firmware_py.seats.phones.budget import Bucket
 from firmware_py.seats.phones.codes import TableCodes
 from firmware_py.seats.phones.game_over import Figures, GameOverFigures
 from firmware_py.seats.phones.join_key import new_join_key
+from firmware_py.seats.phones.pad_names import named_pad, pad_seats
 from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
 from firmware_py.table import NO_SEAT
@@ -55,7 +56,13 @@ TAPS_COOL_OFF = 1.0  # ... and a seated player's (the page's own retries: 0.5 s,
 CROWDED_COOL_OFF = 1.0  # seconds an address told it is crowded is refused before upgrading
 MAX_REQUEST_ID = 80
 ACTIONS = ("mark", "pass", "undo", "lucky")
-FIELDS = (("row", str, ""), ("number", int, 0), ("lucky", bool, False), ("choice", str, ""))
+FIELDS = (
+    ("row", str, ""),
+    ("number", int, 0),
+    ("lucky", bool, False),
+    ("choice", str, ""),
+    ("swap", int, 0),  # X-Change: the swap field a cross uses
+)
 KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 ROLL_WORDS = "your roll: press the roll button on the tower"
 START_WORDS = "A press of the tower's roll button starts the game."
@@ -266,8 +273,7 @@ class WebHub:
             self.cut_off(phone)
 
     def _ping(self, phone: Phone, message: dict[str, Any]) -> None:
-        """A phone that woke up asks whether its connection still carries: the newest view is
-        the answer (a dead connection gets none, and the page opens a new one)."""
+        """A phone woke up: the newest view says its connection carries (a dead one gets none)."""
         self.sync(phone)
 
     def _hello(self, phone: Phone, message: dict[str, Any]) -> None:
@@ -351,6 +357,9 @@ class WebHub:
             return
         self._check_code(phone, message.get("code"))
         name = typed_name(message.get("name"))
+        if message.get("pad") is not None:  # the page names a pad's player, and stays unseated
+            phone.send(named_pad(self.door, message["pad"], name))
+            return
         token = new_token()
         device = device_of(token)
         refusal = self.seats.connect(device, phone)
@@ -435,7 +444,8 @@ class WebHub:
         refusal = now.join_refusal
         text = "type the table code and your name" if refusal is None else refusal.reason
         text = with_absence(text, now.absence)
-        phone.send({"type": "lobby", "may_join": refusal is None, "text": text})
+        phone.send({"type": "lobby", "may_join": refusal is None, "text": text,
+                    "pads": pad_seats(now)})  # fmt: skip
 
 
 def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:

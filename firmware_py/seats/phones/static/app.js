@@ -96,7 +96,7 @@ function send(message) {  // every message is answered: silence means a dead con
 function decide(fields) {
   const request = `${NONCE}/${++counter}`;
   const decision = { type: "decide", request, action: "mark", row: "", number: 0,
-                     lucky: false, choice: "", ...fields };
+                     lucky: false, choice: "", swap: 0, ...fields };
   pending.set(request, decision);
   document.body.classList.add("busy");  // one decision at a time: no double taps
   selected = null;
@@ -115,6 +115,13 @@ function handle(message) {
     case "token":  // a new token at every hello: the old one is good only until this is kept
       localStorage.setItem(TOKEN_KEY, message.token);
       send({ type: "kept", token: message.token });
+      break;
+    case "named":  // a pad's player named from this phone, which stays without a seat
+      clearRefusal();
+      setStatus(`the pad of ${message.pad} plays as ${message.player} now`, "ok");
+      $("name").value = "";
+      $("who").value = "";
+      chooseWho();
       break;
     case "joined":
       localStorage.setItem(TOKEN_KEY, message.token);
@@ -177,7 +184,8 @@ function showLobby(lobby) {
   $("join").hidden = false;
   $("player").textContent = "Qwixx";
   $("lobby-text").textContent = lobby.text;
-  $("join-button").disabled = !lobby.may_join;
+  mayJoin = lobby.may_join;
+  showPads(lobby.pads || []);
   const code = new URLSearchParams(location.search).get("code");
   if (code && !$("code").value && !keyRefused) $("code").value = code;
   // The QR code's link carries the table's key, not the four digits: nothing to type.
@@ -185,6 +193,27 @@ function showLobby(lobby) {
 }
 
 let keyRefused = false;  // the link's key opened nothing (a new key since): type the code
+let mayJoin = false;
+
+// Between games a pad's seat may be given its player's name from here (a pad cannot type).
+function showPads(pads) {
+  const who = $("who");
+  const chosen = who.value;
+  const options = pads.map((name) => new Option(`the pad of ${name}: name its player`, name));
+  who.replaceChildren(new Option("I play on this phone", ""), ...options);
+  who.value = pads.includes(chosen) ? chosen : "";
+  $("who-label").hidden = pads.length === 0;
+  chooseWho();
+}
+
+function chooseWho() {
+  const pad = $("who").value;
+  $("name-words").textContent = pad ? "Its player's name" : "Your name";
+  $("join-button").textContent = pad ? "Name the pad's player" : "Join";
+  $("join-button").disabled = !pad && !mayJoin;
+}
+
+$("who").addEventListener("change", chooseWho);
 
 function keyWasRefused() {
   if ($("code-label").hidden) {
@@ -196,7 +225,9 @@ function keyWasRefused() {
 
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  send({ type: "join", code: $("code").value.trim(), name: $("name").value.trim() });
+  const message = { type: "join", code: $("code").value.trim(), name: $("name").value.trim() };
+  if ($("who").value) message.pad = $("who").value;
+  send(message);
 });
 
 // ---- the game --------------------------------------------------------------------------------
@@ -213,6 +244,7 @@ function showGame(seat, before) {
   showResult(seat);
   showDice(seat);
   showSheet(seat);
+  showSwaps(seat);
   showPenalties(seat);
   $("total").textContent = `score ${seat.total}`;
   showLucky(seat);
@@ -582,6 +614,28 @@ function showLockCell(element, row) {
     : row.closed ? "lock: the row is locked" : "lock");
 }
 
+// X-Change: the swap fields under the rows as printed, each its two numbers; used ones
+// crossed, those left of a used one struck through (gone), each said in words.
+const SWAP_WORDS = { used: "used", passed: "gone: a field right of it is used", open: "open" };
+
+function showSwaps(seat) {
+  const fields = seat.swaps || [];
+  if (alreadyShows("swaps", fields)) return;
+  const list = $("swaps");
+  list.replaceChildren(...fields.map((field) => {
+    const item = document.createElement("li");
+    item.className = `swap ${field.state}`;
+    const numbers = document.createElement("span");
+    numbers.className = "number";
+    numbers.setAttribute("aria-hidden", "true");
+    numbers.textContent = `${field.numbers[0]}⇄${field.numbers[1]}`;
+    item.append(numbers, forScreenReaders(`X-Change field ${field.field}: `
+      + `${field.numbers[0]} and ${field.numbers[1]}, ${SWAP_WORDS[field.state]}`));
+    return item;
+  }));
+  list.hidden = !fields.length;
+}
+
 function showPenalties(seat) {
   if (alreadyShows("penalties", seat.penalties)) return;
   const penalties = $("penalties");
@@ -597,15 +651,17 @@ function showPenalties(seat) {
 // ---- choosing a mark: a tap selects, a second control commits -------------------------------
 
 function sameMove(a, b) {
-  return a.row === b.row && a.number === b.number && a.lucky === b.lucky;
+  return a.row === b.row && a.number === b.number && a.lucky === b.lucky
+    && (a.swap || 0) === (b.swap || 0);
 }
 
 function moveName(move) {
-  return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "");
+  return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "")
+    + (move.swap ? ` with X-Change field ${move.swap}` : "");
 }
 
 function moveKey(move) {
-  return `move:${move.row}:${move.number}:${move.lucky ? "lucky" : "plain"}`;
+  return `move:${move.row}:${move.number}:${move.lucky ? "lucky" : "plain"}:${move.swap || 0}`;
 }
 
 function showMoves(seat) {
@@ -626,6 +682,14 @@ function showMoves(seat) {
     number.textContent = move.number;
     button.append(letter(move.row), forScreenReaders(`${move.row} `), number);
     if (move.lucky) button.append(" ★", forScreenReaders(" lucky cross"));
+    if (move.swap) {  // X-Change: the field the cross uses, as printed under the rows
+      button.classList.add("swap-cross");
+      const field = document.createElement("span");
+      field.className = "swap-mark";
+      field.setAttribute("aria-hidden", "true");
+      field.textContent = ` ⇄${move.swap}`;
+      button.append(field, forScreenReaders(` with X-Change field ${move.swap}`));
+    }
     button.addEventListener("click", () => select(move));
     moves.append(button);
   }
@@ -668,7 +732,8 @@ function tap(move) {  // commit a mark (the confirm button, or a bonus row chose
     askChoice(move);
     return;
   }
-  decide({ action: "mark", row: move.row, number: move.number, lucky: move.lucky });
+  decide({ action: "mark", row: move.row, number: move.number, lucky: move.lucky,
+           swap: move.swap || 0 });
 }
 
 function askChoice(move) {

@@ -1,0 +1,226 @@
+"""The tower in a league's tournament, when [mqtt] commands names "tournament"
+(docs/league.md, "Tournaments"): the league tells each tower its table for the round on
+`prefix/TOWER/tournament` (retained, so a tower that restarts hears it again), and the tower
+seats the round's players, shows the round, its players and the time (the main display, the
+terminal and the phones show it as the set-up's message), and starts the round's game when the
+organiser has started the round. Only between games: a table still playing its game (a late
+table, or the round's own game carried on after a restart) finishes it first.
+
+Each round's game is started once: the tower notes which game number it began for which round
+(`tournament-rounds.json` beside the journal, written durably), so the retained message heard
+again after a restart starts nothing new, and the game's result carries the round's tag (the
+league counts the first tagged game of each table). A message that is not a seating is
+refused, counted by the inbox and ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from firmware_py.errors import TowerError
+from firmware_py.journal.journal import Journal, JournalError, number_of, write_durably
+from firmware_py.seating import (
+    COMPUTER,
+    DRAWN,
+    LEVELS,
+    MAX_SEATS,
+    NAME_LENGTH,
+    PHONE,
+    SeatSpec,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_SEATING = 2048  # bytes: five players' seating is about 400
+NOTE = "tournament-rounds.json"
+BETWEEN_GAMES = ("attract", "game over")
+Key = tuple[int, int]  # (tournament, round)
+
+
+class NotASeating(TowerError):
+    """A message on the tournament topic that is not the league's seating."""
+
+
+@dataclass(frozen=True)
+class RoundSeating:
+    """This table in a tournament's round: who plays here (a computer's level, or None for a
+    person), when the tables were drawn and when the round was started (ISO times, or None)."""
+
+    tournament: int
+    name: str
+    round: int
+    rounds: int
+    players: tuple[tuple[str, str | None], ...]
+    drawn: str | None
+    started: str | None
+
+    @property
+    def key(self) -> Key:
+        return (self.tournament, self.round)
+
+
+def read_seating(words: str) -> RoundSeating | None:
+    """The league's message, checked (NotASeating); None for an empty one (no tournament)."""
+    if not words:
+        return None
+    try:
+        data = json.loads(words)
+    except ValueError as error:
+        raise NotASeating("not JSON") from error
+    if not isinstance(data, dict):
+        raise NotASeating("not a JSON object")
+    numbers: list[Any] = [data.get(key) for key in ("tournament", "round", "rounds")]
+    if not all(type(n) is int and 0 <= n < 1_000_000 for n in numbers):
+        raise NotASeating("no tournament, round and rounds")
+    tournament, round_, rounds = (int(n) for n in numbers)  # (checked: ints)
+    players = _players(data.get("players"))
+    drawn, started = _time(data.get("drawn")), _time(data.get("started"))
+    name = _name(data.get("name"), 40)
+    return RoundSeating(tournament, name, round_, rounds, players, drawn, started)
+
+
+def _players(players: Any) -> tuple[tuple[str, str | None], ...]:
+    if not isinstance(players, list) or len(players) > MAX_SEATS:
+        raise NotASeating("the players are not a list of at most five")
+    seated = []
+    for one in players:
+        if not isinstance(one, dict) or one.get("computer") not in (*LEVELS, None):
+            raise NotASeating("a player without a name or with an unknown level")
+        seated.append((_name(one.get("name"), NAME_LENGTH), one.get("computer")))
+    if len({name for name, _ in seated}) != len(seated):
+        raise NotASeating("one player twice at the table")
+    return tuple(seated)
+
+
+def _name(name: Any, longest: int) -> str:
+    """A name as the league cleaned it (the league checks names as the seats do): printable,
+    without spaces around it, not too long."""
+    if not isinstance(name, str) or not name.isprintable() or name != name.strip():
+        raise NotASeating("a name that is not as the league cleans names")
+    if not 0 < len(name) <= longest:
+        raise NotASeating("a name that is empty or too long")
+    return name
+
+
+def _time(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError) as error:
+        raise NotASeating("a time that is not an ISO time") from error
+    return str(value)
+
+
+def seats_of(seating: RoundSeating) -> list[SeatSpec]:
+    """The round's seats: a computer player at its level; a person's seat waits for the phone
+    that joins with their name (a person who never joins sits the game out, as a player whose
+    device left)."""
+    return [SeatSpec(name, COMPUTER, level=level) if level else SeatSpec(name, PHONE, DRAWN)
+            for name, level in seating.players]  # fmt: skip
+
+
+def clock_time(iso: str | None) -> str:
+    return datetime.fromisoformat(iso).astimezone().strftime("%H:%M") if iso else ""
+
+
+def round_words(seating: RoundSeating) -> str:
+    """What the table shows of its round, in words."""
+    head = f"{seating.name}, round {seating.round} of {seating.rounds}"
+    if not seating.players:
+        return f"{head}: this table sits this round out"
+    names = ", ".join(name for name, _ in seating.players)
+    if seating.started:
+        return f"{head}: {names}; begun at {clock_time(seating.started)}"
+    return f"{head}: {names}; drawn at {clock_time(seating.drawn)}, the organiser starts it"
+
+
+class RoundSeats(Protocol):
+    """What a tournament may ask of the table between games: the round's seats and words
+    shown, the displays woken, the roll button pressed (which starts the game)."""
+
+    def seat_round(self, seats: list[SeatSpec], words: str) -> None: ...
+    def touched(self) -> None: ...
+    def go_on(self) -> None: ...
+    def tell(self, words: str) -> None: ...
+
+
+class TournamentRounds:
+    """The league's seating for this table, and the rounds' games begun here."""
+
+    def __init__(self, table: RoundSeats, journal: Journal) -> None:
+        self.table, self.journal = table, journal
+        self.path = journal.directory / NOTE
+        self.games: dict[int, Key] = self._read_note()  # game number: its round
+        self.seating: RoundSeating | None = None
+        self._shown: RoundSeating | None = None
+        self._starting: tuple[Key, int] | None = None  # a round's start pressed: the number before
+        self._busy = False
+
+    def take(self, words: str) -> bool:
+        """The league's message; False when it is not one (the inbox counts it)."""
+        try:
+            seating = read_seating(words)
+        except NotASeating as why:
+            log.info("a tournament message refused: %s", why)
+            return False
+        if seating != self.seating:
+            self.seating, self._starting = seating, None
+        return True
+
+    def see(self, phase: str) -> None:
+        """Each change of the table (and each message): between games, what waits is done."""
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            self._note_begun()
+            if phase in BETWEEN_GAMES and self.seating is not None:
+                self._between_games(self.seating)
+        finally:
+            self._busy = False
+
+    def _between_games(self, seating: RoundSeating) -> None:
+        if seating.key in self.games.values():
+            return  # this round's game was begun here (and is over, or set aside)
+        if seating != self._shown:
+            self._shown = seating
+            self.table.tell(round_words(seating))
+            self.table.seat_round(seats_of(seating), round_words(seating))
+        if seating.started and seating.players and self._starting is None:
+            self._starting = (seating.key, self._newest())
+            self.table.tell(f"{seating.name}: round {seating.round} begins")
+            self.table.touched()
+            self.table.go_on()
+            self._note_begun()
+
+    def _note_begun(self) -> None:
+        """The round's game, once it began (at once, or after lucky numbers): noted."""
+        if self._starting is None or self._newest() <= self._starting[1]:
+            return
+        key, self._starting = self._starting[0], None
+        self.games[self._newest()] = key
+        try:
+            write_durably(self.path, [[number, *key] for number, key in self.games.items()])
+        except JournalError as error:
+            log.warning("%s", error)
+
+    def _newest(self) -> int:
+        current = self.journal.current_game
+        return (number_of(current.name) or 0) if current is not None else 0
+
+    def tag(self, number: int) -> dict[str, int] | None:
+        """The round a game was begun for, as its result says it."""
+        key = self.games.get(number)
+        return {"tournament": key[0], "round": key[1]} if key else None
+
+    def _read_note(self) -> dict[int, Key]:
+        try:
+            rows = json.loads(self.path.read_bytes())
+            return {int(number): (int(t), int(r)) for number, t, r in rows}
+        except (OSError, ValueError, TypeError):
+            return {}

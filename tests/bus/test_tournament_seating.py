@@ -1,0 +1,159 @@
+"""A tower in a league's tournament (firmware_py/bus/tournament.py, docs/league.md
+"Tournaments"): the league's seating for the round, checked as anything from the bus is; a real
+table on simulated hardware seats the round's players, shows the round, starts its game only
+once the organiser has started it, tags the game's result with the round, and after a restart
+(mid-game or after it) carries that game on and begins no second one for the round."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+from support import HANG
+from support.table import until
+
+from firmware_py.app.assembly import attach_bus, build_table
+from firmware_py.app.config import SIMULATED
+from firmware_py.app.hardware import build_hardware
+from firmware_py.bus.inbox import Verdict
+from firmware_py.bus.settings import MqttConfig
+from firmware_py.bus.topics import Topics
+from firmware_py.bus.tournament import NotASeating, read_seating
+from firmware_py.journal.journal import Journal
+from firmware_py.rules import Game
+from firmware_py.seating import PHONE
+from firmware_py.seats.devices import RemoteSeats
+from sheets import load_sheet
+
+SETTINGS = MqttConfig(host="localhost", tower_id="t1", commands=("tournament",))
+TOPICS = Topics.of(SETTINGS)
+PLAYERS = [{"name": "Ann", "computer": "easy"}, {"name": "Ben", "computer": "easy"},
+           {"name": "Cleo", "computer": "medium"}]  # fmt: skip
+
+
+def seating(started: bool, players=PLAYERS, round_: int = 1) -> bytes:
+    return json.dumps({
+        "tournament": 4, "name": "Friday cup", "round": round_, "rounds": 5, "players": players,
+        "drawn": "2026-11-27T19:00:00+00:00",
+        "started": "2026-11-27T19:05:00+00:00" if started else None,
+    }).encode()  # fmt: skip
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                    lambda inner: st.lists(inner, max_size=6)
+                    | st.dictionaries(st.sampled_from(["tournament", "round", "rounds", "name",
+                                                       "players", "computer", "drawn",
+                                                       "started"]), inner)))  # fmt: skip
+def test_any_message_is_a_seating_or_refused_in_words(value):
+    try:
+        read_seating(json.dumps(value))
+    except NotASeating as why:
+        assert str(why)
+
+
+class Tower:
+    """A tower's table and its bus client (never connected: the test hands it messages)."""
+
+    def __init__(self, folder: Path) -> None:
+        hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
+        self.journal = Journal(folder)
+        self.table = build_table(hardware, seats=[], variant="classic", journal=self.journal,
+                                 pace=0.002, autoplay=False)  # fmt: skip
+        client = attach_bus(self.table, SETTINGS)
+        assert client is not None
+        self.client = client
+        self.running: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Tower:
+        self.running = asyncio.create_task(self.table.run())
+        await until(lambda: self.table.started)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        self.table.stop()
+        assert self.running is not None
+        await self.running
+
+    def hears(self, payload: bytes) -> Verdict:
+        return self.client.inbox.take(TOPICS.tournament, payload, retained=True)
+
+    @property
+    def game(self) -> Game | None:
+        return self.table.game
+
+
+def test_the_round_is_shown_then_played_once_even_across_restarts(tmp_path):
+    asyncio.run(asyncio.wait_for(round_across_restarts(tmp_path), HANG))
+
+
+async def round_across_restarts(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        assert tower.hears(seating(started=False)) is Verdict.TAKEN
+        view = tower.table.view()
+        assert [seat.name for seat in tower.table.seating.seats] == ["Ann", "Ben", "Cleo"]
+        assert "Friday cup, round 1 of 5: Ann, Ben, Cleo" in view.message
+        assert tower.game is None  # waiting for the organiser's start
+        tower.hears(seating(started=True))
+        await until(lambda: tower.game is not None)
+        assert tower.client.rounds is not None and tower.client.rounds.tag(1) == {
+            "tournament": 4, "round": 1}  # fmt: skip
+    async with Tower(tmp_path) as tower:  # restarted mid-game: the game carried on
+        assert tower.game is not None and not tower.game.over
+        tower.hears(seating(started=True))  # retained: heard again at the connection
+        await until(lambda: tower.game is not None and tower.game.over)
+        await asyncio.sleep(0.05)
+    async with Tower(tmp_path) as tower:  # and after the game: no second game for the round
+        tower.hears(seating(started=True))
+        await asyncio.sleep(0.1)
+        assert len(tower.journal.games()) == 1
+        assert tower.client.rounds is not None and tower.client.rounds.tag(1) is not None
+        published: list[str] = []
+
+        async def broker(payload: str) -> None:
+            published.append(payload)
+
+        await tower.client.results.publish_all(broker)  # as the link publishes them
+        assert [json.loads(one)["round"] for one in published] == [{"tournament": 4, "round": 1}]
+
+
+def test_a_seating_waits_for_the_game_on_and_rubbish_is_counted(tmp_path):
+    asyncio.run(asyncio.wait_for(seating_while_playing(tmp_path), HANG))
+
+
+async def seating_while_playing(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        tower.hears(seating(started=True))
+        await until(lambda: tower.game is not None)
+        tower.client.inbox.clock = lambda: 5000.0  # (a new second: the inbox's budget)
+        assert tower.hears(seating(started=False, round_=2)) is Verdict.TAKEN
+        assert tower.table.seating.names() == ["Ann", "Ben", "Cleo"]  # the game goes on
+        tower.client.inbox.clock = lambda: 5001.0
+        for rubbish in (b"{", b"[]", seating(True, [{"name": " x"}]), b"x" * 3000):
+            assert tower.hears(rubbish) is Verdict.IGNORED
+        assert tower.client.inbox.counts.malformed == 4
+
+
+def test_a_person_drawn_is_seated_by_the_phone_that_joins_with_their_name(tmp_path):
+    """A person's seat waits for the phone that joins with their name (as names are compared:
+    "zoë" is Zoë's), not for the first phone that opens the page; then the round starts with
+    them."""
+    asyncio.run(asyncio.wait_for(person_joins(tmp_path), HANG))
+
+
+async def person_joins(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        phones = RemoteSeats(tower.table.door(PHONE))
+        players = [{"name": "Zoë", "computer": None}, *PLAYERS[:2]]
+        tower.hears(seating(started=False, players=players))
+        assert phones.connect("guest-phone", "guest") is None  # a guest opens the page
+        assert phones.seat_of("guest-phone") is None
+        assert phones.join("zoes-phone", "zoe", "zoë") is None
+        assert phones.seat_of("zoes-phone") == "Zoë"
+        assert [seat.name for seat in tower.table.seating.seats] == ["Zoë", "Ann", "Ben"]
+        tower.client.inbox.clock = lambda: 7000.0  # (a new second: the inbox's budget)
+        tower.hears(seating(started=True, players=players))
+        await until(lambda: tower.game is not None)
+        assert [player.name for player in tower.game.players] == ["Zoë", "Ann", "Ben"]

@@ -1,0 +1,58 @@
+"""Who may run a tournament (firmware_py/league/organiser.py): the organiser's password gives a
+browser a session; a guest's wrong guesses are limited per device, so guessing it on the café's
+Wi-Fi takes years; an unreadable or short password file is said at the start."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_py.league.organiser import (
+    TRIES,
+    WINDOW,
+    OrganiserPasswordError,
+    Organisers,
+    read_password,
+)
+
+SECRET = "the-organisers-secret"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_password_gives_a_session_and_a_guess_does_not():
+    organisers = Organisers(SECRET, Clock())
+    assert organisers.sign_in("10.0.0.9", "guess") is None
+    token = organisers.sign_in("10.0.0.2", SECRET)
+    assert token and organisers.is_organiser(token)
+    assert not organisers.is_organiser(None) and not organisers.is_organiser("forged")
+
+
+def test_a_device_guessing_waits_while_the_organisers_device_does_not():
+    clock = Clock()
+    organisers = Organisers(SECRET, clock)
+    for _ in range(TRIES):
+        assert organisers.sign_in("10.0.0.9", "guess") is None
+    assert organisers.sign_in("10.0.0.9", SECRET) is None  # even the right one waits
+    assert organisers.sign_in("10.0.0.2", SECRET) is not None
+    clock.now += WINDOW
+    assert organisers.sign_in("10.0.0.9", SECRET) is not None
+
+
+def test_without_a_password_nobody_is_the_organiser():
+    organisers = Organisers(None)
+    assert not organisers.on and organisers.sign_in("10.0.0.2", "") is None
+
+
+def test_a_short_or_missing_password_file_is_said(tmp_path):
+    short = tmp_path / "short"
+    short.write_text("1234\n")
+    with pytest.raises(OrganiserPasswordError, match="at least 8 characters"):
+        read_password(short)
+    with pytest.raises(OrganiserPasswordError, match="missing"):
+        read_password(tmp_path / "missing")

@@ -1,0 +1,131 @@
+"""Tournament mode (issue 42) on a real broker: Debian's mosquitto started here, real `qwixx-tower
+run` processes as the café's towers (computer players, --pace 0, [mqtt] commands =
+["tournament"]), the real `qwixx-tower league`, and the organiser at its page (forms, a cookie).
+The format is the German Qwixx championship's qualifiers' (docs/league.md, "Tournaments": five
+rounds, the tables drawn again before each round, placement points summed)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from support import HANG
+from support.bus_listener import BusListener
+from support.journal import EVENT_NEWS
+from support.league import League
+from support.organiser import PASSWORD, Browser, round_games, seatings
+from support.tower import Tower
+
+PLAYERS = ["Ann (easy)", "Ben (easy)", "Cleo (medium)", "Dan (hard)", "Eve (easy)",
+           "Finn (medium)", "Gus (easy)", "Hal (medium)", "Ida (easy)"]  # fmt: skip
+NAMES = [line.split()[0] for line in PLAYERS]
+
+
+def tournament_tower(tmp_path, broker, name: str, pace: float = 0) -> Tower:
+    """A tower with no seats of its own: the league seats each round."""
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    section = broker.mqtt_section(tower_id=name, extra='commands = ["tournament"]\n')
+    return Tower(folder=folder, pace=pace, sections=section)
+
+
+def the_league(tmp_path, broker) -> League:
+    secret = tmp_path / "organiser-password"
+    secret.write_text(PASSWORD + "\n")
+    return League(tmp_path / "league", broker, league=f'organiser_password_file = "{secret}"\n')
+
+
+def rubbish_on_the_tournament_topic(broker, towers: dict[str, Tower]) -> None:
+    """A guest's device publishes a forged start and garbage on every tower's tournament topic:
+    each tower counts them and plays on (no game started, no traceback)."""
+    forged = {"tournament": 1, "round": 1, "rounds": 2, "started": "not a time",
+              "players": [{"name": " Mallory", "computer": "hard"}]}  # fmt: skip
+    with BusListener(broker, "qwixx/+/nothing") as guest:
+        for name in towers:
+            for payload in (json.dumps(forged).encode(), b"\xff\xfe", b"{" * 3000):
+                guest.publish(f"qwixx/{name}/tournament", payload)
+    for tower in towers.values():
+        tower.wait_for("messages from the bus ignored since the start: [1-9]")
+        assert "Traceback" not in tower.output
+
+
+def wait_for_round_over(league: League, organiser: Browser, number: int) -> str:
+    found = league.output.wait_until(
+        lambda _: "over: every table reported" in organiser.get()[1] or None, HANG, every=0.2
+    )
+    page = organiser.get()[1]
+    assert found and f"Round {number} of" in page, page
+    return page
+
+
+def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
+    """The organiser creates a tournament of nine players and two rounds; each round the league
+    draws them across the towers (every player at one table, tables of three to five), each
+    tower seats its players and plays the round's game when the organiser starts it, and the
+    placement points are summed: every table's points average 3 a player."""
+    with the_league(tmp_path, broker) as league:
+        league.wait_on_the_bus()
+        towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}") for n in (1, 2, 3)}
+        for tower in towers.values():
+            tower.wait_ready()
+        league.output.wait_until(lambda _: len(league.towers_online()) == 3 or None, HANG, 0.1)
+        organiser = Browser(league.url)
+        assert "Organiser's password" in organiser.get()[1]
+        assert "not the organiser's password" in organiser.sign_in("guess-1234")
+        assert "signed in as the organiser" in organiser.sign_in()
+        guest = Browser(league.url)  # another device on the café's Wi-Fi
+        assert guest.post("/tournament/create", rounds="1", players="A\nB\nC")[0] == 403
+        elsewhere = organiser.post("/tournament/end", origin="http://evil.example")
+        assert elsewhere[0] == 403  # another site open in the organiser's browser
+        organiser.act("create", name="Friday cup", rounds="2", players="\n".join(PLAYERS))
+        for number in (1, 2):
+            page = organiser.act("draw")
+            assert f"round {number}'s tables are drawn" in page, page
+            drawn = seatings(league.database)[number]
+            seated = sorted(name for players in drawn.values() for name in players)
+            assert seated == sorted(NAMES) and all(3 <= len(p) <= 5 for p in drawn.values())
+            for name, players in drawn.items():
+                towers[name].wait_for(f"round {number} of 2: {', '.join(players)}")
+            if number == 1:
+                rubbish_on_the_tournament_topic(broker, towers)
+            assert f"round {number} has begun" in organiser.act("start")
+            page = wait_for_round_over(league, organiser, number)
+        tables = sum(len(tables) for tables in seatings(league.database).values())
+        assert len(round_games(league.database)) == tables  # each table's game counted once
+        assert "tick" in organiser.act("end")  # a stray tap ends nothing
+        page = organiser.act("end", sure="yes")
+        points = [float(p) for p in re.findall(r"<td><b>([\d.]+)</b></td>", page)]
+        assert len(points) == 9 and abs(sum(points) - 2 * 9 * 3) <= 0.05 * 9, page  # (shown to 0.1)
+        assert "Winners" in page
+        for tower in towers.values():
+            tower.__exit__()
+
+
+def test_a_tower_restarted_mid_round_carries_its_game_on_and_it_counts_once(tmp_path, broker):
+    """A tower's plug pulled in the middle of the round's game: started again, it carries the
+    game on from its journal (its seating heard again, retained, starts nothing new) and the
+    game's result counts once for its table; the round closes when both tables reported."""
+    with the_league(tmp_path, broker) as league:
+        league.wait_on_the_bus()
+        towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}", pace=0.05) for n in (1, 2)}
+        for tower in towers.values():
+            tower.wait_ready()
+        league.output.wait_until(lambda _: len(league.towers_online()) == 2 or None, HANG, 0.1)
+        organiser = Browser(league.url)
+        organiser.sign_in()
+        organiser.act("create", name="Cup", rounds="1", players="\n".join(PLAYERS[:6]))
+        organiser.act("draw")
+        organiser.act("start")
+        pulled = towers["t1"]
+        pulled.wait_for("round 1 begins")
+        pulled.wait_until(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) > 5)
+        assert "t1" in organiser.get()[1].split("still playing:")[1]
+        pulled.kill()
+        pulled.start()
+        wait_for_round_over(league, organiser, 1)
+        games = round_games(league.database)
+        assert [(tower, game.split("-")[1]) for _, tower, game in games] == [
+            ("t1", "000001"), ("t2", "000001")]  # fmt: skip
+        assert len(list((tmp_path / "t1" / "state").glob("game-*.jsonl"))) == 1
+        for tower in towers.values():
+            tower.__exit__()
