@@ -3,22 +3,17 @@ examples.
 
 The text: "How to play Qwixx Big Points", the publisher's rule sheet in the English translation
 posted on BoardGameGeek (Qwixx: Big Points forum, "English rules"); docs/rules.md says how the
-tower reads it where it leaves room. Each fixture is a list of steps, played on a fresh game:
-
-- `Do(event)`: the event is accepted;
-- `Refuse(event, words)`: the event is refused with a reason holding `words`, and the game is
-  exactly as before (its state, its replay report, every player's legal marks);
-- `Check(...)`: the game is as described: crosses per row (the row's own), the crosses its
-  points are read for (`counted`), points, totals, the bonus rows' marks, penalties, whether a
-  mark is offered.
+tower reads it where it leaves room. Each fixture is a list of the steps of
+tests/support/sheet_steps.py, played on a fresh game: a refusal leaves the game exactly as it
+was; a `Check` reads crosses per row (the row's own), the crosses its points are read for
+(`counted`), points, totals, the bonus rows' boxes (`bonus`), penalties, the marks offered.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pytest
-from support.rules import refused_unchanged, report
+from support.rules import report
+from support.sheet_steps import Check, Do, R, Refuse, play, solo, turn
 
 from firmware_py.rules import Game, Mark, Pass, Roll, Start
 
@@ -26,104 +21,8 @@ VARIANT = "big-points"
 POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120)  # "maximum 120"
 
 
-@dataclass(frozen=True)
-class Do:
-    event: object
-
-
-@dataclass(frozen=True)
-class Refuse:
-    event: object
-    words: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Check:
-    player: str
-    crosses: dict[str, int] = field(default_factory=dict)
-    counted: dict[str, int] = field(default_factory=dict)
-    points: dict[str, int] = field(default_factory=dict)
-    bonus: dict[str, list[int]] = field(default_factory=dict)
-    total: int | None = None
-    penalties: int | None = None
-    offered: tuple[Mark, ...] = ()
-    not_offered: tuple[Mark, ...] = ()
-
-
-def dice(game: Game, white: tuple[int, int], **faces: int) -> Roll:
-    """A roll of the dice in play; colour dice not named show 1."""
-    return Roll(white, {colour: faces.get(colour, 1) for colour in game.dice_in_play()})
-
-
-class R:
-    """A roll in a fixture, made when it is played (it holds the dice then in play)."""
-
-    def __init__(self, w1: int, w2: int, **faces: int) -> None:
-        self.white, self.faces = (w1, w2), faces
-
-    def __repr__(self) -> str:
-        return f"R{self.white}{self.faces}"
-
-
 def M(player: str, row: str, number: int, **extra: object) -> Mark:
     return Mark(player, row, number, **extra)  # type: ignore[arg-type]
-
-
-def P(player: str) -> Pass:
-    return Pass(player)
-
-
-def play(players: tuple[str, ...], steps: list) -> Game:
-    game = Game.start(Start(VARIANT, players))
-    for number, step in enumerate(steps):
-        where = f"step {number}: {step}"
-        if isinstance(step, Do):
-            game.apply(_event(game, step.event))
-        elif isinstance(step, Refuse):
-            refused_unchanged(game, _event(game, step.event), step.words, where)
-        else:
-            _check(game, step, where)
-    return game
-
-
-def _event(game: Game, event: object):
-    return dice(game, event.white, **event.faces) if isinstance(event, R) else event
-
-
-def _check(game: Game, check: Check, where: str) -> None:
-    sheet = report(game)["players"][check.player]
-    for row, crosses in check.crosses.items():
-        assert sheet["rows"][row]["crosses"] == crosses, f"{where}: {row} crosses"
-    for row, counted in check.counted.items():
-        assert sheet["rows"][row]["counted"] == counted, f"{where}: {row} counted"
-    for row, points in check.points.items():
-        assert sheet["rows"][row]["points"] == points, f"{where}: {row} points"
-    for row, numbers in check.bonus.items():
-        assert sheet["bonus_rows"][row]["marks"] == numbers, f"{where}: {row} marks"
-    if check.total is not None:
-        assert sheet["total"] == check.total, f"{where}: total"
-    if check.penalties is not None:
-        assert sheet["penalties"] == check.penalties, f"{where}: penalties"
-    legal = game.legal_marks(check.player)
-    for mark in check.offered:
-        assert mark in legal, f"{where}: {mark} is not offered"
-    for mark in check.not_offered:
-        assert mark not in legal, f"{where}: {mark} is offered"
-
-
-def turn(roller: str, others: tuple[str, ...], roll: R, first=(), second=None) -> list:
-    """A whole turn's steps: the roll, action-1 marks (the others pass), action 2."""
-    steps: list = [Do(roll)]
-    marked = {mark.player for mark in first}
-    steps += [Do(mark) for mark in first]
-    steps += [Do(P(name)) for name in (roller, *others) if name not in marked]
-    steps.append(Do(second if second is not None else P(roller)))
-    return steps
-
-
-def solo(roll: R, first: Mark | None = None, second: Mark | None = None) -> list:
-    """A turn of Sam playing alone."""
-    return turn("Sam", (), roll, (first,) if first else (), second)
 
 
 # ---- the fixtures -----------------------------------------------------------------------------
@@ -155,7 +54,7 @@ FIXTURES = {
         Do(R(3, 2)),
         Do(M("Sam", "green-blue", 5)),
         Refuse(M("Sam", "blue", 7), ("in action 2",)),  # whites 3, 2 + blue 1 make 4 or 3
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Check("Sam", penalties=0, bonus={"green-blue": [5]}, counted={"green": 1, "blue": 2}),
     ],
     "bonus rows go left to right": [
@@ -164,8 +63,8 @@ FIXTURES = {
         *solo(R(6, 1), M("Sam", "red-yellow", 7)),
         Do(R(1, 1)),
         Refuse(M("Sam", "red-yellow", 2), ("crossed up to 7", "left to right")),
-        Do(P("Sam")),
-        Do(P("Sam")),
+        Do(Pass("Sam")),
+        Do(Pass("Sam")),
         Do(R(3, 4)),
         Refuse(M("Sam", "red-yellow", 7), ("already crossed",)),
         Check("Sam", penalties=1),
@@ -176,11 +75,11 @@ FIXTURES = {
         *solo(R(1, 2), M("Sam", "yellow", 3)),
         *solo(R(1, 4), M("Sam", "red", 5)),
         Do(R(6, 6, red=4, yellow=1)),  # whites 6, 6: nothing; red 4 makes 10, yellow 1 makes 7
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Check("Sam", not_offered=(M("Sam", "red-yellow", 5), M("Sam", "red-yellow", 3))),
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Do(R(2, 6, red=3, yellow=1)),  # red 3 + white 2 = red 5; yellow 1 + white 2 = yellow 3
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Check("Sam", offered=(M("Sam", "red-yellow", 3), M("Sam", "red-yellow", 5))),
         Do(M("Sam", "red-yellow", 3)),
         Check("Sam", bonus={"red-yellow": [3]}, counted={"red": 2, "yellow": 2}, penalties=1),
@@ -201,7 +100,7 @@ FIXTURES = {
     "action 2: the other neighbour's die does not do": [
         *solo(R(1, 4), M("Sam", "yellow", 5)),
         Do(R(1, 6, red=4, yellow=6)),  # red 4 + white 1 = 5; yellow 6 makes 7 or 12
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Check("Sam", not_offered=(M("Sam", "red-yellow", 5),)),
         Refuse(M("Sam", "red-yellow", 5), ("in action 2", "red or yellow die", "already crossed")),
         Do(M("Sam", "red", 5)),
@@ -218,7 +117,7 @@ FIXTURES = {
         Do(R(6, 6)),
         Check("Sam", not_offered=(M("Sam", "red", 12),)),
         Refuse(M("Sam", "red", 12), ("needs 5 crosses in red first, has 4",)),
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Do(M("Sam", "yellow", 7)),  # a white 6 and the yellow 1
         *solo(R(6, 1), M("Sam", "red", 7)),
         Do(R(6, 6)),
@@ -232,7 +131,7 @@ FIXTURES = {
         *[step for n in (12, 11, 10, 9, 8, 7) for step in solo(R(n - 6, 6), M("Sam", "green", n))],
         Do(R(1, 1)),
         Do(M("Sam", "green", 2)),  # the lock: green closes, its die leaves
-        Do(P("Sam")),
+        Do(Pass("Sam")),
         Check("Sam", crosses={"green": 8}),
         *solo(R(6, 5), M("Sam", "green-blue", 11)),
         Refuse(Roll((3, 4), {"red": 1, "yellow": 1, "green": 2, "blue": 1}), ("green die",)),
@@ -247,8 +146,8 @@ FIXTURES = {
         Refuse(M("Ann", "red-yellow", 5, choice="red"), ("no reward",)),
         Refuse(M("Ann", "red-blue", 5), ("no row 'red-blue'", "red-yellow and green-blue")),
         Refuse(M("Ann", "red-yellow", 13), ("the number to cross is 5",)),
-        Do(P("Ann")),
-        Do(P("Ben")),
+        Do(Pass("Ann")),
+        Do(Pass("Ben")),
         Refuse(M("Ben", "red-yellow", 13), ("has no number 13",)),
     ],
 }
@@ -257,7 +156,7 @@ FIXTURES = {
 @pytest.mark.parametrize("name", list(FIXTURES))
 def test_big_points_fixture(name):
     players = ("Sam",) if any(_of(step) == "Sam" for step in FIXTURES[name]) else ("Ann", "Ben")
-    play(players, FIXTURES[name])
+    play(VARIANT, players, FIXTURES[name])
 
 
 def _of(step) -> str | None:
@@ -290,6 +189,7 @@ def test_big_points_sarah_may_cross_the_box_with_a_white_3_or_5_rolled_by_anyone
     another player) rolls a white 3 or a white 5." Ben rolls; Sarah takes the box with the
     white sum; Ben, with neither cell, may not."""
     game = play(
+        VARIANT,
         ("Ben", "Sarah"),
         [
             *turn("Ben", ("Sarah",), R(1, 2), (M("Sarah", "yellow", 3),)),
@@ -298,7 +198,7 @@ def test_big_points_sarah_may_cross_the_box_with_a_white_3_or_5_rolled_by_anyone
     )
     for white, number in (((1, 2), 3), ((4, 1), 5)):
         trial = game.copy()
-        trial.apply(dice(trial, white))
+        trial.apply(R(*white).on(trial))
         assert M("Sarah", "red-yellow", number) in trial.legal_marks("Sarah")
         assert M("Ben", "red-yellow", number) not in trial.legal_marks("Ben")
         trial.apply(M("Sarah", "red-yellow", number))

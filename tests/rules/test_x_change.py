@@ -9,13 +9,10 @@ Modifizierungsfeld kann aber nur einmal in einer Partie genutzt werden." (bretts
 a game); "Sie können den Wert ihrer beiden weißen Würfel anpassen" (reich-der-spiele.de: the
 value of the two white dice). The nine fields as printed: 8/5 9/7 11/3 7/4 10/3 8/6 10/5 11/9 6/4.
 
-A fixture is a table of steps played on a fresh game of Ann and Ben (Ann rolls first):
-- ("do", event): accepted;
-- ("refuse", event, words): refused with a reason holding `words`, and nothing changed (the
-  state, the replay report, every player's legal marks);
-- ("assert", player, {...}): the player's sheet is as said: `fields` the swap fields' states
-  as replay reports them (u used, p passed, . open), `crosses`/`marks` per row, `total`,
-  `penalties`, `offered`/`not_offered` marks.
+A fixture is a list of the steps of tests/support/sheet_steps.py, played on a fresh game of Ann
+and Ben (Ann rolls first): a refusal leaves the game exactly as it was; a `Check` reads the swap
+fields' states as replay reports them (`swaps`: u used, p passed, . open), `crosses`/`marks` per
+row, `total`, `penalties`, the marks offered.
 """
 
 from __future__ import annotations
@@ -25,7 +22,8 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.rules import PROPERTY_SETTINGS, refused_unchanged, report
+from support.rules import PROPERTY_SETTINGS, report
+from support.sheet_steps import Check, Do, R, Refuse, play
 
 from firmware_py.journal.lines import LogError, event_to_line, parse_line, replay
 from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, Undo
@@ -50,126 +48,91 @@ def cross(player: str, row: str, number: int) -> Mark:
 FIXTURES = {
     # "instead of the rolled result ... cross the modified value": 5 + 6 = 11, field 3 (11/3).
     "a field trades the white sum for its other number": [
-        ("do", roll(5, 6)),
-        ("assert", "Ann", {"offered": [swap("Ann", "red", 3, 3), swap("Ann", "blue", 9, 8)]}),
-        ("do", swap("Ann", "red", 3, 3)),
-        ("assert", "Ann", {"fields": "ppu......", "marks": {"red": [3]}, "total": 1}),
-        ("assert", "Ben", {"fields": ".........", "offered": [swap("Ben", "red", 3, 3)]}),
+        Do(R(5, 6)),
+        Check("Ann", offered=(swap("Ann", "red", 3, 3), swap("Ann", "blue", 9, 8))),
+        Do(swap("Ann", "red", 3, 3)),
+        Check("Ann", swaps="ppu......", marks={"red": [3]}, total=1),
+        Check("Ben", swaps=".........", offered=(swap("Ben", "red", 3, 3),)),
     ],
     "either number of a field may be the white sum": [
-        ("do", roll(2, 3)),  # 5: field 1 (8/5) makes it 8, field 7 (10/5) makes it 10
-        ("do", swap("Ann", "yellow", 8, 1)),
-        ("do", swap("Ben", "green", 10, 7)),
-        ("assert", "Ann", {"fields": "u........", "marks": {"yellow": [8]}}),
-        ("assert", "Ben", {"fields": "ppppppu..", "marks": {"green": [10]}}),
+        Do(R(2, 3)),  # 5: field 1 (8/5) makes it 8, field 7 (10/5) makes it 10
+        Do(swap("Ann", "yellow", 8, 1)),
+        Do(swap("Ben", "green", 10, 7)),
+        Check("Ann", swaps="u........", marks={"yellow": [8]}),
+        Check("Ben", swaps="ppppppu..", marks={"green": [10]}),
     ],
     "a field holds two numbers: any other sum or number is refused": [
-        ("do", roll(5, 6)),
-        ("refuse", swap("Ann", "red", 9, 2), ["the white sum is 11", "only 9 or 7"]),
-        ("refuse", swap("Ann", "red", 4, 3), ["turns the white sum 11 into 3"]),
-        ("refuse", swap("Ann", "red", 3, 10), ["no X-Change field 10", "1 to 9"]),
+        Do(R(5, 6)),
+        Refuse(swap("Ann", "red", 9, 2), ("the white sum is 11", "only 9 or 7")),
+        Refuse(swap("Ann", "red", 4, 3), ("turns the white sum 11 into 3",)),
+        Refuse(swap("Ann", "red", 3, 10), ("no X-Change field 10", "1 to 9")),
     ],
     # "Jedes Modifizierungsfeld kann aber nur einmal in einer Partie genutzt werden."
     "each field once a game": [
-        ("do", roll(5, 6)),
-        ("do", swap("Ann", "red", 3, 3)),
-        ("do", Pass("Ben")),
-        ("do", Pass("Ann")),
-        ("do", roll(6, 5)),
-        ("refuse", swap("Ann", "yellow", 3, 3), ["already used X-Change field 3 (11 and 3)"]),
-        ("assert", "Ann", {"not_offered": [swap("Ann", "yellow", 3, 3)]}),
+        Do(R(5, 6)),
+        Do(swap("Ann", "red", 3, 3)),
+        Do(Pass("Ben")),
+        Do(Pass("Ann")),
+        Do(R(6, 5)),
+        Refuse(swap("Ann", "yellow", 3, 3), ("already used X-Change field 3 (11 and 3)",)),
+        Check("Ann", not_offered=(swap("Ann", "yellow", 3, 3),)),
     ],
     "fields are used left to right: one left of a used field is gone": [
-        ("do", roll(5, 6)),
-        ("do", swap("Ann", "red", 3, 3)),
-        ("do", Pass("Ben")),
-        ("do", Pass("Ann")),
-        ("do", roll(4, 4)),  # 8: field 1 (8/5) is left of field 3, field 6 (8/6) is open
-        ("refuse", swap("Ann", "red", 5, 1), ["field 3 is already used", "left to right"]),
-        ("do", swap("Ann", "red", 6, 6)),
-        ("assert", "Ann", {"fields": "ppuppu...", "marks": {"red": [3, 6]}}),
+        Do(R(5, 6)),
+        Do(swap("Ann", "red", 3, 3)),
+        Do(Pass("Ben")),
+        Do(Pass("Ann")),
+        Do(R(4, 4)),  # 8: field 1 (8/5) is left of field 3, field 6 (8/6) is open
+        Refuse(swap("Ann", "red", 5, 1), ("field 3 is already used", "left to right")),
+        Do(swap("Ann", "red", 6, 6)),
+        Check("Ann", swaps="ppuppu...", marks={"red": [3, 6]}),
     ],
     "the white sum only: not in action 2": [
-        ("do", roll(5, 6, red=2)),
-        ("do", Pass("Ann")),
-        ("do", Pass("Ben")),
-        ("refuse", swap("Ann", "red", 3, 3), ["only in action 1"]),
-        ("refuse", swap("Ann", "red", 8, 1), ["only in action 1"]),
-        ("do", cross("Ann", "red", 7)),  # 5 + red 2, as always
-        ("assert", "Ann", {"fields": ".........", "penalties": 0}),
+        Do(R(5, 6, red=2)),
+        Do(Pass("Ann")),
+        Do(Pass("Ben")),
+        Refuse(swap("Ann", "red", 3, 3), ("only in action 1",)),
+        Refuse(swap("Ann", "red", 8, 1), ("only in action 1",)),
+        Do(cross("Ann", "red", 7)),  # 5 + red 2, as always
+        Check("Ann", swaps=".........", penalties=0),
     ],
     "the swapped number follows the row's rules: left to right": [
-        ("do", roll(5, 6)),
-        ("do", cross("Ann", "red", 11)),
-        ("do", Pass("Ben")),
-        ("do", Pass("Ann")),
-        ("do", roll(5, 6)),
-        ("refuse", swap("Ann", "red", 3, 3), ["red is already crossed up to 11"]),
-        ("assert", "Ann", {"not_offered": [swap("Ann", "red", 3, 3)]}),
+        Do(R(5, 6)),
+        Do(cross("Ann", "red", 11)),
+        Do(Pass("Ben")),
+        Do(Pass("Ann")),
+        Do(R(5, 6)),
+        Refuse(swap("Ann", "red", 3, 3), ("red is already crossed up to 11",)),
+        Check("Ann", not_offered=(swap("Ann", "red", 3, 3),)),
     ],
     "a swapped cross is the active player's cross: no penalty": [
-        ("do", roll(5, 6)),
-        ("do", swap("Ann", "blue", 3, 3)),
-        ("do", Pass("Ben")),
-        ("do", Pass("Ann")),
-        ("assert", "Ann", {"penalties": 0, "crosses": {"blue": 1}}),
+        Do(R(5, 6)),
+        Do(swap("Ann", "blue", 3, 3)),
+        Do(Pass("Ben")),
+        Do(Pass("Ann")),
+        Check("Ann", penalties=0, crosses={"blue": 1}),
     ],
     "undo gives the field back": [
-        ("do", roll(5, 6)),
-        ("do", swap("Ann", "red", 3, 3)),
-        ("do", Undo("Ann")),
-        ("assert", "Ann", {"fields": ".........", "marks": {"red": []}}),
-        ("do", cross("Ann", "red", 11)),
-        ("assert", "Ann", {"fields": ".........", "marks": {"red": [11]}}),
+        Do(R(5, 6)),
+        Do(swap("Ann", "red", 3, 3)),
+        Do(Undo("Ann")),
+        Check("Ann", swaps=".........", marks={"red": []}),
+        Do(cross("Ann", "red", 11)),
+        Check("Ann", swaps=".........", marks={"red": [11]}),
     ],
     "the fields score nothing": [
-        ("do", roll(3, 4)),  # 7: field 2 (9/7) makes it 9
-        ("do", swap("Ann", "red", 9, 2)),
-        ("do", swap("Ben", "red", 4, 4)),  # field 4 (7/4)
-        ("assert", "Ann", {"total": 1, "crosses": {"red": 1}}),
-        ("assert", "Ben", {"total": 1, "fields": "pppu....."}),
+        Do(R(3, 4)),  # 7: field 2 (9/7) makes it 9
+        Do(swap("Ann", "red", 9, 2)),
+        Do(swap("Ben", "red", 4, 4)),  # field 4 (7/4)
+        Check("Ann", total=1, crosses={"red": 1}),
+        Check("Ben", total=1, swaps="pppu....."),
     ],
 }
 
 
-def play(steps: list) -> Game:
-    game = Game.start(Start(VARIANT, ("Ann", "Ben")))
-    for number, step in enumerate(steps):
-        where = f"step {number}: {step}"
-        if step[0] == "do":
-            game.apply(step[1])
-        elif step[0] == "refuse":
-            refused_unchanged(game, step[1], step[2], where)
-        else:
-            holds(game, step[1], step[2], where)
-    return game
-
-
-STATE_LETTERS = {"used": "u", "passed": "p", "open": "."}
-
-
-def holds(game: Game, name: str, expected: dict, where: str) -> None:
-    sheet = report(game)["players"][name]
-    if "fields" in expected:
-        fields = "".join(STATE_LETTERS[f["state"]] for f in sheet["swaps"])
-        assert fields == expected["fields"], f"{where}: fields"
-    for row, numbers in expected.get("marks", {}).items():
-        assert sheet["rows"][row]["marks"] == numbers, f"{where}: {row} marks"
-    for row, crosses in expected.get("crosses", {}).items():
-        assert sheet["rows"][row]["crosses"] == crosses, f"{where}: {row} crosses"
-    for key in ("total", "penalties"):
-        if key in expected:
-            assert sheet[key] == expected[key], f"{where}: {key}"
-    legal = game.legal_marks(name)
-    for mark in expected.get("offered", []):
-        assert mark in legal, f"{where}: {mark} is not offered"
-    for mark in expected.get("not_offered", []):
-        assert mark not in legal, f"{where}: {mark} is offered"
-
-
 @pytest.mark.parametrize("steps", FIXTURES.values(), ids=FIXTURES.keys())
 def test_x_change_fixture(steps):
-    play(steps)
+    play(VARIANT, ("Ann", "Ben"), steps)
 
 
 def test_no_field_reaches_a_lock_number():

@@ -3,8 +3,10 @@
 - `Do(event)`: the event is accepted;
 - `Refuse(event, words)`: the event is refused with a reason holding `words`, and the game is
   exactly as before (its state, its replay report, every player's legal marks);
-- `Check(player, ...)`: the replay report says so (crosses and points per row, the numbers
-  holding two crosses, the total, penalties), and the marks named are offered or not.
+- `Check(player, ...)`: the replay report says so (per row: the crosses, the numbers crossed in
+  order, the crosses its points are read for, the points, the numbers holding two crosses; the
+  bonus rows' boxes, the swap fields, the rows locked, the total, penalties, the game over), and
+  the marks named are offered or not.
 
 Rolls are written `R(white1, white2, red=..)`: colour dice not named show 1, and only the dice
 still in play are rolled.
@@ -14,9 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pytest
-
-from firmware_py.rules import Game, Mark, Pass, Refused, Roll, Start, game_report
+from firmware_py.rules import Game, Mark, Pass, Roll, Start, game_report
+from support.rules import refused_unchanged
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,12 @@ class Refuse:
 class Check:
     player: str
     crosses: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, list[int]] = field(default_factory=dict)  # the numbers crossed, in order
+    counted: dict[str, int] = field(default_factory=dict)  # the crosses its points are read for
     points: dict[str, int] = field(default_factory=dict)
     doubled: dict[str, list[int]] = field(default_factory=dict)
+    bonus: dict[str, list[int]] = field(default_factory=dict)  # a bonus row's boxes, in order
+    swaps: str | None = None  # the swap fields' states: u used, p passed, . open
     locked: tuple[str, ...] | None = None  # the rows locked at the table, in order
     total: int | None = None
     penalties: int | None = None
@@ -53,6 +58,10 @@ class R:
     def __repr__(self) -> str:
         return f"R{self.white}{self.faces}"
 
+    def on(self, game: Game) -> Roll:
+        """The roll on `game` as it is now: every colour die still in play."""
+        return Roll(self.white, {c: self.faces.get(c, 1) for c in game.dice_in_play()})
+
 
 def play(variant: str, players: tuple[str, ...], steps: list) -> Game:
     """Play the steps on a fresh game of `variant`; fails at the first step that is not so."""
@@ -62,7 +71,7 @@ def play(variant: str, players: tuple[str, ...], steps: list) -> Game:
         if isinstance(step, Do):
             game.apply(_event(game, step.event))
         elif isinstance(step, Refuse):
-            _refused(game, _event(game, step.event), step.words, where)
+            refused_unchanged(game, _event(game, step.event), step.words, where)
         else:
             _check(game, step, where)
     return game
@@ -84,34 +93,25 @@ def solo(roll: R, first: Mark | None = None, second: Mark | None = None) -> list
 
 
 def _event(game: Game, event: object):
-    if isinstance(event, R):
-        return Roll(event.white, {c: event.faces.get(c, 1) for c in game.dice_in_play()})
-    return event
+    return event.on(game) if isinstance(event, R) else event
 
 
-def _seen(game: Game) -> tuple:
-    return game.state(), game_report(game), [game.legal_marks(p.name) for p in game.players]
-
-
-def _refused(game: Game, event, words: tuple[str, ...], where: str) -> None:
-    before = _seen(game)
-    with pytest.raises(Refused) as refusal:
-        game.apply(event)
-    for word in words:
-        assert word in refusal.value.reason, f"{where}: {word!r} not in {refusal.value.reason!r}"
-    assert _seen(game) == before, f"{where}: the refusal changed the game"
+ROW_FACTS = ("crosses", "marks", "counted", "points", "doubled")  # Check fields read per row
+SWAP_LETTERS = {"used": "u", "passed": "p", "open": "."}
 
 
 def _check(game: Game, check: Check, where: str) -> None:
     report = game_report(game)
     sheet = report["players"][check.player]
-    for row, crosses in check.crosses.items():
-        assert sheet["rows"][row]["crosses"] == crosses, f"{where}: {row} crosses"
-    for row, points in check.points.items():
-        assert sheet["rows"][row]["points"] == points, f"{where}: {row} points"
-    for row, numbers in check.doubled.items():
-        assert sheet["rows"][row]["doubled"] == numbers, f"{where}: {row} doubled"
+    for fact in ROW_FACTS:
+        for row, expected in getattr(check, fact).items():
+            actual = sheet["rows"][row][fact]
+            assert actual == expected, f"{where}: {row} {fact} is {actual!r}, not {expected!r}"
+    for row, numbers in check.bonus.items():
+        assert sheet["bonus_rows"][row]["marks"] == numbers, f"{where}: {row} boxes"
+    swaps = "".join(SWAP_LETTERS[swap["state"]] for swap in sheet.get("swaps", []))
     wanted = {
+        "swaps": (check.swaps, swaps),
         "locked": (None if check.locked is None else list(check.locked), report["locked"]),
         "total": (check.total, sheet["total"]),
         "penalties": (check.penalties, sheet["penalties"]),
