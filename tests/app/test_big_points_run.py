@@ -4,21 +4,9 @@ computer players at every level through the real `run` process, their journals r
 
 from __future__ import annotations
 
-import json
-import sys
-
 import pytest
-from support import spawn
-from support.tower import Tower
-
-
-def qwixx(*args: str):
-    return spawn.run(
-        [sys.executable, "-m", "firmware_py.app.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+from support.spawn import qwixx_tower as qwixx
+from support.whole_games import play_whole_game
 
 
 def test_sheets_show_draws_the_bonus_rows_between_their_rows():
@@ -35,30 +23,12 @@ def test_sheets_show_draws_the_bonus_rows_between_their_rows():
 def test_random_whole_games_of_every_level_replay_to_what_the_run_announced(tmp_path, game):
     """Three computer players, one of each level, play a Big Points game through `run`; the
     journal replays to the scores announced, with bonus boxes crossed, and `history` lists it."""
-    levels = ("Ann=easy", "Ben=medium", "Cleo=hard")
-    args = ["--plain", "--pace", "0", "--games", "1", "--variant", "big-points"]  # random dice
-    for level in levels:
-        args += ["--level", level]
-    with Tower(*args, "--state-dir", str(tmp_path)) as tower:
-        assert tower.wait_for_exit() == 0, tower.output
-        output = tower.output
-    assert "New game of Qwixx Big Points: Ann, Ben, Cleo" in output
-    final = [line for line in output.splitlines() if line.startswith("Game over")]
-    assert len(final) == 1, output
-    journal = tmp_path / "game-000001.jsonl"
-    replayed = qwixx("replay", str(journal))
-    assert replayed.returncode == 0, replayed.stderr
-    state = json.loads(replayed.stdout)
-    assert state["variant"] == "big-points" and state["over"] is True
-    for name, player in state["players"].items():
-        assert f"{name} {player['total']}" in final[0]
+    played = play_whole_game(tmp_path, "big-points", "Qwixx Big Points")
+    for player in played.state["players"].values():
         assert set(player["bonus_rows"]) == {"red-yellow", "green-blue"}
-    boxes = [json.loads(line) for line in journal.read_text().splitlines()]
-    assert any(event.get("row") in ("red-yellow", "green-blue") for event in boxes), (
+    assert any(event.get("row") in ("red-yellow", "green-blue") for event in played.events), (
         "nobody crossed a bonus box in a whole game"
     )
-    history = qwixx("history", "--state-dir", str(tmp_path))
-    assert history.returncode == 0 and "big-points" in history.stdout
 
 
 def test_a_journal_with_a_box_crossed_without_its_neighbour_is_refused_in_words(tmp_path):

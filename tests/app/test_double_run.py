@@ -4,11 +4,9 @@ and `history` listing them (docs/rules.md, "Double A and Double B")."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from support.spawn import qwixx_tower as qwixx
-from support.tower import Tower
+from support.whole_games import play_whole_game
 
 
 def test_sheets_show_marks_the_printed_double_cells():
@@ -30,27 +28,12 @@ def test_random_whole_games_of_every_level_replay_to_what_the_run_announced(tmp_
     """Three computer players, one of each level, play a Double game through `run` with random
     dice; the journal replays to the scores announced, with cells crossed twice, and `history`
     lists it."""
-    args = ["--plain", "--pace", "0", "--games", "1", "--variant", variant]
-    for level in ("Ann=easy", "Ben=medium", "Cleo=hard"):
-        args += ["--level", level]
-    with Tower(*args, "--state-dir", str(tmp_path)) as tower:
-        assert tower.wait_for_exit() == 0, tower.output
-        output = tower.output
     title = "Qwixx Double A" if variant == "double-a" else "Qwixx Double B"
-    assert f"New game of {title}: Ann, Ben, Cleo" in output
-    final = [line for line in output.splitlines() if line.startswith("Game over")]
-    assert len(final) == 1, output
-    replayed = qwixx("replay", str(tmp_path / "game-000001.jsonl"))
-    assert replayed.returncode == 0, replayed.stderr
-    state = json.loads(replayed.stdout)
-    assert state["variant"] == variant and state["over"] is True
+    played = play_whole_game(tmp_path, variant, title)
     doubled = 0
-    for name, player in state["players"].items():
-        assert f"{name} {player['total']}" in final[0]
+    for player in played.state["players"].values():
         doubled += sum(len(row["doubled"]) for row in player["rows"].values())
     assert doubled, "nobody crossed a cell twice in a whole game"
-    history = qwixx("history", "--state-dir", str(tmp_path))
-    assert history.returncode == 0 and variant in history.stdout
 
 
 def test_a_journal_with_a_third_cross_is_refused_in_words(tmp_path):

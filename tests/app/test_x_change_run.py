@@ -5,21 +5,9 @@ computer players at every level through the real `run` process, their journals r
 
 from __future__ import annotations
 
-import json
-import sys
-
 import pytest
-from support import spawn
-from support.tower import Tower
-
-
-def qwixx(*args: str):
-    return spawn.run(
-        [sys.executable, "-m", "firmware_py.app.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+from support.spawn import qwixx_tower as qwixx
+from support.whole_games import play_whole_game
 
 
 def test_sheets_lists_and_shows_the_swap_fields():
@@ -34,29 +22,12 @@ def test_sheets_lists_and_shows_the_swap_fields():
 def test_random_whole_games_of_every_level_replay_to_what_the_run_announced(tmp_path, game):
     """Three computer players, one of each level, play an X-Change game through `run`; the
     journal replays to the scores announced, with swap fields used, and `history` lists it."""
-    args = ["--plain", "--pace", "0", "--games", "1", "--variant", "x-change"]  # random dice
-    for level in ("Ann=easy", "Ben=medium", "Cleo=hard"):
-        args += ["--level", level]
-    with Tower(*args, "--state-dir", str(tmp_path)) as tower:
-        assert tower.wait_for_exit() == 0, tower.output
-        output = tower.output
-    assert "New game of Qwixx X-Change: Ann, Ben, Cleo" in output
-    final = [line for line in output.splitlines() if line.startswith("Game over")]
-    assert len(final) == 1, output
-    journal = tmp_path / "game-000001.jsonl"
-    replayed = qwixx("replay", str(journal))
-    assert replayed.returncode == 0, replayed.stderr
-    state = json.loads(replayed.stdout)
-    assert state["variant"] == "x-change" and state["over"] is True
-    for name, player in state["players"].items():
-        assert f"{name} {player['total']}" in final[0]
+    played = play_whole_game(tmp_path, "x-change", "Qwixx X-Change")
+    for player in played.state["players"].values():
         assert [field["field"] for field in player["swaps"]] == list(range(1, 10))
-    events = [json.loads(line) for line in journal.read_text().splitlines()]
-    swapped = [event for event in events if "swap" in event]
+    swapped = [event for event in played.events if "swap" in event]
     assert swapped, "nobody used a swap field in a whole game"
-    assert "with X-Change field" in output  # the news says which field a cross used
-    history = qwixx("history", "--state-dir", str(tmp_path))
-    assert history.returncode == 0 and "x-change" in history.stdout
+    assert "with X-Change field" in played.output  # the news says which field a cross used
 
 
 def test_a_journal_with_a_field_used_twice_is_refused_in_words(tmp_path):
