@@ -22,7 +22,7 @@ from firmware_py.app.assembly import attach_phones, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
-from firmware_py.rules import Roll
+from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.phones.server import WebServer
 from firmware_py.table import Table
@@ -117,6 +117,21 @@ def first_roll(table: Table, white=(4, 1)) -> None:
     """A new game and Bot's first roll: with white 4 + 1 every player may cross a 5."""
     table.new_game()
     table.submit(Roll(white, {"red": 6, "yellow": 2, "green": 3, "blue": 6}))
+
+
+def dora_crossed_red_5_and_rolls(table: Table) -> None:
+    """After `first_roll`: Dora crosses red 5 with the white sum, Bot passes both actions (a
+    penalty), and Dora rolls white 1 + 4 with every colour die on 2 (5 again, red 5 beside)."""
+    table.submit(Mark("Dora", "red", 5))
+    table.submit(Pass("Bot"))
+    table.submit(Pass("Bot"))
+    table.submit(Roll((1, 4), {"red": 2, "yellow": 2, "green": 2, "blue": 2}))
+
+
+async def big_enough(element) -> None:
+    """A target a finger hits: at least 44 px each way (docs/accessibility.md)."""
+    box = await element.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, f"a target of {box}"
 
 
 async def settled(page) -> None:
@@ -244,6 +259,15 @@ async def low_contrast_texts(page) -> list[str]:
         if ratio < (3.0 if large else 4.5):
             failing.append(f"{text['text']!r} in {text['where']}: {ratio:.2f}")
     return failing
+
+
+async def readable_and_audited(page) -> None:
+    """The page as it is now keeps docs/accessibility.md: every text at WCAG AA, and no
+    serious or critical axe-core violation (where axe-core could be installed)."""
+    assert await low_contrast_texts(page) == []
+    source = axe_source()
+    if source is not None:
+        assert await axe_violations(page, source) == []
 
 
 # ---- non-text contrast: a cell against its row's band (WCAG 1.4.11) ----------------------------

@@ -8,20 +8,18 @@ from __future__ import annotations
 
 from support.phone_page import (
     CELL_EDGES,
-    axe_source,
-    axe_violations,
+    big_enough,
     contrast,
+    dora_crossed_red_5_and_rolls,
     first_roll,
     frames,
-    low_contrast_texts,
     opaque_colours,
     phone_tower,
     play_in_browser,
+    readable_and_audited,
     seated_phone,
     settled,
 )
-
-from firmware_py.rules import Mark, Pass, Roll
 
 BANDS = {  # app.css: the colours of each bonus row's band, top half and bottom half
     "red-yellow": [(198, 40, 50), (242, 196, 0)],
@@ -38,10 +36,7 @@ def test_the_bonus_rows_are_drawn_as_printed_and_a_box_is_crossed_from_the_phone
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora")
         first_roll(table)  # Bot rolls white 4 + 1
-        table.submit(Mark("Dora", "red", 5))
-        table.submit(Pass("Bot"))
-        table.submit(Pass("Bot"))  # Bot's action 2: a penalty; Dora rolls next
-        table.submit(Roll((1, 4), {"red": 2, "yellow": 2, "green": 2, "blue": 2}))
+        dora_crossed_red_5_and_rolls(table)
         await page.wait_for_selector("#moves .move.red-yellow")
         rows = await page.evaluate(ROWS)
         assert [row[0].split()[1] for row in rows] == [
@@ -55,8 +50,7 @@ def test_the_bonus_rows_are_drawn_as_printed_and_a_box_is_crossed_from_the_phone
         assert [row[2:] for row in rows] == [[12, 1], [11, 0], [12, 1], [12, 1], [11, 0], [12, 1]]
         assert rows[1][1] == "red-yellow bonus row, 0 crosses, each counting for red and yellow"
         button = await page.query_selector("#moves .move.red-yellow")
-        box = await button.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44
+        await big_enough(button)
         assert "red-yellow" in await button.inner_text() or "RY" in await button.inner_text()
         await page.screenshot(path=str(tmp_path / "big-points.png"), full_page=True)
         await button.click()
@@ -68,11 +62,8 @@ def test_the_bonus_rows_are_drawn_as_printed_and_a_box_is_crossed_from_the_phone
             "#sheet .row.red-yellow .cell.crossed", "(cell) => cell.dataset.number"
         )
         assert crossed == "5"
-        assert await low_contrast_texts(page) == []
         assert await faint_cells(page) == {}
-        source = axe_source()
-        if source is not None:
-            assert await axe_violations(page, source) == []
+        await readable_and_audited(page)
 
     play_in_browser(table, server, steps)
 

@@ -7,28 +7,19 @@ and the page's accessibility kept (docs/accessibility.md): the words a screen re
 from __future__ import annotations
 
 from support.phone_page import (
-    axe_source,
-    axe_violations,
+    big_enough,
+    dora_crossed_red_5_and_rolls,
     first_roll,
-    low_contrast_texts,
     phone_tower,
     play_in_browser,
+    readable_and_audited,
     seated_phone,
     settled,
 )
 
-from firmware_py.rules import Mark, Pass, Roll
-
 RED_CELLS = """() => [...document.querySelectorAll('#sheet .row.red .cell')].map((cell) => [
     cell.className, cell.textContent])"""
 RED_WORDS = "() => document.querySelector('#sheet .row.red .cells').getAttribute('aria-label')"
-
-
-async def accessible(page) -> None:
-    assert await low_contrast_texts(page) == []
-    source = axe_source()
-    if source is not None:
-        assert await axe_violations(page, source) == []
 
 
 def test_the_number_crossed_last_is_crossed_again_from_the_phone(tmp_path):
@@ -37,18 +28,14 @@ def test_the_number_crossed_last_is_crossed_again_from_the_phone(tmp_path):
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora")
         first_roll(table)  # Bot rolls white 4 + 1
-        table.submit(Mark("Dora", "red", 5))
-        table.submit(Pass("Bot"))
-        table.submit(Pass("Bot"))  # Bot's action 2: a penalty; Dora rolls next
-        table.submit(Roll((1, 4), {"red": 2, "yellow": 2, "green": 2, "blue": 2}))
+        dora_crossed_red_5_and_rolls(table)
         button = await page.wait_for_selector("#moves .move.red.twice")
         assert "\u00d72" in await button.inner_text()
-        box = await button.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44
+        await big_enough(button)
         cells = await page.evaluate(RED_CELLS)
         assert "legal" in cells[3][0] and "once" in cells[3][0]  # red 5: its cross, offered
         assert "crossed once, may be crossed again" in cells[3][1]
-        await accessible(page)
+        await readable_and_audited(page)
         await button.click()
         await page.wait_for_selector("#sheet .row.red .cell.legal.selected")
         await page.click("#confirm-button")
@@ -57,7 +44,7 @@ def test_the_number_crossed_last_is_crossed_again_from_the_phone(tmp_path):
         assert await page.evaluate(RED_WORDS) == "red row, 2 crosses"
         assert "crossed twice" in (await page.evaluate(RED_CELLS))[3][1]
         await page.screenshot(path=str(tmp_path / "double-a.png"), full_page=True)
-        await accessible(page)
+        await readable_and_audited(page)
 
     play_in_browser(table, server, steps)
     assert table.game.player("Dora").rows[4] == 1 << 3  # red 5's second cross
@@ -81,6 +68,6 @@ def test_cells_printed_double_have_a_double_frame_and_count_two(tmp_path):
         await settled(page)
         assert await page.evaluate(RED_WORDS) == "red row, 2 crosses"
         await page.screenshot(path=str(tmp_path / "double-b.png"), full_page=True)
-        await accessible(page)
+        await readable_and_audited(page)
 
     play_in_browser(table, server, steps)

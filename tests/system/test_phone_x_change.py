@@ -6,12 +6,11 @@ crossed, the field shown used and the fields left of it gone, and the page's acc
 from __future__ import annotations
 
 from support.phone_page import (
-    axe_source,
-    axe_violations,
+    big_enough,
     first_roll,
-    low_contrast_texts,
     phone_tower,
     play_in_browser,
+    readable_and_audited,
     seated_phone,
     settled,
 )
@@ -39,11 +38,9 @@ def test_the_swap_fields_are_drawn_and_a_swapped_cross_is_made_from_the_phone(tm
         assert "with X-Change field 7" in await swapped.inner_text() or "⇄7" in (
             await swapped.inner_text()
         )
-        box = await swapped.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44
+        await big_enough(swapped)
         for field in await page.query_selector_all("#swaps .swap"):
-            size = await field.bounding_box()
-            assert size["width"] >= 44 and size["height"] >= 44
+            await big_enough(field)
         await swapped.click()
         confirm = await page.inner_text("#confirm-button")
         assert confirm == "Cross green 10 with X-Change field 7"
@@ -59,9 +56,6 @@ def test_the_swap_fields_are_drawn_and_a_swapped_cross_is_made_from_the_phone(tm
         said = (await page.evaluate(FIELDS))[6][2]
         assert said == "X-Change field 7: 10 and 5, used"
         await page.screenshot(path=str(tmp_path / "x-change.png"), full_page=True)
-        assert await low_contrast_texts(page) == []
-        source = axe_source()
-        if source is not None:
-            assert await axe_violations(page, source) == []
+        await readable_and_audited(page)
 
     play_in_browser(table, server, steps)
