@@ -5,27 +5,12 @@ bonus row while it is selected, and is sent and crossed."""
 
 from __future__ import annotations
 
-import pytest
-from support.firmware import PadTable
-
-from firmware_py.rules import Mark, Pass
-
-
-@pytest.fixture
-def table(tmp_path):
-    made = PadTable(tmp_path, bots=(), variant="big-points", beat_ms=None, heap="")
-    yield made
-    made.close()
+from firmware_py.rules import Mark
 
 
 def test_a_bonus_box_is_chosen_with_the_red_button_and_crossed(table):
-    t = table
-    t.start_game()
-    t.roll((4, 1))
-    t.tower.submit(Mark("Ann", "red", 5))
-    t.tower.submit(Pass("Ann"))
-    t.roll((2, 3))  # white 5 again: yellow 5, green 5, blue 5, or the red-yellow box 5
-    screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
+    t = table(bots=(), variant="big-points")
+    screen = t.white_5_again_after_red_5()  # yellow, green, blue 5, or the red-yellow box 5
     assert screen[6] == "white 5: RYGB"  # red reaches the box: red 5 itself is crossed
     t.pad.press("tap red")
     selected = t.pad.wait_screen(lambda s: s[6] == "> RY 5", what="the box selected")

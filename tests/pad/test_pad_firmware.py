@@ -28,21 +28,6 @@ IDENT_LINES = ["pad-", "e6614c3185a61f2b"]  # lines 1 and 2 of a pad without a s
 PLAYING = "a game is being played: you can join when it ends"
 
 
-@pytest.fixture
-def table(tmp_path):
-    made: list[PadTable] = []
-
-    def make(*, bots=("Bot",), variant="classic", beat_ms=None, heap="", join=True) -> PadTable:
-        made.append(
-            PadTable(tmp_path, bots=bots, variant=variant, beat_ms=beat_ms, heap=heap, join=join)
-        )
-        return made[-1]
-
-    yield make
-    for each in made:
-        each.close()
-
-
 def test_a_plugged_in_pad_takes_no_seat_until_a_button_is_pressed(table):
     t = table(join=False)
     screen = t.pad.wait_screen(lambda s: s[3:5] == PROMPT, what="the join prompt")

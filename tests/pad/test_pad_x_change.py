@@ -5,21 +5,11 @@ sent with its field (move and request flags, bits 4 to 7) and crossed."""
 
 from __future__ import annotations
 
-import pytest
-from support.firmware import PadTable
-
 from firmware_py.rules import Mark
 
 
-@pytest.fixture
-def table(tmp_path):
-    made = PadTable(tmp_path, bots=(), variant="x-change", beat_ms=None, heap="")
-    yield made
-    made.close()
-
-
 def test_a_swapped_cross_is_chosen_with_the_red_button_and_crossed(table):
-    t = table
+    t = table(bots=(), variant="x-change")
     t.start_game()
     t.roll((5, 6))  # white 11: any row's 11, or field 3 (11 and 3) or field 8 (11 and 9)
     screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")

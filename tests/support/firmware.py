@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from firmware_py.pad import padapp, padscreen, robot
-from firmware_py.rules import Roll
+from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import SeatSpec
 
 RIG_SCRIPT = Path(__file__).resolve().parent / "micropython" / "firmware_rig.py"
@@ -80,6 +80,17 @@ class PadTable:
         self.tower.submit(Roll(white, faces))
         total = f"={white[0] + white[1]} "
         return self.pad.wait_screen(lambda s: total in s[1], what=f"the roll {white}")
+
+    def white_5_again_after_red_5(self) -> rig.Screen:
+        """A new game in which Ann crossed red 5 on a white 4 + 1 and the next roll is white
+        5 again; the pad's screen once it offers the roll (sheets that reward a cross beside
+        or on red 5)."""
+        self.start_game()
+        self.roll((4, 1))
+        self.tower.submit(Mark("Ann", "red", 5))
+        self.tower.submit(Pass("Ann"))
+        self.roll((2, 3))
+        return self.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
 
     def play(self, request: dict) -> None:
         """Press the buttons the robot finger says make the pad send `request`."""
