@@ -7,23 +7,15 @@ from __future__ import annotations
 import re
 
 from support.rules import recording_game
-from support.terminal import TowerTerminal
+from support.terminal import carried_on_at_80x24
 
-from firmware_py.journal.journal import Journal
 from firmware_py.rules import Roll
-from firmware_py.seating import KEYBOARD, SeatSpec
 
 
 def test_at_80x24_a_keyboard_player_makes_a_swapped_cross(tmp_path):
     game = recording_game("x-change", players=("Ann",))
     game.apply(Roll((5, 6), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))  # white 11
-    journal = Journal(tmp_path)
-    start, *events = game.log
-    with journal.begin(start) as game_log:
-        for event in events:
-            game_log.append(event)
-        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
-    tower = TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
+    tower = carried_on_at_80x24(tmp_path, game)
     try:
         screen = tower.wait_for("[p] pass")
         assert all(len(line.rstrip()) <= 80 for line in screen.splitlines())
