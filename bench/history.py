@@ -11,7 +11,8 @@ and how long the phones' history pages take to answer.
 3. `qwixx-tower run` (exec'd, not forked: Python's start and imports counted) with the web
    server on, in that state directory: seconds to READY=1 with the index on disk, and with
    none (it is read in a thread of its own, the tower does not wait for it), beside the same
-   tower with an empty state directory, in turn.
+   tower with an empty state directory, in turn; and the CPU seconds the tower had used then,
+   which other work on a shared machine moves far less than the wall clock.
 4. The pages over HTTP against that tower, each request from an address of its own on the
    loopback, paced within the table's budget (10 pages a second for everyone): the players'
    page, every player's page, random games' stories, the older games a page at a time. The
@@ -134,22 +135,27 @@ def ready_seconds(folder: Path, state: Path) -> tuple[Tower, float]:
 
 def start_ups(work: Path, journal: Path, runs: int) -> None:
     """READY=1 with an empty state directory, and with the journal with and without its
-    index, taken in turn run after run (a shared machine's speed drifts within minutes)."""
+    index, taken in turn run after run (a shared machine's speed drifts within minutes), the
+    order turned by one each run (none always comes first, or after another)."""
     empty = Path(tempfile.mkdtemp(prefix="qwixx-history-empty-"))
-    times: dict[str, list[float]] = {"an empty journal": [], "the index on disk": [],
-                                     "no index": []}  # fmt: skip
-    for _ in range(runs):
-        for words, state in (("an empty journal", empty), ("the index on disk", journal),
-                             ("no index", journal)):  # fmt: skip
-            if words == "no index":
-                (journal / INDEX).unlink(missing_ok=True)
+    kinds = [("an empty journal", empty), ("the index on disk", journal), ("no index", journal)]
+    times: dict[str, list[float]] = {words: [] for words, _ in kinds}
+    cpu: dict[str, list[float]] = {words: [] for words, _ in kinds}
+    kept = (journal / INDEX).read_bytes()
+    for run in range(runs):
+        for words, state in kinds[run % 3 :] + kinds[: run % 3]:
+            (journal / INDEX).unlink(missing_ok=True)
+            if words == "the index on disk":
+                (journal / INDEX).write_bytes(kept)
             tower, seconds = ready_seconds(work, state)
             times[words].append(seconds)
+            cpu[words].append(tower.cpu_seconds())  # (a moment after READY=1)
             tower.stop()
-        HistoryIndex(journal).refresh()  # (the index back on disk)
+    (journal / INDEX).write_bytes(kept)
     for words, found in times.items():
         print(f"start-up to READY=1 with {words}: median {statistics.median(found):.2f} s, "
-              f"worst {max(found):.2f} s ({runs} runs)")  # fmt: skip
+              f"worst {max(found):.2f} s; CPU median {statistics.median(cpu[words]):.2f} s "
+              f"({runs} runs)")  # fmt: skip
     shutil.rmtree(empty, ignore_errors=True)
 
 

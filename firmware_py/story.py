@@ -123,7 +123,7 @@ def _player_figures(game: Game, seat: int) -> PlayerFigures:
     rows = tuple(
         RowFigures(
             COLOURS[row],
-            player.crosses(row),
+            scoring.row_crosses(sheet, player, row),
             scoring.row_points(sheet, player, row),
             player.has_locked(row),
         )

@@ -15,6 +15,7 @@ from enum import StrEnum
 from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from firmware_py.rules.bonus_rows import boxes_in_reach
+from firmware_py.rules.doubles import doubles_in_reach
 from firmware_py.rules.swaps import swaps_in_reach
 from firmware_py.story import GameStory
 from sheets import COLOURS
@@ -87,6 +88,7 @@ class TableView:
     absent: str = ""  # the table waits for a player whose pad or phone has gone: who, and a press
     story: GameStory | None = None  # game over: the breakdown and the story, as they are drawn
     bonus_boxes: tuple[str, ...] = ()  # Big Points: the active player's boxes the sums reach
+    double_crosses: tuple[str, ...] = ()  # Double: the active player's crosses worth two, ditto
     # X-Change, in action 1: (field, number) the white sum may still be traded for
     swaps: tuple[tuple[int, int], ...] = ()
     # What presenters other than the screens read; screens never do.
@@ -135,5 +137,6 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
         winners=tuple(game.winners()) if game.over else (),
         message=message,
         bonus_boxes=tuple(boxes_in_reach(game, game.active_name)) if not game.over else (),
+        double_crosses=tuple(doubles_in_reach(game, game.active_name)),
         swaps=tuple(swaps_in_reach(game)),
     )

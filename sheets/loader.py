@@ -72,9 +72,11 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
         lucky_numbers=check.integer(data, "lucky_numbers", 0, 4, default=0),
         lucky_range=check.lucky_range(data),
         bonus_rows=check.bonus_rows(data.get("bonus_rows"), rows),
+        double_latest=check.flag(data, "double_latest"),
         swaps=check.swaps(data.get("swaps"), rows),
     )
     check.score_covers_rows(sheet)
+    check.doubles_alone(sheet)
     return sheet
 
 
@@ -144,7 +146,34 @@ class _SheetChecker:
         for number in bonus if isinstance(bonus, list) else [bonus]:
             if number not in numbers:
                 raise self.fail(f"{field}.bonus", f"{number!r} is not a number of this row")
-        return Row(lock, tuple(numbers), tuple(colours), frozenset(bonus))
+        double = self.doubles(data.get("double", []), numbers, f"{field}.double")
+        return Row(lock, tuple(numbers), tuple(colours), frozenset(bonus), double)
+
+    def doubles(self, value: object, numbers: list[int], field: str) -> frozenset[int]:
+        """Double B: numbers of the row printed as double cells; never its lock number (a cross
+        there locks the row, and its lock cross is the second)."""
+        if not isinstance(value, list):
+            raise self.fail(field, "must be a list of numbers of this row")
+        for number in value:
+            if number not in numbers:
+                raise self.fail(field, f"{number!r} is not a number of this row")
+            if number == numbers[-1]:
+                raise self.fail(field, f"{number} locks the row and cannot be printed double")
+        return frozenset(value)
+
+    def flag(self, data: dict[str, Any], key: str) -> bool:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {value!r}")
+        return value
+
+    def doubles_alone(self, sheet: Sheet) -> None:
+        """Second crosses are kept as rows after the colour rows, where bonus rows and bonus
+        symbols would be: a sheet has one or the other."""
+        if sheet.has_doubles and (sheet.bonus_rows or sheet.bonus_bar or sheet.rewards):
+            raise self.fail("double", "double cells cannot be combined with bonus rows or boxes")
+        if sheet.has_doubles and (sheet.lock_numbers != 1 or sheet.has_lucky_numbers):
+            raise self.fail("double", "double cells need one lock number and no lucky numbers")
 
     def distinct(self, numbers: list[int], field: str) -> None:
         for number in numbers:

@@ -34,6 +34,7 @@ class Row:
     numbers: tuple[int, ...]
     colours: tuple[str, ...]
     bonus: frozenset[int] = frozenset()
+    double: frozenset[int] = frozenset()  # Double B: numbers whose cell is printed double
 
     def position(self, number: int) -> int | None:
         """Where `number` stands in this row (0 = leftmost), or None if the row lacks it."""
@@ -91,11 +92,15 @@ class Sheet:
     lucky_numbers: int = 0
     lucky_range: tuple[int, int] = (0, 0)
     bonus_rows: tuple[BonusRow, ...] = ()
+    double_latest: bool = False  # Double A: a row's last crossed number may be crossed again
     # X-Change: the swap fields left to right, each a pair of numbers a white sum may trade.
     swaps: tuple[tuple[int, int], ...] = ()
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
+    # Qwixx Double: a cell may hold two crosses (A: the last crossed once more; B: the cells
+    # printed double).
+    has_doubles: bool = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -105,6 +110,7 @@ class Sheet:
         set_(self, "lock_positions", (*locks, *(frozenset() for _ in self.bonus_rows)))
         rows: list[Row | BonusRow] = [*self.rows, *self.bonus_rows]
         set_(self, "positions", tuple({n: p for p, n in enumerate(r.numbers)} for r in rows))
+        set_(self, "has_doubles", self.double_latest or any(row.double for row in self.rows))
 
     @property
     def has_lucky_numbers(self) -> bool:

@@ -31,6 +31,8 @@ def _row_line(sheet: Sheet, row: Row, mixed: bool) -> str:
             cell += _LETTER[colour]
         if number in row.bonus:
             cell += "*"
+        if number in row.double:
+            cell += "x2"
         cell += "".join(_reward_marks(sheet, row.lock, number))
         cells.append(cell)
     width = max(len(c) for c in cells)
@@ -77,6 +79,13 @@ def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
             "cell beside it was crossed; it counts for both rows beside it (at most "
             f"{sheet.max_crosses()} crosses a row), not towards a lock."
         )
+    if sheet.double_latest:
+        lines.append(
+            "Double: the number crossed last in a row may be crossed once more when it comes "
+            "up again; second crosses count for points and towards a lock."
+        )
+    if any(row.double for row in sheet.rows):
+        lines.append("x2: a cell printed double; one cross there is two, also towards a lock.")
     if sheet.swaps:
         lines.append("X-Change: in action 1, a field holding the white sum crosses its other")
         lines.append("number instead; each field once, left to right; fields score nothing.")

@@ -50,12 +50,17 @@ def show_players(figures: Standings, out: TextIO, form: str = "text") -> int:
             out.write(f"no finished games yet in {figures.index.directory}\n")
         for line in lines:
             rate = round(100 * line.win_rate)
-            out.write(f"{in_cells(line.name, NAME_CELLS)} {line.games:>5} games {line.wins:>5} "
-                      f"wins {rate:>3} %\n")  # fmt: skip
+            games, wins = _counted(line.games, "game"), _counted(line.wins, "win")
+            out.write(f"{in_cells(line.name, NAME_CELLS)} {games} {wins} {rate:>3} %\n")
             out.writelines(f"    {s.variant:<10} {plural(s.games, 'game'):>10}, mean "
                            f"{s.mean:.0f}, best {s.best}\n" for s in line.sheets)  # fmt: skip
         _left_out(figures, out)
     return 0
+
+
+def _counted(count: int, word: str) -> str:
+    """A count in a column and its word, one or many ("    1 game ", "   12 games")."""
+    return f"{count:>5,} {word if count == 1 else word + 's':<{len(word) + 1}}"
 
 
 def _player_rows(lines: Iterable[PlayerLine]) -> Iterator[Sequence[object]]:
@@ -84,7 +89,8 @@ def show_player(figures: Standings, name: str, out: TextIO, form: str = "text") 
 def player_text(history: PlayerHistory) -> list[str]:
     """A player's figures as lines of text of at most 80 columns."""
     rate = round(100 * history.win_rate)
-    lines = [f"{history.name}: {history.games} games, {history.wins} wins ({rate} %)"]
+    lines = [f"{history.name}: {plural(history.games, 'game')}, {plural(history.wins, 'win')} "
+             f"({rate} %)"]  # fmt: skip
     alike = [name for name in history.seated_as if name != history.name]
     if alike:
         lines.append(f"  also seated as {', '.join(alike)}")

@@ -128,17 +128,21 @@ def roll_event(game: Game) -> Payload:
 
 def crosses(before: Game, game: Game) -> list[Payload]:
     """Each number crossed since `before` (bonus crosses a variant makes by itself included;
-    a lock cross is the lock event's)."""
+    a lock cross is the lock event's); a Big Points box by its bonus row ("red-yellow"), a
+    Double sheet's second cross as its number crossed again."""
     found = []
+    names = game.sheet.row_names  # the colour rows, then Big Points' bonus rows
     for old, new in zip(before.players, game.players, strict=True):
         for row, (was, now_mask) in enumerate(zip(old.rows, new.rows, strict=True)):
             added = now_mask & ~was & ~new.lock_bits[row]
-            numbers = game.sheet.rows[row].numbers
+            # past the named rows, a Double sheet's second crosses: its row's number again
+            name = names[row] if row < len(names) else COLOURS[row - len(names)]
+            numbers = game.sheet.row_numbers(names.index(name))
             found += [
                 {
                     "event_type": "cross",
                     "player": new.name,
-                    "row": COLOURS[row],
+                    "row": name,
                     "number": numbers[position],
                 }
                 for position in range(added.bit_length())

@@ -29,7 +29,7 @@ import logging
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -255,6 +255,15 @@ class Journal:
         except OSError as error:
             raise JournalError(f"cannot read {self.directory}: {error.strerror}") from error
 
+    def _newest_first(self) -> Iterator[Path]:
+        """The game logs, newest first, as `games` but a path made only for those looked at
+        (start-up looks at the newest of thousands). JournalError as `games`."""
+        try:
+            names = sorted(_log_names(self.directory), reverse=True)
+        except OSError as error:
+            raise JournalError(f"cannot read {self.directory}: {error.strerror}") from error
+        return (self.directory / name for name in names)
+
     def quarantined(self) -> list[Path]:
         """The game logs set aside in quarantine/, oldest first."""
         try:
@@ -267,7 +276,7 @@ class Journal:
         line dropped. Older games are never resumed: a newer game superseded them, even one
         set aside in quarantine/. An empty file is no game (the tower stopped before its start
         was written)."""
-        newest = next((path for path in reversed(self.games()) if not is_empty(path)), None)
+        newest = next((path for path in self._newest_first() if not is_empty(path)), None)
         if newest is None or newest.name in self._skipped or is_abandoned(newest):
             return None
         if self._newest_number(self.quarantined()) > self._newest_number([newest]):
@@ -282,37 +291,37 @@ class Journal:
         """The device requests the newest game answered (finished or not), so that a request
         repeated after a restart is answered, not applied again; [] when there is none to read."""
         try:
-            games = self.games()
-            return read_game(games[-1]).requests if games else []
+            newest = next(self._newest_first(), None)
+            return read_game(newest).requests if newest else []
         except (JournalError, OSError, ValueError):
             return []
 
     def tidy(self) -> list[SetAside]:
-        """Make the directory safe to start from: remove game files left empty, and set aside
+        """Make the directory safe to start from: remove the newest game files when left empty
+        (only the newest can be: an older one that could not be removed is no game to history
+        either, and looking at the size of every log cost start-up its time), and set aside
         what cannot be read: entries that are not files where files belong, and the newest
         game (the one a restart resumes) when it does not replay. Older logs are read only by
         `history`. Returns what was set aside."""
         self._newest = None  # the directory is looked at afresh: so are the game numbers
         try:
-            names = sorted(os.listdir(self.directory))
+            entries = _our_entries(self.directory)
         except FileNotFoundError:  # a first start: nothing to tidy
             return []
         except OSError as error:  # unreadable: `probe` says so on the displays
             log.warning("nothing tidied in %s: %s", self.directory, error.strerror)
             return []
-        # One look at each entry (a tower keeps thousands of logs: start-up looks once)
         found, logs = [], []
-        for name in names:
-            if not _ours(name):
-                continue
-            why, size = disk.looked_at(os.path.join(self.directory, name))
+        for name, why in entries:
             if why:
                 found.append(self._set_aside(self.directory / name, why))
-            elif name.endswith(".jsonl") and number_of(name) is not None:
-                if size == 0:  # no game: removed (and still a log if it cannot be)
-                    self._remove_empty(self.directory / name)
-                if size != 0 or os.path.lexists(self.directory / name):
-                    logs.append(name)
+            elif _is_log(name):
+                logs.append(name)
+        while logs and is_empty(self.directory / logs[-1]):  # no game: removed ...
+            self._remove_empty(self.directory / logs[-1])
+            if os.path.lexists(self.directory / logs[-1]):
+                break  # (... and still a log if it cannot be)
+            logs.pop()
         newest = next((n for n in reversed(logs) if n not in self._skipped), None)
         if newest is not None and not is_abandoned(self.directory / newest):
             try:
@@ -417,12 +426,12 @@ class Journal:
         variant, its seats (as `note_seats`), each player's numbers and the device requests
         that chose them. The note names the newest game log of the moment, so it can tell a
         later game has started since."""
-        games = self.games()
+        newest = next(self._newest_first(), None)
         record = {
             "variant": variant,
             "seats": seat_records(seats),
             "lucky": lucky,
-            "after": games[-1].name if games else None,
+            "after": newest.name if newest else None,
             "requests": [list(pair) for pair in requests or []],
         }
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -439,8 +448,8 @@ class Journal:
             raise JournalError(f"cannot read {DRAFT}: {error}") from error
         if not isinstance(record, dict):
             raise JournalError(f"{DRAFT} holds no note of lucky numbers")
-        games = self.games()
-        return record if record.get("after") == (games[-1].name if games else None) else None
+        newest = next(self._newest_first(), None)
+        return record if record.get("after") == (newest.name if newest else None) else None
 
     def set_aside_draft(self, reason: str) -> None:
         """The note of lucky numbers does not add up: kept in quarantine/ for inspection."""
@@ -604,12 +613,32 @@ def _log_names(directory: Path) -> list[str]:
         names = os.listdir(directory)
     except FileNotFoundError:
         return []
-    return [name for name in names if name.endswith(".jsonl") and number_of(name) is not None]
+    return [name for name in names if _is_log(name)]
+
+
+def _our_entries(directory: Path) -> list[tuple[str, str]]:
+    """The journal's entries in `directory` by name, each with why it cannot be one of its
+    files ("" for a regular file). A regular file is told by the directory's listing alone: a
+    tower keeps thousands of logs, and a look at each cost start-up 45 ms here (far more on a
+    Pi's SD card before its cache is warm); only what is not one is looked at."""
+    with os.scandir(directory) as listing:
+        ours = sorted(
+            (entry.name, "" if entry.is_file() else disk.not_a_file(entry.path))
+            for entry in listing
+            if _ours(entry.name)
+        )
+    return ours
 
 
 def _ours(name: str) -> bool:
     """A name the journal writes: a game log, a game's note, the lucky numbers' note."""
-    return name in (DRAFT, TABLE_SEATS, PHONE_TOKENS) or number_of(name) is not None
+    return name in (DRAFT, TABLE_SEATS, PHONE_TOKENS) or _NUMBERED.match(name) is not None
+
+
+def _is_log(name: str) -> bool:
+    """A game log's name (game-000012.jsonl), told without reading its number: start-up tells
+    thousands of them."""
+    return name.endswith(".jsonl") and _NUMBERED.match(name) is not None
 
 
 def is_empty(path: Path) -> bool:

@@ -208,31 +208,44 @@ def _sheet(pad):
     for row in pad.state["rows"][:4]:
         if bonus and row["colour"] == marked_row:
             row = _bonus_row(pad.state, marked_row) or row  # Big Points: its box selected
-        lines.append(row_line(row, marked if row["colour"] == marked_row else -1))
+        double = _flagged_row(pad.state, row["colour"], protocol.ROW_DOUBLE)
+        lines.append(row_line(row, marked if row["colour"] == marked_row else -1, double))
     return lines + [""] * (4 - len(lines))
 
 
 def _bonus_row(state, colour):
     """The bonus row below the row `colour` (Big Points), shown in that row's line while one
     of its boxes is selected; None if the sheet has none."""
+    return _flagged_row(state, colour, protocol.ROW_BONUS)
+
+
+def _flagged_row(state, colour, flag):
+    """The record with row flag `flag` for the row `colour` (a bonus row, a Double sheet's
+    second crosses), or None."""
     for row in state["rows"]:
-        if row["flags"] & protocol.ROW_BONUS and row["colour"] == colour:
+        if row["flags"] & flag and row["colour"] == colour:
             return row
     return None
 
 
-def row_line(row, marked=-1):
-    """One row of the sheet: letter, a character per cell, then the lock and the crosses."""
+def row_line(row, marked=-1, double=None):
+    """One row of the sheet: letter, a character per cell, then the lock and the crosses. With
+    `double` (Qwixx Double's record of the row): "X" a cell holding two crosses, ":" an open
+    cell printed double."""
     crossed, flags, count = row["crossed"], row["flags"], len(row["numbers"])
+    twice = double["crossed"] if double else 0
+    printed = double["numbers"] if double else b""
     last = _highest_bit(crossed)
     cells = ""
     for position in range(count):
         if position == marked:
             cells += "*"
         elif crossed >> position & 1:
-            cells += "x"
+            cells += "X" if twice >> position & 1 else "x"
+        elif position < last:
+            cells += "-"
         else:
-            cells += "-" if position < last else "."
+            cells += ":" if row["numbers"][position] in printed else "."
     letter = LETTERS[row["colour"] - 1] if 1 <= row["colour"] <= 4 else "?"
     if flags & protocol.ROW_BONUS:
         letter = "+"  # a bonus row: its boxes (Big Points)
@@ -241,7 +254,7 @@ def row_line(row, marked=-1):
     if WIDTH - 1 - count < 4:  # no room after the cells
         return (letter.lower() if closed else letter) + cells
     lock = "L" if locked else "#" if closed else " "
-    crosses = _bits(crossed) + (1 if locked else 0)
+    crosses = _bits(crossed) + _bits(twice) + (1 if locked else 0)
     tail = f" {lock}{crosses:2d}"
     return letter + cells + " " * (WIDTH - 1 - count - len(tail)) + tail
 
@@ -268,7 +281,7 @@ def _bottom(pad):
 
 def _move_words(pad):
     """The selected move: 'R 5', 'G 3 lucky', 'R 10 b-die' (mixx-a), with '+?' or '+B' when a
-    bonus needs a row."""
+    bonus needs a row, 'R 5 x2' when it makes two crosses (Qwixx Double)."""
     move = pad.selected
     fields = padapp.mark_fields(move, pad.choice)
     words = padapp.describe(fields)
@@ -277,6 +290,8 @@ def _move_words(pad):
         words += " " + LETTERS[colour - 1].lower() + "-die"
     if move["flags"] & protocol.NEEDS_CHOICE and not pad.choice:
         words += " +?"
+    if move["flags"] & protocol.TWICE:  # Qwixx Double: "R 5 x2", two crosses
+        words += " x2"
     return words
 
 

@@ -48,8 +48,9 @@ else:
 FRAME_FORMAT = 1
 # 2: longo lucky numbers entered on the pad (phase 5, action 4); a pad joins with a button
 # (STATE flag MAY_JOIN, action JOIN); 3: Big Points' bonus rows (row flag ROW_BONUS, move and
-# request flag BONUS); 4: X-Change's swap fields (move and request flags, bits 4 to 7)
-PROTOCOL_VERSION = 4
+# request flag BONUS); 4: X-Change's swap fields (move and request flags, bits 4 to 7); 5: Qwixx
+# Double's second crosses (row flag ROW_DOUBLE, move flag TWICE)
+PROTOCOL_VERSION = 5
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -116,6 +117,11 @@ ROW_BONUS = 4  # a bonus row (Big Points), after the colour rows; `colour` is th
 LUCKY = 1  # a longo lucky cross (moves and requests)
 NEEDS_CHOICE = 2  # the move earns a reward that needs a choice of row
 BONUS = 4  # a bonus box (Big Points; moves and requests): `row` is the colour row above it
+# Qwixx Double: a record after the colour rows for the colour row `colour`: `crossed` its cells
+# holding a second cross, `numbers` those printed double
+ROW_DOUBLE = 8
+TWICE = 8  # a move that makes two crosses (a second cross, a cell printed double; moves only)
+
 # X-Change (moves and requests, version 4): bits 4 to 7 hold the swap field the cross uses, 1 =
 # the leftmost (0: none). These bits were always 0 before.
 SWAP_SHIFT = 4

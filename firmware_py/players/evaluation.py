@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from firmware_py.rules import Game
+from firmware_py.rules.doubles import SECOND, crosses_in
 from firmware_py.rules.player import PlayerSheet
 from firmware_py.rules.scoring import counted_crosses, penalty_points, reward_points
 from firmware_py.rules.tables import SheetTables
@@ -142,6 +143,11 @@ def lockable_rows(game: Game) -> int:
     """The rows (a mask of the first four) in which some player has the crosses to lock next."""
     threshold = game.sheet.lock_threshold - 1
     rows = 0
+    if game.sheet.has_doubles:  # Qwixx Double: second crosses count towards a lock
+        for row in range(4):
+            if any(crosses_in(p, row) >= threshold for p in game.players):
+                rows |= 1 << row
+        return rows
     for row in range(4):
         if any(p.rows[row].bit_count() >= threshold for p in game.players):
             rows |= 1 << row
@@ -165,6 +171,8 @@ def worth(game: Game, player: PlayerSheet, closed: int, rolls: float, skip: floa
     sheet = game.sheet
     if sheet.bonus_rows:
         value = _worth_with_bonus_rows(game, player, closed, rolls, skip)
+    elif sheet.has_doubles:
+        value = _worth_with_second_crosses(game, player, closed, rolls, skip)
     else:
         value = 0.0
         for row, mask in enumerate(player.rows):
@@ -186,6 +194,29 @@ def _worth_with_bonus_rows(
         crosses = mask.bit_count()
         if closed >> row & 1 or mask & lock_bit:
             value += sheet.score[crosses + extra]
+            continue
+        position = (mask & ~lock_bit).bit_length()
+        table = solved_row(sheet, row, extra)
+        low = int(rolls)
+        part, high = rolls - low, min(low + 1, HORIZON)
+        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+        value -= skip * (position - crosses)
+    return value
+
+
+def _worth_with_second_crosses(
+    game: Game, player: PlayerSheet, closed: int, rolls: float, skip: float
+) -> float:
+    """Qwixx Double: each colour row's prospects with its second crosses counted as crosses it
+    has already (their part towards its lock aside: the prospects read a lock by the row's own
+    crosses, which undervalues a row near its lock a little)."""
+    sheet, value = game.sheet, 0.0
+    most = len(sheet.score) - 1
+    for row in range(len(sheet.rows)):
+        mask, lock_bit = player.rows[row], player.lock_bits[row]
+        extra, crosses = player.rows[SECOND + row].bit_count(), mask.bit_count()
+        if closed >> row & 1 or mask & lock_bit:
+            value += sheet.score[min(crosses + extra, most)]
             continue
         position = (mask & ~lock_bit).bit_length()
         table = solved_row(sheet, row, extra)

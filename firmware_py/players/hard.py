@@ -101,7 +101,8 @@ def expected_lock(game: Game, name: str) -> Mark | None:
     """A lock `name` may make now and is taken to make: one that leaves the game going, or one
     that ends it with them not behind (a player does not lock into a loss)."""
     sheet = game.sheet
-    if all(mask.bit_count() < sheet.lock_threshold for mask in game.player(name).rows):
+    rows = game.player(name).rows
+    if not sheet.has_doubles and all(mask.bit_count() < sheet.lock_threshold for mask in rows):
         return None  # no row has the crosses a lock needs (most of a game)
     for mark in game.legal_marks(name):
         row = sheet.row_index(mark.row)
@@ -162,8 +163,9 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
     the best of crossing nothing (worth `now`) and each cross that sum allows `name`. Plain
     sheets only (where a cross sets nothing else off); elsewhere `now` as it is."""
     closed = game.closed | game.locking
-    if not game.plain or game.sheet.bonus_rows or ending(game, closed):
-        return now  # (Big Points: the look ahead knows no bonus boxes)
+    sheet = game.sheet
+    if not game.plain or sheet.bonus_rows or sheet.has_doubles or ending(game, closed):
+        return now  # (Big Points, Double: the look ahead knows no bonus boxes, no second crosses)
     rows = game.player(name).rows
     faces = game.sheet.dice_faces
     threshold = game.sheet.lock_threshold

@@ -10,6 +10,7 @@ rather than a five-point penalty.
 from __future__ import annotations
 
 from firmware_py.rules import ACTION2, Game, Mark, Pass
+from firmware_py.rules.doubles import crosses_in
 from firmware_py.rules.scoring import counted_crosses
 
 SKIP_COST = 1.0  # points a skipped number is worth giving up (tuned in bench/strategy.py)
@@ -34,6 +35,8 @@ def value(game: Game, name: str, mark: Mark) -> float:
     position = game.sheet.positions[row][mark.number]
     if row >= len(game.sheet.rows):
         return _bonus_value(game, name, row, position)
+    if game.sheet.has_doubles:
+        return _double_value(game, name, row, position)
     crosses = player.crosses(row)
     gain = crosses + 1
     if position in game.sheet.lock_positions[row]:
@@ -49,6 +52,21 @@ def _bonus_value(game: Game, name: str, row: int, position: int) -> float:
     between = sheet.bonus_rows[row - len(sheet.rows)].between
     gain = sum(counted_crosses(sheet, player, beside) + 1 for beside in between)
     return gain - SKIP_COST * (position - player.last_position(row) - 1)
+
+
+def _double_value(game: Game, name: str, row: int, position: int) -> float:
+    """Qwixx Double: a second cross (A) skips nothing, a cell printed double (B) is two
+    crosses; a lock counts the row's second crosses."""
+    sheet, player = game.sheet, game.player(name)
+    crosses, last = crosses_in(player, row), player.last_position(row)
+    gain = crosses + 1
+    if position == last:
+        return gain  # the second cross of the last cross
+    if sheet.rows[row].numbers[position] in sheet.rows[row].double:
+        gain += crosses + 2
+    if position in sheet.lock_positions[row]:
+        gain += crosses + 2
+    return gain - SKIP_COST * (position - last - 1)
 
 
 def _worth_taking(game: Game, name: str) -> float:

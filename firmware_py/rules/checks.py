@@ -15,6 +15,7 @@ from sheets import COLOURS
 
 from .bonus_rows import BonusBoxes
 from .crossing import Crossing
+from .doubles import crossing_for, second_cross_words
 from .errors import Refused
 from .events import Mark, Roll
 from .naming import cell_name, join, position_of, row_of
@@ -34,7 +35,7 @@ class Checks:
 
     def __init__(self, tables: SheetTables) -> None:
         self.sheet = tables.sheet
-        self.crossing = tables.derived(Crossing)
+        self.crossing: Crossing = tables.derived(crossing_for)
         self.numbers = tuple(row.numbers for row in tables.sheet.rows)
         self.mixed = tables.mixed
         self.row_index = tables.row_index
@@ -203,14 +204,20 @@ class Checks:
             raise Refused(f"{player.name} cannot cross {cell}: the {colour} row is locked")
         last = player.last_position(row)
         if position == last:
+            if self.crossing.may_cross_again(player, row, position):
+                return  # Double A: the second cross of the cell crossed last
+            if self.sheet.has_doubles:
+                raise Refused(second_cross_words(player, row, position, cell))
             raise Refused(f"{player.name} has already crossed {cell}")
         if position < last:
             raise Refused(
                 f"{player.name} cannot cross {cell}: {colour} is already crossed up to "
                 f"{self.numbers[row][last]}, and numbers are crossed from left to right"
             )
-        crosses = player.crosses(row)
-        if position in self.sheet.lock_positions[row] and crosses < self.sheet.lock_threshold:
+        if position not in self.sheet.lock_positions[row]:
+            return
+        crosses = self.crossing.crosses(player, row)
+        if crosses < self.sheet.lock_threshold:
             raise Refused(
                 f"{player.name} cannot lock {colour}: needs {self.sheet.lock_threshold} crosses "
                 f"in {colour} first, has {crosses}"

@@ -60,6 +60,14 @@ class Crossing:
             return mask.bit_count() >= self.sheet.lock_threshold
         return True
 
+    def crosses(self, player: PlayerSheet, row: int) -> int:
+        """The crosses a row counts towards its lock (second crosses too, on Double sheets)."""
+        return player.crosses(row)
+
+    def may_cross_again(self, player: PlayerSheet, row: int, position: int) -> bool:
+        """Whether a crossed cell may take a second cross: only on Double sheets."""
+        return False
+
     def next_available(self, player: PlayerSheet, row: int, closed: int) -> int | None:
         """The cell right after the player's last cross in a row, if it can be crossed."""
         position = player.last_position(row) + 1

@@ -25,10 +25,10 @@ from sheets import COLOURS, Sheet, SheetError, load_sheet
 from . import scoring
 from .checks import Checks
 from .crossing import Crossing
+from .doubles import crossing_for, moves_for
 from .errors import Refused
 from .events import Mark, Pass, Roll, Start, Undo
 from .lineup import check_players, lucky_numbers_of
-from .moves import legal_moves
 from .naming import join
 from .player import PlayerSheet, Snapshot
 from .state import (
@@ -79,8 +79,8 @@ class Game:
         self._in_play: dict[str, None] = dict.fromkeys(COLOURS)  # colour dice in the game
         self._action2_cells: list[Cell] | None = None  # cells the colour sums reach, this roll
         self._marks = [tables.marks_for(name) for name in players]
-        self._moves = tables.derived(legal_moves)
-        self._crossing = tables.derived(Crossing)
+        self._moves = tables.derived(moves_for)
+        self._crossing: Crossing = tables.derived(crossing_for)
         self._checks = tables.derived(Checks)
 
     @classmethod

@@ -26,6 +26,7 @@ from sheets import COLOURS
 from .draws import RANDOM_BITS, Bits, dice
 from .events import Event, Mark, Pass, Roll
 from .plain_boxes import BoxBits
+from .plain_seconds import SecondBits
 from .state import (
     ACTION1,
     ACTION2,
@@ -59,6 +60,7 @@ class CellBits:
         "by_sum",
         "cell",
         "choices",
+        "closing",
         "lock_bits",
         "lock_cells",
         "lucky_cell",
@@ -66,6 +68,7 @@ class CellBits:
         "numbers",
         "offsets",
         "row_bits",
+        "seconds",
         "swap_cells",
         "swap_reach",
     )
@@ -96,6 +99,14 @@ class CellBits:
         self.boxes = BoxBits(tables, offsets) if sheet.bonus_rows else None
         if self.boxes is not None:  # Big Points: the boxes are cells too, after the rows'
             self._add_boxes(self.boxes)
+        # Qwixx Double: second crosses, rows 4 to 7 after the colour rows (plain_seconds.py)
+        self.seconds = SecondBits(tables, self) if sheet.has_doubles else None
+        # Per colour row, the open cells its closing takes away (its second cells too)
+        seconds = self.seconds
+        self.closing = [
+            self.row_bits[row] if seconds is None else seconds.closing(row)
+            for row in range(len(COLOURS))
+        ]
         self.choices = self._choices()
         self.swap_reach: dict[int, tuple[tuple[int, int], ...]] | None = None
         self.swap_cells: list[dict[int, SwapEntry]] = []
@@ -103,6 +114,9 @@ class CellBits:
             self.swap_reach, self.swap_cells = self._swaps(tables)
         self.names = sheet.row_names
         self.numbers = [sheet.row_numbers(row) for row in range(len(sheet.row_names))]
+        if seconds is not None:  # a second cross names its cell as a first cross does
+            self.names = (*self.names, *COLOURS)
+            self.numbers += [row.numbers for row in sheet.rows]
 
     def _add_boxes(self, boxes: BoxBits) -> None:
         """Big Points: each bonus box a cell of its number for the white sum, with its entry
@@ -159,6 +173,8 @@ class CellBits:
     def open_cells(self, rows: Iterable[int], closed: int, threshold: int) -> int:
         """The cells a sheet may cross on the right roll: right of the last cross, in a row that
         is neither closed nor locked by the player, and a lock cell only after enough crosses."""
+        if self.seconds is not None:
+            return self.seconds.open_cells(rows, closed, threshold)
         cells = 0
         for row, mask in enumerate(rows):
             if closed >> row & 1 or mask & self.lock_bits[row]:
@@ -211,6 +227,8 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     by_sum, by_die_and_roll, cell_of = cell_bits.by_sum, cell_bits.by_die_and_roll, cell_bits.cell
     boxes = cell_bits.boxes  # Big Points' bonus boxes, else None
     cross = _cross if boxes is None else boxes.cross()
+    if cell_bits.seconds is not None:  # Qwixx Double
+        cross = cell_bits.seconds.cross()
     boxes_by_die = None if boxes is None else boxes.by_die
     choices, lock_bits, sheet = cell_bits.choices, cell_bits.lock_bits, game.sheet
     threshold, penalties_to_end = sheet.lock_threshold, sheet.penalties_to_end
@@ -398,7 +416,7 @@ def _close_for_all(
     their cells leave every player's open cells."""
     for row in range(len(COLOURS)):
         if rows >> row & 1:
-            keep = ~cell_bits.row_bits[row]
+            keep = ~cell_bits.closing[row]
             for seat, cells in enumerate(opens):
                 opens[seat] = cells & keep
     return close_rows(locked, closed, rows)

@@ -7,6 +7,7 @@ from typing import Any
 from sheets import COLOURS
 
 from . import scoring
+from .doubles import crosses_in, second_positions
 from .game import Game
 from .player import PlayerSheet
 
@@ -58,6 +59,11 @@ def row_report(game: Game, player: PlayerSheet, row: int) -> dict[str, Any]:
     }
     if game.sheet.bonus_rows:  # Big Points: the crosses the points are read for
         report["counted"] = scoring.counted_crosses(game.sheet, player, row)
+    if game.sheet.has_doubles:  # Qwixx Double: second crosses count, and which cells hold them
+        crosses = crosses_in(player, row)
+        report["crosses"] = crosses
+        report["counted"] = min(crosses, game.sheet.max_crosses())
+        report["doubled"] = [numbers[p] for p in second_positions(player, row)]
     return report
 
 

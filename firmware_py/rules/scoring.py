@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sheets import Sheet
 
+from .doubles import crosses_in
 from .player import PlayerSheet
 
 
@@ -11,7 +12,15 @@ def row_points(sheet: Sheet, player: PlayerSheet, row: int) -> int:
     """A row's score on the sheet's table, by its crosses (the lock cross included)."""
     if sheet.bonus_rows:
         return sheet.score[counted_crosses(sheet, player, row)]
+    if sheet.has_doubles:  # second crosses count; the table stops at 16 crosses ("136")
+        return sheet.score[min(crosses_in(player, row), len(sheet.score) - 1)]
     return sheet.score[player.crosses(row)]
+
+
+def row_crosses(sheet: Sheet, player: PlayerSheet, row: int) -> int:
+    """A colour row's own crosses, the lock cross included (on a Double sheet, second crosses
+    too)."""
+    return crosses_in(player, row) if sheet.has_doubles else player.crosses(row)
 
 
 def counted_crosses(sheet: Sheet, player: PlayerSheet, row: int) -> int:

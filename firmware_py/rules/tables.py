@@ -54,6 +54,8 @@ class SheetTables:
         # Per row, bonus rows (Big Points) after the colour rows: they never lock.
         every_row: list[Row | BonusRow] = [*sheet.rows, *sheet.bonus_rows]
         self.lock_bits = tuple(1 << len(row.numbers) for row in every_row)
+        if sheet.has_doubles:  # Qwixx Double: each colour row's second crosses (doubles.py)
+            self.lock_bits += tuple(1 << len(row.numbers) for row in sheet.rows)
         self.bonus_cells = (
             *(frozenset(map(row.numbers.index, row.bonus)) for row in sheet.rows),
             *(frozenset() for _ in sheet.bonus_rows),

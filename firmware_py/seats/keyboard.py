@@ -20,6 +20,7 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
 from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
+from firmware_py.rules.doubles import twice_words
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import SeatDoor
 from firmware_py.table.news_words import mark_words
@@ -134,7 +135,10 @@ class Keyboard:
         if self.decided is not None:
             words = f"{self.asking}, {action}: you {self.decided}; the others decide"
             return words, ["[u] undo  > "]
-        choices = [f"[{i}] {mark_words(mark)}" for i, mark in enumerate(self.options, 1)]
+        choices = [
+            f"[{i}] {mark_words(mark)}{twice_words(game, mark) if game else ''}"
+            for i, mark in enumerate(self.options, 1)
+        ]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
         return head, ["[p] pass  > "]  # undo is offered once there is a decision to take back
 

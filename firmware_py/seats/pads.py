@@ -105,7 +105,9 @@ def state_of(view: SeatView) -> protocol.Fields:
         "dice": _dice_bytes(view),
         "lucky": bytes(view.lucky),
         "text": protocol.clip(ascii_words(view.text), 60),
-        "rows": [_row_record(row) for row in view.rows] + _bonus_records(view),
+        "rows": [_row_record(row) for row in view.rows]
+        + _bonus_records(view)
+        + _double_records(view),
         "moves": _move_records(view),
     }
 
@@ -153,6 +155,25 @@ def _bonus_records(view: SeatView) -> list[protocol.Fields]:
     ]
 
 
+def _double_records(view: SeatView) -> list[protocol.Fields]:
+    """Qwixx Double: per colour row, after the colour rows, its cells holding a second cross
+    (`crossed`) and the numbers printed double (`numbers`); none on other sheets."""
+    if not any(row.doubled or row.printed_double for row in view.rows) and not any(
+        move.twice for move in view.moves
+    ):
+        return []
+    return [
+        {
+            "colour": protocol.row_code(row.colour),
+            "numbers": bytes(row.numbers[p] for p in row.printed_double),
+            "cells": b"",
+            "crossed": sum(1 << position for position in row.doubled),
+            "flags": protocol.ROW_DOUBLE,
+        }
+        for row in view.rows
+    ]
+
+
 def _move_code(row: str) -> tuple[int, int]:
     """A move's row on the wire and its BONUS flag: a bonus row (Big Points, "red-yellow")
     travels as the colour row above it."""
@@ -171,6 +192,7 @@ def _move_records(view: SeatView) -> list[protocol.Fields]:
         row, bonus = _move_code(move.row)
         flags = (protocol.LUCKY if move.lucky else 0) | bonus
         flags |= protocol.NEEDS_CHOICE if move.choices else 0
+        flags |= protocol.TWICE if move.twice else 0
         flags |= move.swap << protocol.SWAP_SHIFT  # X-Change: the field the cross uses
         records.append({"row": row, "number": move.number, "flags": flags})
     return records

@@ -8,11 +8,12 @@ the web hub as JSON. So a pad and a phone cannot disagree about what a player ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, ROLL, Game, Mark
+from firmware_py.rules.doubles import second_positions, twice_words
 from firmware_py.rules.player import PlayerSheet
 from sheets import COLOURS
 
@@ -30,6 +31,8 @@ class RowView:
     skipped_before: int  # cells left of this position not crossed are skipped for good
     locked_by_me: bool  # this player crossed the row's lock
     closed: bool  # the row is locked for everyone
+    doubled: tuple[int, ...] = ()  # Qwixx Double: cell positions holding a second cross
+    printed_double: tuple[int, ...] = ()  # Double B: cell positions printed double
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class MoveView:
     number: int
     lucky: bool = False
     choices: tuple[str, ...] = ()
+    twice: bool = False  # Qwixx Double: two crosses (a second cross, a cell printed double)
     swap: int = 0
 
 
@@ -121,7 +125,7 @@ def game_view(game: Game, name: str) -> SeatView:
         lucky=tuple(player.lucky),
         rows=tuple(_row_view(game, player, row) for row in range(len(COLOURS))),
         bonus_rows=bonus_row_views(game, player),
-        moves=move_views(game.legal_marks(name)),
+        moves=twice_moves(game, name, move_views(game.legal_marks(name))),
         swaps=swap_field_views(game, player),
         scores=tuple((p.name, game.total(p.name)) for p in game.players),
         waiting_for=tuple(game.waiting_for()),
@@ -162,6 +166,8 @@ def _row_view(game: Game, player: PlayerSheet, row: int) -> RowView:
         skipped_before=max(crossed) + 1 if crossed else 0,
         locked_by_me=player.has_locked(row),
         closed=row in game.locked,
+        doubled=tuple(second_positions(player, row)) if game.sheet.has_doubles else (),
+        printed_double=tuple(sorted(map(sheet_row.numbers.index, sheet_row.double))),
     )
 
 
@@ -191,8 +197,18 @@ def move_views(marks: list[Mark]) -> tuple[MoveView, ...]:
         if mark.choice is not None:
             choices.append(mark.choice)
     return tuple(
-        MoveView(row, number, lucky, tuple(choices), swap)
+        MoveView(row, number, lucky, tuple(choices), swap=swap)
         for (row, number, lucky, swap), choices in moves.items()
+    )
+
+
+def twice_moves(game: Game, name: str, moves: tuple[MoveView, ...]) -> tuple[MoveView, ...]:
+    """Qwixx Double: the moves that make two crosses, flagged `twice`; as they are elsewhere."""
+    if not game.sheet.has_doubles:
+        return moves
+    return tuple(
+        replace(move, twice=bool(twice_words(game, Mark(name, move.row, move.number))))
+        for move in moves
     )
 
 

@@ -8,6 +8,7 @@ script. Every name is escaped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -58,8 +59,14 @@ def game_figures(story: GameStory, level: int = 2) -> str:
 
 def _figure(chart: str, words: str) -> str:
     """A chart with its sentence as the caption (hidden from screen readers, which hear the
-    same sentence as the chart's description)."""
-    return f'<figure>{chart}<figcaption aria-hidden="true">{escape(words)}</figcaption></figure>'
+    same sentence as the chart's description). The chart is in a box of its own that scrolls
+    sideways where the chart is wider than the phone (large text: app.css), and takes the
+    focus so that a keyboard scrolls it too."""
+    title = re.search(r'<title id="([^"]+)"', chart)
+    named = f' aria-labelledby="{title[1]}"' if title else ' aria-label="chart"'
+    box = f'<div class="chart-box" tabindex="0" role="region"{named}>'
+    caption = f'<figcaption aria-hidden="true">{escape(words)}</figcaption>'
+    return f"<figure>{box}{chart}</div>{caption}</figure>"
 
 
 def _folded(summary: str, content: str) -> str:

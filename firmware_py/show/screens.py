@@ -520,7 +520,9 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (40, y), "  ".join(f"{s:>2}" for s in sums) if sums else "gone")
     if view.bonus_boxes:  # Big Points: the bonus boxes those sums reach on the sheet
         text(draw, (0, 54), _bonus_line(view.bonus_boxes))
-    if view.swaps and view.white_sum is not None:  # X-Change, action 1: what the sum trades for
+    if view.double_crosses:  # Double: the crosses worth two those sums reach ("x2 R5 G9")
+        text(draw, (0, 54), _bonus_line(view.double_crosses, "x2"))
+    elif view.swaps and view.white_sum is not None:  # X-Change, action 1: what the sum trades for
         text(draw, (0, 54), _swap_line(view.white_sum, view.swaps))
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
@@ -529,9 +531,9 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (0, 54), whose if width(whose) <= WIDTH else lucky)  # the name is above
 
 
-def _bonus_line(boxes: tuple[str, ...]) -> str:
+def _bonus_line(boxes: tuple[str, ...], word: str = "bonus") -> str:
     """ "bonus RY5 GB9": as many of the boxes as the line holds, and "+" if more."""
-    line = "bonus"
+    line = word
     for shown, box in enumerate(boxes):
         longer = f"{line} {box.replace(' ', '')}"
         more = " +" if shown + 1 < len(boxes) else ""

@@ -114,8 +114,8 @@ def breakdown_chart(breakdown: Breakdown) -> str:
 def _player_bars(player: PlayerFigures, top: float, scale: float, won: bool
                  ) -> tuple[list[str], float]:  # fmt: skip
     star = " ★ won" if won else ""
-    body = [text(0, top + 15, f"{player.name}{star}", bold=True),
-            text(WIDTH, top + 15, f"{player.total} points", anchor="end", bold=True)]  # fmt: skip
+    # the total beside the name, not at the far side: in large text the chart scrolls sideways
+    body = [text(0, top + 15, f"{player.name}{star}: {player.total} points", bold=True)]
     y = top + 22
     for row in player.rows:
         colour, dark, _, _ = ROWS[row.colour]
@@ -201,12 +201,12 @@ def _axes(low: int, high: int, rolls: int, x: Scale, y: Scale) -> list[str]:
         body.append(f'<line x1="{PLOT_LEFT}" x2="{PLOT_RIGHT}" y1="{_n(y(points))}" '
                     f'y2="{_n(y(points))}" stroke="{colour}" stroke-width="1"/>')  # fmt: skip
         body.append(text(PLOT_LEFT - 4, y(points) + 4, str(points), anchor="end", fill=MUTED,
-                         size=11))  # fmt: skip
+                         size=12))  # fmt: skip
     bottom = PLOT_TOP + PLOT_HEIGHT
     for roll in range(0, rolls + 1, _step(rolls, 6)):
-        body.append(text(x(roll), bottom + 15, str(roll), anchor="middle", fill=MUTED, size=11))
+        body.append(text(x(roll), bottom + 15, str(roll), anchor="middle", fill=MUTED, size=12))
     body.append(text((PLOT_LEFT + PLOT_RIGHT) / 2, bottom + 28, "rolls", anchor="middle",
-                     fill=MUTED, size=11))  # fmt: skip
+                     fill=MUTED, size=12))  # fmt: skip
     return body
 
 
@@ -236,7 +236,7 @@ def _lock_box(cx: float, cy: float, colour: str) -> str:
     """A lock: the row's letter in a box of its ink, centred at (cx, cy)."""
     _, dark, letter, _ = ROWS[colour]
     return rect(cx - 7, cy - 7, 14, 14, PAPER, stroke=dark, stroke_width="2") + text(
-        cx, cy + 4.5, letter, anchor="middle", fill=dark, size=11, bold=True
+        cx, cy + 4.5, letter, anchor="middle", fill=dark, size=12, bold=True
     )
 
 
@@ -265,10 +265,10 @@ def _short(name: str, room: int = 9) -> str:
 def _story_legend(y: float) -> list[str]:
     return [
         _lock_box(7, y - 4, "red"),
-        text(18, y, "a row locked (its letter)", fill=MUTED, size=11),
-        f'<path d="M196,{_n(y - 9)}L206,{_n(y + 1)}M206,{_n(y - 9)}L196,{_n(y + 1)}" '
+        text(18, y, "a row locked (its letter)", fill=MUTED, size=12),
+        f'<path d="M206,{_n(y - 9)}L216,{_n(y + 1)}M216,{_n(y - 9)}L206,{_n(y + 1)}" '
         f'stroke="{INK}" stroke-width="2.5"/>',
-        text(211, y, "a penalty", fill=MUTED, size=11),
+        text(221, y, "a penalty", fill=MUTED, size=12),
     ]
 
 
@@ -301,6 +301,9 @@ def _leader(story: GameStory, roll: int) -> str:
 
 # ---- a player's history -----------------------------------------------------------------------
 
+RIVAL_ROW = 46  # units from one rival's name to the next: the name, then the bars under it
+HEAT_ROW = 74  # units from one row of the sheet to the next in the heat-map
+
 
 def trend_chart(totals: Sequence[int], variant: str) -> str:
     """A player's totals on one sheet, oldest to newest (the last 20 at most), as dots on a
@@ -316,8 +319,8 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
     def y(points: float) -> float:
         return 8 + (height - 16) * (high - points) / max(1, high - low)
 
-    body = [text(left - 4, y(high) + 4, str(high), anchor="end", fill=MUTED, size=11),
-            text(left - 4, y(low) + 4, str(low), anchor="end", fill=MUTED, size=11),
+    body = [text(left - 4, y(high) + 4, str(high), anchor="end", fill=MUTED, size=12),
+            text(left - 4, y(low) + 4, str(low), anchor="end", fill=MUTED, size=12),
             f'<line x1="{left}" x2="{right}" y1="{_n(y(mean))}" y2="{_n(y(mean))}" '
             f'stroke="{MUTED}" stroke-dasharray="4 3"/>']  # fmt: skip
     points = " ".join(f"{_n(x(i))},{_n(y(total))}" for i, total in enumerate(shown))
@@ -330,22 +333,25 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
 
 
 def rivals_chart(name: str, rivals: Sequence[Rival]) -> str:
-    """Head to head: for each other player, the games `name` finished behind them (a bar to
-    the left) and ahead of them (to the right), ties between."""
+    """Head to head: for each other player, their name on a line of its own (whole, however
+    long), and under it the games `name` finished behind them (a bar to the left of the
+    middle) and ahead of them (to the right), ties between; bars as wide as the phone."""
     most = max([1, *(max(r.ahead, r.behind) for r in rivals)])
-    middle, half = WIDTH / 2 + 30, (WIDTH / 2 - 60) / most
-    body = [text(middle - 4, 12, "behind", anchor="end", fill=MUTED, size=11),
-            text(middle + 4, 12, "ahead", fill=MUTED, size=11)]  # fmt: skip
-    y = 20
+    middle, half = WIDTH / 2, (WIDTH / 2 - 34) / most
+    body = [text(middle - 6, 14, "◀ behind", anchor="end", fill=MUTED),
+            text(middle + 6, 14, "ahead ▶", fill=MUTED)]  # fmt: skip
+    y = 22
     for rival in rivals:
-        body.append(text(0, y + 11, _short(rival.name, 12), size=12))
-        body.append(rect(middle - rival.behind * half, y, rival.behind * half, 13, "#9e1620"))
-        body.append(rect(middle, y, rival.ahead * half, 13, "#1d6b2f"))
-        body.append(text(middle - rival.behind * half - 3, y + 11, str(rival.behind),
-                         anchor="end", size=11))  # fmt: skip
-        body.append(text(middle + rival.ahead * half + 3, y + 11, str(rival.ahead), size=11))
-        y += 18
-    body.append(f'<line x1="{_n(middle)}" x2="{_n(middle)}" y1="16" y2="{y}" stroke="{INK}"/>')
+        body.append(text(0, y + 15, rival.name, size=15, bold=True))
+        bars = y + 21
+        body.append(rect(middle - rival.behind * half, bars, rival.behind * half, 18, "#9e1620"))
+        body.append(rect(middle, bars, rival.ahead * half, 18, "#1d6b2f"))
+        body.append(text(middle - rival.behind * half - 4, bars + 14, str(rival.behind),
+                         anchor="end", size=15, bold=True))  # fmt: skip
+        body.append(text(middle + rival.ahead * half + 4, bars + 14, str(rival.ahead), size=15,
+                         bold=True))  # fmt: skip
+        y += RIVAL_ROW
+    body.append(f'<line x1="{_n(middle)}" x2="{_n(middle)}" y1="20" y2="{y}" stroke="{INK}"/>')
     words = " ".join(
         f"Against {r.name}: {plural(r.games, 'game')}, {name} ahead {r.ahead}, behind "
         f"{r.behind}, level {r.level}."
@@ -362,49 +368,49 @@ def heat_chart(heat: HeatMap) -> str:
     cells = max(len(row) for row in numbers)
     cell = (WIDTH - LABEL) / cells
     hatch = f"skipped-{next(_ids)}"  # an id of its own: a page may show several sheets
-    pattern = (f'<defs><pattern id="{hatch}" width="4" height="4" patternUnits="userSpaceOnUse" '
-               'patternTransform="rotate(45)"><rect width="4" height="4" fill="#ffffff"/>'
-               f'<rect width="2" height="4" fill="{MUTED}"/></pattern></defs>')  # fmt: skip
+    pattern = (f'<defs><pattern id="{hatch}" width="5" height="5" patternUnits="userSpaceOnUse" '
+               'patternTransform="rotate(45)"><rect width="5" height="5" fill="#ffffff"/>'
+               f'<rect width="2.5" height="5" fill="{MUTED}"/></pattern></defs>')  # fmt: skip
     body, y = [pattern], 0.0
     for row, colour in enumerate(ROWS):
         body += _heat_row(heat, numbers[row], row, colour, y, cell, f"url(#{hatch})")
-        y += 58
-    body += _heat_legend(y + 12, f"url(#{hatch})")
+        y += HEAT_ROW
+    body += _heat_legend(y + 14, f"url(#{hatch})")
     words = heat_words(heat)
-    return svg(WIDTH, y + 18, f"Where the crosses went on {heat.variant}", words, body, "heat")
+    return svg(WIDTH, y + 40, f"Where the crosses went on {heat.variant}", words, body, "heat")
 
 
 def _heat_legend(y: float, hatched: str) -> list[str]:
-    """What a cell's parts mean: crossed (solid), skipped (hatched), left open (white), and
-    the number under it."""
+    """What a cell's parts mean: crossed (solid), skipped (hatched), left open (white); and,
+    on a line of its own, the number under it."""
     body = []
     x = 0.0
     for fill, words in ((ROWS["blue"][0], "crossed"), (hatched, "skipped"),
                         (PAPER, "left open")):  # fmt: skip
-        body.append(rect(x, y - 9, 10, 10, fill, stroke=INK))
-        body.append(text(x + 14, y, words, fill=MUTED, size=11))
-        x += 24 + 7 * len(words)
-    body.append(text(WIDTH, y, "under a cell: % crossed", anchor="end", fill=MUTED, size=11))
+        body.append(rect(x, y - 11, 13, 13, fill, stroke=INK))
+        body.append(text(x + 18, y, words, fill=INK))
+        x += 34 + 8 * len(words)
+    body.append(text(0, y + 22, "under each cell: % of games it was crossed", fill=INK))
     return body
 
 
 def _heat_row(heat: HeatMap, numbers: Sequence[int], row: int, colour: str, top: float,
               cell: float, hatched: str) -> list[str]:  # fmt: skip
     fill, dark, _, _ = ROWS[colour]
-    body = [row_label(colour, 0, top + 32)]
+    body = [row_label(colour, 0, top + 38)]
     games = max(1, heat.games)
     for position, number in enumerate(numbers):
         crossed, skipped, _ = heat.cells[row][position]
-        x, bar = LABEL + position * cell, 30
-        body.append(text(x + cell / 2, top + 11, str(number), anchor="middle", fill=dark,
-                         size=11, bold=True))  # fmt: skip
-        body.append(rect(x + 2, top + 14, cell - 4, bar, PAPER, stroke=dark))
+        x, bar = LABEL + position * cell, 34
+        body.append(text(x + cell / 2, top + 14, str(number), anchor="middle", fill=dark,
+                         size=15, bold=True))  # fmt: skip
+        body.append(rect(x + 2, top + 18, cell - 4, bar, PAPER, stroke=dark))
         done = bar * crossed / games
-        body.append(rect(x + 2, top + 14 + bar - done, cell - 4, done, fill))
+        body.append(rect(x + 2, top + 18 + bar - done, cell - 4, done, fill))
         gone = bar * skipped / games
-        body.append(rect(x + 2, top + 14 + bar - done - gone, cell - 4, gone, hatched))
-        body.append(text(x + cell / 2, top + 55, f"{round(100 * crossed / games)}",
-                         anchor="middle", fill=INK, size=10))  # fmt: skip
+        body.append(rect(x + 2, top + 18 + bar - done - gone, cell - 4, gone, hatched))
+        body.append(text(x + cell / 2, top + 67, f"{round(100 * crossed / games)}",
+                         anchor="middle", fill=INK))  # fmt: skip
     return body
 
 

@@ -22,6 +22,7 @@ from PIL import Image
 
 from drivers.display import Display
 from drivers.lights import LockLights
+from firmware_py.rules.doubles import second_positions
 from firmware_py.show.blocks import breakdown_lines, cells, in_cells, story_lines
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
 from sheets import COLOURS
@@ -138,7 +139,10 @@ def initials(row: str) -> str:
 def crosses_counted(rows: list[tuple[str, list[str], str]]) -> str:
     """How many crosses each row has, in words: "crosses 6 red, 2 yellow+lock, 0 green, 3 blue"
     (a count written "R:6" reads as the red 6, to the eye and to a screen reader)."""
-    return "crosses " + ", ".join(f"{len(n)} {colour}{lock}" for colour, n, lock in rows)
+    counts = [sum(2 if x.endswith("x2") else 1 for x in n) for _, n, _ in rows]  # Double: "5x2"
+    return "crosses " + ", ".join(
+        f"{count} {colour}{lock}" for count, (colour, _, lock) in zip(counts, rows, strict=True)
+    )
 
 
 def chart_parts(view: TableView, columns: int = 80) -> list[list[str]]:
@@ -334,7 +338,10 @@ class Terminal:
             rows = []
             for row, colour in enumerate(game.sheet.row_names):  # Big Points: bonus rows last
                 numbers = game.sheet.row_numbers(row)
-                crossed = [str(numbers[p]) for p in player.crossed_positions(row)]
+                doubled = second_positions(player, row) if game.sheet.has_doubles else []
+                crossed = [
+                    f"{numbers[p]}{'x2' * (p in doubled)}" for p in player.crossed_positions(row)
+                ]
                 lock = "+lock" if player.has_locked(row) else ""
                 rows.append((colour, crossed, lock))
             full = " ".join(f"{initials(c)}:{','.join(n) or '-'}{lock}" for c, n, lock in rows)

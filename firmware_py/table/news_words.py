@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from firmware_py.rules import EndReason, Event, Game, Mark, Pass, Refused, Roll
+from firmware_py.rules.doubles import twice_words
 from firmware_py.rules.player import PlayerSheet
 from sheets import COLOURS
 
@@ -14,7 +15,8 @@ def describe(event: Event, game: Game) -> str:
         return f"{game.active_name} rolls white {event.white[0]}+{event.white[1]}; {dice}"
     if isinstance(event, Mark):
         lucky = " (lucky)" if event.lucky else ""
-        crossed = f"{event.player} crosses {event.row} {event.number}{lucky}"
+        again = twice_words(game, event)  # Double: " again", " x2"
+        crossed = f"{event.player} crosses {event.row} {event.number}{again}{lucky}"
         if event.swap is not None:  # X-Change: the field and what it traded
             crossed += " " + swap_words(event, game)
         return crossed + bonus_words(bonus_crosses(event, game))

@@ -60,6 +60,20 @@ def test_every_player_as_text_says_what_is_left_out(tmp_path):
     assert lines[-1] == "Left out of the figures: 1 game abandoned."
 
 
+def test_one_game_and_one_win_are_said_as_one(tmp_path):
+    shutil.copyfile(KNOWN, tmp_path / "game-000001.jsonl")
+    (tmp_path / "quarantine").mkdir()
+    (tmp_path / "quarantine" / "game-000002.jsonl").write_text("not a game\n")
+    lines = history(tmp_path, "--players").stdout.splitlines()
+    assert lines[2].split() == ["Ben", "1", "game", "1", "win", "100", "%"]
+    assert [line.index("win") for line in lines[0:6:2]] == [lines[0].index("win")] * 3  # a column
+    assert [line.index("%") for line in lines[0:6:2]] == [lines[0].index("%")] * 3
+    assert lines[-1] == "Left out of the figures: 1 game set aside in quarantine/."
+    assert (
+        history(tmp_path, "--player", "Ann").stdout.splitlines()[0] == "Ann: 1 game, 0 wins (0 %)"
+    )
+
+
 def test_no_finished_game_yet_is_said(tmp_path):
     assert history(tmp_path, "--players").stdout == f"no finished games yet in {tmp_path}\n"
 

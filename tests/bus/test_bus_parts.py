@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.bus_schema import device_problems, read, state_problems, template_paths
+from support.bus_schema import (
+    device_problems,
+    event_problems,
+    read,
+    state_problems,
+    template_paths,
+)
 
 from firmware_py.bus.discovery import device_message
 from firmware_py.bus.inbox import COOL_OFF, FLOOD, PER_SECOND, Actions, Inbox, Verdict
@@ -24,7 +30,7 @@ from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import Topics
 from firmware_py.journal.journal import Journal
 from firmware_py.players.thumb import choose
-from firmware_py.rules import ROLL, Game, Roll, Start
+from firmware_py.rules import ROLL, Game, Mark, Pass, Roll, Start
 from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.view import TableView, table_view
 from sheets import COLOURS
@@ -85,6 +91,31 @@ def test_a_game_s_views_tell_every_roll_cross_penalty_lock_and_the_end(seed):
     assert over["winners"] == final.winners() and over["scores"] == {
         p.name: final.total(p.name) for p in final.players
     }
+
+
+@pytest.mark.parametrize(
+    ("variant", "again", "told"),
+    [
+        ("double-a", Mark("Ann", "red", 5), [("red", 5)]),  # red 5 crossed a second time
+        ("double-b", Mark("Ann", "yellow", 5), [("yellow", 5), ("yellow", 5)]),  # printed double
+        ("big-points", Mark("Ann", "red-yellow", 5), [("red-yellow", 5)]),  # a bonus box
+    ],
+)
+def test_a_cross_beyond_the_four_rows_is_told_by_its_row_and_number(variant, again, told):
+    """docs/home-assistant.md: a Double sheet's second cross is its number crossed again, a Big
+    Points box is named by its bonus row (the presenter raised an IndexError on both)."""
+    dice = {"red": 4, "yellow": 1, "green": 1, "blue": 1}
+    game = Game.start(Start(variant, ("Ann",)))
+    game.apply(Roll((4, 1), dice))
+    game.apply(Mark("Ann", "red", 5))
+    game.apply(Pass("Ann"))
+    game.apply(Roll((4, 1), dice))
+    before = game.copy()
+    game.apply(again)
+    events = events_between(before, TableView("action2", game=game), "t1-000001")
+    crossed = [(e["row"], e["number"]) for e in events if e["event_type"] == "cross"]
+    assert crossed == told
+    assert all(event_problems(event) == [] for event in events)
 
 
 def test_the_state_has_five_seats_and_reads_as_documented():

@@ -189,6 +189,41 @@ def test_a_fifo_named_like_a_game_is_set_aside_without_waiting_for_a_writer(tmp_
     ]
 
 
+def test_a_link_is_a_log_when_it_leads_to_one_and_set_aside_when_it_leads_nowhere(tmp_path):
+    """Start-up tells logs from the directory's listing without looking at each: a link
+    named like a log is still followed."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with Journal(kept).begin(START) as game_log:
+        game_log.append(TURN[0])
+    (tmp_path / "game-000001.jsonl").symlink_to(game_log.path)
+    (tmp_path / "game-000002.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    journal = Journal(tmp_path)
+    found = journal.tidy()
+    assert [(entry.name, entry.reason) for entry in found] == [
+        ("game-000002.jsonl", "No such file or directory")
+    ]
+    assert journal.resume_latest() is None  # superseded by the game set aside
+    assert [p.name for p in journal.games()] == ["game-000001.jsonl"]
+
+
+def test_empty_game_files_at_the_end_are_removed_and_older_ones_left_as_no_game(tmp_path):
+    """Only the newest files can be left empty by a stop (an older one is one that could not
+    be removed then): start-up looks at the size of those alone."""
+    journal = Journal(tmp_path)
+    (tmp_path / "game-000001.jsonl").write_bytes(b"")
+    with journal.begin(START) as game_log:
+        game_log.append(TURN[0])
+    for number in (3, 4):
+        (tmp_path / f"game-00000{number}.jsonl").write_bytes(b"")
+    assert journal.tidy() == []
+    names = [p.name for p in journal.games()]
+    assert names == ["game-000001.jsonl", "game-000002.jsonl"]
+    assert journal.resume_latest().path.name == "game-000002.jsonl"
+    assert [line.split()[0] for line in history_lines(tmp_path)] == ["game-000002"]
+    assert journal.begin(START).path.name == "game-000003.jsonl"
+
+
 def test_a_game_file_left_empty_is_removed_and_the_game_before_it_resumed(tmp_path):
     """The tower was stopped between creating a game's file and writing its start: no game."""
     journal = Journal(tmp_path)

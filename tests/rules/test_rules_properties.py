@@ -94,7 +94,8 @@ class Invariants:
                 if row["locked"]:
                     # the threshold, the lock number itself, and the lock cross
                     assert row["crosses"] >= self.sheet.lock_threshold + 2
-                    assert row["crosses"] == len(row["marks"]) + 1
+                    # (Qwixx Double: and each number's second cross)
+                    assert row["crosses"] == len(row["marks"]) + len(row.get("doubled", ())) + 1
 
     def locked_rows_stay_frozen(self, after: dict) -> None:
         for colour in after["locked"]:
@@ -113,7 +114,8 @@ class Invariants:
 
     def totals_follow_the_score_table(self, game: Game, after: dict) -> None:
         for player in after["players"].values():
-            # Big Points scores a row by its crosses and the bonus boxes beside it ("counted").
+            # Big Points scores a row by its crosses and the bonus boxes beside it, Qwixx Double
+            # by its crosses up to the table's end ("counted").
             counted = [row.get("counted", row["crosses"]) for row in player["rows"].values()]
             rows = sum(self.sheet.score[crosses] for crosses in counted)
             assert [row["points"] for row in player["rows"].values()] == [

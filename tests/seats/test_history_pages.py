@@ -54,6 +54,28 @@ def test_the_history_lists_the_players_and_the_last_games_with_a_link_to_each_st
     browse(tmp_path, steps)
 
 
+def test_games_left_out_are_listed_in_plain_words_without_a_link(tmp_path):
+    """An unfinished game, and one that could not be read and was set aside in quarantine/,
+    are said in the table's list as a family would put it, not as the journal's states."""
+
+    def more(games) -> None:
+        known = (games / "game-000001.jsonl").read_text().splitlines(keepends=True)
+        (games / "game-000004.jsonl").write_text("".join(known[:12]))
+        (games / "quarantine").mkdir()
+        (games / "quarantine" / "game-000005.jsonl").write_text("not a game\n")
+
+    tower = history_tower(tmp_path, more)
+
+    async def steps(get) -> None:
+        _, html = await get("/history")
+        items = re.findall(r"<li>(Game [45]: [^<]*)</li>", html)
+        assert items == ["Game 5: could not be read (set aside), not in the figures.",
+                         "Game 4: not finished, not in the figures."]  # fmt: skip
+        assert not {"/history/game/4", "/history/game/5"} & set(links(html))
+
+    browse(tmp_path, steps, tower)
+
+
 def test_a_players_page_has_their_figures_as_charts_each_with_words_and_a_table(tmp_path):
     async def steps(get) -> None:
         status, html = await get("/history/player?name=CLEO")

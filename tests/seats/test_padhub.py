@@ -36,8 +36,11 @@ def test_every_state_of_every_variant_fits_one_frame(variant):
         frame = protocol.encode("state", 65535, state_fields(game, name))
         message = protocol.FrameDecoder().feed(frame)[0]
         assert message.fields["player"] == name
-        # the four colour rows, then any bonus rows (Big Points' two)
-        assert len(message.fields["rows"]) == 4 + len(load_sheet(variant).bonus_rows)
+        # the four colour rows, then any bonus rows (Big Points' two), then on a Double sheet
+        # with double cells printed (B) each row's second crosses
+        sheet = load_sheet(variant)
+        printed = any(row.double for row in sheet.rows)
+        assert len(message.fields["rows"]) == 4 + len(sheet.bonus_rows) + 4 * printed
 
 
 def test_a_state_shows_the_sheet_the_dice_and_exactly_the_legal_marks():

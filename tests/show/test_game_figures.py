@@ -7,6 +7,7 @@ QWIXX_UPDATE_GOLDEN=1 ./dev test tests/show/test_game_figures.py."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import xml.etree.ElementTree as ElementTree
@@ -15,12 +16,15 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops
 from support.paths import GOLDEN
+from support.table import make_table
 from support.terminal_picture import terminal_picture
 
+from firmware_py.app.assembly import attach_terminal
 from firmware_py.journal.lines import parse_line
 from firmware_py.rules import Game
+from firmware_py.seating import SeatSpec
 from firmware_py.show import svg
-from firmware_py.show.blocks import breakdown_lines, story_lines
+from firmware_py.show.blocks import breakdown_lines, cells, story_lines
 from firmware_py.show.figures_html import game_figures
 from firmware_py.show.panel_charts import story_pages
 from firmware_py.show.screens import over_pages, render
@@ -109,7 +113,7 @@ def test_every_chart_is_an_image_named_and_described_for_a_screen_reader(story):
 def test_the_breakdown_draws_each_rows_points_as_a_bar_on_one_scale_with_its_letter(story):
     root = parsed(svg.breakdown_chart(story.breakdown))
     labels = texts(root)
-    assert labels[:2] == ["Ben ★ won", "47 points"]  # highest total first
+    assert labels[0] == "Ben ★ won: 47 points"  # highest total first
     ben = next(player for player in story.breakdown.players if player.name == "Ben")
     for row in ben.rows:
         crosses = "1 cross" if row.crosses == 1 else f"{row.crosses} crosses"
@@ -216,3 +220,24 @@ def test_the_terminal_draws_the_figures_in_block_characters_within_80_columns(st
     assert re.search(r"\(G\)", lines[1]) and lines[1].startswith(" Cleo")
     assert lines[4].startswith(" Ann ") and "x" in lines[4]  # Ann's penalty, on her line
     same_as_golden(terminal_picture(lines), "terminal-over-figures.png")
+
+
+def test_the_drawn_terminal_at_80x24_shows_the_figures_under_the_game_over(story, tmp_path):
+    """A classic terminal at game over: who won and the locks, every player's bars and the
+    story, all within 80 columns and 24 lines (the displays' drawings give way to them)."""
+    table = make_table(tmp_path, [SeatSpec("Ann"), SeatSpec("Ben"), SeatSpec("Cleo")])
+    size = lambda: os.terminal_size((80, 24))  # noqa: E731
+    console, _ = attach_terminal(table, table.hardware, full_screen=True, out=io.StringIO(),
+                                 size=size)  # fmt: skip
+    try:
+        console.refresh(over_view(story))
+        lines = console.screen_lines(80, 24)
+    finally:
+        console.close()
+        table.hardware.close()
+    assert len(lines) <= 24 and all(cells(line) <= 80 for line in lines)
+    assert "Game over: Ben won   locked: red, green" in lines
+    figures = [*breakdown_lines(story.breakdown), *story_lines(story)]
+    assert lines[lines.index(figures[0]) :][: len(figures)] == figures  # whole, in order
+    screen = lines + [""] * (24 - len(lines))  # the whole screen, its empty lines below
+    same_as_golden(terminal_picture(screen), "terminal-over-80x24.png")

@@ -14,7 +14,7 @@ from dataclasses import replace
 from gpiozero.pins import Pin
 from support import HANG
 from support.table import make_table
-from support.terminal import TowerTerminal
+from support.terminal import TowerTerminal, carried_on_at_80x24
 from support.views import VIEWS
 
 from drivers.button import RollButton
@@ -291,18 +291,6 @@ def test_the_drawn_terminal_says_whose_device_has_gone_while_the_table_waits_for
     words = "Leo's phone has gone: press the roll button to play on without Leo"
     assert status_lines(replace(VIEWS["action1"], absent=words))[-1] == words
     assert words not in status_lines(VIEWS["action1"])
-
-
-def carried_on_at_80x24(tmp_path, game) -> TowerTerminal:
-    """The tower in an 80x24 terminal, carrying on `game` from its journal with Ann at the
-    keyboard."""
-    journal = Journal(tmp_path)
-    start, *events = game.log
-    with journal.begin(start) as game_log:
-        for event in events:
-            game_log.append(event)
-        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
-    return TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)
 
 
 def test_at_80_columns_a_sheet_counted_reads_as_crosses_not_as_numbers(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_py.app.web import history_pages
@@ -31,15 +32,23 @@ def renamed_game(path: Path, old: str, new: str) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def history_tower(tmp_path: Path):
+def history_tower(tmp_path: Path, more: Callable[[Path], None] | None = None):
     """A table whose journal holds the known game (1), the known game with Ann seated by a
-    name that is markup (2) and a game abandoned half-way (3); and its web server with the
-    history's pages on a free port of 127.0.0.1 (not started)."""
+    name that is markup (2) and a game abandoned half-way (3), and whatever `more` puts in the
+    journal's folder; and its web server with the history's pages on a free port of 127.0.0.1
+    (not started). The pages' figures are read from the journal first, as a tower that has
+    been on a while has them: a page waits only WAIT (0.1 s) for the newest games, which a
+    busy machine's first reading outlasts (the page then said "No games yet")."""
     games = tmp_path / "games"
     games.mkdir()
     shutil.copyfile(KNOWN, games / "game-000001.jsonl")
     renamed_game(games / "game-000002.jsonl", "Ann", HOSTILE)
     (games / "game-000003.jsonl").write_text("".join(KNOWN.read_text().splitlines(True)[:9]))
     (games / "game-000003.abandoned").touch()
+    if more is not None:
+        more(games)
+    pages = history_pages(Journal(games))
+    pages.standings.index.refresh()
+    pages.standings.update()
     table, hub, _ = web_tower(tmp_path)
-    return table, WebServer(hub, "127.0.0.1", 0, history_pages(Journal(games)))
+    return table, WebServer(hub, "127.0.0.1", 0, pages)

@@ -9,6 +9,7 @@ axe-core comes from the npm registry (`npm install` into a cache folder, once pe
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import shutil
@@ -84,12 +85,15 @@ def play_in_browser(table: Table, server: WebServer, steps, timeout: float = HAN
         table.hardware.close()
 
 
-async def phone(browser, viewport=SMALL_PHONE, scale: float = 1):
-    """A new phone: its own context (own localStorage), `scale` device pixels to a CSS pixel.
+async def phone(browser, viewport=SMALL_PHONE, scale: float = 1, mobile: bool = False):
+    """A new phone: its own context (own localStorage), `scale` device pixels to a CSS pixel;
+    `mobile`: as a phone's browser lays pages out (its scroll bars take no room, the page's
+    viewport tag counts), where a desktop's would take 15 px of the 360 for its scroll bar.
     The page's CSP is bypassed only so that axe-core's script can be put into it."""
     context = await browser.new_context(
-        viewport=viewport, device_scale_factor=scale, bypass_csp=True
-    )
+        viewport=viewport, device_scale_factor=scale, bypass_csp=True, is_mobile=mobile,
+        has_touch=mobile,
+    )  # fmt: skip
     context.set_default_timeout(TIMEOUT)
     page = await context.new_page()
     page.on("pageerror", lambda error: browser.script_errors.append(str(error)))
@@ -118,6 +122,29 @@ def first_roll(table: Table, white=(4, 1)) -> None:
 async def settled(page) -> None:
     """No decision of the page is waiting for its answer."""
     await page.wait_for_function("() => !document.body.classList.contains('busy')")
+
+
+# ---- pictures ----------------------------------------------------------------------------------
+
+
+def same_picture(png: bytes, golden: Path) -> None:
+    """A screenshot equals its reference picture, give or take anti-aliasing: at most 0.1 % of
+    the pixels may differ by more than a faint shade (fonts are rasterised by the machine's
+    FreeType and fontconfig, which differ slightly between Debian builds). With
+    QWIXX_UPDATE_GOLDEN set, the screenshot becomes the reference (look at it first)."""
+    from PIL import Image, ImageChops
+
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    if os.environ.get("QWIXX_UPDATE_GOLDEN"):
+        picture.save(golden)
+    assert golden.exists(), f"no reference picture {golden.name}: see QWIXX_UPDATE_GOLDEN"
+    reference = Image.open(golden).convert("RGB")
+    assert picture.size == reference.size, f"{golden.name}: {picture.size} != {reference.size}"
+    difference = ImageChops.difference(picture, reference).convert("L")
+    differing = sum(difference.point(lambda level: 255 if level > 48 else 0).histogram()[255:])
+    assert differing <= picture.width * picture.height // 1000, (
+        f"{golden.name}: {differing} pixels differ (inside {difference.getbbox()})"
+    )
 
 
 # ---- axe-core ----------------------------------------------------------------------------------

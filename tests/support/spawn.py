@@ -242,3 +242,13 @@ def _named(function: Callable[[], None] | None) -> str | None:
         return None
     assert function.__module__.startswith("support."), "set-up functions live in support"
     return f"{function.__module__}:{function.__qualname__}"
+
+
+def qwixx_tower(*args: str) -> subprocess.CompletedProcess[str]:
+    """`qwixx-tower ARGS` run to its end (as a person types it), its output as text."""
+    return run(
+        [sys.executable, "-m", "firmware_py.app.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )

@@ -126,3 +126,18 @@ class TowerTerminal:
         self.read_to_end()
         os.close(self.master)
         return self.process.returncode
+
+
+def carried_on_at_80x24(tmp_path, game) -> TowerTerminal:
+    """The tower in an 80x24 terminal, carrying on `game` (a `support.rules.recording_game`)
+    from its journal with Ann at the keyboard."""
+    from firmware_py.journal.journal import Journal
+    from firmware_py.seating import KEYBOARD, SeatSpec
+
+    journal = Journal(tmp_path)
+    start, *events = game.log
+    with journal.begin(start) as game_log:
+        for event in events:
+            game_log.append(event)
+        journal.note_seats(game_log.path, [SeatSpec("Ann", KEYBOARD)])
+    return TowerTerminal(["--state-dir", str(tmp_path), "--pace", "4"], columns=80, lines=24)

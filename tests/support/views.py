@@ -58,6 +58,9 @@ VIEWS = {
                               waiting_for=("Ben",), swaps=((3, 3), (8, 9))),
     "action2-bonus": TableView("action2", active="Ann", white=(4, 1), colours=DICE,
                                bonus_boxes=("RY 3", "RY 7", "RY 10", "GB 10", "GB 7")),
+    # Qwixx Double: the active player's crosses worth two those sums reach, under the sums
+    "action2-double": TableView("action2", active="Ann", white=(4, 1), colours=DICE,
+                                double_crosses=("R 5", "Y 9", "G 5")),
     "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),
                       waiting_for=("Ben",)),
     # a lock in action 2 ends the turn: no dice on the table, so the options show the scores

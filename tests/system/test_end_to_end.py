@@ -312,6 +312,14 @@ class Rig:
 
         return replace(view, page=page_of(self.table.clock()))
 
+    def doubles(self) -> tuple[str, ...]:
+        """Qwixx Double: the crosses worth two the active player's colour sums reach, as the
+        referee finds them (a pad is offered them only in action 2)."""
+        from firmware_py.rules.doubles import doubles_in_reach
+
+        game = self.table.game
+        return tuple(doubles_in_reach(game, game.active_name))
+
     def present(self) -> list[Pad]:
         return [pad for pad in self.pads if pad.plugged]
 
@@ -321,7 +329,7 @@ class Rig:
         await self.settle()
         if "first-roll" not in self.shots:
             self.shots["first-roll"] = self.frames()
-            view = turn_view(self.present(), "action1")
+            view = turn_view(self.present(), "action1", doubles=self.doubles())
             assert_shows(self.shots["first-roll"], self.on_its_page(view))
 
     async def play(self, before_roll=None) -> None:
@@ -353,7 +361,9 @@ class Rig:
         if state["locked"] and state["phase"] != PHASE["over"] and "lock" not in self.shots:
             self.shots["lock"] = self.frames()
             [row] = [code for code in range(4) if state["locked"] >> code & 1]
-            view = turn_view(self.present(), "lock", COLOURS[row], self.table.message)
+            view = turn_view(
+                self.present(), "lock", COLOURS[row], self.table.message, self.doubles()
+            )
             # A lock in action 1 leaves the dice on the table: the options show the sums. One
             # in action 2 ends the turn: no dice, and the options show the scores instead.
             assert_shows(self.shots["lock"], self.on_its_page(view))
@@ -361,7 +371,11 @@ class Rig:
 
 
 def turn_view(
-    pads: list[Pad], screen: str, locked: str | None = None, message: str = ""
+    pads: list[Pad],
+    screen: str,
+    locked: str | None = None,
+    message: str = "",
+    doubles: tuple[str, ...] = (),
 ) -> TableView:
     """What the displays should show now, from what the pads show: dice, whose roll, locks."""
     dice = pads[0].state["dice"] or bytes(6)  # none between turns
@@ -376,7 +390,7 @@ def turn_view(
     return TableView(
         screen, seats=seats, active=active.name, white=white, colours=colours,
         locked=(locked,) if locked else (), waiting_for=waiting, message=message,
-        bonus_boxes=boxes_offered(active.state),
+        bonus_boxes=boxes_offered(active.state), double_crosses=doubles,
     )  # fmt: skip
 
 
@@ -444,6 +458,11 @@ def assert_everyone_agrees(rig: Rig, report: dict) -> None:
         assert state["locked"] == locked
         for row in state["rows"]:
             colour = COLOURS[row["colour"] - 1]
+            if row["flags"] & protocol.ROW_DOUBLE:  # Qwixx Double: the row's second crosses
+                cells = rig.table.game.sheet.rows[row["colour"] - 1].numbers
+                doubled = [n for k, n in enumerate(cells) if row["crossed"] >> k & 1]
+                assert doubled == mine["rows"][colour]["doubled"], pad.name
+                continue
             crossed = [n for k, n in enumerate(row["numbers"]) if row["crossed"] >> k & 1]
             if row["flags"] & protocol.ROW_BONUS:  # Big Points: the bonus row below `colour`
                 below = COLOURS[row["colour"]]

@@ -1,24 +1,39 @@
 """The history's pages in Debian's chromium (Playwright), as a guest's phone shows them: reached
 from the join page without a seat, each chart a picture a screen reader hears described, a tap
 from the table's games to a game's story, nothing serious for axe-core, and at 360 px and at
-200 % text nothing runs off the side of the page (a wide table scrolls in its own box). The
-screenshots of each page at 360 px and 200 % text go to the test's folder, to be looked at."""
+200 % text nothing runs off the side of the page (a wide table or chart scrolls in its own
+box), each page the picture in tests/golden/history-*.png. After a deliberate change of the
+pages, look at the new pictures and refresh them with
+QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_history_browser.py."""
 
 from __future__ import annotations
 
 import pytest
 from support.browser import browser_module
 from support.history import history_tower
-from support.phone_page import CODE, axe_source, axe_violations, phone, play_in_browser
+from support.paths import GOLDEN
+from support.phone_page import (
+    CODE,
+    axe_source,
+    axe_violations,
+    phone,
+    play_in_browser,
+    same_picture,
+)
 
 pytestmark = browser_module("browser-history")
 AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-# What reaches past the phone's right edge: not a table in its scrolling box, nor a chart's
-# parts (the chart itself is checked: an SVG clips what it holds to its own box)
+# What reaches past the phone's right edge: not a table or a chart in its scrolling box, nor a
+# chart's parts (an SVG clips what it holds to its own box)
 SPILLS = """() => [...document.querySelectorAll('main *')]
-    .filter(e => !e.closest('.table-box') && !e.closest('svg *'))
-    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .filter(e => !e.closest('.table-box, .chart-box') && !e.closest('svg *'))
+    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
     .map(e => e.tagName + ' ' + e.textContent.slice(0, 30))"""
+# The smallest words of any chart on the page as drawn, in CSS px: each text's size in the
+# chart's own units, times the chart's width on the page over its width in those units
+SMALLEST_CHART_WORDS = """() => Math.min(...[...document.querySelectorAll('svg.chart')].flatMap(
+    svg => [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))
+        * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))"""
 CHARTS = """() => [...document.querySelectorAll('svg.chart')].map(svg => [
     svg.getAttribute('role'),
     svg.getAttribute('aria-labelledby').split(' ')
@@ -69,19 +84,28 @@ def test_axe_core_finds_nothing_serious_on_the_history_pages(tmp_path):
 
 
 @pytest.mark.parametrize("text", ["100%", "200%"])
-def test_at_360_px_nothing_runs_off_the_side_even_at_200_percent_text(tmp_path, text):
+def test_at_360_px_the_pages_match_their_pictures_and_nothing_runs_off_the_side(tmp_path, text):
+    """On a phone 360 px wide (its scroll bars take no room), at the usual text size and at
+    200 %: each page, its tables folded, is the picture in tests/golden/history-*.png (looked
+    at: the charts read at a glance); every chart's smallest words are two thirds of the page's
+    text size or more (they grow with it, the chart scrolling sideways in its box); and with
+    every table unfolded, nothing but a table or a chart in its box is wider than the phone."""
     table, server = history_tower(tmp_path)
+    size = {"100%": 16, "200%": 32}[text]
 
     async def steps(browser) -> None:
-        page = await phone(browser)
+        page = await phone(browser, mobile=True)
         for name, path in PAGES.items():
             await page.goto(f"http://127.0.0.1:{server.port}{path}")
             await page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
+            await page.evaluate("document.fonts.ready")
+            await page.evaluate(AFTER_A_FRAME)
+            picture = await page.screenshot(full_page=True)
+            same_picture(picture, GOLDEN / f"history-{name}-{text[:-1]}.png")
+            assert await page.evaluate(SMALLEST_CHART_WORDS) >= 0.65 * size, name
             for summary in await page.query_selector_all("summary"):
                 await summary.click()
             await page.evaluate(AFTER_A_FRAME)
-            await page.screenshot(path=tmp_path / f"history-{name}-{text[:-1]}.png",
-                                  full_page=True)  # fmt: skip
             assert await page.evaluate("document.documentElement.scrollWidth") <= 360, name
             assert await page.evaluate(SPILLS) == [], name
 

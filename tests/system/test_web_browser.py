@@ -9,17 +9,15 @@ QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_web_browser.py."""
 from __future__ import annotations
 
 import asyncio
-import io
-import os
 from dataclasses import replace
 
 import pytest
-from PIL import Image, ImageChops
 from support import HANG
 from support.browser import browser_module, connected, run_in_browser_loop
 from support.doors import PadDoor
 from support.fakes import micropython_binary
 from support.paths import GOLDEN
+from support.phone_page import same_picture
 from support.table import PACE, until
 from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 
@@ -92,22 +90,9 @@ async def seated_phone(browser, server, name: str):
 
 
 async def matches_golden(page, name: str) -> None:
-    """The page as a picture equals tests/golden/web-NAME.png, give or take anti-aliasing:
-    at most 0.1% of the pixels may differ by more than a faint shade (fonts are rasterised
-    by the machine's FreeType and fontconfig, which differ slightly between Debian builds)."""
+    """The page as a picture equals tests/golden/web-NAME.png (`same_picture`)."""
     await page.evaluate("document.fonts.ready")
-    picture = Image.open(io.BytesIO(await page.screenshot())).convert("RGB")
-    golden = GOLDEN / f"web-{name}.png"
-    if os.environ.get("QWIXX_UPDATE_GOLDEN"):
-        picture.save(golden)
-    assert golden.exists(), f"no reference picture {golden.name}; see this module's docstring"
-    reference = Image.open(golden).convert("RGB")
-    assert picture.size == reference.size
-    difference = ImageChops.difference(picture, reference).convert("L")
-    differing = sum(difference.point(lambda level: 255 if level > 48 else 0).histogram()[255:])
-    assert differing <= picture.width * picture.height // 1000, (
-        f"{golden.name}: {differing} pixels differ (inside {difference.getbbox()})"
-    )
+    same_picture(await page.screenshot(), GOLDEN / f"web-{name}.png")
 
 
 def test_a_phone_joins_from_the_qr_link_and_sees_its_sheet(bot_tower):

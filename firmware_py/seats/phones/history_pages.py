@@ -45,6 +45,12 @@ GAMES_A_PAGE = 20
 PLAYERS_LISTED = 60  # players on the first page (most games first); the others found by name
 MAX_DIGITS = 9
 TOO_OFTEN = "the history was asked for too often: wait a moment and reload the page"
+LEFT_OUT_AS = {  # a game that does not count, in the table's list: in a family's words
+    "abandoned": "abandoned",
+    "unfinished": "not finished",
+    "unreadable": "cannot be read",
+    "quarantined": "could not be read (set aside)",
+}
 
 
 class Drawings(Protocol):
@@ -258,7 +264,7 @@ def _games_list(games: list[GameSummary], before: int | None) -> str:
 def _game_item(summary: GameSummary) -> str:
     when = _when(summary.began)
     if not summary.counts:
-        why = "abandoned" if summary.state == "abandoned" else summary.state
+        why = LEFT_OUT_AS.get(summary.state, summary.state)
         return escape(f"Game {summary.number}{when}: {why}, not in the figures.")
     scores = ", ".join(f"{seat.name} {seat.total}" for seat in summary.players)
     won = " and ".join(summary.winners)

@@ -578,7 +578,7 @@ function spoken(element, words) {  // the cell's words for screen readers, after
 }
 
 function rowWords(row) {
-  const crosses = row.crossed.length + (row.locked_by_me ? 1 : 0);
+  const crosses = row.crossed.length + (row.doubled || []).length + (row.locked_by_me ? 1 : 0);
   const crossWords = `${crosses} ${crosses === 1 ? "cross" : "crosses"}`;
   if (row.bonus) {
     return `${row.colour} bonus row, ${crossWords}, each counting for ${row.bonus.join(" and ")}`;
@@ -590,7 +590,7 @@ function rowWords(row) {
 }
 
 function cellState(row, position, move) {
-  if (row.crossed.includes(position)) return "crossed";
+  if (row.crossed.includes(position) && !move) return "crossed";  // (Double A: or again)
   if (move) return "legal";
   if (position < row.skipped_before) return "skipped";
   return row.closed ? "closed" : "open";
@@ -603,9 +603,30 @@ function showCell(element, row, position, move) {
   const state = cellState(row, position, move);
   const colour = row.cell_colours[position] || row.colour;
   const chosen = Boolean(move && selected && sameMove(move, selected));
-  changed(element, "className", `cell ${colour} ${state}` + (chosen ? " selected" : ""));
-  const words = [colour !== row.colour ? colour : "", STATE_WORDS[state]].filter(Boolean);
+  const double = doubleKind(row, position, state);
+  changed(element, "className", `cell ${colour} ${state}` + (chosen ? " selected" : "")
+    + double.classes);
+  const words = [colour !== row.colour ? colour : "", ...double.words, STATE_WORDS[state]]
+    .filter(Boolean);
   spoken(element, words.length ? ", " + words.join(", ") : "");
+}
+
+// Qwixx Double: a cell printed double has a double frame (B), a cell crossed twice two crosses,
+// and a cell crossed once that may be crossed again shows its cross inside the legal frame (A).
+function doubleKind(row, position, state) {
+  const classes = [], words = [];
+  if ((row.printed_double || []).includes(position)) {
+    classes.push("printed-double");
+    words.push("printed double");
+  }
+  if ((row.doubled || []).includes(position)) {
+    classes.push("twice");
+    words.push("crossed twice");
+  } else if (state === "legal" && row.crossed.includes(position)) {
+    classes.push("once");
+    words.push("crossed once, may be crossed again");
+  }
+  return { classes: classes.map((name) => " " + name).join(""), words };
 }
 
 function showLockCell(element, row) {
@@ -657,6 +678,7 @@ function sameMove(a, b) {
 
 function moveName(move) {
   return `${move.row} ${move.number}` + (move.lucky ? " (lucky cross)" : "")
+    + (move.twice ? " (two crosses)" : "")
     + (move.swap ? ` with X-Change field ${move.swap}` : "");
 }
 
@@ -673,7 +695,8 @@ function showMoves(seat) {
   for (const move of offered) {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = `move ${move.row}` + (move.lucky ? " lucky-cross" : "");
+    button.className = `move ${move.row}` + (move.lucky ? " lucky-cross" : "")
+      + (move.twice ? " twice" : "");
     button.dataset.row = move.row;
     button.dataset.number = move.number;
     button.dataset.key = moveKey(move);
@@ -682,6 +705,7 @@ function showMoves(seat) {
     number.textContent = move.number;
     button.append(letter(move.row), forScreenReaders(`${move.row} `), number);
     if (move.lucky) button.append(" ★", forScreenReaders(" lucky cross"));
+    if (move.twice) button.append(" ×2", forScreenReaders(" two crosses"));  // Qwixx Double
     if (move.swap) {  // X-Change: the field the cross uses, as printed under the rows
       button.classList.add("swap-cross");
       const field = document.createElement("span");
