@@ -196,7 +196,8 @@ def _nobody_can_join(config: TowerConfig, seats: list[SeatSpec], *, resuming: bo
     return (
         "Nobody can sit down at this table: the configuration names no computer players "
         "([table] computer_players), no pads ([pads] ports) and no phones ([web] enabled), "
-        "and nobody types here. Add one of them to config.toml (systemd/config.example.toml shows each)"
+        "and nobody types here. Add one of them to config.toml "
+        "(systemd/config.example.toml shows each)"
     )
 
 
