@@ -59,7 +59,9 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     warned = setup_logging(full_screen)
     raise_open_files_limit()  # each phone's connection is an open file
     journal = Journal(state_dir)
-    set_aside = _set_aside_if_new(journal, args, seats, variant)
+    saved = _saved_game(journal)
+    set_aside = _set_aside_if_new(journal, args, seats, variant, saved)
+    nobody = _nobody_can_join(config, seats, resuming=saved is not None and not args.new)
     try:
         hardware = build_hardware(config, load_sheet(variant).dice_faces, args.screens)
     except GpioUnavailableError as error:  # real pins configured, none here: say what to check
@@ -83,7 +85,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
     how_to_play = _computers_only(config, seats)
-    for words in filter(None, (set_aside, how_to_play)):
+    for words in filter(None, (set_aside, how_to_play, nobody)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     terminal, keys = attach_terminal(
         table, hardware, full_screen=full_screen, said_elsewhere=warned.take
@@ -185,17 +187,40 @@ def _computers_only(config: TowerConfig, seats: list[SeatSpec]) -> str | None:
     return f"{who} {are}: run with --human {seats[0].name} to play"
 
 
+def _nobody_can_join(config: TowerConfig, seats: list[SeatSpec], *, resuming: bool) -> str | None:
+    """A tower no one can sit down at (no players named, no pads, no phones, no keyboard)
+    would wait for ever in silence: say why, and what to add. A saved game carrying on brings
+    its own seats back."""
+    if seats or resuming or config.pad_ports or config.web.enabled or sys.stdin.isatty():
+        return None
+    return (
+        "Nobody can sit down at this table: the configuration names no computer players "
+        "([table] computer_players), no pads ([pads] ports) and no phones ([web] enabled), "
+        "and nobody types here. Add one of them to config.toml "
+        "(systemd/config.example.toml shows each)"
+    )
+
+
+def _saved_game(journal: Journal) -> ResumedGame | None:
+    """The unfinished game the journal would carry on (None when none, or unreadable: the
+    table reports what it cannot read)."""
+    try:
+        return journal.resume_latest()
+    except (JournalError, OSError, ValueError):
+        return None
+
+
 def _set_aside_if_new(
-    journal: Journal, args: argparse.Namespace, seats: list[SeatSpec], variant: str
+    journal: Journal,
+    args: argparse.Namespace,
+    seats: list[SeatSpec],
+    variant: str,
+    saved: ResumedGame | None,
 ) -> str | None:
     """A saved unfinished game carries on, with the seats it had (pads and phones among them),
     whatever the command line says; only `--new` sets it aside (abandoned, kept in the
     history). The sentence for the news: the game set aside and why, or how to start the
     players or variant the command line asked for instead."""
-    try:
-        saved = journal.resume_latest()
-    except (JournalError, OSError, ValueError):
-        return None  # the table reports what it cannot read
     if saved is None:
         return None
     title = game_title(saved.path, [p.name for p in saved.game.players], saved.game.sheet.name)

@@ -281,6 +281,35 @@ def test_the_kiosk_configuration_waits_for_people_and_starts_no_game_by_itself(t
     assert "no games yet" in history.stdout
 
 
+NOBODY = "Nobody can sit down at this table"
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ("", True),
+        ("[table]\ncomputer_players = []\n", True),
+        ('[table]\ncomputer_players = ["Robo"]\n', False),
+        ('[pads]\nports = ["/dev/null-pad"]\n', False),
+    ],
+)
+def test_a_table_nobody_can_join_says_so_and_what_to_add(tmp_path, table, said):
+    """A configuration with no computer players, no pads and no phones, run with nobody
+    typing, used to wait in silence for ever: it says why nobody can join, and what to add."""
+    config = tmp_path / "config.toml"
+    config.write_text(table)
+    with Tower("--config", str(config), "--state-dir", str(tmp_path / "state")) as tower:
+        tower.wait_ready()
+        if said:
+            tower.wait_for(NOBODY)
+        else:
+            assert tower.quiet_for(QUIET, NOBODY) is None
+        output = tower.stop()
+    assert (NOBODY in output) is said
+    if said:
+        assert "computer_players" in output and "[pads] ports" in output and "[web]" in output
+
+
 def test_without_a_configuration_computer_players_play_and_say_how_to_join(tmp_path):
     with Tower("--pace", "0", "--games", "1", "--state-dir", str(tmp_path)) as tower:
         assert tower.wait_for_exit() == 0, tower.output
