@@ -23,6 +23,7 @@ STATES = "hass"  # mqtt_statestream's base topic
 # and a press of the tower's button when the test asks (as a dashboard's button would).
 AUTOMATIONS = f"""
 - alias: flash the lights on a lock
+  mode: queued
   trigger:
     - platform: state
       entity_id: event.{ENTITY}_game_events
