@@ -286,7 +286,7 @@ def _history_figures(args: argparse.Namespace, state_dir: Path) -> int:
     from firmware_py.app import history_text as show
 
     form = "json" if args.json else "csv" if args.csv else "text"
-    figures = show.standings(state_dir)
+    figures = show.standings(state_dir, sys.stderr)
     if args.player is not None:
         return show.show_player(figures, args.player, sys.stdout, form)
     if args.game:

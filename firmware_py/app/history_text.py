@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from firmware_py.app.history_reading import refresh_saying
 from firmware_py.journal.figures import GameSummary, HeatMap, PlayerHistory, PlayerLine
 from firmware_py.journal.index import HistoryIndex
 from firmware_py.journal.standings import Standings
@@ -29,10 +30,14 @@ FORMATS = ("text", "json", "csv")
 NAME_CELLS = 14
 
 
-def standings(state_dir: Path) -> Standings:
-    """The figures of the journal in `state_dir`, its index brought up to its logs first."""
+def standings(state_dir: Path, err: TextIO | None = None) -> Standings:
+    """The figures of the journal in `state_dir`, its index brought up to its logs first (a
+    long read of the logs told on `err`, if given)."""
     index = HistoryIndex(state_dir)
-    index.refresh()
+    if err is None:
+        index.refresh()
+    else:
+        refresh_saying(index, err)
     return Standings(index, looks)
 
 
