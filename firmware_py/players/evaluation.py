@@ -195,12 +195,7 @@ def _worth_with_bonus_rows(
         if closed >> row & 1 or mask & lock_bit:
             value += sheet.score[crosses + extra]
             continue
-        position = (mask & ~lock_bit).bit_length()
-        table = solved_row(sheet, row, extra)
-        low = int(rolls)
-        part, high = rolls - low, min(low + 1, HORIZON)
-        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
-        value -= skip * (position - crosses)
+        value += _open_row_worth(sheet, row, mask & ~lock_bit, extra, rolls, skip)
     return value
 
 
@@ -218,13 +213,22 @@ def _worth_with_second_crosses(
         if closed >> row & 1 or mask & lock_bit:
             value += sheet.score[min(crosses + extra, most)]
             continue
-        position = (mask & ~lock_bit).bit_length()
-        table = solved_row(sheet, row, extra)
-        low = int(rolls)
-        part, high = rolls - low, min(low + 1, HORIZON)
-        value += (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
-        value -= skip * (position - crosses)
+        value += _open_row_worth(sheet, row, mask & ~lock_bit, extra, rolls, skip)
     return value
+
+
+def _open_row_worth(
+    sheet: Sheet, row: int, crossed: int, extra: int, rolls: float, skip: float
+) -> float:
+    """An open row's prospects (its `crossed` cells, `extra` crosses counted beside them) over
+    `rolls` rolls, less `skip` for each cell passed by: the solved table read between the two
+    whole numbers of rolls around `rolls`."""
+    crosses, position = crossed.bit_count(), crossed.bit_length()
+    table = solved_row(sheet, row, extra)
+    low = int(rolls)
+    part, high = rolls - low, min(low + 1, HORIZON)
+    worth = (1 - part) * table[low][crosses][position] + part * table[high][crosses][position]
+    return worth - skip * (position - crosses)
 
 
 def row_worth(
