@@ -92,10 +92,36 @@ def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
     if sheet.bonus_bar:
         bar = " ".join(_LETTER[c] for c in sheet.bonus_bar)
         lines.append(f"* bonus number: cross the next box of the bonus bar: {bar}")
+    lines.extend(_pad_lines(sheet))
     for reward in sheet.rewards:
         cells = " + ".join(f"{COLOURS[r]} {sheet.rows[r].numbers[p]}" for r, p in reward.cells)
         lines.append(f"{reward.symbol[:2]} {reward.symbol:<8} {cells}: {reward.text}")
     return lines
+
+
+def _pad_lines(sheet: Sheet) -> list[str]:
+    """Qwixx Connected: what each pad prints, and which seat plays it."""
+    if not sheet.pads:
+        return []
+    lines = [f"Pads: {', '.join(pad.name for pad in sheet.pads)}; seat 1 plays the first, "
+             "seat 2 the next, round again past the last."]  # fmt: skip
+    if any(pad.steps for pad in sheet.pads):
+        lines.append("Steps: the stair's crossed cells score again on the table, as a fifth row.")
+    if sheet.has_links:
+        lines.append("Chain: crossing one cell of a pair crosses the other at once, even left")
+        lines.append("of the row's crosses or in a locked row.")
+    for pad in sheet.pads:
+        if pad.steps:
+            lines.append(f"pad {pad.name} stair: " + ", ".join(_cell(sheet, c) for c in pad.steps))
+        if pad.links:
+            pairs = ", ".join(f"{_cell(sheet, a)}-{_cell(sheet, b)}" for a, b in pad.links)
+            lines.append(f"pad {pad.name} chain: {pairs}")
+    return lines
+
+
+def _cell(sheet: Sheet, cell: tuple[int, int]) -> str:
+    row, position = cell
+    return f"{COLOURS[row]} {sheet.rows[row].numbers[position]}"
 
 
 def _score_line(sheet: Sheet) -> str:

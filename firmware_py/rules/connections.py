@@ -49,15 +49,20 @@ def linked_cell(player: PlayerSheet, row: int, position: int) -> tuple[int, int]
     return pad.partner(row, position) if pad is not None and pad.links else None
 
 
-def chain_words(sheet: Sheet, player: PlayerSheet, row: int, position: int) -> str | None:
-    """ "also crosses yellow 6 (chain)": what a cross sets off on the player's pad, in words,
-    or None when it sets off nothing."""
-    partner = linked_cell(player, row, position)
+def chain_words(game_sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
+    """ " and the chain crosses yellow 6": what crossing `colour` `number` sets off on the
+    player's pad, in words, or "" when it sets off nothing (no chain there, or its other end
+    already crossed)."""
+    if colour not in COLOURS:
+        return ""
+    row = COLOURS.index(colour)
+    position = game_sheet.rows[row].position(number)
+    partner = None if position is None else linked_cell(player, row, position)
     if partner is None or player.rows[partner[0]] >> partner[1] & 1:
-        return None
+        return ""
     other_row, other_position = partner
-    number = sheet.rows[other_row].numbers[other_position]
-    return f"also crosses {COLOURS[other_row]} {number} (chain)"
+    other = game_sheet.rows[other_row].numbers[other_position]
+    return f" and the chain crosses {COLOURS[other_row]} {other}"
 
 
 def step_crosses(player: PlayerSheet) -> int:
