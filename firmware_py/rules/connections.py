@@ -49,20 +49,37 @@ def linked_cell(player: PlayerSheet, row: int, position: int) -> tuple[int, int]
     return pad.partner(row, position) if pad is not None and pad.links else None
 
 
-def chain_words(game_sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
+def chain_words(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
     """ " and the chain crosses yellow 6": what crossing `colour` `number` sets off on the
     player's pad, in words, or "" when it sets off nothing (no chain there, or its other end
     already crossed)."""
-    if colour not in COLOURS:
+    other = _joined_uncrossed(sheet, player, colour, number)
+    return "" if other is None else f" and the chain crosses {other}"
+
+
+def connection_note(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
+    """A choice's note on a Connected pad: " (chain: yellow 6)" where the cross sets off
+    another, " (stair)" on a stair cell; "" elsewhere and on other sheets."""
+    other = _joined_uncrossed(sheet, player, colour, number)
+    if other is not None:
+        return f" (chain: {other})"
+    pad, row = player.pad, COLOURS.index(colour) if colour in COLOURS else None
+    if pad is None or not pad.steps or row is None:
         return ""
+    return " (stair)" if (row, sheet.rows[row].position(number)) in pad.steps else ""
+
+
+def _joined_uncrossed(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str | None:
+    """ "yellow 6": the uncrossed cell joined to `colour` `number` on the player's pad."""
+    if player.pad is None or not player.pad.links or colour not in COLOURS:
+        return None
     row = COLOURS.index(colour)
-    position = game_sheet.rows[row].position(number)
+    position = sheet.rows[row].position(number)
     partner = None if position is None else linked_cell(player, row, position)
     if partner is None or player.rows[partner[0]] >> partner[1] & 1:
-        return ""
+        return None
     other_row, other_position = partner
-    other = game_sheet.rows[other_row].numbers[other_position]
-    return f" and the chain crosses {COLOURS[other_row]} {other}"
+    return f"{COLOURS[other_row]} {sheet.rows[other_row].numbers[other_position]}"
 
 
 def step_crosses(player: PlayerSheet) -> int:
