@@ -53,14 +53,14 @@ def chain_words(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> 
     """ " and the chain crosses yellow 6": what crossing `colour` `number` sets off on the
     player's pad, in words, or "" when it sets off nothing (no chain there, or its other end
     already crossed)."""
-    other = _joined_uncrossed(sheet, player, colour, number)
+    other = joined_uncrossed(sheet, player, colour, number)
     return "" if other is None else f" and the chain crosses {other}"
 
 
 def connection_note(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
     """A choice's note on a Connected pad: " (chain: yellow 6)" where the cross sets off
     another, " (stair)" on a stair cell; "" elsewhere and on other sheets."""
-    other = _joined_uncrossed(sheet, player, colour, number)
+    other = joined_uncrossed(sheet, player, colour, number)
     if other is not None:
         return f" (chain: {other})"
     pad, row = player.pad, COLOURS.index(colour) if colour in COLOURS else None
@@ -69,7 +69,7 @@ def connection_note(sheet: Sheet, player: PlayerSheet, colour: str, number: int)
     return " (stair)" if (row, sheet.rows[row].position(number)) in pad.steps else ""
 
 
-def _joined_uncrossed(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str | None:
+def joined_uncrossed(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str | None:
     """ "yellow 6": the uncrossed cell joined to `colour` `number` on the player's pad."""
     if player.pad is None or not player.pad.links or colour not in COLOURS:
         return None
