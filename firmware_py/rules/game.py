@@ -353,9 +353,11 @@ def _player_sheets(
     tables: SheetTables, players: Sequence[str], lucky: Mapping[str, tuple[int, ...]]
 ) -> list[PlayerSheet]:
     """A blank sheet per seat, with its lucky numbers (Longo) and its pad (Connected)."""
-    sheet = tables.sheet
+    if not tables.sheet.pads:
+        return [PlayerSheet(name, tables.lock_bits, lucky.get(name, ())) for name in players]
+    pad_of = tables.sheet.pad_of
     return [
-        PlayerSheet(name, tables.lock_bits, lucky.get(name, ()), sheet.pad_of(seat))
+        PlayerSheet(name, tables.lock_bits, lucky.get(name, ()), pad_of(seat))
         for seat, name in enumerate(players)
     ]
 
