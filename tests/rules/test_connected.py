@@ -19,12 +19,14 @@ blue 3 2. A fixture is a list of steps of tests/support/sheet_steps.py; Sam play
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 from support.rules import report
 from support.sheet_steps import Check, Do, R, Refuse, play, solo
 
 from firmware_py.journal.lines import event_to_line, parse_line, replay
-from firmware_py.rules import Game, Mark, Pass, Start, Undo
+from firmware_py.rules import Game, Mark, Pass, Start, Undo, plain
 from sheets import SheetError, load_sheet, parse_sheet
 from sheets.loader import SHEET_DIR
 
@@ -194,8 +196,6 @@ def test_each_seat_plays_its_own_pad_round_again_past_the_last():
     """ "jeweils sechs unterschiedliche Blätter (A-F) ... jeder Mitspieler ... auf einem eigenen
     Blatt": seat 1 plays pad A, seat 2 pad B, seat 3 pad A again; a cross sets off the cell of
     the player's own pad."""
-    import tomllib
-
     sheet = parse_sheet(tomllib.loads(TWO_PADS), "two-pads.toml")
     game = Game(sheet, ("Ann", "Ben", "Cy"))
     assert [player.pad.name for player in game.players] == ["A", "B", "A"]
@@ -222,8 +222,6 @@ def test_each_seat_plays_its_own_pad_round_again_past_the_last():
     ],
 )
 def test_a_malformed_pad_is_refused_in_words(pads, words):
-    import tomllib
-
     base = (SHEET_DIR / "classic.toml").read_text(encoding="utf-8")
     with pytest.raises(SheetError, match=words):
         parse_sheet(tomllib.loads(base + "\n" + pads), "mine.toml")
@@ -233,3 +231,30 @@ def test_the_shipped_pads_hold_the_texts_counts():
     """Eleven framed stair cells; twelve circled cells in six pairs."""
     assert all(len(pad.steps) == 11 for pad in load_sheet(STEPS).pads)
     assert all(len(pad.links) == 6 for pad in load_sheet(CHAIN).pads)
+
+
+def fast_path_cross(closed_rows: list[int], blue_numbers: tuple[int, ...]) -> tuple[list, int]:
+    """On the playouts' fast path (plain_links.py), Sam crosses green 4 (joined to blue 4 on
+    pad A) with blue `blue_numbers` crossed before and `closed_rows` closed at the table; the
+    row masks and Sam's open cells after."""
+    game = Game.start(Start(CHAIN, ("Sam",)))
+    bits = game.tables.derived(plain.CellBits)
+    blue = load_sheet(CHAIN).rows[3].numbers
+    rows = [0, 0, 0, sum(1 << blue.index(n) for n in blue_numbers)]
+    threshold = load_sheet(CHAIN).lock_threshold
+    opens = [bits.open_cells(rows, sum(1 << r for r in closed_rows), threshold)]
+    cross = bits.links.cross(plain._cross, list(closed_rows))
+    green_4 = next(e for e in bits.cell.values() if e[:2] == (2, 8))
+    cross(rows, opens, 0, green_4, bits.lock_bits, threshold)
+    return rows, opens[0] & bits.row_bits[3]
+
+
+def test_the_fast_path_opens_a_lock_the_chain_brings_to_its_crosses_only_in_an_open_row():
+    """Blue 12 11 10 9 crossed (four), green 4 sets off blue 4: five crosses, so blue's lock
+    number opens, as the referee has it (`Crossing.can_cross`), unless blue is closed."""
+    rows, blue_open = fast_path_cross([], (12, 11, 10, 9))
+    assert rows[3] >> 8 & 1  # blue 4 crossed
+    blue_3, blue_2 = 1 << 3 * 11 + 9, 1 << 3 * 11 + 10  # (blue's cells follow 33 others)
+    assert blue_open == blue_3 | blue_2  # right of blue 4: 3, and 2 (the lock number) opened
+    rows, blue_open = fast_path_cross([3], (12, 11, 10, 9))
+    assert rows[3] >> 8 & 1 and blue_open == 0  # crossed in the locked row, which stays shut
