@@ -24,10 +24,14 @@ def test_sheets_lists_both_and_shows_their_pads():
     assert "connected-chain Qwixx Connected Chain" in listed
     assert "connected-steps Qwixx Connected Steps" in listed
     chain = qwixx("sheets", "show", "connected-chain").stdout.splitlines()
-    assert "pad A chain: red 6-yellow 6, red 11-yellow 11, yellow 3-green 11, yellow 8-green 6, " \
-        "green 9-blue 9, green 4-blue 4" in chain  # fmt: skip
+    assert "pad A chain a: red 6 - yellow 6" in chain
+    assert "pad A chain f: green 4 - blue 4" in chain
+    assert chain[2] == "red     2   3   4   5   6a  7   8   9  10  11b 12  [lock]"
+    assert chain[4] == "green  12  11c 10   9e  8   7   6d  5   4f  3   2  [lock]"
+    assert all(len(line) <= 100 for line in chain)
     steps = qwixx("sheets", "show", "connected-steps").stdout
-    assert "pad A stair: red 2, red 3, red 4, yellow 5," in steps
+    assert "pad A stair: red 2 3 4, yellow 5 6 7, green 6 5 4, blue 3 2" in steps
+    assert "blue   12  11  10   9   8   7   6   5   4   3s  2s  [lock]" in steps
     assert "as a fifth row" in steps
 
 
