@@ -275,7 +275,7 @@ def _history(args: argparse.Namespace) -> int:
         return _history_figures(args, state_dir)
     lines = list(history_lines(state_dir))
     if not lines:
-        print(f"no games yet in {state_dir}")
+        print(f"No games yet in {state_dir}.")
     for line in lines:
         print(line)
     return 0

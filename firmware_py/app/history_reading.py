@@ -42,8 +42,9 @@ class _Teller:
 
     def tell(self, progress: Progress) -> None:
         if self.told_step < 0:
-            self._say(f"Reading {plural(progress.to_read, 'game')} from the journal "
-                      f"to index them (the next look is quick).\n")  # fmt: skip
+            games = progress.to_read
+            self._say(f"Reading {plural(games, 'game')} from the journal "
+                      f"to index {_them(games)} (the next look is quick).\n")  # fmt: skip
             self.told_step = 0
         if self.rewrites:
             self._say(f"\r{_how_far(progress)}")
@@ -58,11 +59,16 @@ class _Teller:
             return
         ending = "\n" if self.rewrites and self.told_step >= 0 else ""
         self._say(f"{ending}Read {plural(progress.to_read, 'game')} from the journal "
-                  f"and indexed them in {INDEX}.\n")  # fmt: skip
+                  f"and indexed {_them(progress.to_read)} in {INDEX}.\n")  # fmt: skip
 
     def _say(self, text: str) -> None:
         self.err.write(text)
         self.err.flush()
+
+
+def _them(games: int) -> str:
+    """The pronoun for `games` games: `it` for one, `them` for more."""
+    return "it" if games == 1 else "them"
 
 
 def _how_far(progress: Progress) -> str:

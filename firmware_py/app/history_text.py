@@ -52,7 +52,7 @@ def show_players(figures: Standings, out: TextIO, form: str = "text") -> int:
              _player_rows(lines))  # fmt: skip
     else:
         if not lines:
-            out.write(f"no finished games yet in {figures.index.directory}\n")
+            out.write(f"No finished games yet in {figures.index.directory}.\n")
         for line in lines:
             rate = round(100 * line.win_rate)
             games, wins = _counted(line.games, "game"), _counted(line.wins, "win")

@@ -301,7 +301,13 @@ def _leader(story: GameStory, roll: int) -> str:
 
 # ---- a player's history -----------------------------------------------------------------------
 
-RIVAL_ROW = 46  # units from one rival's name to the next: the name, then the bars under it
+RIVAL_ROW = 72  # units from one rival's name to the next: the name, then two bars under it
+# The head-to-head chart's width in its units; app.css draws it 15rem wide at most, so at 200 %
+# text on a 360 px phone it is the page's width and its words (RIVAL_FONT) are two thirds of
+# the page's text size or more
+RIVALS_WIDTH = 240
+RIVAL_FONT = 15
+BAR_START = 58  # units: where the bars start, after the words "ahead" and "behind"
 HEAT_ROW = 74  # units from one row of the sheet to the next in the heat-map
 
 
@@ -333,31 +339,30 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
 
 
 def rivals_chart(name: str, rivals: Sequence[Rival]) -> str:
-    """Head to head: for each other player, their name on a line of its own (whole, however
-    long), and under it the games `name` finished behind them (a bar to the left of the
-    middle) and ahead of them (to the right), ties between; bars as wide as the phone."""
+    """Head to head, drawn narrow so it fits a 360 px phone at 200 % text with no scrolling
+    (`svg.chart.rivals` in app.css): for each other player, their name on a line of its own,
+    then the games `name` finished ahead of them and behind them as two bars from the left,
+    each with its word and its count; ties are in the words."""
     most = max([1, *(max(r.ahead, r.behind) for r in rivals)])
-    middle, half = WIDTH / 2, (WIDTH / 2 - 34) / most
-    body = [text(middle - 6, 14, "◀ behind", anchor="end", fill=MUTED),
-            text(middle + 6, 14, "ahead ▶", fill=MUTED)]  # fmt: skip
-    y = 22
+    unit = (RIVALS_WIDTH - BAR_START - 30) / most
+    body, y = [], 0
     for rival in rivals:
-        body.append(text(0, y + 15, rival.name, size=15, bold=True))
-        bars = y + 21
-        body.append(rect(middle - rival.behind * half, bars, rival.behind * half, 18, "#9e1620"))
-        body.append(rect(middle, bars, rival.ahead * half, 18, "#1d6b2f"))
-        body.append(text(middle - rival.behind * half - 4, bars + 14, str(rival.behind),
-                         anchor="end", size=15, bold=True))  # fmt: skip
-        body.append(text(middle + rival.ahead * half + 4, bars + 14, str(rival.ahead), size=15,
-                         bold=True))  # fmt: skip
+        body.append(text(0, y + 16, rival.name, size=RIVAL_FONT, bold=True))
+        for line, (word, games, fill) in enumerate(
+            (("ahead", rival.ahead, "#1d6b2f"), ("behind", rival.behind, "#9e1620"))
+        ):
+            top = y + 22 + line * 22
+            body += [text(0, top + 15, word, fill=MUTED, size=RIVAL_FONT),
+                     rect(BAR_START, top + 2, games * unit, 17, fill),
+                     text(BAR_START + games * unit + 4, top + 15, str(games), size=RIVAL_FONT,
+                          bold=True)]  # fmt: skip
         y += RIVAL_ROW
-    body.append(f'<line x1="{_n(middle)}" x2="{_n(middle)}" y1="20" y2="{y}" stroke="{INK}"/>')
     words = " ".join(
         f"Against {r.name}: {plural(r.games, 'game')}, {name} ahead {r.ahead}, behind "
         f"{r.behind}, level {r.level}."
         for r in rivals
     )
-    return svg(WIDTH, y + 4, f"{name} head to head", words, body, "rivals")
+    return svg(RIVALS_WIDTH, y, f"{name} head to head", words, body, "rivals")
 
 
 def heat_chart(heat: HeatMap) -> str:

@@ -146,7 +146,7 @@ def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
 def test_history_of_an_empty_state_directory_says_so(tmp_path):
     result = qwixx("history", "--state-dir", str(tmp_path / "none"))
     assert result.returncode == 0
-    assert "no games yet" in result.stdout
+    assert "No games yet" in result.stdout
 
 
 def test_history_of_a_file_given_as_the_state_directory_is_a_mistake_in_one_sentence(tmp_path):
@@ -278,7 +278,7 @@ def test_the_kiosk_configuration_waits_for_people_and_starts_no_game_by_itself(t
         output = tower.stop()
     assert "New game" not in output
     history = qwixx("history", "--state-dir", str(state))
-    assert "no games yet" in history.stdout
+    assert "No games yet" in history.stdout
 
 
 NOBODY = "Nobody can sit down at this table"

@@ -75,7 +75,7 @@ def test_one_game_and_one_win_are_said_as_one(tmp_path):
 
 
 def test_no_finished_game_yet_is_said(tmp_path):
-    assert history(tmp_path, "--players").stdout == f"no finished games yet in {tmp_path}\n"
+    assert history(tmp_path, "--players").stdout == f"No finished games yet in {tmp_path}.\n"
 
 
 def test_a_games_story_in_block_characters_and_in_words(tmp_path):
@@ -145,3 +145,19 @@ def test_a_game_new_since_the_index_is_read_without_a_word(tmp_path):
     shutil.copyfile(KNOWN, tmp_path / "game-000003.jsonl")
     result = history(tmp_path, "--player", "Ben")
     assert result.returncode == 0 and result.stderr == ""
+
+
+def test_what_is_said_while_indexing_reads_right_for_none_one_and_many_games(tmp_path):
+    """`Read 1 game ... and indexed it`, not `them`; an empty journal has nothing to index."""
+    for games, said in ((1, "indexed it in"), (2, "indexed them in")):
+        state = tmp_path / str(games)
+        journal_of(state, games)
+        told = history(state, "--players").stderr.splitlines()
+        assert (
+            told[-1] == f"Read {games} game{'s' * (games > 1)} from the journal and {said} "
+            "history-index.jsonl."
+        ), told
+    state = tmp_path / "0"
+    state.mkdir()
+    empty = history(state, "--players")
+    assert empty.returncode == 0 and empty.stderr == "" and "No finished games" in empty.stdout

@@ -132,3 +132,17 @@ def test_a_phone_asking_too_often_is_told_to_wait_and_other_hosts_are_refused(tm
         assert status != 200
 
     browse(tmp_path, steps, (table, server))
+
+
+def test_the_overview_does_not_link_to_itself_and_every_other_page_links_to_it(tmp_path):
+    """A link to the page one is on only reloads it: /history offers the way back to the table
+    alone; a player's page, a game's story and an older page of games offer /history too."""
+
+    async def steps(get) -> None:
+        _, overview = await get("/history")
+        assert "/history" not in links(overview) and "/" in links(overview)
+        for path in ("/history/player?name=Ben", "/history/game/1", "/history?before=2"):
+            _, html = await get(path)
+            assert "/history" in links(html), path
+
+    browse(tmp_path, steps)

@@ -34,6 +34,9 @@ SPILLS = """() => [...document.querySelectorAll('main *')]
 SMALLEST_CHART_WORDS = """() => Math.min(...[...document.querySelectorAll('svg.chart')].flatMap(
     svg => [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))
         * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))"""
+# Whether the head-to-head chart has to be scrolled sideways to be read whole (null: none here)
+RIVALS_SCROLL = """() => { const box = document.querySelector('svg.rivals')?.closest('.chart-box');
+    return box ? box.scrollWidth > box.clientWidth + 0.5 : false; }"""
 CHARTS = """() => [...document.querySelectorAll('svg.chart')].map(svg => [
     svg.getAttribute('role'),
     svg.getAttribute('aria-labelledby').split(' ')
@@ -108,5 +111,6 @@ def test_at_360_px_the_pages_match_their_pictures_and_nothing_runs_off_the_side(
             await page.evaluate(AFTER_A_FRAME)
             assert await page.evaluate("document.documentElement.scrollWidth") <= 360, name
             assert await page.evaluate(SPILLS) == [], name
+            assert await page.evaluate(RIVALS_SCROLL) is False, name
 
     play_in_browser(table, server, steps)

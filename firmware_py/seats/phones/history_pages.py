@@ -157,7 +157,7 @@ class HistoryPages:
         body.append(_players_list(self.standings) if before is None else "")
         games = self.standings.last_games(GAMES_A_PAGE, before)
         body.append(_games_list(games, before))
-        return page("Past games and players", "".join(body))
+        return page("Past games and players", "".join(body), overview=before is None)
 
     async def _player(self, request: web.Request) -> web.Response:
         typed = request.query.get("name", "")
@@ -190,8 +190,12 @@ class HistoryPages:
                 "in a moment for all of them.</p>")  # fmt: skip
 
 
-def page(title: str, body: str, status: int = 200) -> web.Response:
-    """A history page: its title, the way back, and `body` (HTML already escaped)."""
+def page(title: str, body: str, status: int = 200, *, overview: bool = False) -> web.Response:
+    """A history page: its title, the ways on, and `body` (HTML already escaped); the
+    overview (`/history` itself) does not link to itself."""
+    to_overview = (
+        "" if overview else ('<a class="link-button" href="/history">All players and games</a> ')
+    )
     html = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -199,8 +203,8 @@ def page(title: str, body: str, status: int = 200) -> web.Response:
         '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css">'
         '</head><body class="history">'
         f"<header><h1>{escape(title)}</h1></header>"
-        '<nav aria-label="The history"><a class="link-button" href="/history">All players and '
-        'games</a> <a class="link-button" href="/">Back to the table</a></nav>'
+        f'<nav aria-label="The history">{to_overview}'
+        '<a class="link-button" href="/">Back to the table</a></nav>'
         f"<main>{body}</main></body></html>"
     )
     return web.Response(text=html, status=status, content_type="text/html")
