@@ -18,9 +18,12 @@ let go, and the dice then roll 0.4 s on the display, both by design and not coun
 to every phone (p99 < 100 ms: a seated phone's decision until every phone has heard the change
 it made); a hard decision (p99 < 100 ms: the hard level deciding every position of whole
 games, in a process of its own in the same budget); resident memory (< 100 MB, and the
-cgroup's peak under its limit). The history view (bench/history.py) is not timed here.
+cgroup's peak under its limit); then the history's pages (the phones' "Past games and
+players") of the games just played, each from an address of its own at the table's pace, as
+bench/history.py asks them (which times them against a journal of 10,000 games, unbounded).
 
-    sudo nice .venv/bin/python bench/zero2w.py [--rolls 60] [--memory 320] [--share S]
+    sudo nice .venv/bin/python bench/zero2w.py [--rolls 60] [--history-pages 60]
+        [--memory 320] [--share S]
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,6 +50,7 @@ sys.path[:] = [str(ROOT), str(ROOT / "tests"), str(BENCH), *sys.path[1:]]
 import aiohttp  # noqa: E402
 from arena import play as play_game  # noqa: E402  (before web, which takes bench/ off the path)
 from budget import ZERO2W_EVENTS, Budget, sysbench_events  # noqa: E402
+from history import timed_pages  # noqa: E402
 from support.fakebus.harness import fuse_bus  # noqa: E402
 from support.tower import Tower  # noqa: E402
 from web import PAD_IDENT, PAD_NAME, Pad, Timings, decision  # noqa: E402
@@ -264,6 +269,19 @@ async def _start(tower: Tower, phones: list[Phone]) -> None:
     await until(lambda: not _between_games(phones), "a game to start")
 
 
+async def history_pages(tower: Tower, pages: int) -> list[float]:
+    """Seconds to answer each of `pages` history pages (the table's, each seat's, the first
+    game's story), after one that makes the history's figures once."""
+    base = tower.join_url().split("/?")[0]
+    names = ["Robo", *(f"Phone {n}" for n in range(1, SEATED_PHONES + 1)),
+             *(PAD_NAME.format(n) for n in range(1, PADS + 1))]  # fmt: skip
+    kinds = ["/history", "/history/game/1",
+             *(f"/history/player?name={urllib.parse.quote(name)}" for name in names)]  # fmt: skip
+    await timed_pages(base, ["/history"])
+    times = await timed_pages(base, [kinds[n % len(kinds)] for n in range(pages)])
+    return [t for kind in times.values() for t in kind]
+
+
 def hard_decisions(games: int) -> list[float]:
     """Wall-clock seconds of every decision of hard players in whole 3-player games."""
     from firmware_py.players import decide, prepare
@@ -288,13 +306,16 @@ def line(what: str, value: float, unit: str, goal: float) -> str:
     return f"  {what}: {value:.{0 if unit == 'ms' else 2}f} {unit} ({verdict} < {goal:g} {unit})"
 
 
-def report(ready: float, table: Round, rss: float, peak: float, hard: list[float]) -> None:
+def report(ready: float, table: Round, history: list[float], rss: float, peak: float,
+           hard: list[float]) -> None:  # fmt: skip
     rolls = [1000 * t for t in table.rolls]
     taps = [1000 * t for t in table.taps()]
+    pages = [1000 * t for t in history]
     hard_ms = [1000 * t for t in hard]
     print(line("start to READY=1", ready, "s", 3.0))
     for what, values in (("a roll to every phone and pad", rolls),
-                         ("a tap to every phone", taps), ("a hard decision", hard_ms)):  # fmt: skip
+                         ("a tap to every phone", taps), ("a history page", pages),
+                         ("a hard decision", hard_ms)):  # fmt: skip
         print(line(f"{what}, p99 of {len(values)}", percentile(values, 0.99), "ms", GOAL_MS)
               + f"; median {statistics.median(values):.0f} ms")  # fmt: skip
     print(line("resident memory (VmHWM)", rss, "MB", 100.0) + f"; the cgroup's peak {peak:.0f} MB")
@@ -316,6 +337,7 @@ def run(args: argparse.Namespace, budget: Budget, folder: Path) -> None:
             tower.wait_ready(WAIT)
             ready = time.perf_counter() - started
             table = asyncio.run(play(tower, cables, args.rolls))
+            history = asyncio.run(history_pages(tower, args.history_pages))
             rss = _status_mb(tower.process.pid, "VmHWM")
             tower.stop()
     for cable in cables:
@@ -324,7 +346,7 @@ def run(args: argparse.Namespace, budget: Budget, folder: Path) -> None:
     env = {**os.environ, "QWIXX_BENCH_HARD": "1"}
     out = subprocess.run(command, capture_output=True, text=True, check=True, env=env,
                          preexec_fn=budget.enter)  # fmt: skip
-    report(ready, table, rss, budget.peak_mb(), json.loads(out.stdout))
+    report(ready, table, history, rss, budget.peak_mb(), json.loads(out.stdout))
     print(f"  the quota: {budget.throttled()}")
 
 
@@ -340,6 +362,7 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=60, help="rolls timed")
     parser.add_argument("--memory", type=int, default=ZERO2W_FREE_MB, help="the limit, in MB")
     parser.add_argument("--share", type=float, help="of one core here (default: calibrated)")
+    parser.add_argument("--history-pages", type=int, default=60, help="history pages timed")
     parser.add_argument("--hard-games", type=int, default=5, help="games of hard decisions")
     args = parser.parse_args()
     if os.environ.get("QWIXX_BENCH_HARD"):
