@@ -11,7 +11,8 @@ from fractions import Fraction
 from html import escape
 
 from firmware_py.league.pages import page
-from firmware_py.league.tournament import CLOSED, Total, round_points
+from firmware_py.league.round_points import CLOSED, round_points
+from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
 
 WINNERS = 3  # the top players named at the end

@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_py.league.core import League
+from firmware_py.league.round_points import round_tag
 from firmware_py.league.store import Store
-from firmware_py.league.tournament import NotNow, read_entrants, read_towers, round_tag
+from firmware_py.league.tournament import NotNow, read_entrants, read_towers
 from firmware_py.league.tournament_pages import tournament_page
 from firmware_py.league.tournament_store import RoundTable
 
