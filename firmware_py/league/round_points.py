@@ -36,3 +36,13 @@ def round_points(table: RoundTable) -> dict[str, Fraction]:
     places = [1 + sum(other > score for other in scores.values()) for score in scores.values()]
     points = dict(zip(scores, placement_points(places), strict=True))
     return {name: points.get(name, Fraction(0)) for name in table.players}
+
+
+def scored_points(rounds: dict[int, list[RoundTable]]) -> dict[str, int]:
+    """Each player's Qwixx points summed over their tables' games counted (the tie-break)."""
+    scored: dict[str, int] = {}
+    for tables in rounds.values():
+        for table in tables:
+            for name, score in table.scores:
+                scored[name] = scored.get(name, 0) + score
+    return scored

@@ -22,7 +22,7 @@ from fractions import Fraction
 from firmware_py.errors import TowerError
 from firmware_py.league.draw import TooFewTables, draw_round
 from firmware_py.league.incoming import TOWER, Result
-from firmware_py.league.round_points import CLOSED, round_points, round_tag
+from firmware_py.league.round_points import CLOSED, round_points, round_tag, scored_points
 from firmware_py.league.tournament_record import read_record, record_message, restore
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable, TournamentStore
 from firmware_py.seats.names import MAX_NAME, clean_name, looks_alike, why_not_name
@@ -46,6 +46,12 @@ class Total:
     points: Fraction
     rounds: tuple[Fraction | None, ...]
     left_after: int | None
+    scored: int = 0  # Qwixx points of their tables' games counted: the tie-break
+
+    @property
+    def standing(self) -> tuple[Fraction, int]:
+        """What ranks them: placement points, then Qwixx points scored (docs/league.md)."""
+        return self.points, self.scored
 
 
 def _now(clock: Clock) -> str:
@@ -232,9 +238,10 @@ class Tournament:
                     if name in earned and number <= header.rounds:
                         earned[name][number - 1] = points
         left = {one.name: one.left_after for one in self.store.entrants(header.id)}
-        totals = [Total(name, sum((p for p in got if p), Fraction(0)), tuple(got), left[name])
-                  for name, got in earned.items()]  # fmt: skip
-        return sorted(totals, key=lambda one: (-one.points, one.name))
+        scored = scored_points(rounds)
+        totals = [Total(name, sum((p for p in got if p), Fraction(0)), tuple(got), left[name],
+                        scored.get(name, 0)) for name, got in earned.items()]  # fmt: skip
+        return sorted(totals, key=lambda one: (-one.points, -one.scored, one.name))
 
     def _tell(self, towers: list[str]) -> None:
         for tower in towers:

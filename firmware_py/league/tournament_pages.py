@@ -41,7 +41,7 @@ def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTa
         return page("Tournament", note + "<p>No tournament yet.</p>" + organiser, refresh=refresh)
     body = note + _state(header, round_, tables)
     body += winners(totals) if header.ended else _tables(round_, tables)
-    body += "<h2>Points</h2>" + points_table(header.rounds, totals)
+    body += ("" if header.ended else "<h2>Points</h2>") + points_table(header.rounds, totals)
     return page(
         header.name, '<p><a href="/">The league</a></p>' + body + organiser, refresh=refresh
     )
@@ -94,15 +94,21 @@ def points_table(rounds: int, totals: Sequence[Total]) -> str:
     heads = "".join(f"<th>R{number}</th>" for number in range(1, rounds + 1))
     rows = "".join(
         f"<tr><td>{rank}</td><td>{escape(one.name)}{_left(one)}</td>"
-        f"<td><b>{points_words(one.points)}</b></td>"
+        f"<td><b>{points_words(one.points)}</b></td><td>{one.scored}</td>"
         + "".join(f"<td>{points_words(each)}</td>" for each in one.rounds)
         + "</tr>"
-        for rank, one in enumerate(totals, start=1)
+        for rank, one in zip(ranks(totals), totals, strict=True)
     )
     return (
-        f'<table class="points"><thead><tr><th>#</th><th>Player</th><th>Points</th>{heads}'
+        f'<table class="points"><thead><tr><th>#</th><th>Player</th><th>Points</th>'
+        f'<th title="Qwixx points scored: the tie-break">Scored</th>{heads}'
         f"</tr></thead><tbody>{rows}</tbody></table>"
     )
+
+
+def ranks(totals: Sequence[Total]) -> list[int]:
+    """Each player's place, best first: tied on points and then on points scored, shared."""
+    return [1 + sum(other.standing > one.standing for other in totals) for one in totals]
 
 
 def _left(one: Total) -> str:
@@ -111,13 +117,16 @@ def _left(one: Total) -> str:
 
 
 def winners(totals: Sequence[Total]) -> str:
-    """The top players, named (a tie for a place names both)."""
+    """The top players, named with their places (a tie after the tie-break names both)."""
     if not totals:
         return ""
-    cut = totals[min(WINNERS, len(totals)) - 1].points
-    named = [one for one in totals if one.points >= cut]
-    items = "".join(f"<li>{escape(one.name)}: {points_words(one.points)}</li>" for one in named)
-    return f'<h2>Winners</h2><ol class="winners">{items}</ol>'
+    named = [(rank, one) for rank, one in zip(ranks(totals), totals, strict=True)
+             if rank <= WINNERS]  # fmt: skip
+    items = "".join(
+        f"<li>{rank}. {escape(one.name)}: {points_words(one.points)} ({one.scored} scored)</li>"
+        for rank, one in named
+    )
+    return f'<h2>Winners</h2><ul class="winners">{items}</ul><h2>Final standings</h2>'
 
 
 def _form(action: str, label: str, fields: str = "") -> str:
