@@ -10,6 +10,7 @@ from firmware_py.league.draw import MEAN, placement_points
 from firmware_py.league.tournament_store import RoundTable
 
 CLOSED = "(closed)"  # the game of a table the organiser closed without a result
+BY_HAND = "(by hand)"  # the game of a table whose result the organiser typed in
 
 
 def round_tag(payload: bytes) -> tuple[int, int] | None:

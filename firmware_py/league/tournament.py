@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 
 from firmware_py.errors import TowerError
+from firmware_py.league.by_hand import BY_HAND, HandRefused, hand_scores
 from firmware_py.league.draw import TooFewTables, draw_round
 from firmware_py.league.incoming import TOWER, Result
 from firmware_py.league.round_points import CLOSED, round_points, round_tag, scored_points
@@ -184,6 +185,19 @@ class Tournament:
             self.store.keep_game(header.id, last, tower, CLOSED, {})
         self.changed.set()
         return waiting
+
+    def by_hand(self, tower: str, typed: dict[str, str]) -> dict[str, int]:
+        """The result of `tower`'s table in the round now, typed by the organiser (its tower
+        broke down; played on paper): checked, kept once, its scores by name."""
+        header = self._running()
+        last, tables = self.round_now()
+        try:
+            scores = hand_scores(tables, tower, typed)
+        except HandRefused as why:
+            raise NotNow(str(why)) from why
+        self.store.keep_game(header.id, last, tower, BY_HAND, scores)
+        self.changed.set()
+        return scores
 
     def leave(self, name: str) -> None:
         """A player leaves: their rounds from the next one drawn are not theirs."""

@@ -10,8 +10,9 @@ from datetime import datetime
 from fractions import Fraction
 from html import escape
 
+from firmware_py.league.by_hand import score_field
 from firmware_py.league.pages import page
-from firmware_py.league.round_points import CLOSED, round_points
+from firmware_py.league.round_points import BY_HAND, CLOSED, round_points
 from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
 
@@ -79,6 +80,8 @@ def _table(table: RoundTable) -> str:
     )
     if table.game == CLOSED:
         state = "closed by the organiser, no result"
+    elif table.game == BY_HAND:
+        state = "typed in by hand by the organiser"
     elif table.game:
         state = "reported"
     elif table.started:
@@ -182,3 +185,16 @@ def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw
     )
     forms.append(_form("end", "End the tournament", sure))
     return "<h2>Organiser</h2>" + "".join(forms)
+
+
+def hand_form(table: RoundTable) -> str:
+    """The organiser types a table's result (its tower broke down; played on paper)."""
+    scores = "".join(
+        f'<label>{escape(name)} <input name="{score_field(seat)}" inputmode="numeric" '
+        'pattern="-?[0-9]{1,3}" maxlength="4"></label>'
+        for seat, name in enumerate(table.players)
+    )
+    tower = f'<input type="hidden" name="tower" value="{escape(table.tower)}">'
+    return (f"<h3>{escape(table.tower)}: its result typed by hand</h3><p>Each player's "
+            "score from the sheets; blank for one who did not play.</p>"
+            + _form("by-hand", f"Enter {table.tower}'s result", tower + scores))  # fmt: skip

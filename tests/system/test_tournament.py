@@ -175,3 +175,33 @@ def test_a_rebuilt_league_reads_its_tournament_back_from_the_broker(tmp_path, br
         assert "Traceback" not in league.output.text
         for tower in towers.values():
             tower.__exit__()
+
+
+def test_a_broken_towers_table_has_its_result_typed_in_by_hand(tmp_path, broker):
+    """docs/league.md, "A result typed by hand": t1 breaks down mid-round, its players finish
+    on paper, and the organiser types their scores on the page. A guest's post, scores that are
+    not numbers and a table that is not in the round are refused in words; the result is marked
+    as typed by hand and counts once (typed again: refused)."""
+    with the_league(tmp_path, broker) as league:
+        towers, organiser = a_cup_of_six_begun(tmp_path, broker, league, rounds=1, pace=0.05)
+        towers["t1"].wait_for("round 1 begins")
+        towers["t1"].kill()  # (for good: its plug pulled, and it stays out)
+        league.output.wait_until(
+            lambda _: "still playing: t1." in organiser.get()[1] or None, HANG, every=0.2
+        )
+        players = seatings(league.database)[1]["t1"]
+        typed = {f"score-{seat}": str(30 - 5 * seat) for seat in range(len(players))}
+        guest = Browser(league.url)
+        assert guest.post("/tournament/by-hand", tower="t1", **typed)[0] == 403
+        wrong = organiser.act("by-hand", tower="t1", **{**typed, "score-0": "12a"})
+        assert f"{players[0]}'s score '12a' is not a sheet's total" in wrong
+        assert "'t9' has no table in this round" in organiser.act("by-hand", tower="t9", **typed)
+        page = organiser.act("by-hand", tower="t1", **typed)
+        assert "t1's result is typed in by hand" in page
+        assert "typed in by hand by the organiser" in page and "over: every table" in page
+        assert "counts once" in organiser.act("by-hand", tower="t1", **typed)
+        assert next(row[1:] for row in round_games(league.database)) == ("t1", "(by hand)")
+        points = [float(p) for p in re.findall(r"<td><b>([\d.]+)</b></td>", page)]
+        assert len(points) == 6 and abs(sum(points) - 6 * 3) <= 0.05 * 6, page
+        assert "Traceback" not in league.output.text
+        towers["t2"].__exit__()
