@@ -15,6 +15,7 @@ from enum import StrEnum
 from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
 from firmware_py.rules.bonus_rows import boxes_in_reach
+from firmware_py.rules.connections_reach import connections_in_reach
 from firmware_py.rules.doubles import doubles_in_reach
 from firmware_py.rules.swaps import swaps_in_reach
 from firmware_py.story import GameStory
@@ -91,6 +92,10 @@ class TableView:
     double_crosses: tuple[str, ...] = ()  # Double: the active player's crosses worth two, ditto
     # X-Change, in action 1: (field, number) the white sum may still be traded for
     swaps: tuple[tuple[int, int], ...] = ()
+    # Connected: the active player's crosses the sums reach that set off a chain ("R6+Y6") or
+    # lie on the stair ("R2"), and which of the two ("chain", "stair")
+    connections: tuple[str, ...] = ()
+    connected: str = ""
     # What presenters other than the screens read; screens never do.
     phase: str = ""  # the table's phase (table.phase.TablePhase)
     version: int = 0  # counts the changes published, so a delayed action can tell it is stale
@@ -125,6 +130,7 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
     )
     dice = game.dice
     in_play = set(game.dice_in_play())
+    connected, connections = connections_in_reach(game, game.active_name)
     return TableView(
         screen=screen or game.phase,  # each phase has a screen of its name
         title=game.sheet.title,
@@ -139,4 +145,6 @@ def table_view(game: Game, *, screen: str | None = None, message: str = "") -> T
         bonus_boxes=tuple(boxes_in_reach(game, game.active_name)) if not game.over else (),
         double_crosses=tuple(doubles_in_reach(game, game.active_name)),
         swaps=tuple(swaps_in_reach(game)),
+        connected=connected,
+        connections=connections,
     )

@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 from firmware_py.errors import TowerError
 
 from .model import COLOURS, REWARD_EFFECTS, BonusRow, Reward, Row, Sheet
+from .pads import parse_pads
 
 SHEET_DIR = Path(__file__).resolve().parent
 MAX_SWAPS = 12  # X-Change fields a sheet may print (nine on the published one)
@@ -74,6 +75,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
         bonus_rows=check.bonus_rows(data.get("bonus_rows"), rows),
         double_latest=check.flag(data, "double_latest"),
         swaps=check.swaps(data.get("swaps"), rows),
+        pads=parse_pads(data.get("pads"), rows, check.fail),
     )
     check.score_covers_rows(sheet)
     check.doubles_alone(sheet)

@@ -73,6 +73,28 @@ class Reward:
     text: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """Qwixx Connected: one of the printed pads of a block (A, B, ...), which differ in where
+    the connections are printed. Seat k plays pad k, round again past the last. Cells are
+    (row index, position) pairs."""
+
+    name: str
+    # The Steps: the framed cells of the stair; crossed ones score again, as a fifth row.
+    steps: tuple[tuple[int, int], ...] = ()
+    # The Chain: pairs of circled cells joined by a line; a cross on one crosses the other.
+    links: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
+
+    def partner(self, row: int, position: int) -> tuple[int, int] | None:
+        """The cell joined to (row, position) on this pad, or None."""
+        for first, second in self.links:
+            if first == (row, position):
+                return second
+            if second == (row, position):
+                return first
+        return None
+
+
 @dataclass(frozen=True)
 class Sheet:
     """A variant's score sheet and the numbers of its rules."""
@@ -95,6 +117,8 @@ class Sheet:
     double_latest: bool = False  # Double A: a row's last crossed number may be crossed again
     # X-Change: the swap fields left to right, each a pair of numbers a white sum may trade.
     swaps: tuple[tuple[int, int], ...] = ()
+    # Qwixx Connected: the pads of the block, seat k playing pad k (round again past the last).
+    pads: tuple[Pad, ...] = ()
     # Lookups derived from the rows, for the engine's hot paths.
     lock_positions: tuple[frozenset[int], ...] = field(init=False, repr=False)
     positions: tuple[dict[int, int], ...] = field(init=False, repr=False)
@@ -133,6 +157,15 @@ class Sheet:
 
     def cell_colour(self, row: int, position: int) -> str:
         return self.rows[row].colours[position]
+
+    def pad_of(self, seat: int) -> Pad | None:
+        """Qwixx Connected: the pad the player in `seat` plays (seat 0 = the first)."""
+        return self.pads[seat % len(self.pads)] if self.pads else None
+
+    @property
+    def has_links(self) -> bool:
+        """Qwixx Connected, the Chain: a cross may set off a cross in another row."""
+        return any(pad.links for pad in self.pads)
 
     def max_crosses(self) -> int:
         return len(self.score) - 1

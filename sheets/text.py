@@ -34,6 +34,7 @@ def _row_line(sheet: Sheet, row: Row, mixed: bool) -> str:
         if number in row.double:
             cell += "x2"
         cell += "".join(_reward_marks(sheet, row.lock, number))
+        cell += _pad_mark(sheet, row, number)
         cells.append(cell)
     width = max(len(c) for c in cells)
     return f"{row.lock:<7}" + " ".join(f"{c:<{width}}" for c in cells).rstrip() + "  [lock]"
@@ -92,10 +93,66 @@ def _rules_lines(sheet: Sheet, mixed: bool) -> list[str]:
     if sheet.bonus_bar:
         bar = " ".join(_LETTER[c] for c in sheet.bonus_bar)
         lines.append(f"* bonus number: cross the next box of the bonus bar: {bar}")
+    lines.extend(_pad_lines(sheet))
     for reward in sheet.rewards:
         cells = " + ".join(f"{COLOURS[r]} {sheet.rows[r].numbers[p]}" for r, p in reward.cells)
         lines.append(f"{reward.symbol[:2]} {reward.symbol:<8} {cells}: {reward.text}")
     return lines
+
+
+def _pad_lines(sheet: Sheet) -> list[str]:
+    """Qwixx Connected: what each pad prints, and which seat plays it."""
+    if not sheet.pads:
+        return []
+    lines = [f"Pads: {', '.join(pad.name for pad in sheet.pads)}; seat 1 plays the first, "
+             "seat 2 the next, round again past the last.",
+             f"Marks in the rows: pad {sheet.pads[0].name}'s (s: a stair cell; a letter: a "
+             "chain's pair)."]  # fmt: skip
+    if any(pad.steps for pad in sheet.pads):
+        lines.append("Steps: the stair's crossed cells score again on the table, as a fifth row.")
+    if sheet.has_links:
+        lines.append("Chain: crossing one cell of a pair crosses the other at once, even left")
+        lines.append("of the row's crosses or in a locked row.")
+    for pad in sheet.pads:
+        if pad.steps:
+            lines.append(f"pad {pad.name} stair: " + _stair_words(sheet, pad.steps))
+        for k, (first, second) in enumerate(pad.links):
+            pair = f"{_cell(sheet, first)} - {_cell(sheet, second)}"
+            lines.append(f"pad {pad.name} chain {'abcdefgh'[k]}: {pair}")
+    return lines
+
+
+def _stair_words(sheet: Sheet, steps: tuple[tuple[int, int], ...]) -> str:
+    """ "red 2 3 4, yellow 5 6 7, ...": the stair's cells row by row, as it runs."""
+    runs: list[list[str]] = []
+    last = None
+    for row, position in steps:
+        number = str(sheet.rows[row].numbers[position])
+        if row != last:
+            runs.append([COLOURS[row]])
+            last = row
+        runs[-1].append(number)
+    return ", ".join(" ".join(run) for run in runs)
+
+
+def _pad_mark(sheet: Sheet, row: Row, number: int) -> str:
+    """Connected: on the first pad, "s" after a stair cell, its pair's letter after a circled
+    cell of the chain ("6a": red 6 is joined to the other cell marked a)."""
+    if not sheet.pads:
+        return ""
+    cell = (COLOURS.index(row.lock), row.numbers.index(number))
+    pad = sheet.pads[0]
+    if cell in pad.steps:
+        return "s"
+    for k, pair in enumerate(pad.links):
+        if cell in pair:
+            return "abcdefgh"[k]
+    return ""
+
+
+def _cell(sheet: Sheet, cell: tuple[int, int]) -> str:
+    row, position = cell
+    return f"{COLOURS[row]} {sheet.rows[row].numbers[position]}"
 
 
 def _score_line(sheet: Sheet) -> str:

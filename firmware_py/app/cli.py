@@ -298,8 +298,10 @@ def _history_figures(args: argparse.Namespace, state_dir: Path) -> int:
 
 def _sheets(args: argparse.Namespace) -> int:
     if args.action == "list":
-        for name in sheet_names():
-            print(f"{name:<10} {load_sheet(name).title}")
+        names = sheet_names()
+        cells = max(map(len, names))  # the titles in one column, however long a name
+        for name in names:
+            print(f"{name:<{cells}} {load_sheet(name).title}")
         return 0
     if not args.name:
         print("which sheet? e.g. qwixx-tower sheets show classic", file=sys.stderr)

@@ -164,8 +164,10 @@ def ahead(game: Game, name: str, weights: Weights, now: float) -> float:
     sheets only (where a cross sets nothing else off); elsewhere `now` as it is."""
     closed = game.closed | game.locking
     sheet = game.sheet
-    if not game.plain or sheet.bonus_rows or sheet.has_doubles or ending(game, closed):
-        return now  # (Big Points, Double: the look ahead knows no bonus boxes, no second crosses)
+    # (Big Points, Double, the Chain: the look ahead knows no boxes, second crosses or chains)
+    extras = sheet.bonus_rows or sheet.has_doubles or sheet.has_links
+    if not game.plain or extras or ending(game, closed):
+        return now
     rows = game.player(name).rows
     faces = game.sheet.dice_faces
     threshold = game.sheet.lock_threshold

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .connections import ChainCrossing
 from .crossing import Crossing
 from .errors import Refused
 from .events import Mark, Roll
@@ -38,7 +39,10 @@ SECOND = COLOUR_ROWS
 
 
 def crossing_for(tables: SheetTables) -> Crossing:
-    """The rules of a single cross on this sheet: with second crosses on Qwixx Double."""
+    """The rules of a single cross on this sheet: with second crosses on Qwixx Double, and
+    the crosses a chain sets off on Qwixx Connected's Chain (connections.py)."""
+    if tables.sheet.has_links:
+        return ChainCrossing(tables)
     return SecondCrossing(tables) if tables.sheet.has_doubles else Crossing(tables)
 
 

@@ -62,9 +62,7 @@ class Game:
         lucky_numbers = lucky_numbers_of(sheet, players, lucky)
         self.sheet = sheet
         self._tables = tables = tables_for(sheet)
-        self.players = [
-            PlayerSheet(name, tables.lock_bits, lucky_numbers.get(name, ())) for name in players
-        ]
+        self.players = _player_sheets(tables, players, lucky_numbers)
         self.seat = {name: index for index, name in enumerate(players)}
         self.phase = ROLL
         self.active = 0
@@ -349,6 +347,19 @@ class Game:
     def _end_game(self, reason: EndReason) -> None:
         self.reason = reason
         self.phase = OVER
+
+
+def _player_sheets(
+    tables: SheetTables, players: Sequence[str], lucky: Mapping[str, tuple[int, ...]]
+) -> list[PlayerSheet]:
+    """A blank sheet per seat, with its lucky numbers (Longo) and its pad (Connected)."""
+    if not tables.sheet.pads:
+        return [PlayerSheet(name, tables.lock_bits, lucky.get(name, ())) for name in players]
+    pad_of = tables.sheet.pad_of
+    return [
+        PlayerSheet(name, tables.lock_bits, lucky.get(name, ()), pad_of(seat))
+        for seat, name in enumerate(players)
+    ]
 
 
 def _locked_in_open_action(players: list[PlayerSheet], closed: int) -> int:

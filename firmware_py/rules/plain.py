@@ -26,6 +26,7 @@ from sheets import COLOURS
 from .draws import RANDOM_BITS, Bits, dice
 from .events import Event, Mark, Pass, Roll
 from .plain_boxes import BoxBits
+from .plain_links import LinkBits
 from .plain_seconds import SecondBits
 from .state import (
     ACTION1,
@@ -61,6 +62,7 @@ class CellBits:
         "cell",
         "choices",
         "closing",
+        "links",
         "lock_bits",
         "lock_cells",
         "lucky_cell",
@@ -108,6 +110,8 @@ class CellBits:
             for row in range(len(COLOURS))
         ]
         self.choices = self._choices()
+        # Connected, the Chain: the cells each pad joins (plain_links.py)
+        self.links = LinkBits(tables, self) if sheet.has_links else None
         self.swap_reach: dict[int, tuple[tuple[int, int], ...]] | None = None
         self.swap_cells: list[dict[int, SwapEntry]] = []
         if sheet.swaps:
@@ -245,6 +249,8 @@ def _play(game: Game, bits: Bits, record: _Record | None) -> int:
     has_extras, seats = any(lucky) or swaps is not None, range(len(masks))
     closed, locking, active, phase = game.closed, game.locking, game.active, game.phase
     locked = list(game.locked)
+    if cell_bits.links is not None:  # Connected, the Chain: the cross a pad joins to a cell
+        cross = cell_bits.links.cross(cross, locked)
     in_play = [row for row in range(len(COLOURS)) if not closed >> row & 1]
     rolls = 0
     undecided: Iterable[int]

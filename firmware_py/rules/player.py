@@ -7,6 +7,11 @@ cross are all plain integer operations on the mask, and a snapshot for undo is a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sheets import Pad
+
 COLOUR_ROWS = 4  # rows of a sheet past these are bonus rows (Big Points)
 
 Snapshot = tuple[tuple[int, ...], int, int, int, int, int]
@@ -21,14 +26,22 @@ class PlayerSheet:
         "lock_bits",
         "lucky",
         "name",
+        "pad",
         "penalties",
         "rewards",
         "rows",
         "swaps",
     )
 
-    def __init__(self, name: str, lock_bits: tuple[int, ...], lucky: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        name: str,
+        lock_bits: tuple[int, ...],
+        lucky: tuple[int, ...] = (),
+        pad: Pad | None = None,
+    ) -> None:
         self.name = name
+        self.pad = pad  # Qwixx Connected: the printed pad this player plays (fixed for the game)
         self.lucky = lucky
         self.rows = [0] * len(lock_bits)  # the colour rows, then any bonus rows (Big Points)
         self.lock_bits = lock_bits  # per row, the bit of its lock cross
@@ -39,7 +52,7 @@ class PlayerSheet:
         self.swaps = 0  # x-change: mask of the swap fields used (bit 0: the leftmost)
 
     def copy(self) -> PlayerSheet:
-        twin = PlayerSheet(self.name, self.lock_bits, self.lucky)
+        twin = PlayerSheet(self.name, self.lock_bits, self.lucky, self.pad)
         twin.restore(self.snapshot())
         return twin
 

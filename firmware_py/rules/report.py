@@ -7,6 +7,7 @@ from typing import Any
 from sheets import COLOURS
 
 from . import scoring
+from .connections import step_crosses, step_points
 from .doubles import crosses_in, second_positions
 from .game import Game
 from .player import PlayerSheet
@@ -41,6 +42,13 @@ def player_report(game: Game, player: PlayerSheet) -> dict[str, Any]:
         report["bonus_rows"] = bonus_rows_report(game, player)
     if sheet.swaps:
         report["swaps"] = swaps_report(sheet.swaps, player)
+    if player.pad is not None:  # Qwixx Connected: the pad played, and the stair's points
+        report["pad"] = player.pad.name
+    if player.pad is not None and player.pad.steps:
+        report["steps"] = {
+            "crosses": step_crosses(player),
+            "points": step_points(sheet, player),
+        }
     if sheet.rewards:
         report["rewards"] = [
             r.symbol for k, r in enumerate(sheet.rewards) if player.rewards >> k & 1

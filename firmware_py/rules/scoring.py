@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sheets import Sheet
 
+from .connections import step_points
 from .doubles import crosses_in
 from .player import PlayerSheet
 
@@ -63,7 +64,8 @@ def penalty_points(sheet: Sheet, player: PlayerSheet) -> int:
 
 def total(sheet: Sheet, player: PlayerSheet) -> int:
     rows = sum(row_points(sheet, player, row) for row in range(len(sheet.rows)))
-    return rows + reward_points(sheet, player) - penalty_points(sheet, player)
+    points = rows + reward_points(sheet, player) - penalty_points(sheet, player)
+    return points + step_points(sheet, player) if sheet.pads else points  # Connected: the stair
 
 
 def winners(sheet: Sheet, players: list[PlayerSheet]) -> list[str]:

@@ -66,8 +66,10 @@ class SheetTables:
         # Every row a mark may name, to its index: the colour rows, then any bonus rows.
         self.row_index = {name: row for row, name in enumerate(sheet.row_names)}
         self.mixed = any(set(row.colours) != {row.lock} for row in sheet.rows)
-        # No crosses set off by crosses: playouts take the fast path (plain.py).
-        self.plain = not (sheet.bonus_bar or sheet.rewards)
+        # No crosses set off by crosses (Bonus A and B) but the Chain's on the classic rows
+        # (plain_links.py): playouts take the fast path (plain.py).
+        chain_alone = not (sheet.bonus_rows or sheet.has_doubles or sheet.swaps)
+        self.plain = not (sheet.bonus_bar or sheet.rewards or (sheet.has_links and not chain_alone))
         self._marks: dict[str, list[list[Mark]]] = {}
         self._derived: dict[Callable[[SheetTables], Any], Any] = {}  # build -> what it built
 

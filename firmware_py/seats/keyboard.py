@@ -19,7 +19,8 @@ import sys
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
-from firmware_py.rules import ACTION1, ACTION2, Mark, Pass, Undo
+from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Undo
+from firmware_py.rules.connections import connection_note
 from firmware_py.rules.doubles import twice_words
 from firmware_py.seating import KEYBOARD
 from firmware_py.table import SeatDoor
@@ -136,11 +137,20 @@ class Keyboard:
             words = f"{self.asking}, {action}: you {self.decided}; the others decide"
             return words, ["[u] undo  > "]
         choices = [
-            f"[{i}] {mark_words(mark)}{twice_words(game, mark) if game else ''}"
+            f"[{i}] {mark_words(mark)}{self._notes(game, mark)}"
             for i, mark in enumerate(self.options, 1)
         ]
         head = f"{self.asking}, {action}: " + ("  ".join(choices) or "nothing to cross")
         return head, ["[p] pass  > "]  # undo is offered once there is a decision to take back
+
+    @staticmethod
+    def _notes(game: Game | None, mark: Mark) -> str:
+        """What a choice sets off or is worth beyond its cell: Double's " again", Connected's
+        " (chain: yellow 6)" or " (stair)"."""
+        if game is None:
+            return ""
+        player = game.player(mark.player)
+        return twice_words(game, mark) + connection_note(game.sheet, player, mark.row, mark.number)
 
     # ---- typing --------------------------------------------------------------------------------
 

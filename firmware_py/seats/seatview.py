@@ -33,6 +33,10 @@ class RowView:
     closed: bool  # the row is locked for everyone
     doubled: tuple[int, ...] = ()  # Qwixx Double: cell positions holding a second cross
     printed_double: tuple[int, ...] = ()  # Double B: cell positions printed double
+    # Qwixx Connected, on the player's pad: the stair's cell positions (framed in black), and
+    # each circled cell's position, its pair's letter (a, b, ...) and the cell it is joined to
+    stair: tuple[int, ...] = ()
+    links: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,23 @@ def _row_view(game: Game, player: PlayerSheet, row: int) -> RowView:
         closed=row in game.locked,
         doubled=tuple(second_positions(player, row)) if game.sheet.has_doubles else (),
         printed_double=tuple(sorted(map(sheet_row.numbers.index, sheet_row.double))),
+        stair=tuple(sorted(p for r, p in player.pad.steps if r == row)) if player.pad else (),
+        links=_links_in_row(game, player, row),
     )
+
+
+def _links_in_row(game: Game, player: PlayerSheet, row: int) -> tuple[tuple[int, str, str], ...]:
+    """Connected, the Chain: the circled cells of a row on the player's pad, each with its
+    pair's letter and the cell joined to it ("yellow 6"), left to right."""
+    if player.pad is None:
+        return ()
+    links = []
+    for k, ends in enumerate(player.pad.links):
+        for (here, position), (there, other) in (ends, ends[::-1]):
+            if here == row:
+                joined = f"{COLOURS[there]} {game.sheet.rows[there].numbers[other]}"
+                links.append((position, "abcdefgh"[k], joined))
+    return tuple(sorted(links))
 
 
 def bonus_row_views(game: Game, player: PlayerSheet) -> tuple[BonusRowView, ...]:

@@ -524,6 +524,8 @@ def _options(draw: Draw, view: TableView) -> None:
         text(draw, (0, 54), _bonus_line(view.double_crosses, "x2"))
     elif view.swaps and view.white_sum is not None:  # X-Change, action 1: what the sum trades for
         text(draw, (0, 54), _swap_line(view.white_sum, view.swaps))
+    elif view.connections:  # Connected: the chain's crosses or stair cells ("chain R6+Y6")
+        text(draw, (0, 54), _bonus_line(view.connections, view.connected))
     active = next((seat for seat in view.seats if seat.name == view.active), None)
     if active is not None and active.lucky:
         lucky = "lucky: " + " ".join(map(str, sorted(active.lucky)))

@@ -22,6 +22,7 @@ from PIL import Image
 
 from drivers.display import Display
 from drivers.lights import LockLights
+from firmware_py.rules.connections import step_crosses
 from firmware_py.rules.doubles import second_positions
 from firmware_py.show.blocks import breakdown_lines, cells, in_cells, story_lines
 from firmware_py.view import ATTRACT, ERROR, LUCKY, MENU, ROLLING, SETUP, TableView
@@ -335,6 +336,8 @@ class Terminal:
             if game.sheet.swaps:  # X-Change: the fields used ("X:3,6"), before the penalties
                 used = [str(k + 1) for k in range(len(game.sheet.swaps)) if player.swaps >> k & 1]
                 tail = f"  X:{','.join(used) or '-'}" + tail
+            if player.pad is not None and player.pad.steps:  # Connected: the stair's crosses
+                tail = f"  stair {step_crosses(player)}" + tail
             rows = []
             for row, colour in enumerate(game.sheet.row_names):  # Big Points: bonus rows last
                 numbers = game.sheet.row_numbers(row)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from firmware_py.rules import EndReason, Event, Game, Mark, Pass, Refused, Roll
+from firmware_py.rules.connections import chain_words
 from firmware_py.rules.doubles import twice_words
 from firmware_py.rules.player import PlayerSheet
 from sheets import COLOURS
@@ -19,7 +20,8 @@ def describe(event: Event, game: Game) -> str:
         crossed = f"{event.player} crosses {event.row} {event.number}{again}{lucky}"
         if event.swap is not None:  # X-Change: the field and what it traded
             crossed += " " + swap_words(event, game)
-        return crossed + bonus_words(bonus_crosses(event, game))
+        chain = chain_words(game.sheet, game.player(event.player), event.row, event.number)
+        return crossed + chain + bonus_words(bonus_crosses(event, game))
     if isinstance(event, Pass):
         return f"{event.player} passes"
     return f"{event.player} takes it back"
@@ -49,7 +51,7 @@ def swap_words(mark: Mark, game: Game) -> str:
 def bonus_crosses(mark: Mark, game: Game) -> dict[str, int]:
     """The crosses `mark` sets off besides its own cell (Bonus A's bar, Bonus B's rewards), by
     row colour; none on sheets where no cross sets off another, or for a mark refused."""
-    if game.plain:
+    if game.plain or game.sheet.has_links:  # (Connected: the chain is told in its words)
         return {}
     trial = game.copy()
     try:

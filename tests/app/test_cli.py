@@ -171,8 +171,8 @@ def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
     [
         (
             ["--variant", "nope"],
-            "unknown variant 'nope': one of big-points, bonus-a, bonus-b, classic, double-a, "
-            "double-b, longo",
+            "unknown variant 'nope': one of big-points, bonus-a, bonus-b, classic, "
+            "connected-chain, connected-steps, double-a, double-b, longo",
         ),
         (["--pace", "-1"], "--pace: must be a number of seconds from 0 to 600, not '-1'"),
         (["--pace", "soon"], "--pace: must be a number of seconds from 0 to 600, not 'soon'"),

@@ -78,15 +78,41 @@ class Invariants:
         self.totals_follow_the_score_table(game, after)
 
     def left_to_right(self, before: dict, after: dict, event) -> None:
+        """Crosses only to the right of a row's crosses; on the Chain ("Die Kette"), the cross
+        a chain sets off lands wherever its cell is, and its partner is crossed with it."""
         if type(event) is Undo:
             return
         for name, player in after["players"].items():
-            for colour, row in player["rows"].items():
-                old = before["players"][name]["rows"][colour]["marks"]
-                new = row["marks"]
-                assert new[: len(old)] == old, "a cross was taken away or reordered"
-                order = [self.sheet.rows[COLOURS.index(colour)].numbers.index(n) for n in new]
-                assert order == sorted(order) and len(set(order)) == len(order)
+            new_cells = self.new_cells(before["players"][name], player)
+            linked = self.set_off(player, new_cells)
+            for row, position in new_cells - linked:
+                old = before["players"][name]["rows"][COLOURS[row]]["marks"]
+                numbers = self.sheet.rows[row].numbers
+                assert all(numbers.index(n) < position for n in old), "a cross left of a cross"
+
+    def new_cells(self, old: dict, new: dict) -> set[tuple[int, int]]:
+        cells = set()
+        for colour, row in new["rows"].items():
+            was = old["rows"][colour]["marks"]
+            assert set(was) <= set(row["marks"]), "a cross was taken away"
+            numbers = self.sheet.rows[COLOURS.index(colour)].numbers
+            cells |= {
+                (COLOURS.index(colour), numbers.index(n)) for n in row["marks"] if n not in was
+            }
+        return cells
+
+    def set_off(self, player: dict, new_cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The Chain: new crosses whose partner was crossed in the same event; of each such
+        pair, one end (the cross the player made) still follows the row's order."""
+        pad = self.pad_of(player)
+        if pad is None or not pad.links:
+            return set()
+        ends = {cell for cell in new_cells if pad.partner(*cell) in new_cells}
+        assert len(ends) % 2 == 0
+        return ends
+
+    def pad_of(self, player: dict):
+        return next((pad for pad in self.sheet.pads if pad.name == player.get("pad")), None)
 
     def locks_need_enough_crosses(self, after: dict) -> None:
         for player in after["players"].values():
@@ -98,9 +124,21 @@ class Invariants:
                     assert row["crosses"] == len(row["marks"]) + len(row.get("doubled", ())) + 1
 
     def locked_rows_stay_frozen(self, after: dict) -> None:
+        """No cross in a locked row; on the Chain, but for a cell a chain joins to another
+        ("whether its row is already locked")."""
         for colour in after["locked"]:
+            row = COLOURS.index(colour)
             marks = {name: p["rows"][colour]["marks"] for name, p in after["players"].items()}
-            assert self.frozen.setdefault(colour, marks) == marks, f"a cross in locked {colour}"
+            frozen = self.frozen.setdefault(colour, marks)
+            for name, numbers in marks.items():
+                pad = self.pad_of(after["players"][name])
+                linked = {
+                    n
+                    for n in numbers
+                    if pad is not None and pad.partner(row, self.sheet.rows[row].numbers.index(n))
+                }
+                assert set(frozen[name]) <= set(numbers), f"a cross gone from locked {colour}"
+                assert set(numbers) - set(frozen[name]) <= linked, f"a cross in locked {colour}"
 
     def over_exactly_when_it_must(self, after: dict) -> None:
         most_penalties = max(p["penalties"] for p in after["players"].values())
@@ -124,7 +162,9 @@ class Invariants:
             penalty = 5 * player["penalties"]
             if "star" in player.get("rewards", []):
                 penalty = 0
-            assert player["total"] == rows + player.get("reward_points", 0) - penalty
+            steps = player.get("steps", {"crosses": 0})["crosses"]  # Connected: the stair
+            extras = player.get("reward_points", 0) + (self.sheet.score[steps] if steps else 0)
+            assert player["total"] == rows + extras - penalty
         best = max(p["total"] for p in after["players"].values())
         assert after["winners"] == [n for n, p in after["players"].items() if p["total"] == best]
 

@@ -5,7 +5,8 @@
   exactly as before (its state, its replay report, every player's legal marks);
 - `Check(player, ...)`: the replay report says so (per row: the crosses, the numbers crossed in
   order, the crosses its points are read for, the points, the numbers holding two crosses; the
-  bonus rows' boxes, the swap fields, the rows locked, the total, penalties, the game over), and
+  bonus rows' boxes, the swap fields, the stair's crossed cells, the rows locked, the total,
+  penalties, the game over), and
   the marks named are offered or not.
 
 Rolls are written `R(white1, white2, red=..)`: colour dice not named show 1, and only the dice
@@ -41,6 +42,7 @@ class Check:
     doubled: dict[str, list[int]] = field(default_factory=dict)
     bonus: dict[str, list[int]] = field(default_factory=dict)  # a bonus row's boxes, in order
     swaps: str | None = None  # the swap fields' states: u used, p passed, . open
+    steps: int | None = None  # Connected, the Steps: the stair's crossed cells
     locked: tuple[str, ...] | None = None  # the rows locked at the table, in order
     total: int | None = None
     penalties: int | None = None
@@ -112,6 +114,7 @@ def _check(game: Game, check: Check, where: str) -> None:
     swaps = "".join(SWAP_LETTERS[swap["state"]] for swap in sheet.get("swaps", []))
     wanted = {
         "swaps": (check.swaps, swaps),
+        "steps": (check.steps, sheet.get("steps", {}).get("crosses")),
         "locked": (None if check.locked is None else list(check.locked), report["locked"]),
         "total": (check.total, sheet["total"]),
         "penalties": (check.penalties, sheet["penalties"]),

@@ -61,6 +61,11 @@ VIEWS = {
     # Qwixx Double: the active player's crosses worth two those sums reach, under the sums
     "action2-double": TableView("action2", active="Ann", white=(4, 1), colours=DICE,
                                 double_crosses=("R 5", "Y 9", "G 5")),
+    # Qwixx Connected: the crosses those sums reach that set off the chain, or on the stair
+    "action2-chain": TableView("action2", active="Ann", white=(3, 5), colours=DICE,
+                               connected="chain", connections=("R11+Y11", "B9+G9")),
+    "action2-stair": TableView("action2", active="Ann", white=(1, 4), colours=DICE,
+                               connected="stair", connections=("Y6",)),
     "lock": TableView("lock", active="Ann", white=(6, 6), colours=DICE, locked=("green",),
                       waiting_for=("Ben",)),
     # a lock in action 2 ends the turn: no dice on the table, so the options show the scores

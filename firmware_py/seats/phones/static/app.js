@@ -604,10 +604,11 @@ function showCell(element, row, position, move) {
   const colour = row.cell_colours[position] || row.colour;
   const chosen = Boolean(move && selected && sameMove(move, selected));
   const double = doubleKind(row, position, state);
+  const joined = connectionKind(element, row, position);
   changed(element, "className", `cell ${colour} ${state}` + (chosen ? " selected" : "")
-    + double.classes);
-  const words = [colour !== row.colour ? colour : "", ...double.words, STATE_WORDS[state]]
-    .filter(Boolean);
+    + double.classes + joined.classes);
+  const words = [colour !== row.colour ? colour : "", ...double.words, ...joined.words,
+                 STATE_WORDS[state]].filter(Boolean);
   spoken(element, words.length ? ", " + words.join(", ") : "");
 }
 
@@ -625,6 +626,33 @@ function doubleKind(row, position, state) {
   } else if (state === "legal" && row.crossed.includes(position)) {
     classes.push("once");
     words.push("crossed once, may be crossed again");
+  }
+  return { classes: classes.map((name) => " " + name).join(""), words };
+}
+
+// Qwixx Connected, as on the player's pad: a stair cell framed in black; a circled cell of the
+// chain with its pair's letter in a corner (the same letter at both ends, where the pad draws a
+// line), each said in words: "on the stair", "chain b, joined to yellow 6".
+function connectionKind(element, row, position) {
+  const classes = [], words = [];
+  if ((row.stair || []).includes(position)) {
+    classes.push("stair");
+    words.push("on the stair");
+  }
+  const link = (row.links || []).find(([at]) => at === position);
+  let pair = element.querySelector(".pair");
+  if (link) {
+    classes.push("circled");
+    words.push(`chain ${link[1]}, joined to ${link[2]}`);
+    if (!pair) {
+      pair = document.createElement("span");
+      pair.className = "pair";
+      pair.setAttribute("aria-hidden", "true");  // (said in the words)
+      element.append(pair);
+    }
+    changed(pair, "textContent", link[1]);
+  } else if (pair) {
+    pair.remove();
   }
   return { classes: classes.map((name) => " " + name).join(""), words };
 }
