@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from firmware_py.errors import TowerError
 from firmware_py.league.incoming import SCORES
 from firmware_py.league.round_points import BY_HAND
 from firmware_py.league.tournament_store import RoundTable
@@ -18,7 +19,7 @@ __all__ = ["BY_HAND", "HandRefused", "hand_scores", "score_field"]
 WHOLE = re.compile(r"-?[0-9]{1,3}")  # (ASCII digits only: "²" is a digit to str.isdigit)
 
 
-class HandRefused(ValueError):
+class HandRefused(TowerError, ValueError):
     """What is wrong with a result typed by hand, in the organiser's words."""
 
 

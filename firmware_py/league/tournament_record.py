@@ -20,12 +20,13 @@ import json
 import sqlite3
 from typing import Any
 
+from firmware_py.errors import TowerError
 from firmware_py.league.tournament_store import TournamentStore
 
 MAX_RECORD = 512 * 1024  # bytes: 100 players, 10 rounds of 20 tables take about 60 KiB
 
 
-class RecordRefused(ValueError):
+class RecordRefused(TowerError, ValueError):
     """A record on the broker that the league does not take, and why, in words."""
 
 
