@@ -107,6 +107,7 @@ async def serve(config: LeagueConfig, database: Path) -> int:
         store.close()
         return say_and_fail(str(error))
     league = League(store, config.mqtt.prefix)
+    league.tournament.key = organisers.password  # signs the tournament's record on the broker
     page = LeaguePage(league, config.host, config.port, Evening(config.day_starts), organisers)
     try:
         port = await page.start()

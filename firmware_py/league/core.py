@@ -16,6 +16,7 @@ from firmware_py.league.ratings import Ratings
 from firmware_py.league.store import SavedRatings, Store
 from firmware_py.league.tables import TableNow, read_state
 from firmware_py.league.tournament import Tournament
+from firmware_py.league.tournament_record import RecordRefused
 from firmware_py.league.tournament_store import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,19 @@ class League:
             raise NotAResult(f"state of tower {tower!r}, which never said it is online")
         self.tables[tower] = read_state(payload)
         return NOTHING
+
+    def take_record(self, payload: bytes) -> None:
+        """The tournament's record, retained on the broker: read back into an emptied file."""
+        if not payload:
+            return  # (none kept there)
+        try:
+            if self.tournament.read_back(payload):
+                log.info("the tournament was read back from its record on the broker")
+        except RecordRefused as why:
+            self.store.count("malformed")
+            log.warning("the tournament's record on the broker is refused: %s", why)
+            self.tournament.record_sent = None  # (a forged one took its place: sent again)
+            self.tournament.changed.set()
 
     def _ignored(self, tower: str, why: NotAResult) -> None:
         self.store.count("malformed")

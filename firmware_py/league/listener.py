@@ -34,6 +34,7 @@ from firmware_py.bus.connect import (
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.league.core import League
 from firmware_py.league.tournament_bus import tell_towers
+from firmware_py.league.tournament_record import record_topic
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class Listener:
         self.catch_up = catch_up
         self.connected = asyncio.Event()
         self.trouble = ""  # why the broker cannot be reached now, in words
+        self.record = record_topic(settings.prefix, settings.tower_id)
 
     async def run(self) -> None:
         delay = FIRST_DELAY
@@ -93,12 +95,15 @@ class Listener:
             missing = self.league.resend_from()  # noted before any result can arrive
             kinds = (("result", 1), ("availability", 1), ("state", 0))
             await client.subscribe([(f"{prefix}/+/{kind}", qos) for kind, qos in kinds])
+            await client.subscribe(self.record, qos=1)  # (before any tower is asked)
             for tower, first in missing.items():
                 await self._ask_again(client, tower, first)
             self.connected.set()
             log.info("the league hears the towers on the MQTT broker at %s", self.settings.address)
             catching_up = asyncio.create_task(self._catch_up(client))
-            telling = asyncio.create_task(tell_towers(client, prefix, self.league.tournament))
+            telling = asyncio.create_task(
+                tell_towers(client, prefix, self.league.tournament, self.record)
+            )
             try:
                 await self._read(client)
             finally:
@@ -108,6 +113,11 @@ class Listener:
     async def _read(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
             payload = message.payload if isinstance(message.payload, bytes) else b""
+            if str(message.topic) == self.record:
+                self.league.take_record(payload)
+                if message.qos > 0:
+                    client._client.ack(message.mid, message.qos)
+                continue
             heard = self.league.take(str(message.topic), payload, retained=message.retain)
             if message.qos > 0:
                 client._client.ack(message.mid, message.qos)  # committed: now the broker

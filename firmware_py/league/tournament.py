@@ -20,14 +20,16 @@ from datetime import UTC, datetime
 from fractions import Fraction
 
 from firmware_py.errors import TowerError
-from firmware_py.league.draw import MEAN, TooFewTables, draw_round, placement_points
+from firmware_py.league.by_hand import BY_HAND, HandRefused, hand_scores
+from firmware_py.league.draw import TooFewTables, draw_round
 from firmware_py.league.incoming import TOWER, Result
+from firmware_py.league.round_points import CLOSED, round_points, round_tag, scored_points
+from firmware_py.league.tournament_record import read_record, record_message, restore
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable, TournamentStore
 from firmware_py.seats.names import MAX_NAME, clean_name, looks_alike, why_not_name
 
 MAX_ROUNDS = 10
 MAX_TOWERS = 256  # as the league keeps
-CLOSED = "(closed)"  # the game of a table the organiser closed without a result
 MAX_ENTRANTS = 100  # twenty towers of five
 LEVELS = ("easy", "medium", "hard")
 Clock = Callable[[], datetime]
@@ -45,6 +47,12 @@ class Total:
     points: Fraction
     rounds: tuple[Fraction | None, ...]
     left_after: int | None
+    scored: int = 0  # Qwixx points of their tables' games counted: the tie-break
+
+    @property
+    def standing(self) -> tuple[Fraction, int]:
+        """What ranks them: placement points, then Qwixx points scored (docs/league.md)."""
+        return self.points, self.scored
 
 
 def _now(clock: Clock) -> str:
@@ -97,7 +105,9 @@ class Tournament:
         self.store, self.clock = store, clock
         self.chance = chance or random.SystemRandom()
         self.outbox: dict[str, bytes] = {}  # tower: its seating message, waiting to go
-        self.changed = asyncio.Event()  # the outbox has something
+        self.changed = asyncio.Event()  # the outbox or the record has something new
+        self.key: bytes | None = None  # the organiser's password: signs the record
+        self.record_sent: bytes | None = None  # the record the broker holds, as last sent
 
     @property
     def header(self) -> Header | None:
@@ -115,7 +125,9 @@ class Tournament:
         if not 1 <= rounds <= MAX_ROUNDS:
             raise NotNow(f"a tournament has 1 to {MAX_ROUNDS} rounds")
         title = clean_name(name)[:40] or "Tournament"
-        return self.store.create(title, rounds, _now(self.clock), entrants, towers or [])
+        number = self.store.create(title, rounds, _now(self.clock), entrants, towers or [])
+        self.changed.set()
+        return number
 
     def rounds(self) -> dict[int, list[RoundTable]]:
         header = self.header
@@ -171,7 +183,21 @@ class Tournament:
             raise NotNow(f"every table of round {last} has reported")
         for tower in waiting:
             self.store.keep_game(header.id, last, tower, CLOSED, {})
+        self.changed.set()
         return waiting
+
+    def by_hand(self, tower: str, typed: dict[str, str]) -> dict[str, int]:
+        """The result of `tower`'s table in the round now, typed by the organiser (its tower
+        broke down; played on paper): checked, kept once, its scores by name."""
+        header = self._running()
+        last, tables = self.round_now()
+        try:
+            scores = hand_scores(tables, tower, typed)
+        except HandRefused as why:
+            raise NotNow(str(why)) from why
+        self.store.keep_game(header.id, last, tower, BY_HAND, scores)
+        self.changed.set()
+        return scores
 
     def leave(self, name: str) -> None:
         """A player leaves: their rounds from the next one drawn are not theirs."""
@@ -180,6 +206,7 @@ class Tournament:
         unplayed = any(name in table.players and not table.started for table in tables)
         if not self.store.leave(header.id, name, last - 1 if unplayed else last):
             raise NotNow(f"{name!r} is not a player still in the tournament")
+        self.changed.set()
 
     def end(self) -> None:
         header = self._running()
@@ -205,7 +232,10 @@ class Tournament:
             return False
         drawn = set(table.players)
         scores = {one.name: one.score for one in result.players if one.name in drawn}
-        return self.store.keep_game(header.id, tag[1], result.tower, result.id, scores)
+        kept = self.store.keep_game(header.id, tag[1], result.tower, result.id, scores)
+        if kept:
+            self.changed.set()  # (the record on the broker)
+        return kept
 
     def totals(self) -> list[Total]:
         """Every entrant's points, best first (ties by name)."""
@@ -222,14 +252,26 @@ class Tournament:
                     if name in earned and number <= header.rounds:
                         earned[name][number - 1] = points
         left = {one.name: one.left_after for one in self.store.entrants(header.id)}
-        totals = [Total(name, sum((p for p in got if p), Fraction(0)), tuple(got), left[name])
-                  for name, got in earned.items()]  # fmt: skip
-        return sorted(totals, key=lambda one: (-one.points, one.name))
+        scored = scored_points(rounds)
+        totals = [Total(name, sum((p for p in got if p), Fraction(0)), tuple(got), left[name],
+                        scored.get(name, 0)) for name, got in earned.items()]  # fmt: skip
+        return sorted(totals, key=lambda one: (-one.points, -one.scored, one.name))
 
     def _tell(self, towers: list[str]) -> None:
         for tower in towers:
             self.outbox[tower] = self.seating_message(tower)
         self.changed.set()
+
+    def record(self) -> bytes | None:
+        """The tournament's signed record for the broker (None: nothing to keep there)."""
+        return record_message(self.store, self.key) if self.key else None
+
+    def read_back(self, payload: bytes) -> bool:
+        """The record heard on the broker into an emptied file; RecordRefused if forged."""
+        restored = restore(self.store, read_record(payload, self.key))
+        if restored:
+            self._tell(list(self.messages()))
+        return restored
 
     def messages(self) -> dict[str, bytes]:
         """Every tower of the tournament's message (at each connection, again)."""
@@ -252,29 +294,3 @@ class Tournament:
                    "drawn": table.drawn if table else None,
                    "started": table.started if table else None}  # fmt: skip
         return json.dumps(message).encode()
-
-
-def round_tag(payload: bytes) -> tuple[int, int] | None:
-    """The (tournament, round) a tower's result says its game was played for, if any."""
-    try:
-        tag = json.loads(payload).get("round")
-        number, round_ = tag["tournament"], tag["round"]
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return None
-    if not all(type(one) is int and 0 < one < 1_000_000 for one in (number, round_)):
-        return None
-    return number, round_
-
-
-def round_points(table: RoundTable) -> dict[str, Fraction]:
-    """A reported table's placement points: by place among the players drawn there who
-    played (ties share), and nothing for one drawn who did not play; MEAN each at a table the
-    organiser closed without a result."""
-    if table.game is None:
-        return {}
-    if table.game == CLOSED:
-        return dict.fromkeys(table.players, MEAN)
-    scores = dict(table.scores)
-    places = [1 + sum(other > score for other in scores.values()) for score in scores.values()]
-    points = dict(zip(scores, placement_points(places), strict=True))
-    return {name: points.get(name, Fraction(0)) for name in table.players}

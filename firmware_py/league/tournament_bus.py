@@ -22,14 +22,25 @@ def seating_topic(prefix: str, tower: str) -> str:
     return f"{prefix}/{tower}/tournament"
 
 
-async def tell_towers(client: aiomqtt.Client, prefix: str, tournament: Tournament) -> None:
-    """Until cancelled (the connection's end): what the towers must hear of the tournament."""
+async def tell_towers(client: aiomqtt.Client, prefix: str, tournament: Tournament,
+                      record_topic: str) -> None:  # fmt: skip
+    """Until cancelled (the connection's end): what the towers must hear of the tournament,
+    and its record (tournament_record.py) kept retained on `record_topic`."""
     tournament.outbox.clear()
     tournament.outbox.update(tournament.messages())
+    tournament.record_sent = None  # (the broker may have lost it)
     while True:
         tournament.changed.clear()
         waiting, tournament.outbox = tournament.outbox, {}
+        record = tournament.record()
         failed = False
+        if record is not None and record != tournament.record_sent:
+            try:
+                await client.publish(record_topic, record, qos=1, retain=True)
+                tournament.record_sent = record
+            except aiomqtt.MqttError as error:
+                log.warning("the tournament's record is sent again in a moment: %s", error)
+                failed = True
         for tower, payload in waiting.items():
             try:
                 await client.publish(seating_topic(prefix, tower), payload, qos=1, retain=True)

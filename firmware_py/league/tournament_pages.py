@@ -10,8 +10,10 @@ from datetime import datetime
 from fractions import Fraction
 from html import escape
 
+from firmware_py.league.by_hand import score_field
 from firmware_py.league.pages import page
-from firmware_py.league.tournament import CLOSED, Total, round_points
+from firmware_py.league.round_points import BY_HAND, CLOSED, round_points
+from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
 
 WINNERS = 3  # the top players named at the end
@@ -40,7 +42,7 @@ def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTa
         return page("Tournament", note + "<p>No tournament yet.</p>" + organiser, refresh=refresh)
     body = note + _state(header, round_, tables)
     body += winners(totals) if header.ended else _tables(round_, tables)
-    body += "<h2>Points</h2>" + points_table(header.rounds, totals)
+    body += ("" if header.ended else "<h2>Points</h2>") + points_table(header.rounds, totals)
     return page(
         header.name, '<p><a href="/">The league</a></p>' + body + organiser, refresh=refresh
     )
@@ -78,6 +80,8 @@ def _table(table: RoundTable) -> str:
     )
     if table.game == CLOSED:
         state = "closed by the organiser, no result"
+    elif table.game == BY_HAND:
+        state = "typed in by hand by the organiser"
     elif table.game:
         state = "reported"
     elif table.started:
@@ -93,15 +97,21 @@ def points_table(rounds: int, totals: Sequence[Total]) -> str:
     heads = "".join(f"<th>R{number}</th>" for number in range(1, rounds + 1))
     rows = "".join(
         f"<tr><td>{rank}</td><td>{escape(one.name)}{_left(one)}</td>"
-        f"<td><b>{points_words(one.points)}</b></td>"
+        f"<td><b>{points_words(one.points)}</b></td><td>{one.scored}</td>"
         + "".join(f"<td>{points_words(each)}</td>" for each in one.rounds)
         + "</tr>"
-        for rank, one in enumerate(totals, start=1)
+        for rank, one in zip(ranks(totals), totals, strict=True)
     )
     return (
-        f'<table class="points"><thead><tr><th>#</th><th>Player</th><th>Points</th>{heads}'
+        f'<table class="points"><thead><tr><th>#</th><th>Player</th><th>Points</th>'
+        f'<th title="Qwixx points scored: the tie-break">Scored</th>{heads}'
         f"</tr></thead><tbody>{rows}</tbody></table>"
     )
+
+
+def ranks(totals: Sequence[Total]) -> list[int]:
+    """Each player's place, best first: tied on points and then on points scored, shared."""
+    return [1 + sum(other.standing > one.standing for other in totals) for one in totals]
 
 
 def _left(one: Total) -> str:
@@ -110,13 +120,16 @@ def _left(one: Total) -> str:
 
 
 def winners(totals: Sequence[Total]) -> str:
-    """The top players, named (a tie for a place names both)."""
+    """The top players, named with their places (a tie after the tie-break names both)."""
     if not totals:
         return ""
-    cut = totals[min(WINNERS, len(totals)) - 1].points
-    named = [one for one in totals if one.points >= cut]
-    items = "".join(f"<li>{escape(one.name)}: {points_words(one.points)}</li>" for one in named)
-    return f'<h2>Winners</h2><ol class="winners">{items}</ol>'
+    named = [(rank, one) for rank, one in zip(ranks(totals), totals, strict=True)
+             if rank <= WINNERS]  # fmt: skip
+    items = "".join(
+        f"<li>{rank}. {escape(one.name)}: {points_words(one.points)} ({one.scored} scored)</li>"
+        for rank, one in named
+    )
+    return f'<h2>Winners</h2><ul class="winners">{items}</ul><h2>Final standings</h2>'
 
 
 def _form(action: str, label: str, fields: str = "") -> str:
@@ -172,3 +185,16 @@ def organiser_forms(header: Header | None, entrants: Sequence[Entrant], can_draw
     )
     forms.append(_form("end", "End the tournament", sure))
     return "<h2>Organiser</h2>" + "".join(forms)
+
+
+def hand_form(table: RoundTable) -> str:
+    """The organiser types a table's result (its tower broke down; played on paper)."""
+    scores = "".join(
+        f'<label>{escape(name)} <input name="{score_field(seat)}" inputmode="numeric" '
+        'pattern="-?[0-9]{1,3}" maxlength="4"></label>'
+        for seat, name in enumerate(table.players)
+    )
+    tower = f'<input type="hidden" name="tower" value="{escape(table.tower)}">'
+    return (f"<h3>{escape(table.tower)}: its result typed by hand</h3><p>Each player's "
+            "score from the sheets; blank for one who did not play.</p>"
+            + _form("by-hand", f"Enter {table.tower}'s result", tower + scores))  # fmt: skip

@@ -14,6 +14,7 @@ from firmware_py.league.core import League
 from firmware_py.league.organiser import COOKIE, WINDOW, Organisers
 from firmware_py.league.tournament import NotNow, read_entrants, read_towers
 from firmware_py.league.tournament_pages import (
+    hand_form,
     organiser_forms,
     sign_in_form,
     tournament_page,
@@ -66,6 +67,9 @@ async def _page(request: web.Request) -> web.Response:
         forms = organiser_forms(header, entrants, can_draw=reported,
                                 can_start=bool(tables) and not begun,
                                 can_close=begun and not reported)  # fmt: skip
+        if tournament.running():
+            waiting = [table for table in tables if table.started and not table.game]
+            forms += "".join(hand_form(table) for table in waiting)
     else:
         forms = sign_in_form(organisers.on)
     said = request.app[TOLD].take(request.remote or "")
@@ -154,6 +158,13 @@ def _leave(league: League, fields: dict[str, str]) -> str:
     return f"{name} has left: not drawn again, no points in the rounds left"
 
 
+def _by_hand(league: League, fields: dict[str, str]) -> str:
+    tower = fields.get("tower", "")
+    scores = league.tournament.by_hand(tower, fields)
+    typed = ", ".join(f"{name} {score}" for name, score in scores.items())
+    return f"{tower}'s result is typed in by hand: {typed}"
+
+
 def _end(league: League, fields: dict[str, str]) -> str:
     if fields.get("sure") != "yes":
         raise NotNow('tick "Yes, end it" to end the tournament')
@@ -162,4 +173,4 @@ def _end(league: League, fields: dict[str, str]) -> str:
 
 
 ACTIONS = {"create": _create, "draw": _draw, "start": _start, "close": _close, "leave": _leave,
-           "end": _end}  # fmt: skip
+           "by-hand": _by_hand, "end": _end}  # fmt: skip

@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.tournament_results import result
 
 from firmware_py.league.core import League
+from firmware_py.league.round_points import round_tag
 from firmware_py.league.store import Store
-from firmware_py.league.tournament import NotNow, read_entrants, read_towers, round_tag
+from firmware_py.league.tournament import NotNow, read_entrants, read_towers
 from firmware_py.league.tournament_pages import tournament_page
 from firmware_py.league.tournament_store import RoundTable
 
@@ -40,23 +42,6 @@ def first_round_begun(rounds: int) -> tuple[League, list[RoundTable]]:
     league.tournament.draw(TOWERS)
     league.tournament.start()
     return league, league.tournament.round_now()[1]
-
-
-def result(tower: str, number: int, scores: dict[str, int], tag: tuple[int, int] | None) -> bytes:
-    """A tower's result as it publishes it, tagged with (tournament, round) when begun for one."""
-    players = [
-        {"name": name, "seat": seat, "kind": "computer", "level": "easy", "score": score,
-         "penalties": 0, "place": 1 + sum(other > score for other in scores.values())}
-        for seat, (name, score) in enumerate(scores.items(), start=1)
-    ]  # fmt: skip
-    payload = {
-        "id": f"{tower}-{number:06d}", "tower": tower, "game": number, "variant": "classic",
-        "started": None, "finished": f"2026-11-27T19:{number:02d}:00+00:00", "reason": "locks",
-        "players": players, "winners": [p["name"] for p in players if p["place"] == 1],
-    }  # fmt: skip
-    if tag is not None:
-        payload["round"] = {"tournament": tag[0], "round": tag[1]}
-    return json.dumps(payload).encode()
 
 
 def play_round(league: League, number: int, first_game: int = 1) -> dict[str, tuple[str, ...]]:

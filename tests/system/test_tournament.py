@@ -58,6 +58,22 @@ def wait_for_round_over(league: League, organiser: Browser, number: int) -> str:
     return page
 
 
+def a_cup_of_six_begun(tmp_path, broker, league: League, rounds: int,
+                       pace: float = 0) -> tuple[dict[str, Tower], Browser]:  # fmt: skip
+    """Towers t1 and t2 on the bus and a cup of six players whose first round has begun."""
+    league.wait_on_the_bus()
+    towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}", pace) for n in (1, 2)}
+    for tower in towers.values():
+        tower.wait_ready()
+    league.output.wait_until(lambda _: len(league.towers_online()) == 2 or None, HANG, 0.1)
+    organiser = Browser(league.url)
+    organiser.sign_in()
+    organiser.act("create", name="Cup", rounds=str(rounds), players="\n".join(PLAYERS[:6]))
+    organiser.act("draw")
+    organiser.act("start")
+    return towers, organiser
+
+
 def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
     """The organiser creates a tournament of nine players and two rounds; each round the league
     draws them across the towers (every player at one table, tables of three to five), each
@@ -106,16 +122,7 @@ def test_a_tower_restarted_mid_round_carries_its_game_on_and_it_counts_once(tmp_
     game on from its journal (its seating heard again, retained, starts nothing new) and the
     game's result counts once for its table; the round closes when both tables reported."""
     with the_league(tmp_path, broker) as league:
-        league.wait_on_the_bus()
-        towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}", pace=0.05) for n in (1, 2)}
-        for tower in towers.values():
-            tower.wait_ready()
-        league.output.wait_until(lambda _: len(league.towers_online()) == 2 or None, HANG, 0.1)
-        organiser = Browser(league.url)
-        organiser.sign_in()
-        organiser.act("create", name="Cup", rounds="1", players="\n".join(PLAYERS[:6]))
-        organiser.act("draw")
-        organiser.act("start")
+        towers, organiser = a_cup_of_six_begun(tmp_path, broker, league, rounds=1, pace=0.05)
         pulled = towers["t1"]
         pulled.wait_for("round 1 begins")
         pulled.wait_until(lambda lines: sum(bool(EVENT_NEWS.match(line)) for line in lines) > 5)
@@ -129,3 +136,72 @@ def test_a_tower_restarted_mid_round_carries_its_game_on_and_it_counts_once(tmp_
         assert len(list((tmp_path / "t1" / "state").glob("game-*.jsonl"))) == 1
         for tower in towers.values():
             tower.__exit__()
+
+
+def forge_the_record(broker) -> None:
+    """A guest's device puts a record of its own in the league's place (retained): unsigned,
+    then garbage. The league refuses both in words and puts its own back."""
+    forged = {"record": json.dumps({"tournament": [9, "Mine", 1, "x", None, []]}),
+              "signature": "0" * 64}  # fmt: skip
+    with BusListener(broker, "qwixx/+/nothing") as guest:
+        for payload in (json.dumps(forged).encode(), b"\xff{"):
+            guest.publish("qwixx/league/cafe/tournament", payload, qos=1, retain=True)
+
+
+def test_a_rebuilt_league_reads_its_tournament_back_from_the_broker(tmp_path, broker):
+    """docs/league.md, "A rebuilt league keeps its tournament": the league's file is a cache;
+    emptied (`--rebuild`), it gets the games from the towers' journals and the organiser's
+    draw, starts and tables counted from the tournament's signed record, retained on the
+    broker. A forged record is refused in words, and the league's own is put back."""
+    with the_league(tmp_path, broker) as league:
+        towers, organiser = a_cup_of_six_begun(tmp_path, broker, league, rounds=2)
+        standings = wait_for_round_over(league, organiser, 1).split("Round 1 of")[1]
+        drawn, counted = seatings(league.database), round_games(league.database)
+        forge_the_record(broker)
+        league.output.wait_until(
+            lambda lines: sum("record on the broker is refused" in one for one in lines) >= 2,
+            HANG)  # fmt: skip
+        assert "not signed with this league's organiser's password" in league.output.text
+        league.stop()
+        league.start("--rebuild")
+        assert league.output.first("read back from its record on the broker", 0, HANG)
+        league.output.wait_until(lambda _: round_games(league.database) == counted or None,
+                                 HANG, 0.1)  # fmt: skip
+        assert seatings(league.database) == drawn
+        organiser = Browser(league.url)
+        organiser.sign_in()
+        assert organiser.get()[1].split("Round 1 of")[1] == standings
+        assert "round 2's tables are drawn" in organiser.act("draw")  # it goes on from there
+        assert "Traceback" not in league.output.text
+        for tower in towers.values():
+            tower.__exit__()
+
+
+def test_a_broken_towers_table_has_its_result_typed_in_by_hand(tmp_path, broker):
+    """docs/league.md, "A result typed by hand": t1 breaks down mid-round, its players finish
+    on paper, and the organiser types their scores on the page. A guest's post, scores that are
+    not numbers and a table that is not in the round are refused in words; the result is marked
+    as typed by hand and counts once (typed again: refused)."""
+    with the_league(tmp_path, broker) as league:
+        towers, organiser = a_cup_of_six_begun(tmp_path, broker, league, rounds=1, pace=0.05)
+        towers["t1"].wait_for("round 1 begins")
+        towers["t1"].kill()  # (for good: its plug pulled, and it stays out)
+        league.output.wait_until(
+            lambda _: "still playing: t1." in organiser.get()[1] or None, HANG, every=0.2
+        )
+        players = seatings(league.database)[1]["t1"]
+        typed = {f"score-{seat}": str(30 - 5 * seat) for seat in range(len(players))}
+        guest = Browser(league.url)
+        assert guest.post("/tournament/by-hand", tower="t1", **typed)[0] == 403
+        wrong = organiser.act("by-hand", tower="t1", **{**typed, "score-0": "12a"})
+        assert f"{players[0]}'s score '12a' is not a sheet's total" in wrong
+        assert "'t9' has no table in this round" in organiser.act("by-hand", tower="t9", **typed)
+        page = organiser.act("by-hand", tower="t1", **typed)
+        assert "t1's result is typed in by hand" in page
+        assert "typed in by hand by the organiser" in page and "over: every table" in page
+        assert "counts once" in organiser.act("by-hand", tower="t1", **typed)
+        assert next(row[1:] for row in round_games(league.database)) == ("t1", "(by hand)")
+        points = [float(p) for p in re.findall(r"<td><b>([\d.]+)</b></td>", page)]
+        assert len(points) == 6 and abs(sum(points) - 6 * 3) <= 0.05 * 6, page
+        assert "Traceback" not in league.output.text
+        towers["t2"].__exit__()
