@@ -54,7 +54,7 @@ def chain_words(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> 
     player's pad, in words, or "" when it sets off nothing (no chain there, or its other end
     already crossed)."""
     other = joined_uncrossed(sheet, player, colour, number)
-    return "" if other is None else f" and the chain crosses {other}"
+    return "" if other is None else f" and the chain crosses {other[0]} {other[1]}"
 
 
 def connection_note(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str:
@@ -62,15 +62,23 @@ def connection_note(sheet: Sheet, player: PlayerSheet, colour: str, number: int)
     another, " (stair)" on a stair cell; "" elsewhere and on other sheets."""
     other = joined_uncrossed(sheet, player, colour, number)
     if other is not None:
-        return f" (chain: {other})"
-    pad, row = player.pad, COLOURS.index(colour) if colour in COLOURS else None
-    if pad is None or not pad.steps or row is None:
-        return ""
-    return " (stair)" if (row, sheet.rows[row].position(number)) in pad.steps else ""
+        return f" (chain: {other[0]} {other[1]})"
+    return " (stair)" if on_stair(sheet, player, colour, number) else ""
 
 
-def joined_uncrossed(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> str | None:
-    """ "yellow 6": the uncrossed cell joined to `colour` `number` on the player's pad."""
+def on_stair(sheet: Sheet, player: PlayerSheet, colour: str, number: int) -> bool:
+    """Whether `colour` `number` is one of the stair's cells on the player's pad."""
+    pad = player.pad
+    if pad is None or not pad.steps or colour not in COLOURS:
+        return False
+    row = COLOURS.index(colour)
+    return (row, sheet.rows[row].position(number)) in pad.steps
+
+
+def joined_uncrossed(
+    sheet: Sheet, player: PlayerSheet, colour: str, number: int
+) -> tuple[str, int] | None:
+    """("yellow", 6): the uncrossed cell joined to `colour` `number` on the player's pad."""
     if player.pad is None or not player.pad.links or colour not in COLOURS:
         return None
     row = COLOURS.index(colour)
@@ -79,7 +87,7 @@ def joined_uncrossed(sheet: Sheet, player: PlayerSheet, colour: str, number: int
     if partner is None or player.rows[partner[0]] >> partner[1] & 1:
         return None
     other_row, other_position = partner
-    return f"{COLOURS[other_row]} {sheet.rows[other_row].numbers[other_position]}"
+    return COLOURS[other_row], sheet.rows[other_row].numbers[other_position]
 
 
 def step_crosses(player: PlayerSheet) -> int:

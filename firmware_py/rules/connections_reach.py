@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sheets import COLOURS
-
-from .connections import joined_uncrossed
+from .connections import joined_uncrossed, on_stair
 from .doubles import moves_for
 from .events import Mark
 
@@ -29,16 +27,15 @@ def connections_in_reach(game: Game, name: str) -> tuple[str, tuple[str, ...]]:
         for mark in reached:
             other = joined_uncrossed(game.sheet, player, mark.row, mark.number)
             if other is not None:
-                colour, number = other.split()
+                colour, number = other
                 notes.append(f"{mark.row[0].upper()}{mark.number}+{colour[0].upper()}{number}")
         return "chain", tuple(notes)
-    on_stair = [
+    stair = [
         f"{mark.row[0].upper()}{mark.number}"
         for mark in reached
-        if (COLOURS.index(mark.row), game.sheet.rows[COLOURS.index(mark.row)].position(mark.number))
-        in pad.steps
+        if on_stair(game.sheet, player, mark.row, mark.number)
     ]
-    return "stair", tuple(on_stair)
+    return "stair", tuple(stair)
 
 
 def _action2_reach(game: Game, name: str) -> list[Mark]:
