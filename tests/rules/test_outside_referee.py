@@ -1,0 +1,37 @@
+"""The tower against a referee written apart from it (tests/support/outside_referee.py: from
+docs/game-log.md, the texts docs/rules.md quotes and the sheet files, importing nothing of the
+tower), over whole random games of classic and of every sheet of issue 44: at every decision
+both offer the same marks, every log line is legal to both, and both score the end alike. The
+games are the playouts' (every legal mark and pass equally likely), so double crosses, bonus
+boxes, swaps, chains and stairs all come up; the real `run`'s journals are held to the same
+referee in tests/support/whole_games.py."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from support.side_by_side import SHEETS_IT_READS, hold_to_the_outside_referee
+
+from firmware_py.journal.lines import event_to_line
+from firmware_py.rules import Game, Start, seat_pads
+from firmware_py.rules.rollout import play_out
+from sheets import load_sheet
+
+SEEDS = range(40)  # per sheet: 1 to 5 players
+
+
+def random_log(variant: str, seed: int) -> list[dict]:
+    """A whole random game's log lines, as the tower writes them."""
+    names = tuple(f"P{k}" for k in range(1 + seed % 5))
+    start = Start(variant, names, pads=seat_pads(load_sheet(variant), names))
+    events: list = []
+    play_out(Game.start(start), random.Random(seed), events)
+    return [json.loads(event_to_line(event)) for event in (start, *events)]
+
+
+@pytest.mark.parametrize("variant", SHEETS_IT_READS)
+def test_random_games_read_alike_by_the_tower_and_an_outside_referee(variant):
+    for seed in SEEDS:
+        hold_to_the_outside_referee(random_log(variant, seed))
