@@ -1,7 +1,8 @@
 """The tower against a referee written apart from it (tests/support/outside_referee.py: from
 docs/game-log.md, the texts docs/rules.md quotes and the sheet files, importing nothing of the
-tower), over whole random games of classic and of every sheet of issue 44: at every decision
-both offer the same marks, every log line is legal to both, and both score the end alike. The
+tower), over whole random games of classic, Mixx A and B and every sheet of issue 44: at every
+decision both offer the same marks, every log line is legal to both, and both score the end
+alike. The
 games are the playouts' (every legal mark and pass equally likely), so double crosses, bonus
 boxes, swaps, chains and stairs all come up; the real `run`'s journals are held to the same
 referee in tests/support/whole_games.py."""
@@ -35,3 +36,35 @@ def random_log(variant: str, seed: int) -> list[dict]:
 def test_random_games_read_alike_by_the_tower_and_an_outside_referee(variant):
     for seed in SEEDS:
         hold_to_the_outside_referee(random_log(variant, seed))
+
+
+def test_undo_takes_back_a_field_and_a_chains_cross_alike():
+    """docs/game-log.md `undo`: while action 1 is open a player takes back their decision,
+    the X-Change field it used and the cross a chain set off with it."""
+    for variant, mark in (
+        ("x-change", {"row": "green", "number": 5, "swap": 7}),
+        ("connected-chain", {"row": "green", "number": 4}),
+    ):
+        start = {"event": "start", "variant": variant, "players": ["Ann", "Ben"]}
+        if variant == "connected-chain":
+            start["pads"] = {"Ann": "A", "Ben": "A"}
+        total = 10 if "swap" in mark else 4
+        dice = {
+            "white": [total // 2, total - total // 2],
+            "red": 1,
+            "yellow": 1,
+            "green": 1,
+            "blue": 1,
+        }
+        ann = {"event": "mark", "player": "Ann", **mark}
+        hold_to_the_outside_referee(
+            [
+                start,
+                {"event": "roll", "dice": dice},
+                ann,
+                {"event": "undo", "player": "Ann"},
+                ann,
+                {"event": "pass", "player": "Ben"},
+                {"event": "pass", "player": "Ann"},
+            ]
+        )

@@ -1,9 +1,9 @@
 """A referee written apart from the tower, as one outside the project would write it: from
 docs/game-log.md, the published texts docs/rules.md quotes, and the sheet files (read with
-tomllib), for classic and the sheets of issue 44 (Big Points, Double A and B, X-Change, the
-Steps and the Chain). It imports nothing of `firmware_py`: a test plays the tower and this
-referee side by side over the same log lines, and holds every decision's legal marks and every
-score of one to the other's.
+tomllib), for classic, Mixx A and B, and the sheets of issue 44 (Big Points, Double A and B,
+X-Change, the Steps and the Chain). It imports nothing of `firmware_py`: a test plays the
+tower and this referee side by side over the same log lines, and holds every decision's legal
+marks and every score of one to the other's.
 
 Cells are (row name, number); a row's crosses are the positions crossed, left to right.
 """
@@ -39,6 +39,9 @@ class OutsideReferee:
         bonus = {"-".join(b["between"]): b["numbers"] for b in self.sheet.get("bonus_rows", [])}
         self.rows, self.bonus = rows, bonus
         self.doubles = {r["lock"]: set(r.get("double", [])) for r in self.sheet["rows"]}
+        self.colours = {
+            r["lock"]: r.get("colours", [r["lock"]] * len(r["numbers"])) for r in self.sheet["rows"]
+        }
         self.fields = [tuple(f) for f in self.sheet.get("swaps", {}).get("fields", [])]
         pads = {pad["name"]: pad for pad in self.sheet.get("pads", [])}
         self.seats = [
@@ -113,16 +116,25 @@ class OutsideReferee:
         return marks
 
     def _colour_marks(self, seat: Seat) -> set:
+        """Action 2: a white die and a colour die still in play, on a cell of that die's
+        colour (a whole row's in most sheets; Mixx A colours the cells), or a box beside it."""
+        sums = {
+            colour: {white + self.dice[colour] for white in self.dice["white"]}
+            for colour in COLOURS
+            if colour in self.dice and colour not in self.closed
+        }
         marks = set()
-        for colour in COLOURS:
-            in_play = colour in self.dice and colour not in self.closed
-            for white in self.dice["white"] if in_play else ():
-                n = white + self.dice[colour]
-                if self.may_cross(seat, colour, n):
-                    marks.add((colour, n, None))
-                for box in self.bonus:
-                    if colour in box.split("-") and self.may_box(seat, box, n, (colour,)):
-                        marks.add((box, n, None))
+        for row, numbers in self.rows.items():
+            for p, number in enumerate(numbers):
+                if number in sums.get(self.colours[row][p], ()) and self.may_cross(
+                    seat, row, number
+                ):
+                    marks.add((row, number, None))
+        for box in self.bonus:
+            for colour in box.split("-"):
+                for number in sums.get(colour, ()):
+                    if self.may_box(seat, box, number, (colour,)):
+                        marks.add((box, number, None))
         return marks
 
     # ---- the log's lines ------------------------------------------------------------------
@@ -130,6 +142,8 @@ class OutsideReferee:
     def line(self, data: dict) -> None:
         kind = data["event"]
         if kind == "roll":
+            faces = [*data["dice"]["white"], *(v for c, v in data["dice"].items() if c != "white")]
+            assert all(1 <= face <= self.sheet["dice_faces"] for face in faces), data["dice"]
             assert self.phase == "roll" and set(data["dice"]) == {
                 "white",
                 *set(COLOURS) - self.closed,

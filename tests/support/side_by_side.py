@@ -9,6 +9,8 @@ from support.outside_referee import OutsideReferee
 
 SHEETS_IT_READS = (
     "classic",
+    "mixx-a",
+    "mixx-b",
     "big-points",
     "double-a",
     "double-b",
