@@ -1,11 +1,10 @@
 """The tower against a referee written apart from it (tests/support/outside_referee.py: from
 docs/game-log.md, the texts docs/rules.md quotes and the sheet files, importing nothing of the
-tower), over whole random games of classic, Mixx A and B and every sheet of issue 44: at every
-decision both offer the same marks, every log line is legal to both, and both score the end
-alike. The
-games are the playouts' (every legal mark and pass equally likely), so double crosses, bonus
-boxes, swaps, chains and stairs all come up; the real `run`'s journals are held to the same
-referee in tests/support/whole_games.py."""
+tower), over whole random games of classic, Longo, Mixx A and B and every sheet of issue 44:
+at every decision both offer the same marks, every log line is legal to both, and both score
+the end alike. The games are the playouts' (every legal mark and pass equally likely), so
+lucky crosses, double crosses, bonus boxes, swaps, chains and stairs all come up; the real
+`run`'s journals are held to the same referee in tests/support/whole_games.py."""
 
 from __future__ import annotations
 
@@ -26,9 +25,14 @@ SEEDS = range(40)  # per sheet: 1 to 5 players
 def random_log(variant: str, seed: int) -> list[dict]:
     """A whole random game's log lines, as the tower writes them."""
     names = tuple(f"P{k}" for k in range(1 + seed % 5))
-    start = Start(variant, names, pads=seat_pads(load_sheet(variant), names))
+    sheet, rng = load_sheet(variant), random.Random(seed)
+    lucky = None
+    if sheet.has_lucky_numbers:  # Longo: two different numbers printed on each sheet
+        low, high = sheet.lucky_range
+        lucky = {name: tuple(rng.sample(range(low, high + 1), 2)) for name in names}
+    start = Start(variant, names, lucky, seat_pads(sheet, names))
     events: list = []
-    play_out(Game.start(start), random.Random(seed), events)
+    play_out(Game.start(start), rng, events)
     return [json.loads(event_to_line(event)) for event in (start, *events)]
 
 

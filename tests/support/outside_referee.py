@@ -1,6 +1,6 @@
 """A referee written apart from the tower, as one outside the project would write it: from
 docs/game-log.md, the published texts docs/rules.md quotes, and the sheet files (read with
-tomllib), for classic, Mixx A and B, and the sheets of issue 44 (Big Points, Double A and B,
+tomllib), for classic, Longo, Mixx A and B, and the sheets of issue 44 (Big Points, Double A and B,
 X-Change, the Steps and the Chain). It imports nothing of `firmware_py`: a test plays the
 tower and this referee side by side over the same log lines, and holds every decision's legal
 marks and every score of one to the other's.
@@ -26,12 +26,13 @@ class Seat:
     seconds: dict[str, set[int]]  # Double A: positions holding a second cross
     pad: dict = field(default_factory=dict)
     swaps: list[int] = field(default_factory=list)  # X-Change: fields used (1 = leftmost)
+    lucky: tuple[int, ...] = ()  # Longo: the lucky numbers printed on the sheet
     penalties: int = 0
 
 
 class OutsideReferee:
     """The game of one log: `line(data)` applies a log line (a dict), `legal(name)` lists the
-    marks a player may make now as (row, number, swap) triples, `scores()` the points."""
+    marks a player may make now as (row, number, swap, lucky), `scores()` the points."""
 
     def __init__(self, start: dict) -> None:
         self.sheet = tomllib.loads((SHEETS / f"{start['variant']}.toml").read_text("utf-8"))
@@ -49,6 +50,8 @@ class OutsideReferee:
             for name in start["players"]
         ]
         letters = list(pads)  # Connected: the pads the start line names, else seat k on pad k
+        for seat in self.seats:
+            seat.lucky = tuple(start.get("lucky", {}).get(seat.name, ()))
         for k, seat in enumerate(self.seats if pads else ()):
             seat.pad = pads[(start.get("pads") or {}).get(seat.name, letters[k % len(letters)])]
         self.active, self.phase, self.closed, self.order = 0, "roll", set(), []
@@ -63,7 +66,7 @@ class OutsideReferee:
         """A colour row's crosses: its cells, their second crosses, printed doubles, the lock."""
         numbers, cells = self.rows[row], seat.cells[row]
         extra = sum(1 for p in cells if numbers[p] in self.doubles[row])
-        lock = 1 if len(numbers) - 1 in cells else 0
+        lock = 1 if any(self.is_lock(row, p) for p in cells) else 0
         return len(cells) + len(seat.seconds[row]) + extra + lock
 
     def may_cross(self, seat: Seat, row: str, number: int) -> bool:
@@ -73,15 +76,19 @@ class OutsideReferee:
         p = numbers.index(number)
         if cells and p <= max(cells):
             return self.may_cross_again(seat, row, p)
-        return p < len(numbers) - 1 or self.crosses(seat, row) >= self.sheet["lock_threshold"]
+        return not self.is_lock(row, p) or self.crosses(seat, row) >= self.sheet["lock_threshold"]
+
+    def is_lock(self, row: str, p: int) -> bool:
+        """One of the numbers at the row's right end that lock it (Longo: the last two)."""
+        return p >= len(self.rows[row]) - self.sheet["lock_numbers"]
 
     def may_cross_again(self, seat: Seat, row: str, p: int) -> bool:
         """Double A: "nur, wenn diese Zahl die zuletzt eingetragene Zahl ... ist", once, never
         the last number."""
-        last = len(self.rows[row]) - 1
         return (
             bool(self.sheet.get("double_latest"))
-            and p == max(seat.cells[row]) != last
+            and p == max(seat.cells[row])
+            and not self.is_lock(row, p)
             and (p not in seat.seconds[row])
         )
 
@@ -102,9 +109,9 @@ class OutsideReferee:
 
     def _white_marks(self, seat: Seat) -> set:
         total = sum(self.dice["white"])
-        marks = {(r, total, None) for r in self.rows if self.may_cross(seat, r, total)}
+        marks = {(r, total, None, False) for r in self.rows if self.may_cross(seat, r, total)}
         marks |= {
-            (b, total, None)
+            (b, total, None, False)
             for b in self.bonus
             if self.may_box(seat, b, total, tuple(b.split("-")))
         }
@@ -112,7 +119,24 @@ class OutsideReferee:
         for k, pair in enumerate(self.fields, 1):
             if k > used and total in pair:
                 other = pair[1] if total == pair[0] else pair[0]
-                marks |= {(r, other, k) for r in self.rows if self.may_cross(seat, r, other)}
+                marks |= {(r, other, k, False) for r in self.rows if self.may_cross(seat, r, other)}
+        return marks | (self._lucky_marks(seat) if total in seat.lucky else set())
+
+    def _lucky_marks(self, seat: Seat) -> set:
+        """Longo: the next free cell of a row with the fewest crosses (of all four), if it may
+        be crossed (docs/game-log.md, "Words the rules use")."""
+        counts = {row: self.crosses(seat, row) for row in self.rows}
+        marks = set()
+        for row, numbers in self.rows.items():
+            cells = seat.cells[row]
+            following = max(cells) + 1 if cells else 0
+            fewest = counts[row] == min(counts.values())
+            if (
+                fewest
+                and following < len(numbers)
+                and self.may_cross(seat, row, numbers[following])
+            ):
+                marks.add((row, numbers[following], None, True))
         return marks
 
     def _colour_marks(self, seat: Seat) -> set:
@@ -129,12 +153,12 @@ class OutsideReferee:
                 if number in sums.get(self.colours[row][p], ()) and self.may_cross(
                     seat, row, number
                 ):
-                    marks.add((row, number, None))
+                    marks.add((row, number, None, False))
         for box in self.bonus:
             for colour in box.split("-"):
                 for number in sums.get(colour, ()):
                     if self.may_box(seat, box, number, (colour,)):
-                        marks.add((box, number, None))
+                        marks.add((box, number, None, False))
         return marks
 
     # ---- the log's lines ------------------------------------------------------------------
@@ -162,7 +186,7 @@ class OutsideReferee:
             return
         before = None
         if kind == "mark":
-            mark = (data["row"], data["number"], data.get("swap"))
+            mark = (data["row"], data["number"], data.get("swap"), data.get("lucky", False))
             assert mark in self.legal(name), f"{name} may not make {mark}"
             before = copy.deepcopy(seat)
             self._cross(seat, *mark)
@@ -174,15 +198,14 @@ class OutsideReferee:
         before = self.decided.pop(seat.name)
         if before is not None:
             self.seats[self.seats.index(seat)] = before
-        last = {row: len(numbers) - 1 for row, numbers in self.rows.items()}
         self.locking = {
             row
             for row in set(self.rows) - self.closed
-            if any(last[row] in s.cells[row] for s in self.seats)
+            if any(self.is_lock(row, p) for s in self.seats for p in s.cells[row])
         }
         self.active_crossed = self.decided.get(self.seats[self.active].name) is not None
 
-    def _cross(self, seat: Seat, row: str, number: int, swap: int | None) -> None:
+    def _cross(self, seat: Seat, row: str, number: int, swap: int | None, _lucky: bool) -> None:
         if swap:
             seat.swaps.append(swap)
         numbers = self.rows.get(row) or self.bonus[row]
@@ -191,7 +214,7 @@ class OutsideReferee:
             seat.seconds[row].add(p)
             return
         seat.cells[row].append(p)
-        if row in self.rows and p == len(numbers) - 1:
+        if row in self.rows and self.is_lock(row, p):
             self.locking.add(row)
         partner = self._partner(seat, row, number)  # the Chain: at once, wherever it lies
         if partner and self.rows[partner[0]].index(partner[1]) not in seat.cells[partner[0]]:

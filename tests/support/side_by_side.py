@@ -9,6 +9,7 @@ from support.outside_referee import OutsideReferee
 
 SHEETS_IT_READS = (
     "classic",
+    "longo",
     "mixx-a",
     "mixx-b",
     "big-points",
@@ -28,7 +29,7 @@ def hold_to_the_outside_referee(lines: list[dict]) -> Game:
     for number, line in enumerate(lines[1:], 2):
         if game.phase in (ACTION1, ACTION2):
             for name in game.waiting_for():
-                tower = {(m.row, m.number, m.swap) for m in game.legal_marks(name)}
+                tower = {(m.row, m.number, m.swap, m.lucky) for m in game.legal_marks(name)}
                 theirs = other.legal(name)
                 assert tower == theirs, (
                     f"line {number}: {name} may make {sorted(tower - theirs)} at the tower "
