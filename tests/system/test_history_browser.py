@@ -17,16 +17,15 @@ from support.phone_page import (
     CODE,
     axe_source,
     axe_violations,
-    first_roll,
     phone,
     play_in_browser,
+    play_to_the_end,
     same_picture,
     seated_phone,
 )
 from support.web import web_tower
 
 from firmware_py.app.web import history_pages
-from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seats.phones.server import WebServer
 
 pytestmark = browser_module("browser-history")
@@ -73,22 +72,6 @@ def test_the_history_is_reached_from_the_join_page_and_a_tap_opens_a_games_story
     play_in_browser(table, server, steps)
 
 
-def bot_takes_four_penalties(table) -> None:
-    """Dora crosses red 5 on Bot's first roll; then each player passes both actions of their
-    own turns (a penalty each) until Bot's fourth penalty ends the game: Dora has three,
-    1 - 15 = -14 points, and wins against Bot's -20."""
-    first_roll(table)
-    sixes = Roll((3, 3), {"red": 6, "yellow": 6, "green": 6, "blue": 6})
-    said = [table.submit(Mark("Dora", "red", 5)), table.submit(Pass("Bot")),
-            table.submit(Pass("Bot"))]  # fmt: skip
-    for _ in range(3):
-        for active, other in (("Dora", "Bot"), ("Bot", "Dora")):
-            said += [table.submit(sixes), table.submit(Pass(other)), table.submit(Pass(active)),
-                     table.submit(Pass(active))]  # fmt: skip
-    assert said == [None] * len(said)  # the referee took every decision
-    assert table.game.over and [table.game.total(name) for name in ("Dora", "Bot")] == [-14, -20]
-
-
 def test_at_game_over_a_tap_opens_the_history_with_the_game_in_it_and_its_story(tmp_path):
     """Issue 40: the history is reached from game over. Dora, on a phone, plays a game against
     Bot to its end; her game-over page's "Past games and players" opens the history, which
@@ -99,7 +82,7 @@ def test_at_game_over_a_tap_opens_the_history_with_the_game_in_it_and_its_story(
 
     async def steps(browser) -> None:
         page = await seated_phone(browser, server, "Dora", mobile=True)
-        bot_takes_four_penalties(table)
+        play_to_the_end(table)
         await page.wait_for_selector("#figures-box:not([hidden])")
         game_over = page.url
         await page.click("#figures-box >> text=Past games and players")
