@@ -123,14 +123,17 @@ def player_text(history: PlayerHistory) -> list[str]:
 
 def heat_text(heat: HeatMap) -> list[str]:
     """A sheet's heat-map as text: each row's numbers, and under each the share of games it
-    was crossed, in per cent."""
-    lines = [f"where the crosses went on {heat.variant} ({plural(heat.games, 'game')}): % crossed"]
+    was crossed and the share it was skipped, in per cent (the rest of the games it was left
+    open), as the phones' heat-map tells the three apart."""
+    games = plural(heat.games, "game")
+    lines = [f"where the crosses went on {heat.variant} ({games}): % of the games each number",
+             "was crossed or skipped (the rest: left open)"]  # fmt: skip
     for row, numbers in enumerate(heat.numbers()):
-        colour = COLOURS[row]
         counts = heat.cells[row]
-        lines.append(f"  {colour[0].upper()} " + "".join(f"{n:>4}" for n in numbers))
-        lines.append("    " + "".join(f"{round(100 * c[0] / max(1, heat.games)):>4}"
-                                      for c in counts))  # fmt: skip
+        lines.append(f"  {COLOURS[row][0].upper():<8}" + "".join(f"{n:>4}" for n in numbers))
+        for state, label in enumerate(("crossed", "skipped")):
+            lines.append(f"  {label:<8}" + "".join(
+                f"{round(100 * c[state] / max(1, heat.games)):>4}" for c in counts))  # fmt: skip
     return lines
 
 

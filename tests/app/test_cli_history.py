@@ -42,7 +42,13 @@ def test_a_players_figures_as_text_within_80_columns(tmp_path):
     assert lines[0] == "Ben: 2 games, 2 wins (100 %)"
     assert lines[3].split()[:4] == ["classic", "2", "47", "47"]
     assert any(line.split()[:5] == ["Ann", "2", "2", "0", "0"] for line in lines)
-    assert "where the crosses went on classic (2 games): % crossed" in lines
+    heading = lines.index("where the crosses went on classic (2 games): % of the games each number")
+    assert lines[heading + 1] == "was crossed or skipped (the rest: left open)"
+    red, crossed, skipped = (line.split() for line in lines[heading + 2 : heading + 5])
+    assert red == ["R", *map(str, range(2, 13))]  # Ben's red in both games: 5 to 12 but 8
+    assert crossed == ["crossed", "0", "0", "0", "100", "100", "100", "0", "100", "100", "100",
+                       "100"]  # fmt: skip
+    assert skipped == ["skipped", "100", "100", "100", "0", "0", "0", "100", "0", "0", "0", "0"]
     assert max(len(line) for line in lines) <= 80
 
 
