@@ -93,10 +93,11 @@ def test_a_runs_last_game_ends_on_each_players_bar_chart_and_the_story(tmp_path)
     assert story is not None
     view = TableView("over", story=story)
     *bars, story_chart = [drawn_alone(page, view) for page in story_pages(view)]
-    assert len(bars) == 2 and all(page.any() for page in bars)
-    main = frames(screens, "main")
-    shown = [display_pixels(frame) for frame in main]
+    heads = [player.name for player in story.breakdown.ranked()]
+    assert sorted(heads) == ["Ann", "Ben"] and len(bars) == 2
+    for name, page in zip(heads, bars, strict=True):  # a player's bars, penalties below
+        picture = Image.fromarray(page)
+        assert shows(picture, name) and shows(picture, "penalty"), name
+    shown = [display_pixels(frame) for frame in frames(screens, "main")]
     for page in (*bars, story_chart):
         assert any(seen(frame, page) for frame in shown)
-    for name in ("Ann", "Ben"):  # each bar chart headed by its player (the winner starred)
-        assert any(shows(frame, name) and shows(frame, "penalty") for frame in main), name
