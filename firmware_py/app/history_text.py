@@ -59,7 +59,7 @@ def show_players(figures: Standings, out: TextIO, form: str = "text") -> int:
             games, wins = _counted(line.games, "game"), _counted(line.wins, "win")
             out.write(f"{in_cells(line.name, NAME_CELLS)} {games} {wins} {rate:>3} %\n")
             out.writelines(f"    {s.variant:<{sheet}} {plural(s.games, 'game'):>10}, mean "
-                           f"{s.mean:.0f}, best {s.best}\n" for s in line.sheets)  # fmt: skip
+                           f"{round(s.mean)}, best {s.best}\n" for s in line.sheets)  # fmt: skip
         _left_out(figures, out)
     return 0
 
@@ -110,7 +110,7 @@ def player_text(history: PlayerHistory) -> list[str]:
     lines.append(f"{'sheet':<{wide}} {'games':>5} {'mean':>5} {'best':>5}  trend")
     most = max(sheet.best for sheet in history.sheets)
     for sheet in history.sheets:
-        lines.append(f"{sheet.variant:<{wide}} {sheet.games:>5} {sheet.mean:>5.0f} "
+        lines.append(f"{sheet.variant:<{wide}} {sheet.games:>5} {round(sheet.mean):>5} "
                      f"{sheet.best:>5}  {trend_in_words(sheet):<8} "
                      f"{bar(round(sheet.mean), most, 20)}")  # fmt: skip
     lines += ["", "head to head      games  ahead behind level"]

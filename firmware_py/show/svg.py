@@ -334,7 +334,7 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
     body += [f'<circle cx="{_n(x(i))}" cy="{_n(y(t))}" r="3" fill="{INK}"/>'
              for i, t in enumerate(shown)]  # fmt: skip
     words = (f"The last {plural(len(shown), 'game')} on {variant}, oldest first: "
-             f"{', '.join(map(str, shown))}; mean {mean:.0f}.")  # fmt: skip
+             f"{', '.join(map(str, shown))}; mean {round(mean)}.")  # fmt: skip
     return svg(WIDTH, height, f"Trend on {variant}", words, body, "trend")
 
 

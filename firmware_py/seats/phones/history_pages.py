@@ -262,7 +262,7 @@ def _players_list(standings: Standings) -> str:
         sheet = line.sheets[0]
         words = (f"{plural(line.games, 'game')}, {plural(line.wins, 'win')} "
                  f"({round(100 * line.win_rate)} %); "
-                 f"{sheet.variant}: mean {sheet.mean:.0f}, best {sheet.best}")  # fmt: skip
+                 f"{sheet.variant}: mean {round(sheet.mean)}, best {sheet.best}")  # fmt: skip
         items.append(f'<li><a class="link-button" href="{_player_link(line.name)}">'
                      f"{escape(line.name)}</a> {escape(words)}</li>")  # fmt: skip
     more = len(lines) - PLAYERS_LISTED
