@@ -51,7 +51,8 @@ def build_table(
     """A table on `hardware`: its displays draw every view first (dimmed and woken with the
     players' input), its lock lights follow, and systemd hears when it is ready."""
     chosen = TableSettings(**settings)
-    screens = Displays(DisplayPower(hardware.displays, clock, chosen.idle_dim, chosen.idle_blank))
+    power = DisplayPower(hardware.displays, clock, chosen.idle_dim, chosen.idle_blank)
+    screens = Displays(power, whole_ends=hardware.frames_kept)  # --screens: every page kept
     table = Table(seats=seats, variant=variant, journal=journal, hardware=hardware,
                   screens=screens, service=systemd, clock=clock, **settings)  # fmt: skip
     table.subscribe(LightPresenter(hardware.lights))

@@ -48,6 +48,7 @@ class Hardware:
     pixels: PixelsReader | None = None  # electronic dice, when configured
     buzzer: Buzzer | None = None  # None: sound is switched off
     speech: Speech | None = None  # None: the tower does not speak
+    frames_kept: bool = False  # every frame of the displays is kept as a picture (--screens)
 
     def close(self) -> None:
         if self.buzzer is not None:
@@ -82,6 +83,7 @@ def build_hardware(config: TowerConfig, faces: int, capture: Path | None = None)
         pixels=_pixels(config, faces, problems),
         buzzer=_buzzer(config.sound, problems),
         speech=_speech(config.sound),
+        frames_kept=capture is not None,
     )
 
 

@@ -53,14 +53,20 @@ def show_players(figures: Standings, out: TextIO, form: str = "text") -> int:
     else:
         if not lines:
             out.write(f"No finished games yet in {figures.index.directory}.\n")
+        sheet = _sheet_column(s.variant for line in lines for s in line.sheets)
         for line in lines:
             rate = round(100 * line.win_rate)
             games, wins = _counted(line.games, "game"), _counted(line.wins, "win")
             out.write(f"{in_cells(line.name, NAME_CELLS)} {games} {wins} {rate:>3} %\n")
-            out.writelines(f"    {s.variant:<10} {plural(s.games, 'game'):>10}, mean "
-                           f"{s.mean:.0f}, best {s.best}\n" for s in line.sheets)  # fmt: skip
+            out.writelines(f"    {s.variant:<{sheet}} {plural(s.games, 'game'):>10}, mean "
+                           f"{round(s.mean)}, best {s.best}\n" for s in line.sheets)  # fmt: skip
         _left_out(figures, out)
     return 0
+
+
+def _sheet_column(variants: Iterable[str]) -> int:
+    """The sheet column's width: the longest sheet name in it ('connected-steps')."""
+    return max(map(len, variants), default=0)
 
 
 def _counted(count: int, word: str) -> str:
@@ -100,11 +106,13 @@ def player_text(history: PlayerHistory) -> list[str]:
     if alike:
         lines.append(f"  also seated as {', '.join(alike)}")
     lines.append("")
-    lines.append(f"{'sheet':<10} {'games':>5} {'mean':>5} {'best':>5}  trend")
+    wide = _sheet_column(["sheet", *(sheet.variant for sheet in history.sheets)])
+    lines.append(f"{'sheet':<{wide}} {'games':>5} {'mean':>5} {'best':>5}  trend")
     most = max(sheet.best for sheet in history.sheets)
     for sheet in history.sheets:
-        lines.append(f"{sheet.variant:<10} {sheet.games:>5} {sheet.mean:>5.0f} {sheet.best:>5}  "
-                     f"{trend_in_words(sheet):<8} {bar(round(sheet.mean), most, 20)}")  # fmt: skip
+        lines.append(f"{sheet.variant:<{wide}} {sheet.games:>5} {round(sheet.mean):>5} "
+                     f"{sheet.best:>5}  {trend_in_words(sheet):<8} "
+                     f"{bar(round(sheet.mean), most, 20)}")  # fmt: skip
     lines += ["", "head to head      games  ahead behind level"]
     lines += [f"{in_cells(r.name, 16)}  {r.games:>5} {r.ahead:>6} {r.behind:>6} {r.level:>5}"
               for r in history.rivals]  # fmt: skip
@@ -115,14 +123,17 @@ def player_text(history: PlayerHistory) -> list[str]:
 
 def heat_text(heat: HeatMap) -> list[str]:
     """A sheet's heat-map as text: each row's numbers, and under each the share of games it
-    was crossed, in per cent."""
-    lines = [f"where the crosses went on {heat.variant} ({plural(heat.games, 'game')}): % crossed"]
+    was crossed and the share it was skipped, in per cent (the rest of the games it was left
+    open), as the phones' heat-map tells the three apart."""
+    games = plural(heat.games, "game")
+    lines = [f"where the crosses went on {heat.variant} ({games}): % of the games each number",
+             "was crossed or skipped (the rest: left open)"]  # fmt: skip
     for row, numbers in enumerate(heat.numbers()):
-        colour = COLOURS[row]
         counts = heat.cells[row]
-        lines.append(f"  {colour[0].upper()} " + "".join(f"{n:>4}" for n in numbers))
-        lines.append("    " + "".join(f"{round(100 * c[0] / max(1, heat.games)):>4}"
-                                      for c in counts))  # fmt: skip
+        lines.append(f"  {COLOURS[row][0].upper():<8}" + "".join(f"{n:>4}" for n in numbers))
+        for state, label in enumerate(("crossed", "skipped")):
+            lines.append(f"  {label:<8}" + "".join(
+                f"{round(100 * c[state] / max(1, heat.games)):>4}" for c in counts))  # fmt: skip
     return lines
 
 

@@ -153,7 +153,7 @@ def player_words(history: PlayerHistory) -> str:
 
 
 def sheets_table(sheets: Sequence[SheetFigures]) -> str:
-    rows = [(sheet.variant, str(sheet.games), f"{sheet.mean:.0f}", str(sheet.best),
+    rows = [(sheet.variant, str(sheet.games), f"{round(sheet.mean)}", str(sheet.best),
              trend_in_words(sheet)) for sheet in sheets]  # fmt: skip
     return _table("Games, mean and best per sheet", ("sheet", "games", "mean", "best", "trend"),
                   rows)  # fmt: skip
@@ -172,10 +172,10 @@ def trend_in_words(sheet: SheetFigures) -> str:
 def trend_words(sheet: SheetFigures) -> str:
     trend = sheet.trend()
     if trend is None:
-        return f"{sheet.variant}: mean {sheet.mean:.0f}, best {sheet.best}."
+        return f"{sheet.variant}: mean {round(sheet.mean)}, best {sheet.best}."
     last, before = trend
-    return (f"{sheet.variant}: the last 10 games {last:.0f} points on average, the 10 before "
-            f"{before:.0f} ({trend_in_words(sheet)}).")  # fmt: skip
+    return (f"{sheet.variant}: the last 10 games {round(last)} points on average, the 10 before "
+            f"{round(before)} ({trend_in_words(sheet)}).")  # fmt: skip
 
 
 def rivals_words(history: PlayerHistory) -> str:

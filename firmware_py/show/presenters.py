@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from drivers.display import Display
 from drivers.lights import LockLights
-from firmware_py.show.screens import render
+from firmware_py.show.screens import over_pages, render
 from firmware_py.view import ERROR, TableView
 from sheets import COLOURS
 
@@ -121,17 +121,45 @@ class DisplayPower:
                 display.blank()
 
 
+class EndPages:
+    """The pages of a game's end (the winner, the scores, each player's bars, the story, how
+    phones join: `screens.over_pages`) that the displays have drawn since it came on."""
+
+    def __init__(self) -> None:
+        self.story: object = None  # the game whose end is on (None: no end is)
+        self.pages = 0  # how many pages it has (0: none drawn yet, a lock's notice before)
+        self.drawn: set[int] = set()
+
+    def note(self, view: TableView) -> None:
+        if view.story is not self.story:
+            self.story, self.pages, self.drawn = view.story, 0, set()
+        if view.story is not None and view.screen == "over":
+            self.pages = len(over_pages(view))
+            self.drawn.add(view.page % self.pages)
+
+    def all_drawn(self) -> bool:
+        return self.story is None or 0 < self.pages <= len(self.drawn)
+
+
 class Displays:
     """The displays as the table drives them (`table.outputs.Screens`): each view drawn on
-    every display, their `power` (dim, blank, wake), and their refresh every second."""
+    every display, their `power` (dim, blank, wake), and their refresh every second.
+    `whole_ends`: a game's end counts as shown once each of its pages was drawn (its frames
+    are kept, `run --screens`), else at once."""
 
-    def __init__(self, power: DisplayPower) -> None:
+    def __init__(self, power: DisplayPower, *, whole_ends: bool = False) -> None:
         self.displays = power.displays
         self.draw = DisplayPresenter(power.displays)
         self.power = power
+        self.end = EndPages() if whole_ends else None
 
     def __call__(self, view: TableView) -> None:
         self.draw(view)
+        if self.end is not None:
+            self.end.note(view)
+
+    def end_shown(self) -> bool:
+        return self.end is None or self.end.all_drawn()
 
     def wake(self) -> bool:
         return self.power.wake()

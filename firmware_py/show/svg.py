@@ -309,6 +309,7 @@ RIVALS_WIDTH = 240
 RIVAL_FONT = 15
 BAR_START = 58  # units: where the bars start, after the words "ahead" and "behind"
 HEAT_ROW = 74  # units from one row of the sheet to the next in the heat-map
+DIGIT, BOLD_DIGIT = 0.64, 0.7  # a digit's width in DejaVu Sans (0.636 em), bold (0.696 em)
 
 
 def trend_chart(totals: Sequence[int], variant: str) -> str:
@@ -334,7 +335,7 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
     body += [f'<circle cx="{_n(x(i))}" cy="{_n(y(t))}" r="3" fill="{INK}"/>'
              for i, t in enumerate(shown)]  # fmt: skip
     words = (f"The last {plural(len(shown), 'game')} on {variant}, oldest first: "
-             f"{', '.join(map(str, shown))}; mean {mean:.0f}.")  # fmt: skip
+             f"{', '.join(map(str, shown))}; mean {round(mean)}.")  # fmt: skip
     return svg(WIDTH, height, f"Trend on {variant}", words, body, "trend")
 
 
@@ -404,18 +405,21 @@ def _heat_row(heat: HeatMap, numbers: Sequence[int], row: int, colour: str, top:
     fill, dark, _, _ = ROWS[colour]
     body = [row_label(colour, 0, top + 38)]
     games = max(1, heat.games)
+    # narrower cells (Longo's 15 numbers a row), smaller figures: "10 11 12", not "101112"
+    number_size = min(15, int((cell - 3) / (2 * BOLD_DIGIT)))  # two digits, 3 units apart
+    share_size = min(FONT, int((cell - 2) / (3 * DIGIT)))  # "100", 2 units apart
     for position, number in enumerate(numbers):
         crossed, skipped, _ = heat.cells[row][position]
         x, bar = LABEL + position * cell, 34
         body.append(text(x + cell / 2, top + 14, str(number), anchor="middle", fill=dark,
-                         size=15, bold=True))  # fmt: skip
+                         size=number_size, bold=True))  # fmt: skip
         body.append(rect(x + 2, top + 18, cell - 4, bar, PAPER, stroke=dark))
         done = bar * crossed / games
         body.append(rect(x + 2, top + 18 + bar - done, cell - 4, done, fill))
         gone = bar * skipped / games
         body.append(rect(x + 2, top + 18 + bar - done - gone, cell - 4, gone, hatched))
         body.append(text(x + cell / 2, top + 67, f"{round(100 * crossed / games)}",
-                         anchor="middle", fill=INK))  # fmt: skip
+                         anchor="middle", fill=INK, size=share_size))  # fmt: skip
     return body
 
 

@@ -113,7 +113,7 @@ class Table:
         self.thrown = ThrownDice(self, self.hardware.pixels, news)  # electronic dice, thrown
         self.computers = ComputerPlayers(self, self.doors.door(COMPUTER), timers)
         in_game = InGame(self, timers, self.thrown, self.computers.decide, absence)
-        self.planner = Planner(self, BetweenGames(self, timers), in_game)
+        self.planner = Planner(self, BetweenGames(self, timers, self.screens.end_shown), in_game)
 
     # ---- what the parts read -----------------------------------------------------------------
 

@@ -18,13 +18,16 @@ Presenter = Callable[[TableView], None]  # gets the table's view after every cha
 class Screens(Protocol):
     """The displays: they draw every view first, dim and wake with the players' input (a
     press on a dark display only wakes it), and are looked after every second (`refresh`:
-    burn-in shifts, a display that stopped answering tried again)."""
+    burn-in shifts, a display that stopped answering tried again). `end_shown`: a game's end,
+    if one is on them, has shown each of its pages where that matters (its frames are kept);
+    a run of counted games ends only then."""
 
     def __call__(self, view: TableView) -> None: ...
     def wake(self) -> bool: ...
     def touched(self) -> None: ...
     def rest(self) -> None: ...
     def refresh(self) -> None: ...
+    def end_shown(self) -> bool: ...
 
 
 class ServiceManager(Protocol):
@@ -52,6 +55,9 @@ class NoScreens:
 
     def refresh(self) -> None:
         pass
+
+    def end_shown(self) -> bool:
+        return True
 
 
 class NoServiceManager:

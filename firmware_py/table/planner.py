@@ -27,6 +27,7 @@ from firmware_py.table.timers import Schedule
 WAITING = (phases.MENU, phases.LUCKY, phases.ROLLING)  # phases that plan nothing
 BETWEEN_GAMES = (phases.ATTRACT, phases.GAME_OVER)
 JOIN_WINDOW = 20.0  # seconds between computer players' games while phones can join: time to scan
+LOOK_AGAIN = 0.5  # seconds: a run of counted games looks again whether its last end was shown
 
 
 class BetweenGamesTable(Phased, Seated, Configured, Protocol):
@@ -71,12 +72,16 @@ class PlanTable(Phased, GameOn, Paused, Protocol):
 
 class BetweenGames:
     """Computer players alone at the table start their next game; `games_wanted` games
-    finished end the run (None: never)."""
+    finished end the run (None: never), once the displays have shown the last game's end
+    (`end_shown`: with every frame kept, each of its pages)."""
 
-    def __init__(self, table: BetweenGamesTable, schedule: Schedule) -> None:
+    def __init__(self, table: BetweenGamesTable, schedule: Schedule,
+                 end_shown: Callable[[], bool] = lambda: True) -> None:  # fmt: skip
         self.table = table
         self.schedule = schedule
+        self.end_shown = end_shown
         self.games_wanted: int | None = None
+        self._looks = 0  # how often the run looked whether the end was shown, to stop
 
     def plan(self) -> None:
         table, pace = self.table, self.table.settings.pace
@@ -84,7 +89,16 @@ class BetweenGames:
         if alone and not self.finished_enough():
             self.schedule.once("next game", self.pause_between_games(), table.go_on)
         if self.finished_enough():
-            self.schedule.once("stop", pace * 2, table.stop)
+            self.schedule.once("stop", pace * 2, self.stop_once_shown)
+
+    def stop_once_shown(self) -> None:
+        """The run's games are played: it stops once the last one's end has been shown, looked
+        at again every LOOK_AGAIN seconds until then."""
+        if self.end_shown():
+            self.table.stop()
+            return
+        self._looks += 1
+        self.schedule.once(("stop", self._looks), LOOK_AGAIN, self.stop_once_shown)
 
     def pause_between_games(self) -> float:
         """Computer players alone start their next game after a short pause; while phones can

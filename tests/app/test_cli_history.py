@@ -42,7 +42,13 @@ def test_a_players_figures_as_text_within_80_columns(tmp_path):
     assert lines[0] == "Ben: 2 games, 2 wins (100 %)"
     assert lines[3].split()[:4] == ["classic", "2", "47", "47"]
     assert any(line.split()[:5] == ["Ann", "2", "2", "0", "0"] for line in lines)
-    assert "where the crosses went on classic (2 games): % crossed" in lines
+    heading = lines.index("where the crosses went on classic (2 games): % of the games each number")
+    assert lines[heading + 1] == "was crossed or skipped (the rest: left open)"
+    red, crossed, skipped = (line.split() for line in lines[heading + 2 : heading + 5])
+    assert red == ["R", *map(str, range(2, 13))]  # Ben's red in both games: 5 to 12 but 8
+    assert crossed == ["crossed", "0", "0", "0", "100", "100", "100", "0", "100", "100", "100",
+                       "100"]  # fmt: skip
+    assert skipped == ["skipped", "100", "100", "100", "0", "0", "0", "100", "0", "0", "0", "0"]
     assert max(len(line) for line in lines) <= 80
 
 
@@ -161,3 +167,29 @@ def test_what_is_said_while_indexing_reads_right_for_none_one_and_many_games(tmp
     state.mkdir()
     empty = history(state, "--players")
     assert empty.returncode == 0 and empty.stderr == "" and "No finished games" in empty.stdout
+
+
+def test_the_sheet_column_fits_the_longest_sheet_name_and_every_line_80_columns(tmp_path):
+    """The sheet column was 10 characters: a game of Qwixx Connected (`connected-steps`, 15)
+    pushed its row 5 columns right of the others, and the games' lines passed 80 columns. Now
+    the column is as wide as the longest name listed, every row's next column starts at the
+    same place, and a game's scores that would pass 80 columns go on under their column."""
+    lines = KNOWN.read_text().splitlines(keepends=True)
+    (tmp_path / "game-000001.jsonl").write_text(
+        lines[0].replace('"classic"', '"connected-steps"') + "".join(lines[1:])
+    )
+    shutil.copyfile(KNOWN, tmp_path / "game-000002.jsonl")
+    games = history(tmp_path).stdout.splitlines()
+    assert [line.split()[:3] for line in games[0::2]] == [
+        ["game-000001", "connected-steps", "won"], ["game-000002", "classic", "won"],
+    ]  # fmt: skip
+    assert games[0].index("won") == games[2].index("won") == games[0].index("connected") + 16
+    assert games[1].strip() == "Cleo 49" and games[1].index("Cleo") == games[0].index("Ann 39")
+    everyone = history(tmp_path, "--players").stdout.splitlines()
+    sheets = [line for line in everyone if line.startswith("    ")]
+    assert len(sheets) == 6 and {line.index(", mean") for line in sheets} == {4 + 15 + 1 + 10}
+    ben = history(tmp_path, "--player", "Ben").stdout.splitlines()
+    table = [line.split()[:4] for line in ben[3:5]]
+    assert table == [["connected-steps", "1", "50", "50"], ["classic", "1", "47", "47"]]
+    assert ben[3].index("50") == ben[4].index("47") and ben[2].index("games") == 16
+    assert max(len(line) for line in games + everyone + ben) <= 80

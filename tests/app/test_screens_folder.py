@@ -1,17 +1,24 @@
 """`run --screens DIR` writes every frame of every display as a numbered PNG. A second run
 into the same folder numbers on after the first: issue 24, it numbered from 1 again and wrote
 over the frames of the run before. Through those frames, a whole game of the longest names
-shows each name whole (issue 39)."""
+shows each name whole (issue 39), and a run's last game ends on every page of its figures
+(issue 40). A run of counted games now ends once the last game's end has shown each of its
+pages (4 s a page: about 20 s for two players)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PIL import Image
-from support.drawn_words import shows
+import numpy as np
+from PIL import Image, ImageDraw
+from support.drawn_words import display_pixels, shows
 from support.tower import Tower
 
+from drivers.display import SHIFT_OFFSETS
+from firmware_py.journal.figures import story_of_log
+from firmware_py.show.panel_charts import story_pages
 from firmware_py.show.whole import TALL
+from firmware_py.view import TableView
 
 
 def play_one_game(screens: Path, state: Path, *extra: str) -> None:
@@ -51,3 +58,46 @@ def test_a_game_of_the_longest_names_draws_each_whole(tmp_path):
     for name in names:
         rest = name.removeprefix("Alexandra-")
         assert any(shows(frame, "Alexandra-") and shows(frame, rest) for frame in main), name
+
+
+def drawn_alone(page, view: TableView) -> np.ndarray:
+    """One of the game-over pages as the show stage draws it, on a 128x64 panel of its own."""
+    image = Image.new("1", (128, 64))
+    page(ImageDraw.Draw(image), view)
+    return np.array(image, dtype=bool)
+
+
+def seen(frame: np.ndarray, page: np.ndarray) -> bool:
+    """The frame is the page, pixel for pixel, at one of the burn-in shifts (one pixel)."""
+    for dx, dy in SHIFT_OFFSETS:
+        shifted = np.zeros_like(page)
+        shifted[max(0, dy) : 64 + min(0, dy), max(0, dx) : 128 + min(0, dx)] = page[
+            max(0, -dy) : 64 - max(0, dy), max(0, -dx) : 128 - max(0, dx)
+        ]
+        if np.array_equal(frame, shifted):
+            return True
+    return False
+
+
+def test_a_runs_last_game_ends_on_each_players_bar_chart_and_the_story(tmp_path):
+    """Issue 40: at game over the 128x64 main display shows each player's breakdown as a bar
+    chart (a bar a row, its points and crosses, the penalties) and the game's story, pages
+    that take turns. `run --games 1 --screens` exited before they turned, so its frames
+    missed them; the run now waits until each page of its last game's end was drawn. Its
+    main display's frames hold each player's bar chart and the story, pixel for pixel as the
+    show stage draws them from the game's log (within the burn-in shift)."""
+    screens, state = tmp_path / "frames", tmp_path / "state"
+    play_one_game(screens, state, "--players", "Ann,Ben")
+    [log] = state.glob("game-*.jsonl")
+    story = story_of_log(log, log.read_bytes().splitlines(keepends=True))
+    assert story is not None
+    view = TableView("over", story=story)
+    *bars, story_chart = [drawn_alone(page, view) for page in story_pages(view)]
+    heads = [player.name for player in story.breakdown.ranked()]
+    assert sorted(heads) == ["Ann", "Ben"] and len(bars) == 2
+    for name, page in zip(heads, bars, strict=True):  # a player's bars, penalties below
+        picture = Image.fromarray(page)
+        assert shows(picture, name) and shows(picture, "penalty"), name
+    shown = [display_pixels(frame) for frame in frames(screens, "main")]
+    for page in (*bars, story_chart):
+        assert any(seen(frame, page) for frame in shown)

@@ -231,9 +231,7 @@ def test_a_game_file_left_empty_is_removed_and_the_game_before_it_resumed(tmp_pa
         game_log.append(TURN[0])
     (tmp_path / "game-000002.jsonl").write_bytes(b"")
     [line] = history_lines(tmp_path)  # history does not call it unreadable
-    assert line.startswith("game-000001 ") and line.endswith(
-        "unfinished               Ann 0, Ben 0"
-    )
+    assert line.startswith("game-000001 ") and line.endswith("classic unfinished Ann 0, Ben 0")
     assert journal.resume_latest().path.name == "game-000001.jsonl"
     assert journal.tidy() == []  # nothing to tell anyone
     assert [p.name for p in journal.games()] == ["game-000001.jsonl"]

@@ -6,6 +6,8 @@ of pages per device. Real aiohttp server and client, a real journal."""
 from __future__ import annotations
 
 import re
+import shutil
+import time
 import xml.etree.ElementTree as ElementTree
 
 import aiohttp
@@ -88,6 +90,33 @@ def test_a_players_page_has_their_figures_as_charts_each_with_words_and_a_table(
         assert "<table" in html
 
     browse(tmp_path, steps)
+
+
+def test_a_game_just_ended_is_in_the_pages_its_game_over_links_to_even_on_a_slow_disk(tmp_path):
+    """A page waits WAIT (0.1 s) for the journal's newest games; the game-over page links to
+    the history and to the game, so a game's end starts the reading at once and the pages wait
+    for it (up to ENDED_WAIT). Here reading the journal takes half a second, five times WAIT:
+    the game that has just ended is listed all the same, and its story is there."""
+    table, server = history_tower(tmp_path)
+    index = server.history.standings.index
+    slow_refresh = index.refresh
+
+    def refresh():
+        time.sleep(0.5)  # a busy tower's disk
+        return slow_refresh()
+
+    index.refresh = refresh
+
+    async def steps(get) -> None:
+        games = index.directory
+        shutil.copyfile(games / "game-000001.jsonl", games / "game-000004.jsonl")
+        server.hub.game_over.ended()  # as the phones' hub does when a game's end is shown
+        _, html = await get("/history")
+        assert "/history/game/4" in links(html)
+        status, story = await get("/history/game/4")
+        assert status == 200 and "Ben won with 47 points." in story
+
+    browse(tmp_path, steps, (table, server))
 
 
 def test_a_name_that_is_markup_is_shown_as_text_everywhere(tmp_path):

@@ -1,17 +1,22 @@
 """A player's head-to-head chart, checked by what it says: each rival's name, and the games
 ahead of them and behind them as two labelled bars of lengths in proportion, drawn narrow
-enough (RIVALS_WIDTH units, at most 15rem on the page) to fit a 360 px phone at 200 % text."""
+enough (RIVALS_WIDTH units, at most 15rem on the page) to fit a 360 px phone at 200 % text.
+A player's means read as a person says them (0, not -0)."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from PIL import ImageFont
 
-from firmware_py.journal.figures import Rival
-from firmware_py.show import svg
+from firmware_py.app import history_text
+from firmware_py.journal.figures import HeatMap, PlayerHistory, Rival, SheetFigures
+from firmware_py.show import figures_html, svg
+from sheets import load_sheet
 
 SVG = "{http://www.w3.org/2000/svg}"
+DEJAVU = "/usr/share/fonts/truetype/dejavu"  # Debian's fonts-dejavu-core: what the page draws
 
 
 def test_head_to_head_names_each_rival_with_bars_for_ahead_and_behind_in_proportion():
@@ -28,3 +33,33 @@ def test_head_to_head_names_each_rival_with_bars_for_ahead_and_behind_in_proport
     )  # the count fits after the longest bar
     described = chart.find(f"{SVG}desc").text
     assert "Against Ben: 4 games, Cleo ahead 1, behind 3, level 0." in described
+
+
+def test_a_mean_just_below_zero_is_0_everywhere_it_is_shown_never_minus_0():
+    """A player's games on a sheet of -1, 0 and 0 points have a mean of 0: the phone's page
+    showed '-0' (the mean, -0.33, formatted with its sign) in the sheets' table, under the trend
+    chart and in its words, and `history` in the terminal did the same."""
+    sheet = SheetFigures("mixx-b", games=3, mean=-1 / 3, best=0, totals=(-1, 0, 0))
+    history = PlayerHistory("Ann", games=3, wins=0, sheets=(sheet,), rivals=(), heat=())
+    page = figures_html.player_figures(history)
+    assert "<td>0</td>" in page and "mean 0" in page and "-0" not in page
+    assert history_text.player_text(history)[3].split()[:4] == ["mixx-b", "3", "0", "0"]
+    assert figures_html.trend_words(sheet) == "mixx-b: mean 0, best 0."
+
+
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_the_heat_maps_figures_fit_their_cells_on_any_sheet(variant):
+    """Longo's rows have 15 numbers, not 11: its heat-map's numbers ran together at 360 px
+    ("101112131415"), and so would the shares under them ("100100"). Each figure, measured in
+    the chart's font (DejaVu Sans, as the page draws it), is narrower than its cell by 2 units
+    at least, with every cell crossed in the one game (three digits under each)."""
+    rows = load_sheet(variant).rows
+    heat = HeatMap(variant, 1, tuple(((1, 0, 0),) * len(row.numbers) for row in rows))
+    chart = ElementTree.fromstring(svg.heat_chart(heat))
+    cell = (svg.WIDTH - svg.LABEL) / len(rows[0].numbers)
+    figures = [t for t in chart.iter(f"{SVG}text") if t.text.isdigit()]
+    assert len(figures) == 2 * sum(len(row.numbers) for row in rows)  # a number, a share each
+    for figure in figures:
+        bold = "-Bold" if figure.get("font-weight") == "bold" else ""
+        font = ImageFont.truetype(f"{DEJAVU}/DejaVuSans{bold}.ttf", float(figure.get("font-size")))
+        assert font.getlength(figure.text) <= cell - 2, (figure.text, figure.get("font-size"))

@@ -128,6 +128,23 @@ def dora_crossed_red_5_and_rolls(table: Table) -> None:
     table.submit(Roll((1, 4), {"red": 2, "yellow": 2, "green": 2, "blue": 2}))
 
 
+def play_to_the_end(table: Table) -> None:
+    """A whole game of Dora (seated) and Bot, short: Dora crosses red 5 on Bot's first roll
+    (`first_roll`); then each player passes both actions of their own turns (a penalty each)
+    until Bot's fourth penalty ends the game: Dora has three, 1 - 15 = -14 points, and wins
+    against Bot's -20."""
+    first_roll(table)
+    sixes = Roll((3, 3), {"red": 6, "yellow": 6, "green": 6, "blue": 6})
+    said = [table.submit(Mark("Dora", "red", 5)), table.submit(Pass("Bot")),
+            table.submit(Pass("Bot"))]  # fmt: skip
+    for _ in range(3):
+        for active, other in (("Dora", "Bot"), ("Bot", "Dora")):
+            said += [table.submit(sixes), table.submit(Pass(other)), table.submit(Pass(active)),
+                     table.submit(Pass(active))]  # fmt: skip
+    assert said == [None] * len(said)  # the referee took every decision
+    assert table.game.over and [table.game.total(name) for name in ("Dora", "Bot")] == [-14, -20]
+
+
 async def big_enough(element) -> None:
     """A target a finger hits: at least 44 px each way (docs/accessibility.md)."""
     box = await element.bounding_box()

@@ -13,13 +13,20 @@ from support.browser import browser_module
 from support.history import history_tower
 from support.paths import GOLDEN
 from support.phone_page import (
+    BOT,
     CODE,
     axe_source,
     axe_violations,
     phone,
     play_in_browser,
+    play_to_the_end,
     same_picture,
+    seated_phone,
 )
+from support.web import web_tower
+
+from firmware_py.app.web import history_pages
+from firmware_py.seats.phones.server import WebServer
 
 pytestmark = browser_module("browser-history")
 AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
@@ -61,6 +68,39 @@ def test_the_history_is_reached_from_the_join_page_and_a_tap_opens_a_games_story
         await page.wait_for_selector("h1:text('Ben')")
         described = await page.evaluate(CHARTS)
         assert described and all(role == "img" and words for role, words in described)
+
+    play_in_browser(table, server, steps)
+
+
+def test_at_game_over_a_tap_opens_the_history_with_the_game_in_it_and_its_story(tmp_path):
+    """Issue 40: the history is reached from game over. Dora, on a phone, plays a game against
+    Bot to its end; her game-over page's "Past games and players" opens the history, which
+    lists the game, its winner and scores; a tap on it opens its story (its charts described
+    in words), and back on the game-over page "This game in the history" opens the same."""
+    table, hub, _ = web_tower(tmp_path, [BOT])
+    server = WebServer(hub, "127.0.0.1", 0, history_pages(table.journal))
+
+    async def steps(browser) -> None:
+        page = await seated_phone(browser, server, "Dora", mobile=True)
+        play_to_the_end(table)
+        await page.wait_for_selector("#figures-box:not([hidden])")
+        game_over = page.url
+        await page.click("#figures-box >> text=Past games and players")
+        await page.wait_for_selector("h1:text('Past games and players')")
+        listed = await page.inner_text("ul.games li")
+        assert listed.startswith("Game 1 ") and listed.endswith(
+            " classic: Dora won (Bot -20, Dora -14)"
+        ), listed  # (and when it began, in the tower's time zone)
+        await page.click("ul.games a[href='/history/game/1']")
+        await page.wait_for_selector("h1:text('Game 1')")
+        charts = await page.evaluate(CHARTS)
+        assert [role for role, _ in charts] == ["img", "img"]
+        assert "Dora won with -14 points." in charts[0][1], charts
+        await page.goto(game_over)
+        await page.wait_for_selector("#figures-box:not([hidden])")
+        await page.click("#game-link")
+        await page.wait_for_selector("h1:text('Game 1')")
+        assert await page.evaluate(CHARTS) == charts
 
     play_in_browser(table, server, steps)
 

@@ -22,12 +22,16 @@ class GameOverFigures:
         self.figures = figures
         self.story: GameStory | None = None
         self.drawn = ""
+        self.ended: Callable[[], None] = lambda: None  # told of a game's end: the history
 
     def keep(self, story: GameStory | None) -> None:
-        """The table's view changed: its story drawn, once (a new game has none)."""
+        """The table's view changed: its story drawn, once (a new game has none); a game's
+        end is told (`ended`: the history's pages read it at once)."""
         if story is not self.story:
             self.story = story
             self.drawn = self.figures(story) if story is not None and self.figures else ""
+            if story is not None:
+                self.ended()
 
     def add_to(self, view: dict[str, Any]) -> None:
         """A player's view at game over gets the figures and the game's number (its page in

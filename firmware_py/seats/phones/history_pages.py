@@ -8,8 +8,11 @@ the whole table, `Bucket`), its inputs bounded (a name of at most MAX_NAME chara
 numbers of at most nine digits), and every answer is a page in words, a refusal included. The
 figures come from the journal's index (`journal/standings.py`); reading logs happens in a
 thread of its own (`Refresher`), so the table's loop never waits on the disk, and a request
-waits at most WAIT seconds for the newest games before it shows what is counted so far. The
-charts are drawn by the show stage, handed in as `Drawings` (`app/web.py`).
+waits at most WAIT seconds for the newest games before it shows what is counted so far. A
+game's end starts that reading at once (`game_ended`), and until it has read the game a page
+waits for it up to ENDED_WAIT: the game-over page's links lead to the history with the game in
+it, even on a busy tower. The charts are drawn by the show stage, handed in as `Drawings`
+(`app/web.py`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 
 WARM_UP_AFTER = 2.0  # seconds after the web server starts: the journal read for the history
 WAIT = 0.1  # seconds a page waits for the journal's newest games before it answers
+ENDED_WAIT = 5.0  # ... for a game that has just ended (its game-over page links here)
 PER_ADDRESS = (12, 2.0)  # pages one address may ask at once, and then per second
 FOR_EVERYONE = (40, 10.0)  # ... and the whole table
 ADDRESSES_KEPT = 256
@@ -80,6 +84,17 @@ class Refresher:
             thread.start()
         return self._done
 
+    def anew(self) -> asyncio.Future[None]:
+        """A refresh that begins now or, while one runs (it may have listed the journal
+        before the newest log was whole), as soon as that one ends: its end."""
+        running = self._done
+        if running is None or running.done():
+            return self.start()
+        after = asyncio.get_running_loop().create_future()
+        running.add_done_callback(lambda _: self.start().add_done_callback(
+            lambda _: _finish(after)))  # fmt: skip
+        return after
+
     def _run(self, loop: asyncio.AbstractEventLoop, done: asyncio.Future[None]) -> None:
         try:
             self.standings.index.refresh()
@@ -110,6 +125,7 @@ class HistoryPages:
         self.refresher = Refresher(standings)
         self.budget = PageBudget(PER_ADDRESS, FOR_EVERYONE, clock(), ADDRESSES_KEPT)
         self._warming: asyncio.TimerHandle | None = None
+        self._ended: asyncio.Future[None] | None = None  # the reading begun at a game's end
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/history", self._guarded(self._table))
@@ -125,6 +141,18 @@ class HistoryPages:
         self._warming = loop.call_later(WARM_UP_AFTER, self.refresher.start)
         app.on_cleanup.append(self._cool_down)
 
+    def game_ended(self) -> None:
+        """A game ended (its log is whole): the index reads it now, for the pages that its
+        game-over page links to."""
+        self._ended = self.refresher.anew()
+
+    def _reading(self) -> tuple[asyncio.Future[None], float]:
+        """The reading of the journal's newest games that a page waits for, and how long at
+        most: the one begun at a game's end until it is done (ENDED_WAIT), else one now (WAIT)."""
+        if self._ended is not None and not self._ended.done():
+            return self._ended, ENDED_WAIT
+        return self.refresher.start(), WAIT
+
     async def _cool_down(self, app: web.Application) -> None:
         if self._warming is not None:
             self._warming.cancel()
@@ -136,8 +164,9 @@ class HistoryPages:
         async def guarded(request: web.Request) -> web.Response:
             if not self.budget.allowed(request.remote or "", self.clock()):
                 return page("Too often", f"<p>{escape(TOO_OFTEN)}</p>", 429)
+            reading, wait = self._reading()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self.refresher.start()), WAIT)
+                await asyncio.wait_for(asyncio.shield(reading), wait)
             try:
                 return await handler(request)
             except web.HTTPException:
@@ -233,7 +262,7 @@ def _players_list(standings: Standings) -> str:
         sheet = line.sheets[0]
         words = (f"{plural(line.games, 'game')}, {plural(line.wins, 'win')} "
                  f"({round(100 * line.win_rate)} %); "
-                 f"{sheet.variant}: mean {sheet.mean:.0f}, best {sheet.best}")  # fmt: skip
+                 f"{sheet.variant}: mean {round(sheet.mean)}, best {sheet.best}")  # fmt: skip
         items.append(f'<li><a class="link-button" href="{_player_link(line.name)}">'
                      f"{escape(line.name)}</a> {escape(words)}</li>")  # fmt: skip
     more = len(lines) - PLAYERS_LISTED

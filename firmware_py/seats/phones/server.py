@@ -225,6 +225,8 @@ class WebServer:
                  ) -> None:  # fmt: skip
         self.hub = hub
         self.history = history
+        if history is not None:  # a game's end: the history reads it before anyone asks
+            hub.game_over.ended = history.game_ended
         self.host = host
         self.port = port
         self.moved_from: int | None = None  # the configured port, when another program held it
