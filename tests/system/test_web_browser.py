@@ -194,10 +194,24 @@ def test_the_qr_links_key_joins_with_nothing_to_type_and_a_stale_one_asks_for_th
     with_browser(table, server, steps)
 
 
+async def final_scores(page) -> list[tuple[int, str]]:
+    """The game over's scores as the list numbers them: (place, "name: total") top down."""
+    js = "items => items.map(item => [item.value, item.textContent])"
+    return [tuple(item) for item in await page.eval_on_selector_all("#scores li", js)]
+
+
+def ranking(game) -> list[tuple[int, str]]:
+    """Best total first, each numbered by its place; players level share the number."""
+    totals = sorted(((game.total(p.name), p.name) for p in game.players), key=lambda t: -t[0])
+    return [(1 + sum(other > total for other, _ in totals), f"{name}: {total}")
+            for total, name in totals]  # fmt: skip
+
+
 def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
     """Ann and Ben on phones, Bot a computer player; the phones tap their first move
     (or pass), the roll button is pressed for the phones' rolls, until the game is over; then
-    each phone, reloaded, draws its final view exactly as it stood."""
+    each phone, reloaded, draws its final view exactly as it stood, its scores best first and
+    numbered by place (in seat order, '1.' read as the winner when Bot had lost)."""
     table, _, server = bot_tower
 
     async def steps(browser) -> None:
@@ -221,8 +235,7 @@ def test_two_phones_play_a_whole_game_against_the_tower(bot_tower):
             await page.wait_for_selector("#text >> text=Game over")
             shown = await page.inner_text("#total")
             assert shown == f"score {table.game.total(name)}"
-            scores = await page.eval_on_selector_all("#scores li", "items => items.length")
-            assert scores == 3
+            assert await final_scores(page) == ranking(table.game)
             drawn = await page.evaluate(DRAWN_PARTS)
             await page.reload()
             await seated(page, name)

@@ -847,15 +847,27 @@ function showLucky(seat) {
   lucky.hidden = false;
 }
 
+// During play the totals stand in seat order, unnumbered; at game over best first, numbered by
+// place (players level share the number), so "1." is always the winner.
+function rankedScores(seat) {
+  const over = seat.phase === "over";
+  const listed = over ? [...seat.scores].sort((a, b) => b[1] - a[1]) : seat.scores;
+  return listed.map(([name, total]) => ({
+    name, total, place: over ? 1 + seat.scores.filter(([, t]) => t > total).length : 0,
+  }));
+}
+
 function showScores(seat) {
-  if (alreadyShows("scores", seat.scores, seat.waiting_for, seat.player)) return;
+  if (alreadyShows("scores", seat.scores, seat.waiting_for, seat.player, seat.phase)) return;
   const scores = $("scores");
   scores.replaceChildren();
   $("scores-title").textContent = seat.scores.length ? "Scores" : "Scores: none yet";
   scores.hidden = !seat.scores.length;
-  for (const [name, total] of seat.scores) {
+  scores.classList.toggle("ranked", seat.phase === "over");
+  for (const { name, total, place } of rankedScores(seat)) {
     const item = document.createElement("li");
     const waiting = seat.waiting_for.includes(name);
+    if (place) item.value = place;
     item.textContent = `${name}: ${total}` + (waiting ? " (deciding)" : "");
     if (name === seat.player) item.className = "me";
     scores.append(item);
