@@ -9,7 +9,7 @@ import signal
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from drivers.errors import GpioUnavailableError
 from firmware_py.app import systemd
@@ -38,10 +38,12 @@ from firmware_py.seating import (
 from firmware_py.seats.keyboard import Keyboard
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.join_key import kept_join_key
-from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.sound import SoundPresenter
 from firmware_py.show.terminal import Terminal
 from sheets import load_sheet
+
+if TYPE_CHECKING:  # (the web server and its aiohttp are loaded only when [web] is on)
+    from firmware_py.seats.phones.server import WebServer
 
 log = logging.getLogger("qwixx-tower")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
