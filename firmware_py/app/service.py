@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from drivers.errors import GpioUnavailableError
-from firmware_py.app import systemd
+from firmware_py.app import collector, systemd
 from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
 from firmware_py.app.assembly import (
@@ -161,6 +161,7 @@ async def _serve(
     try:
         await table.start(games=games)
         await doors.open(table, port_note)
+        collector.started()  # everything made so far stays for the run
         await table.run(games=games)
     finally:
         await doors.bus.close()
