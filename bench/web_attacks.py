@@ -3,7 +3,7 @@
 The tower is `qwixx-tower run --plain` itself, its web server on 127.0.0.1; every attacker
 speaks from an address of its own and every victim from another (127.x.y.z: Linux answers the
 whole 127/8 on the loopback), in processes of their own. Each attack runs for --seconds while,
-after a few seconds, five new phones open the QR code's link and join (each from its own
+after a few seconds, four new phones open the QR code's link and join (each from its own
 address, a second after opening the page, as a person types a name) and a seated player reloads
 her page eight times. Printed for each: the devices and the load, how many new phones joined
 within 5 s, how many reloads were back in the seat within 5 s, the tower's resident memory

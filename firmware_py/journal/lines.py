@@ -133,7 +133,10 @@ def _parse_start(data: dict[str, Any]) -> Start:
     lucky = data.get("lucky")
     if lucky is not None and not isinstance(lucky, dict):
         raise Refused('"lucky" must map each player to their lucky numbers')
-    return Start(variant, tuple(players), lucky)
+    pads = data.get("pads")
+    if pads is not None and not isinstance(pads, dict):
+        raise Refused('"pads" must map each player to the letter of their pad, as {"Ann": "A"}')
+    return Start(variant, tuple(players), lucky, pads)
 
 
 def _parse_roll(data: dict[str, Any]) -> Roll:
@@ -205,6 +208,8 @@ def event_to_json(event: Start | Event) -> dict[str, Any]:
         data = {"event": EventKind.START, "variant": event.variant, "players": list(event.players)}
         if event.lucky:
             data["lucky"] = {name: list(numbers) for name, numbers in event.lucky.items()}
+        if event.pads:
+            data["pads"] = dict(event.pads)
         return data
     if isinstance(event, Roll):
         dice: dict[str, Any] = {"white": list(event.white)}

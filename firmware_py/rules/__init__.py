@@ -17,6 +17,7 @@ One job per module:
 from .errors import ChoiceNeeded, Refused
 from .events import Event, Mark, Pass, Roll, Start, Undo
 from .game import ACTION1, ACTION2, OVER, ROLL, EndReason, Game, GameState, Phase
+from .lineup import seat_pads
 from .report import game_report
 
 __all__ = [
@@ -37,4 +38,5 @@ __all__ = [
     "Start",
     "Undo",
     "game_report",
+    "seat_pads",
 ]

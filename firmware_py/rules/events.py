@@ -10,11 +10,13 @@ from typing import NamedTuple
 
 
 class Start(NamedTuple):
-    """Starts a game: the variant's sheet name, players in seat order, longo lucky numbers."""
+    """Starts a game: the variant's sheet name, players in seat order, longo lucky numbers,
+    Connected pads (each player's pad by name; None: seat k plays the sheet's pad k)."""
 
     variant: str
     players: tuple[str, ...]
     lucky: dict[str, tuple[int, ...]] | None = None
+    pads: dict[str, str] | None = None
 
 
 class Roll(NamedTuple):

@@ -20,7 +20,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from sheets import COLOURS, Sheet, SheetError, load_sheet
+from sheets import COLOURS, Pad, Sheet, SheetError, load_sheet
 
 from . import scoring
 from .checks import Checks
@@ -28,7 +28,7 @@ from .crossing import Crossing
 from .doubles import crossing_for, moves_for
 from .errors import Refused
 from .events import Mark, Pass, Roll, Start, Undo
-from .lineup import check_players, lucky_numbers_of
+from .lineup import check_players, lucky_numbers_of, pads_of
 from .naming import join
 from .player import PlayerSheet, Snapshot
 from .state import (
@@ -57,12 +57,13 @@ class Game:
         sheet: Sheet,
         players: Sequence[str],
         lucky: Mapping[str, Sequence[int]] | None = None,
+        pads: Mapping[str, str] | None = None,
     ) -> None:
         check_players(players)
         lucky_numbers = lucky_numbers_of(sheet, players, lucky)
         self.sheet = sheet
         self._tables = tables = tables_for(sheet)
-        self.players = _player_sheets(tables, players, lucky_numbers)
+        self.players = _player_sheets(tables, players, lucky_numbers, pads_of(sheet, players, pads))
         self.seat = {name: index for index, name in enumerate(players)}
         self.phase = ROLL
         self.active = 0
@@ -88,7 +89,7 @@ class Game:
             sheet = load_sheet(event.variant)
         except SheetError as error:
             raise Refused(str(error)) from error
-        return cls(sheet, event.players, event.lucky)
+        return cls(sheet, event.players, event.lucky, event.pads)
 
     # Attributes fixed when the game starts, shared by copies; every other attribute is in
     # `GameState` (tests/rules/test_rules_copy.py checks that no attribute is left out of both).
@@ -350,15 +351,15 @@ class Game:
 
 
 def _player_sheets(
-    tables: SheetTables, players: Sequence[str], lucky: Mapping[str, tuple[int, ...]]
+    tables: SheetTables,
+    players: Sequence[str],
+    lucky: Mapping[str, tuple[int, ...]],
+    pads: Sequence[Pad | None],
 ) -> list[PlayerSheet]:
     """A blank sheet per seat, with its lucky numbers (Longo) and its pad (Connected)."""
-    if not tables.sheet.pads:
-        return [PlayerSheet(name, tables.lock_bits, lucky.get(name, ())) for name in players]
-    pad_of = tables.sheet.pad_of
     return [
-        PlayerSheet(name, tables.lock_bits, lucky.get(name, ()), pad_of(seat))
-        for seat, name in enumerate(players)
+        PlayerSheet(name, tables.lock_bits, lucky.get(name, ()), pad)
+        for name, pad in zip(players, pads, strict=True)
     ]
 
 

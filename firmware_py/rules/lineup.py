@@ -1,11 +1,11 @@
-"""Who plays a new game: the players in seat order, and (Longo) each one's lucky numbers, or
-`Refused` with what is wrong with them."""
+"""Who plays a new game: the players in seat order, (Longo) each one's lucky numbers and
+(Connected) each one's pad, or `Refused` with what is wrong with them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sheets import Sheet
+from sheets import Pad, Sheet
 
 from .errors import Refused
 
@@ -53,3 +53,36 @@ def lucky_numbers_of(
             )
         result[name] = tuple(numbers)
     return result
+
+
+def seat_pads(sheet: Sheet, players: Sequence[str]) -> dict[str, str] | None:
+    """Connected: the pad each player plays when nobody says otherwise, by name: seat k plays
+    the sheet file's pad k, round again past the last (None on sheets without pads). The
+    start line records them, so that a log replays the same after a sheet file gains pads."""
+    if not sheet.pads:
+        return None
+    return {name: pad.name for seat, name in enumerate(players) if (pad := sheet.pad_of(seat))}
+
+
+def pads_of(
+    sheet: Sheet, players: Sequence[str], pads: Mapping[str, str] | None
+) -> list[Pad | None]:
+    """Each player's pad, in seat order: the ones the start line names, else the seat rule."""
+    if not sheet.pads:
+        if pads:
+            raise Refused(f"{sheet.name} sheets have no pads")
+        return [None] * len(players)
+    if pads is None:
+        return [sheet.pad_of(seat) for seat in range(len(players))]
+    by_name = {pad.name: pad for pad in sheet.pads}
+    for name in pads:
+        if name not in players:
+            raise Refused(f"a pad is given for {name!r}, who is not a player")
+    chosen: list[Pad | None] = []
+    for name in players:
+        letter = pads.get(name)
+        if letter not in by_name:
+            known = ", ".join(by_name)
+            raise Refused(f"{name} needs one of the pads of {sheet.name} ({known}), not {letter!r}")
+        chosen.append(by_name[letter])
+    return chosen

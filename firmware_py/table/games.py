@@ -15,7 +15,7 @@ from typing import Protocol
 
 from firmware_py.journal.journal import GameLog, Journal
 from firmware_py.lucky import DraftView, Sample, draw_all
-from firmware_py.rules import Game, Start
+from firmware_py.rules import Game, Start, seat_pads
 from firmware_py.seating import SeatingView, SeatSpec
 from firmware_py.table.decisions import Refusal
 from firmware_py.table.lucky_step import LuckyStep
@@ -117,7 +117,7 @@ class Games:
             table.publish()
             return
         lucky = draw_all(sheet, names, self.sample) if sheet.has_lucky_numbers else None
-        self.begin(Start(table.variant, tuple(names), lucky))
+        self.begin(Start(table.variant, tuple(names), lucky, seat_pads(sheet, names)))
 
     def players_here(self) -> list[str]:
         """The players of the next game: every seat but those whose pad or phone has left (they

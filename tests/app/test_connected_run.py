@@ -38,9 +38,12 @@ def test_sheets_lists_both_and_shows_their_pads():
 @pytest.mark.parametrize("variant", SHEETS)
 def test_random_whole_games_of_every_level_replay_to_what_the_run_announced(tmp_path, variant):
     """Three computer players, one of each level, play a game through `run`; the journal
-    replays to the scores announced, every player on pad A, and `history` lists it."""
+    replays to the scores announced, every player on pad A as its start line says, and
+    `history` lists it."""
     played = play_whole_game(tmp_path, variant, SHEETS[variant])
     assert {player["pad"] for player in played.state["players"].values()} == {"A"}
+    pads = {name: player["pad"] for name, player in played.state["players"].items()}
+    assert played.events[0]["pads"] == pads  # the start line says who plays which pad
     if variant == "connected-steps":
         stairs = [player["steps"] for player in played.state["players"].values()]
         assert all(0 <= stair["crosses"] <= 11 for stair in stairs)

@@ -65,6 +65,11 @@ class R:
         return Roll(self.white, {c: self.faces.get(c, 1) for c in game.dice_in_play()})
 
 
+def white(number: int) -> R:
+    """A roll whose white sum is `number` (2 to 12; colour dice not named show 1)."""
+    return R(1, number - 1) if number <= 7 else R(6, number - 6)
+
+
 def play(variant: str, players: tuple[str, ...], steps: list) -> Game:
     """Play the steps on a fresh game of `variant`; fails at the first step that is not so."""
     game = Game.start(Start(variant, players))

@@ -3,7 +3,9 @@ it: one player of each level, random dice, the journal replayed and `history` as
 
 `play_whole_game` checks what holds on every sheet (the run ends well and announces the game,
 says "Game over" once, the journal replays to a finished game of the sheet with the totals the
-run announced, `history` lists it) and hands back what a sheet's own checks read.
+run announced, every line and the replay's output use only what docs/game-log.md names, a
+referee written apart from the tower (outside_referee.py) reads the journal alike, `history`
+lists it) and hands back what a sheet's own checks read.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.log_forms import undocumented_in_line, undocumented_in_report
+from support.side_by_side import SHEETS_IT_READS, hold_to_the_outside_referee
 from support.spawn import qwixx_tower
 from support.tower import Tower
 
@@ -43,6 +47,11 @@ def play_whole_game(folder: Path, variant: str, title: str) -> WholeGame:
     history = qwixx_tower("history", "--state-dir", str(folder))
     assert history.returncode == 0 and variant in history.stdout
     events = [json.loads(line) for line in journal.read_text().splitlines()]
+    for number, event in enumerate(events, 1):  # an outside referee reads docs/game-log.md
+        assert not undocumented_in_line(event), f"journal line {number} is not documented"
+    assert not undocumented_in_report(state), "replay's output is not documented"
+    if variant in SHEETS_IT_READS:  # a referee written apart from the tower reads it alike
+        hold_to_the_outside_referee(events)
     return WholeGame(output, final[0], state, events)
 
 
