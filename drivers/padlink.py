@@ -74,7 +74,7 @@ def _judge_hello(fields: protocol.Fields) -> tuple[int, str]:
     """A pad's HELLO judged by its role and protocol: (OK, "") or a reason code, and why."""
     if fields["role"] != protocol.ROLE_PAD:
         return protocol.ROLE, "this cable joins two towers: plug a pad into it"
-    if fields["protocol"] != protocol.PROTOCOL_VERSION:
+    if not protocol.OLDEST_PAD_PROTOCOL <= fields["protocol"] <= protocol.PROTOCOL_VERSION:
         return protocol.VERSION, (
             f"this pad needs the tower's software (pad protocol {fields['protocol']}, tower "
             f"protocol {protocol.PROTOCOL_VERSION}): qwixx-tower pad install"

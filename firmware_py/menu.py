@@ -1,8 +1,11 @@
-"""The roll button's menu: new game, variant, players, level, back, all with the one button.
+"""The roll button's menu: new game, variant, players, level, a pad's player's name, back, all
+with the one button.
 
 A long press (hold) opens the menu. On its list a short press (tap) moves to the next line and a
 hold picks it; on the variant, players and level pages a tap shows the next value and a hold
-keeps it (the level is that of every computer seat).
+keeps it (the level is that of every computer seat). "name a pad" picks a pad's seat, then
+its player among the names offered (`table.pad_naming`: the league's players, a tournament's
+players drawn here), as a pad cannot type and the kiosk has no keyboard.
 Starting a new game while one is unfinished asks first: tap to confirm, hold to go back. Every
 page says so on the screen. This module is the menu's state and its pages as data
 (`MenuView`); the table applies what a choice means.
@@ -14,8 +17,10 @@ from firmware_py.seating import DEFAULT_LEVEL, LEVELS
 from firmware_py.view import MenuView
 
 NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK = "new game", "variant", "players", "level", "back"
-ITEMS = (NEW_GAME, VARIANT, PLAYERS, LEVEL, BACK)
+NAME_PAD = "name a pad"
+ITEMS = (NEW_GAME, VARIANT, PLAYERS, LEVEL, NAME_PAD, BACK)
 LIST, CONFIRM = "list", "confirm"  # pages besides VARIANT and PLAYERS
+PAD_SEAT, PAD_PLAYER = "pad's seat", "pad's player"  # the two pages of "name a pad"
 IDLE_SECONDS = 30.0  # the menu closes by itself after this long without a press
 COLUMN = 10  # characters of a name in the players page's two columns
 
@@ -87,6 +92,7 @@ def menu_view(
         f"{VARIANT}: {short_title(variant)}",
         f"{PLAYERS}: {len(seats)}",
         f"{LEVEL}: {level}",
+        NAME_PAD,
         BACK,
     )
     return MenuView("Menu", lines, menu.index, LIST_HINTS)

@@ -118,6 +118,14 @@ class Seating:
         self.seats = [replace(s, name=new) if s.name == old else s for s in self.seats]
         return next(seat for seat in self.seats if seat.name == new)
 
+    def take_drawn(self, old: str, drawn: str) -> SeatSpec:
+        """The seat a tournament drew for `drawn` is taken by the device holding `old`'s (a
+        pad's player named as a drawn player), and `old`'s seat is gone."""
+        device = next(seat for seat in self.seats if seat.name == old)
+        self.seats = [replace(s, kind=device.kind, pad=device.pad) if s.name == drawn else s
+                      for s in self.seats if s.name != old]  # fmt: skip
+        return next(seat for seat in self.seats if seat.name == drawn)
+
     def seat_only(self, seats: Sequence[SeatSpec]) -> None:
         """Exactly these seats (a tournament's round), each kept as it is when its player sits
         here already (their pad or phone); the others set aside, first to come back."""

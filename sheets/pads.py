@@ -48,7 +48,11 @@ def _pad(data: object, field: str, rows: tuple[Row, ...], fail: Fail) -> Pad:
 
 def _links(value: object, field: str, rows: tuple[Row, ...], fail: Fail) -> list[tuple[Cell, Cell]]:
     """The Chain: pairs of cells in two different rows, never a lock number (a cross set off
-    by the chain would then lock a row), no cell in two pairs (a cross sets off one more)."""
+    by the chain would then lock a row), no cell in two pairs (a cross sets off one more).
+    Kept in the order they are met top to bottom, left to right (each pair's upper cell
+    first), whatever the file's order:
+    the pairs' letters (a, b, ...) are the same on every surface, the pad's included, which
+    letters them in that order from what it is sent (firmware_py/pad/padlinks.py)."""
     if not isinstance(value, list):
         raise fail(field, 'must be a list of pairs such as [["red", 6], ["yellow", 6]]')
     links, seen = [], set()
@@ -65,8 +69,8 @@ def _links(value: object, field: str, rows: tuple[Row, ...], fail: Fail) -> list
             if (row, position) in seen:
                 raise fail(where, f"{COLOURS[row]} {rows[row].numbers[position]} is in two pairs")
             seen.add((row, position))
-        links.append((first, second))
-    return links
+        links.append((min(first, second), max(first, second)))
+    return sorted(links)
 
 
 def _cells(value: object, field: str, rows: tuple[Row, ...], fail: Fail) -> list[Cell]:

@@ -20,6 +20,7 @@ from firmware_py.journal.journal import Journal
 from firmware_py.seating import KEYBOARD, PAD, PHONE, SeatSpec
 from firmware_py.seats.devices import RemoteSeats
 from firmware_py.seats.keyboard import Keyboard, RollFinger
+from firmware_py.seats.pad_menu import PadNamesOnMenu
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.show.presenters import DisplayPower, Displays, LightPresenter
@@ -54,6 +55,7 @@ def build_table(
     table = Table(seats=seats, variant=variant, journal=journal, hardware=hardware,
                   screens=screens, service=systemd, clock=clock, **settings)  # fmt: skip
     table.subscribe(LightPresenter(hardware.lights))
+    table.name_pads_by(PadNamesOnMenu(table.door(PAD)))  # the menu's "name a pad"
     return table
 
 
@@ -116,6 +118,7 @@ def attach_bus(table: Table, settings: MqttConfig) -> BusClient | None:
         return None
     button = table if "new_game" in settings.commands else None
     seats = table if "tournament" in settings.commands else None  # a league seats the rounds
-    client = BusClient(settings, table.journal, table.tell, button, seats)
+    players = table.know_players if "players" in settings.commands else None  # for the menu
+    client = BusClient(settings, table.journal, table.tell, button, seats, players)
     table.subscribe(client.present)
     return client

@@ -26,7 +26,15 @@ from typing import TextIO
 from firmware_py.errors import TowerError
 
 PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
-FILES = ("protocol.py", "towerlink.py", "padapp.py", "padscreen.py", "board_pico.py", "main.py")
+FILES = (
+    "protocol.py",
+    "towerlink.py",
+    "padapp.py",
+    "padlinks.py",
+    "padscreen.py",
+    "board_pico.py",
+    "main.py",
+)
 TIMEOUT = 120.0  # seconds for the whole copy; a Pico takes a few
 # mpremote's own `reset` shortcut, spelt out so that older mpremote releases do the same
 RESET = "import time, machine; time.sleep_ms(100); machine.reset()"

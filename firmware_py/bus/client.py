@@ -9,11 +9,13 @@ roll button as a `TableButton`. It subscribes `present` among the table's presen
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from firmware_py.bus.farewell import leftovers, remember
 from firmware_py.bus.inbox import Actions, Inbox, TableButton
+from firmware_py.bus.league_players import NotPlayers, read_players
 from firmware_py.bus.link import GOODBYE, LAST_WORDS, BusLink, LinkStatus
 from firmware_py.bus.outbox import Outbox
 from firmware_py.bus.presenter import BusPresenter
@@ -24,6 +26,7 @@ from firmware_py.bus.tournament import RoundSeats, TournamentRounds
 from firmware_py.journal.journal import Journal
 from firmware_py.view import TableView
 
+log = logging.getLogger(__name__)
 BETWEEN_GAMES = ("attract", "game over")  # where a press of the roll button starts a game
 
 
@@ -37,8 +40,10 @@ class BusClient:
         tell: Callable[[str], None],
         button: TableButton | None = None,
         seats: RoundSeats | None = None,
+        players: Callable[[Sequence[str]], None] | None = None,
     ) -> None:
-        """`seats`: the table's, for a league's tournament ([mqtt] commands "tournament")."""
+        """`seats`: the table's, for a league's tournament ([mqtt] commands "tournament");
+        `players`: where the league's players go, for the menu ([mqtt] commands "players")."""
         topics = Topics.of(settings)
         self.settings, self.state_dir = settings, Path(journal.directory)
         self.outbox = Outbox()
@@ -49,8 +54,11 @@ class BusClient:
         self.presenter = BusPresenter(topics, self.outbox, self.results, journal)
         self.button = button
         seating = self._seating if self.rounds is not None else None
-        actions = Actions(self._announce_again, self.results.resend, self._new_game, seating)
-        given = {"new_game": button is not None, "tournament": seats is not None}
+        self.know_players = players
+        actions = Actions(self._announce_again, self.results.resend, self._new_game, seating,
+                          self._players if players is not None else None)  # fmt: skip
+        given = {"new_game": button is not None, "tournament": seats is not None,
+                 "players": players is not None}  # fmt: skip
         allowed = tuple(name for name in settings.commands if given.get(name))
         self.inbox = Inbox(topics, allowed, actions)
         self.status = LinkStatus(settings.address, tell)
@@ -71,6 +79,17 @@ class BusClient:
         if not self.rounds.take(words):
             return False
         self.rounds.see(self.presenter.phase)
+        return True
+
+    def _players(self, words: str) -> bool:
+        """The league's players: handed to the menu; False when the message is not them."""
+        try:
+            names = read_players(words)
+        except NotPlayers as why:
+            log.info("the league's players refused: %s", why)
+            return False
+        assert self.know_players is not None
+        self.know_players(names)
         return True
 
     def start(self) -> None:

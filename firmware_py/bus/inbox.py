@@ -5,7 +5,7 @@ The tower listens to three kinds of topic: Home Assistant's status (its birth me
 device is announced again), the request to publish the results again, and the named commands
 [mqtt] allows ("new_game", which presses the roll button between games; "tournament", a
 league's seating for a tournament's round, `tournament.py`, retained and up to MAX_SEATING
-bytes). Anything else,
+bytes; "players", the league's players for the menu, `league_players.py`). Anything else,
 a payload longer than MAX_PAYLOAD bytes, or one that is not what the topic takes, is counted as
 malformed and ignored; more than PER_SECOND messages in a second are ignored as too many, and
 FLOOD in a second make the tower stop listening for COOL_OFF seconds (the link unsubscribes, so
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from firmware_py.bus.league_players import MAX_MESSAGE as MAX_PLAYERS_MESSAGE
 from firmware_py.bus.topics import ONLINE, PRESS, Topics
 from firmware_py.bus.tournament import MAX_SEATING
 
@@ -69,6 +70,7 @@ class Actions:
     resend: Callable[[int], None]
     new_game: Callable[[], bool]  # False: not now (a game is being played)
     seating: Callable[[str], bool] | None = None  # a tournament's seating; False: not one
+    players: Callable[[str], bool] | None = None  # the league's players; False: not a list
 
 
 class Inbox:
@@ -96,6 +98,10 @@ class Inbox:
             self.handlers[topics.tournament] = actions.seating
             self.retained_taken.add(topics.tournament)
             self.limits[topics.tournament] = MAX_SEATING
+        if "players" in commands and actions.players is not None:
+            self.handlers[topics.players] = actions.players
+            self.retained_taken.add(topics.players)
+            self.limits[topics.players] = MAX_PLAYERS_MESSAGE
         self._second = (0, 0)  # (which second, messages in it)
         self._deaf_until = 0.0
         self._reported = 0.0
@@ -106,8 +112,9 @@ class Inbox:
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Verdict:
         """Check one message and do what it asks; never raises. A retained message is taken
-        on Home Assistant's status and a tournament's seating only: a command or a resend left
-        retained on the broker would be done again at every connection."""
+        on Home Assistant's status, a tournament's seating and the league's players only: a
+        command or a resend left retained on the broker would be done again at every
+        connection."""
         now = self.clock()
         verdict = self._budget(now)
         if verdict is Verdict.TAKEN:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 DEVICE_NOTE = "mqtt-device.json"  # in the state directory: the broker of the last connection
 # what the bus may ask of the table, when [mqtt] commands names it
-MQTT_COMMANDS = ("new_game", "tournament")
+MQTT_COMMANDS = ("new_game", "tournament", "players")
 
 
 @dataclass(frozen=True)

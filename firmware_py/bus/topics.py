@@ -52,6 +52,11 @@ class Topics:
         """A league's seating of this table for a tournament's round (retained, by the league)."""
         return f"{self.base}/tournament"
 
+    @property
+    def players(self) -> str:
+        """The league's players, for the menu to name a pad's player (retained, by the league)."""
+        return f"{self.base}/players"
+
     def command(self, name: str) -> str:
         """Where a named command comes in ("qwixx/kitchen/command/new_game")."""
         return f"{self.base}/command/{name}"

@@ -3,8 +3,10 @@
 `prefix/TOWER/tournament` (retained, so a tower that restarts hears it again), and the tower
 seats the round's players, shows the round, its players and the time (the main display, the
 terminal and the phones show it as the set-up's message), and starts the round's game when the
-organiser has started the round. Only between games: a table still playing its game (a late
-table, or the round's own game carried on after a restart) finishes it first.
+organiser has started the round. At the tournament's end the league sends its top players in
+place of the seating, and the tower shows them the same way until its next game begins. Only
+between games: a table still playing its game (a late table, or the round's own game carried on
+after a restart) finishes it first.
 
 Each round's game is started once: the tower notes which game number it began for which round
 (`tournament-rounds.json` beside the journal, written durably), so the retained message heard
@@ -63,7 +65,17 @@ class RoundSeating:
         return (self.tournament, self.round)
 
 
-def read_seating(words: str) -> RoundSeating | None:
+@dataclass(frozen=True)
+class TournamentEnd:
+    """The tournament ended: its top players (place, name, points in words) and when."""
+
+    tournament: int
+    name: str
+    ended: str | None
+    top: tuple[tuple[int, str, str], ...]
+
+
+def read_seating(words: str) -> RoundSeating | TournamentEnd | None:
     """The league's message, checked (NotASeating); None for an empty one (no tournament)."""
     if not words:
         return None
@@ -73,6 +85,8 @@ def read_seating(words: str) -> RoundSeating | None:
         raise NotASeating("not JSON") from error
     if not isinstance(data, dict):
         raise NotASeating("not a JSON object")
+    if "final" in data:
+        return _end(data)
     numbers: list[Any] = [data.get(key) for key in ("tournament", "round", "rounds")]
     if not all(type(n) is int and 0 <= n < 1_000_000 for n in numbers):
         raise NotASeating("no tournament, round and rounds")
@@ -81,6 +95,31 @@ def read_seating(words: str) -> RoundSeating | None:
     drawn, started = _time(data.get("drawn")), _time(data.get("started"))
     name = _name(data.get("name"), 40)
     return RoundSeating(tournament, name, round_, rounds, players, drawn, started)
+
+
+def _end(data: dict[str, Any]) -> TournamentEnd:
+    number, final = data.get("tournament"), data.get("final")
+    if type(number) is not int or not 0 <= number < 1_000_000:
+        raise NotASeating("no tournament")
+    if not isinstance(final, list) or len(final) > MAX_SEATS:
+        raise NotASeating("the top players are not a list of at most five")
+    top = []
+    for one in final:
+        place = one.get("place") if isinstance(one, dict) else None
+        if type(place) is not int or not 0 < place <= MAX_SEATS:
+            raise NotASeating("a top player without a place")
+        points = _name(one.get("points"), 8)
+        if not all(c.isdigit() or c == "." for c in points):
+            raise NotASeating("points that are not a number")
+        top.append((place, _name(one.get("name"), NAME_LENGTH), points))
+    return TournamentEnd(number, _name(data.get("name"), 40), _time(data.get("ended")), tuple(top))
+
+
+def end_words(end: TournamentEnd) -> str:
+    """The tournament's end, in words: 'Friday cup is over: 1. Ann 9, 2. Ben 8.5, ...'."""
+    named = ", ".join(f"{place}. {name} {points}" for place, name, points in end.top)
+    ended = f" (ended at {clock_time(end.ended)})" if end.ended else ""
+    return f"{end.name} is over{ended}: {named or 'nobody placed'}"
 
 
 def _players(players: Any) -> tuple[tuple[str, str | None], ...]:
@@ -143,7 +182,7 @@ class RoundSeats(Protocol):
     """What a tournament may ask of the table between games: the round's seats and words
     shown, the displays woken, the roll button pressed (which starts the game)."""
 
-    def seat_round(self, seats: list[SeatSpec], words: str) -> None: ...
+    def seat_round(self, seats: list[SeatSpec] | None, words: str) -> None: ...
     def touched(self) -> None: ...
     def go_on(self) -> None: ...
     def tell(self, words: str) -> None: ...
@@ -156,8 +195,8 @@ class TournamentRounds:
         self.table, self.journal = table, journal
         self.path = journal.directory / NOTE
         self.games: dict[int, Key] = self._read_note()  # game number: its round
-        self.seating: RoundSeating | None = None
-        self._shown: RoundSeating | None = None
+        self.seating: RoundSeating | TournamentEnd | None = None
+        self._shown: RoundSeating | TournamentEnd | None = None
         self._starting: tuple[Key, int] | None = None  # a round's start pressed: the number before
         self._busy = False
 
@@ -184,7 +223,13 @@ class TournamentRounds:
         finally:
             self._busy = False
 
-    def _between_games(self, seating: RoundSeating) -> None:
+    def _between_games(self, seating: RoundSeating | TournamentEnd) -> None:
+        if isinstance(seating, TournamentEnd):  # its top players, shown (seats unchanged)
+            if seating != self._shown:
+                self._shown = seating
+                self.table.tell(end_words(seating))
+                self.table.seat_round(None, end_words(seating))
+            return
         if seating.key in self.games.values():
             return  # this round's game was begun here (and is over, or set aside)
         if seating != self._shown:

@@ -6,6 +6,7 @@ and ignored, never raised, and said in the log at most once a minute.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -51,6 +52,7 @@ class League:
         self._start_ratings()
         self.tables: dict[str, TableNow] = {}
         self.tournament = Tournament(TournamentStore(store.db))
+        self.players_changed = asyncio.Event()  # the towers' menus told again (players_bus)
         self.clock = clock
         self._last_ignored = ""
         self._reported = -REPORT_EVERY
@@ -100,6 +102,7 @@ class League:
             self.store.count("duplicate")
             return NOTHING
         self.ratings.add(result, self.store.since)
+        self.players_changed.set()
         self._rated_since_saved += 1
         if self._rated_since_saved >= SAVE_EVERY:
             self.save_ratings()
@@ -114,6 +117,7 @@ class League:
         if words == "offline":
             self.tables.pop(tower, None)
             return NOTHING
+        self.players_changed.set()  # (a tower new to the league is told the players)
         return Heard(resend_to=tower, resend_from=self.resend_from().get(tower, 0))
 
     def _state(self, tower: str, payload: bytes, retained: bool) -> Heard:

@@ -15,6 +15,8 @@ Nothing is lost however the league or the broker stops:
 - A tower that says "online" (also its retained availability, at the league's connection) is
   asked the same way: for its whole journal the first time (a new tower, or an empty league
   file being rebuilt).
+Besides, the league tells the towers the tournament's seatings (`tournament_bus`) and its
+players, for the towers' menus (`players_bus`).
 Copies are dropped by the game's id, so asking too often costs a little time, never a count.
 """
 
@@ -33,6 +35,7 @@ from firmware_py.bus.connect import (
 )
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.league.core import League
+from firmware_py.league.players_bus import tell_players
 from firmware_py.league.tournament_bus import tell_towers
 from firmware_py.league.tournament_record import record_topic
 
@@ -104,11 +107,15 @@ class Listener:
             telling = asyncio.create_task(
                 tell_towers(client, prefix, self.league.tournament, self.record)
             )
+            league = self.league
+            naming = asyncio.create_task(tell_players(
+                client, prefix, league.store.towers, lambda: league.ratings.players,
+                league.players_changed))  # fmt: skip
             try:
                 await self._read(client)
             finally:
-                catching_up.cancel()
-                telling.cancel()
+                for task in (catching_up, telling, naming):
+                    task.cancel()
 
     async def _read(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:

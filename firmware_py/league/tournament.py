@@ -22,6 +22,7 @@ from fractions import Fraction
 from firmware_py.errors import TowerError
 from firmware_py.league.by_hand import BY_HAND, HandRefused, hand_scores
 from firmware_py.league.draw import TooFewTables, draw_round
+from firmware_py.league.final_standings import end_message
 from firmware_py.league.incoming import TOWER, Result
 from firmware_py.league.round_points import CLOSED, round_points, round_tag, scored_points
 from firmware_py.league.tournament_record import read_record, record_message, restore
@@ -279,11 +280,13 @@ class Tournament:
         return {tower: self.seating_message(tower) for tower in sorted(towers)}
 
     def seating_message(self, tower: str) -> bytes:
-        """What `tower` hears (retained): its table in the latest round, or b"" once the
-        tournament ended (the tower forgets it)."""
+        """What `tower` hears (retained): its table in the latest round, or the top players
+        once the tournament ended (`final_standings`)."""
         header = self.header
-        if header is None or header.ended is not None:
+        if header is None:
             return b""
+        if header.ended is not None:
+            return end_message(header, self.totals())
         last, tables = self.round_now()
         table = next((one for one in tables if one.tower == tower), None)
         levels = {one.name: one.computer for one in self.store.entrants(header.id)}

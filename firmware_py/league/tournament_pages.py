@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from fractions import Fraction
 from html import escape
 
 from firmware_py.league.by_hand import score_field
+from firmware_py.league.final_standings import points_words, ranks, top
 from firmware_py.league.pages import page
 from firmware_py.league.round_points import BY_HAND, CLOSED, round_points
 from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
-
-WINNERS = 3  # the top players named at the end
 
 
 def clock_time(iso: str | None) -> str:
@@ -24,12 +22,6 @@ def clock_time(iso: str | None) -> str:
     if not iso:
         return ""
     return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
-
-
-def points_words(points: Fraction | None) -> str:
-    if points is None:
-        return "-"
-    return f"{float(points):.1f}".removesuffix(".0")
 
 
 def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTable],
@@ -109,11 +101,6 @@ def points_table(rounds: int, totals: Sequence[Total]) -> str:
     )
 
 
-def ranks(totals: Sequence[Total]) -> list[int]:
-    """Each player's place, best first: tied on points and then on points scored, shared."""
-    return [1 + sum(other.standing > one.standing for other in totals) for one in totals]
-
-
 def _left(one: Total) -> str:
     return f" <span class=\"kind\">(left after round {one.left_after})</span>" if (
         one.left_after is not None) else ""  # fmt: skip
@@ -123,8 +110,7 @@ def winners(totals: Sequence[Total]) -> str:
     """The top players, named with their places (a tie after the tie-break names both)."""
     if not totals:
         return ""
-    named = [(rank, one) for rank, one in zip(ranks(totals), totals, strict=True)
-             if rank <= WINNERS]  # fmt: skip
+    named = top(totals)
     items = "".join(
         f"<li>{rank}. {escape(one.name)}: {points_words(one.points)} ({one.scored} scored)</li>"
         for rank, one in named

@@ -1,50 +1,56 @@
-"""The pad's screen as 8 lines of 16 characters: a pure function of the pad's state.
+"""The pad's screen as 8 lines of 16 characters: a pure function of the pad's state."""
 
-The SSD1306 is 128x64 pixels and framebuf's font is 8x8, so each line is one display page: the
-Pico draws each changed line with framebuf, the unix board prints the lines. Layout:
-
-    0  name, score, penalties   (or "no tower" while the link is lost)
-    1  the dice: 4+1=5 r6y2g3b6
-    2  R x x - . . . ...  the sheet, one row a line: x crossed, - passed over, . open,
-    3  Y ...              * the selected move; after the cells the lock (L: you locked it,
-    4  G ...              #: locked for all) and the crosses; rows too long for that show
-    5  B ...              their letter in lower case once locked
-    6  what you may do now, or the selected move
-    7  how to go on, or the status line from the tower
-
-Before a longo game (phase lucky) the player enters the lucky numbers printed on their sheet:
-
-    0  name, "lucky"
-    1  what the tower asks ("choose 2 numbers"), or whom it waits for
-    2  the numbers chosen so far
-    3  how to take one back
-    4  the number on show, to choose
-    5  6  7  which button does what
-
-A pad without a seat (STATE flag MAY_JOIN) shows how to join:
-
-    0  "qwixx pad"
-    1  2  the pad's ident, whole: a Pico's is 20 characters, "pad-" on line 1, its 16 hex
-          digits on line 2 (an ident of up to 16 characters takes line 1 only)
-    3  7  what the tower says: "press any button to join", or why not now; lines 6 and 7
-          show the join request on its way
-
-A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out). While the
-tower refuses the pad's hello, its reason covers lines 2 to 7 (the pad says hello again by itself).
-
-Words are never cut (issue 39): a line breaks after a space or a hyphen ("Alexandra-" /
-"Charlotte"), and only a word longer than a line is split. What does not fit its lines takes
-turns, a page every padapp.PAGE_MS: a long text, a few lines at a time; a player's name too long
-to stand beside the score, in pieces of whole words (or alone on the line, then the score).
-"""
+# The SSD1306 is 128x64 pixels and framebuf's font is 8x8, so each line is one display page: the
+# Pico draws each changed line with framebuf, the unix board prints the lines. Layout:
+#
+#     0  name, score, penalties   (or "no tower" while the link is lost)
+#     1  the dice: 4+1=5 r6y2g3b6
+#     2  R x x - . . . ...  the sheet, one row a line: x crossed, - passed over, . open,
+#     3  Y ...              * the selected move; after the cells the lock (L: you locked it,
+#     4  G ...              #: locked for all) and the crosses; rows too long for that show
+#     5  B ...              their letter in lower case once locked (Qwixx Connected: the
+#                           connections drawn on the open cells, padlinks.py)
+#     6  what you may do now, or the selected move
+#     7  how to go on, or the status line from the tower
+#
+# Before a longo game (phase lucky) the player enters the lucky numbers printed on their sheet:
+#
+#     0  name, "lucky"
+#     1  what the tower asks ("choose 2 numbers"), or whom it waits for
+#     2  the numbers chosen so far
+#     3  how to take one back
+#     4  the number on show, to choose
+#     5  6  7  which button does what
+#
+# A pad without a seat (STATE flag MAY_JOIN) shows how to join:
+#
+#     0  "qwixx pad"
+#     1  2  the pad's ident, whole: a Pico's is 20 characters, "pad-" on line 1, its 16 hex
+#           digits on line 2 (an ident of up to 16 characters takes line 1 only)
+#     3  7  what the tower says: "press any button to join", or why not now; lines 6 and 7
+#           show the join request on its way
+#
+# A refusal or a notice covers lines 2 to 7 until a button is pressed (or it times out). While the
+# tower refuses the pad's hello, its reason covers lines 2 to 7 (the pad says hello again by
+# itself).
+#
+# Words are never cut (issue 39): a line breaks after a space or a hyphen ("Alexandra-" /
+# "Charlotte"), and only a word longer than a line is split. What does not fit its lines takes
+# turns, a page every padapp.PAGE_MS: a long text, a few lines at a time; a player's name too long
+# to stand beside the score, in pieces of whole words (or alone on the line, then the score).
+#
+# (Said in comments, not in the docstring: compiling this module from source, MicroPython
+# holds a docstring whole on the heap, and on a heap the size of a Pico's this module is
+# already as much as fits: tests/pad/test_pad_firmware.py, the smaller heap.)
 
 import sys
 
 if sys.implementation.name == "micropython":
     import padapp
+    import padlinks
     import protocol
 else:
-    from firmware_py.pad import padapp, protocol
+    from firmware_py.pad import padapp, padlinks, protocol
 
 WIDTH = 16
 HEIGHT = 8
@@ -205,11 +211,13 @@ def _sheet(pad):
         marked = padapp.position_of(row, pad.selected["number"]) if row else -1
     bonus = pad.selected is not None and pad.selected["flags"] & protocol.BONUS
     lines = []
+    marks = padlinks.cell_marks(pad.state)
     for row in pad.state["rows"][:4]:
         if bonus and row["colour"] == marked_row:
             row = _bonus_row(pad.state, marked_row) or row  # Big Points: its box selected
         double = _flagged_row(pad.state, row["colour"], protocol.ROW_DOUBLE)
-        lines.append(row_line(row, marked if row["colour"] == marked_row else -1, double))
+        line = row_line(row, marked if row["colour"] == marked_row else -1, double)
+        lines.append(padlinks.marked_line(line, row, marks.get(row["colour"], {})))
     return lines + [""] * (4 - len(lines))
 
 
@@ -292,7 +300,7 @@ def _move_words(pad):
         words += " +?"
     if move["flags"] & protocol.TWICE:  # Qwixx Double: "R 5 x2", two crosses
         words += " x2"
-    return words
+    return words + padlinks.move_words(pad.state, move)
 
 
 def state_is_action2(state):

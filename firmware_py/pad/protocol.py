@@ -49,8 +49,9 @@ FRAME_FORMAT = 1
 # 2: longo lucky numbers entered on the pad (phase 5, action 4); a pad joins with a button
 # (STATE flag MAY_JOIN, action JOIN); 3: Big Points' bonus rows (row flag ROW_BONUS, move and
 # request flag BONUS); 4: X-Change's swap fields (move and request flags, bits 4 to 7); 5: Qwixx
-# Double's second crosses (row flag ROW_DOUBLE, move flag TWICE)
-PROTOCOL_VERSION = 5
+# Double's second crosses (row flag ROW_DOUBLE, move flag TWICE); 6: row flag ROW_LINKS
+PROTOCOL_VERSION = 6
+OLDEST_PAD_PROTOCOL = 5  # the oldest pad let in: 6 adds only records such a pad skips
 
 HEADER_SIZE = 4  # format u8, type u8, seq u16
 CRC_SIZE = 4
@@ -120,6 +121,7 @@ BONUS = 4  # a bonus box (Big Points; moves and requests): `row` is the colour r
 # Qwixx Double: a record after the colour rows for the colour row `colour`: `crossed` its cells
 # holding a second cross, `numbers` those printed double
 ROW_DOUBLE = 8
+ROW_LINKS = 16  # Qwixx Connected: a row's stair and chain cells on the pad (padlinks.py)
 TWICE = 8  # a move that makes two crosses (a second cross, a cell printed double; moves only)
 
 # X-Change (moves and requests, version 4): bits 4 to 7 hold the swap field the cross uses, 1 =

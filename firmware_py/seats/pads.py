@@ -107,7 +107,8 @@ def state_of(view: SeatView) -> protocol.Fields:
         "text": protocol.clip(ascii_words(view.text), 60),
         "rows": [_row_record(row) for row in view.rows]
         + _bonus_records(view)
-        + _double_records(view),
+        + _double_records(view)
+        + _connection_records(view),
         "moves": _move_records(view),
     }
 
@@ -172,6 +173,33 @@ def _double_records(view: SeatView) -> list[protocol.Fields]:
         }
         for row in view.rows
     ]
+
+
+def _connection_records(view: SeatView) -> list[protocol.Fields]:
+    """Qwixx Connected: for each colour row with connections on the player's pad, after the
+    other records, its stair cells and chain cells (`numbers`, left to right) and for each the
+    cell joined to it (`cells`: row code and number, 0 0 for a stair cell); none elsewhere."""
+    records = []
+    for row in view.rows:
+        joined = {position: _joined_cell(cell) for position, _, cell in row.links}
+        positions = sorted({*row.stair, *joined})
+        if positions:
+            records.append(
+                {
+                    "colour": protocol.row_code(row.colour),
+                    "numbers": bytes(row.numbers[p] for p in positions),
+                    "cells": bytes(b for p in positions for b in joined.get(p, (0, 0))),
+                    "crossed": 0,
+                    "flags": protocol.ROW_LINKS,
+                }
+            )
+    return records
+
+
+def _joined_cell(cell: str) -> tuple[int, int]:
+    """A `RowView.links` cell, "yellow 6", as the wire's row code and number: (2, 6)."""
+    colour, number = cell.split()
+    return protocol.row_code(colour), int(number)
 
 
 def _move_code(row: str) -> tuple[int, int]:

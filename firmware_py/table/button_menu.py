@@ -2,9 +2,9 @@
 
 A long press opens the menu (the table is then in its MENU phase, over whatever was on). In it a
 short press moves to the next line or value, a long press chooses the line or keeps the value;
-the lines are a new game, the variant, the number of players, the computer players' level and
-back. Nobody pressing for a
-while closes it. The pages themselves (`firmware_py.menu`) know nothing of the table.
+the lines are a new game, the variant, the number of players, the computer players' level, a
+pad's player's name (`pad_naming`) and back. Nobody pressing for a while closes it. The pages
+themselves (`firmware_py.menu`) know nothing of the table.
 """
 
 from __future__ import annotations
@@ -17,13 +17,17 @@ from firmware_py.menu import (
     CONFIRM,
     LEVEL,
     LIST,
+    NAME_PAD,
     NEW_GAME,
+    PAD_PLAYER,
+    PAD_SEAT,
     PLAYERS,
     VARIANT,
     Menu,
     menu_view,
 )
 from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS, SeatSpec
+from firmware_py.table.pad_naming import PadNaming
 from firmware_py.table.state import Variant
 from firmware_py.view import MenuView
 from sheets import load_sheet, sheet_names
@@ -36,6 +40,7 @@ class MenuTable(Variant, Protocol):
     def playing(self) -> bool: ...
     def choose_variant(self, variant: str) -> None: ...
     def new_game(self) -> None: ...
+    def tell(self, words: str) -> None: ...
 
 
 class MenuSeats(Protocol):
@@ -59,6 +64,7 @@ class ButtonMenu:
         self.seating = seating
         self.clock = clock
         self.open: Menu | None = None
+        self.naming = PadNaming()  # "name a pad" (its namer given by `Table.name_pads_by`)
 
     def long_press(self) -> None:
         """Open the menu, or in it choose the line (or keep the value)."""
@@ -80,6 +86,10 @@ class ButtonMenu:
             table.choose_variant(names[(names.index(table.variant) + 1) % len(names)])
         elif menu.page == PLAYERS:
             self.seating.one_more()
+        elif menu.page == PAD_SEAT:
+            self.naming.next_seat()
+        elif menu.page == PAD_PLAYER:
+            self.naming.next_name()
         elif menu.page == LEVEL:
             level = self.level()  # "mixed" goes to the first level
             following = LEVELS.index(level) + 1 if level in LEVELS else 0
@@ -93,7 +103,9 @@ class ButtonMenu:
         """Choose the line, keep the value, or no to a new game."""
         table = self.table
         menu.touch(self.clock())
-        if menu.page != LIST:
+        if menu.page in (PAD_SEAT, PAD_PLAYER):
+            self._choose_pad(menu)
+        elif menu.page != LIST:
             menu.back_to_list()
         elif menu.item == NEW_GAME:
             if table.playing():
@@ -102,8 +114,23 @@ class ButtonMenu:
                 table.new_game()
         elif menu.item in (VARIANT, PLAYERS, LEVEL):
             menu.open_page(menu.item)
+        elif menu.item == NAME_PAD:
+            self.naming.open()
+            menu.open_page(PAD_SEAT)
         elif menu.item == BACK:
             self.open = None
+
+    def _choose_pad(self, menu: Menu) -> None:
+        """On the pads' seats: pick the one shown (its names next), or back with none; on its
+        names: keep the one shown, and back to the list (why not, in the news)."""
+        if menu.page == PAD_SEAT and self.naming.pick_seat():
+            menu.open_page(PAD_PLAYER)
+            return
+        if menu.page == PAD_PLAYER:
+            refusal = self.naming.keep()
+            if refusal is not None:
+                self.table.tell(f"The pad's player is not named: {refusal.reason}")
+        menu.back_to_list()
 
     def close(self) -> None:
         self.open = None
@@ -127,6 +154,10 @@ class ButtonMenu:
         table, menu = self.table, self.open
         if menu is None:
             return None
+        if menu.page == PAD_SEAT:
+            return self.naming.seat_page(table.playing())
+        if menu.page == PAD_PLAYER:
+            return self.naming.name_page()
         names = sheet_names()
         return menu_view(
             menu,

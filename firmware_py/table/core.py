@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -52,6 +52,7 @@ from firmware_py.table.outputs import (
     Screens,
     ServiceManager,
 )
+from firmware_py.table.pad_naming import PadNamer, PadNaming
 from firmware_py.table.phase import TablePhase
 from firmware_py.table.planner import BetweenGames, InGame, Planner
 from firmware_py.table.requests import AppliedRequests
@@ -121,13 +122,11 @@ class Table:
         return self.games.referee.game
 
     @property
-    def draft(self) -> DraftView | None:
-        """Longo's lucky numbers being chosen before a game (None outside that step)."""
+    def draft(self) -> DraftView | None:  # Longo's lucky numbers being chosen, before a game
         return self.games.lucky.draft
 
     @property
-    def fault(self) -> str:
-        """Why the table is paused: the journal cannot save ("" while saving works)."""
+    def fault(self) -> str:  # why the table is paused: the journal cannot save ("": it can)
         return self.games.storage.fault
 
     @property
@@ -150,8 +149,7 @@ class Table:
     def door(self, kind: SeatKind) -> SeatDoor:  # for whatever holds seats of `kind`
         return self.doors.door(kind)
 
-    def seat_joined(self, seat: SeatSpec) -> None:
-        """A seat joined between games: the set-up screen shows the seats and who joined."""
+    def seat_joined(self, seat: SeatSpec) -> None:  # between games: the set-up shows who joined
         self.screen, self.message = SETUP, f"{seat.name} joins the table"
         self.tell(self.message)
         self.publish()
@@ -163,13 +161,20 @@ class Table:
     def take_seats(self, seats: list[SeatSpec], variant: str) -> None:  # picked up after a restart
         self.seating.seats, self.variant = seats, variant
 
-    def seat_round(self, seats: list[SeatSpec], words: str) -> None:  # a tournament's round
-        self.seating.seat_only(seats)
+    def seat_round(self, seats: list[SeatSpec] | None, words: str) -> None:  # None: its end
+        if seats is not None:  # a tournament's round
+            self.seating.seat_only(seats)
         self.screen, self.message = SETUP, words
         self.publish()
 
     def choose_variant(self, variant: str) -> None:
         self.variant = variant
+
+    def name_pads_by(self, namer: PadNamer) -> None:  # the menu's "name a pad" (assembly)
+        self.button_menu.naming = PadNaming(namer)
+
+    def know_players(self, names: Sequence[str]) -> None:  # a league's players, from the bus
+        self.button_menu.naming.know(names)
 
     def show_setup(self) -> None:
         """Between games: the seats devices held are back, the main display shows the set-up."""
@@ -341,33 +346,27 @@ class Table:
         self.moments.present(self.view())
         self.planner.plan()
 
-    def show(self, **changes: Any) -> None:
-        """A change of what is shown only (no new phase, no plan); `changes` to the view."""
+    def show(self, **changes: Any) -> None:  # a change of what is shown only (no phase, no plan)
         self.moments.next_change()
         self.moments.present(replace(self.view(), **changes))
 
-    def show_frame(self) -> None:
-        """Another frame of the same change (the rolling dice): no new version."""
+    def show_frame(self) -> None:  # another frame of the same change (rolling dice): no new version
         self.moments.present(self.view())
 
-    def redraw_displays(self) -> None:
-        """The displays draw the view again (a screen that pages, its next page); only them."""
+    def redraw_displays(self) -> None:  # the displays alone draw again (a page turned)
         self.screens(self.view())
 
     def set_message(self, words: str) -> None:
         self.message = words
 
-    def show_join_address(self, url: str, code: str) -> None:
-        """Where phones join and the table code (the web server): on the displays and pages."""
+    def show_join_address(self, url: str, code: str) -> None:  # where phones join, the table code
         self.join_address = (url, code)
         self.publish()
 
-    def tell(self, words: str) -> None:
-        """One line of news, kept with the last NEWS_KEPT (shown with the next change)."""
+    def tell(self, words: str) -> None:  # a line of news (kept with the last NEWS_KEPT), shown next
         self.newsfeed.tell(words)
 
-    def end_alert(self) -> None:
-        """The alert's time is up: its words leave the screens, and what is on is shown again."""
+    def end_alert(self) -> None:  # the alert's time is up: its words leave, what is on shows again
         if self.message == self.newsfeed.alert_words():
             self.message = ""
         self.show()

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import Event, Game, Mark, Pass, Undo
-from firmware_py.seating import COMPUTER, PAD, Seating, SeatKind, SeatSpec
+from firmware_py.seating import COMPUTER, DRAWN, PAD, Seating, SeatKind, SeatSpec
 from firmware_py.table.absence import Absence
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
 from firmware_py.table.news_feed import News
@@ -157,10 +157,14 @@ class Doors:
 
     def name_seat(self, old: str, new: str) -> Refusal | None:
         """The seat of `old` goes by `new`, between games: a pad's player's own name, typed
-        on a phone (a pad cannot type), by which the league knows them. The caller cleaned
-        the name and told it apart from the other seats'. None when named."""
+        on a phone or picked on the menu (a pad cannot type), by which the league knows them;
+        a tournament's player drawn here and not seated yet has their seat taken by the pad.
+        The caller cleaned the name and told it apart from the other seats'. None when named."""
         if self.table.playing() or self.table.draft is not None:
             return Refusal("a game is being played: name the pad's player when it ends", NOT_NOW)
+        if any(seat.name == new and seat.pad == DRAWN for seat in self.seating.seats):
+            self.table.seat_joined(self.seating.take_drawn(old, new))  # a tournament's player
+            return None
         if self.seating.taken(new):
             return Refusal(f"{new} is already at the table", RULE)
         self.table.seat_joined(self.seating.rename(old, new))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import datetime
 from pathlib import Path
 
 from hypothesis import given
@@ -46,7 +47,8 @@ def seating(started: bool, players=PLAYERS, round_: int = 1) -> bytes:
                     lambda inner: st.lists(inner, max_size=6)
                     | st.dictionaries(st.sampled_from(["tournament", "round", "rounds", "name",
                                                        "players", "computer", "drawn",
-                                                       "started"]), inner)))  # fmt: skip
+                                                       "started", "final", "place", "points",
+                                                       "ended"]), inner)))  # fmt: skip
 def test_any_message_is_a_seating_or_refused_in_words(value):
     try:
         read_seating(json.dumps(value))
@@ -157,3 +159,36 @@ async def person_joins(tmp_path: Path) -> None:
         tower.hears(seating(started=True, players=players))
         await until(lambda: tower.game is not None)
         assert [player.name for player in tower.game.players] == ["Zoë", "Ann", "Ben"]
+
+
+def ended(top: list[dict]) -> bytes:
+    return json.dumps({"tournament": 4, "name": "Friday cup", "rounds": 5,
+                       "ended": "2026-11-27T23:10:00+00:00", "final": top}).encode()  # fmt: skip
+
+
+def test_the_tournament_s_end_shows_its_top_players_between_games(tmp_path):
+    """Issue 42: "the top players named at the end": the league's last message names them;
+    the tower shows them as it showed the round (the set-up's message: the main display, the
+    terminal, the phones) and in its news, and seats nobody anew."""
+    asyncio.run(asyncio.wait_for(tournament_ends(tmp_path), HANG))
+
+
+async def tournament_ends(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        tower.hears(seating(started=False))
+        tower.client.inbox.clock = lambda: 6000.0  # (a new second: the inbox's budget)
+        top = [{"place": 1, "name": "Ann", "points": "9"}, {"place": 2, "name": "Ben",
+               "points": "8.5"}, {"place": 2, "name": "Cleo", "points": "8.5"}]  # fmt: skip
+        assert tower.hears(ended(top)) is Verdict.TAKEN
+        ends_at = datetime.fromisoformat("2026-11-27T23:10:00+00:00").astimezone()
+        words = f"Friday cup is over (ended at {ends_at:%H:%M}): 1. Ann 9, 2. Ben 8.5, 2. Cleo 8.5"
+        assert tower.table.view().message == words
+        assert words in tower.table.newsfeed.lines
+        assert tower.table.seating.names() == ["Ann", "Ben", "Cleo"]  # the last round's
+        assert tower.game is None  # nothing started
+        tower.client.inbox.clock = lambda: 6001.0
+        for rubbish in (ended([{"place": 0, "name": "Ann", "points": "9"}]),
+                        ended([{"place": 1, "name": "Ann", "points": "lots"}]),
+                        ended([{"place": 1, "name": " Ann", "points": "9"}])):  # fmt: skip
+            assert tower.hears(rubbish) is Verdict.IGNORED
+        assert tower.table.view().message == words

@@ -59,6 +59,20 @@ def test_pad_of_another_version_is_refused_and_told_the_tower_version(rig):
     assert rig.link.pad is None
 
 
+def test_a_pad_from_before_the_connections_is_let_in_and_one_older_is_refused(rig):
+    """docs/pad-protocol.md: version 6 only adds records a version 5 pad skips (where a Qwixx
+    Connected pad's connections lie), so a version 5 pad plays on; version 4 knew no Qwixx
+    Double, and is told to take the tower's software."""
+    rig.pad.expect("hello")
+    rig.pad.send("hello", pad_hello(version=protocol.OLDEST_PAD_PROTOCOL))
+    assert rig.pad.expect("hello_ack")["status"] == protocol.OK
+    assert protocol.OLDEST_PAD_PROTOCOL == 5
+    rig.pad.send("hello", pad_hello(boot=8, version=protocol.OLDEST_PAD_PROTOCOL - 1))
+    ack = rig.pad.expect("hello_ack")
+    assert ack["status"] == protocol.VERSION
+    assert "pad protocol 4" in ack["text"]
+
+
 def test_request_before_hello_is_answered_no_session_and_not_handed_on(rig):
     rig.pad.expect("hello")  # the port is open: bytes sent before that are flushed on opening
     seq = rig.pad.send("request", MARK_RED_5)

@@ -5,6 +5,7 @@ name no tie-break: this is the league's, and the page says it."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime
@@ -75,3 +76,21 @@ def test_a_place_is_one_more_than_the_players_strictly_ahead(standings):
     assert places[0] == 1 and places == sorted(places)
     for rank, one, before in zip(places[1:], totals[1:], totals, strict=False):
         assert (rank == places[totals.index(before)]) == (one.standing == before.standing)
+
+
+def test_each_tower_of_the_tournament_hears_the_top_players_the_page_names():
+    """At the end the towers are told the winners (issue 42: "the top players named at the
+    end"; they show them, tests/bus/test_tournament_seating.py), the same as the page's, in
+    place of their seating; a tie for third names both."""
+    league = ended_after_one_round([40, 30, 30])
+    t1, t2 = (table.players for table in league.tournament.round_now()[1])
+    messages = league.tournament.messages()
+    assert set(messages) == {"t1", "t2"} and len(set(messages.values())) == 1
+    told = json.loads(messages["t1"])
+    assert (told["name"], told["ended"]) == ("Cup", "2026-11-27T19:00:00+00:00")
+    assert told["final"] == [{"place": 1, "name": t1[0], "points": "5"},
+                             {"place": 2, "name": t2[0], "points": "5"},
+                             {"place": 3, "name": t1[1], "points": "2"},
+                             {"place": 3, "name": t1[2], "points": "2"}]  # fmt: skip
+    winners = final_page(league).split("<h2>Winners</h2>")[1].split("</ul>")[0]
+    assert [one["name"] for one in told["final"]] == re.findall(r"<li>\d\. (\w+):", winners)

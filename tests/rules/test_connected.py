@@ -227,6 +227,19 @@ def test_a_malformed_pad_is_refused_in_words(pads, words):
         parse_sheet(tomllib.loads(base + "\n" + pads), "mine.toml")
 
 
+def test_pairs_are_lettered_top_to_bottom_left_to_right_whatever_the_files_order():
+    """The letters a, b, ... that name a pair on the phone page, in `qwixx-tower sheets` and
+    on the pad (which letters the pairs it is sent as it meets them, firmware_py/pad/
+    padlinks.py) follow the sheet as printed, not the order a family typed its pairs in."""
+    base = (SHEET_DIR / "classic.toml").read_text(encoding="utf-8")
+    typed = (
+        '[[pads]]\nname = "A"\nlinks = [[["green", 4], ["blue", 4]], [["yellow", 6], ["red", 6]]]'
+    )
+    (pad,) = parse_sheet(tomllib.loads(base + "\n" + typed), "mine.toml").pads
+    red, yellow, green, blue = range(4)
+    assert pad.links == (((red, 4), (yellow, 4)), ((green, 8), (blue, 8)))
+
+
 def test_the_shipped_pads_hold_the_texts_counts():
     """Eleven framed stair cells; twelve circled cells in six pairs."""
     assert all(len(pad.steps) == 11 for pad in load_sheet(STEPS).pads)

@@ -3,9 +3,13 @@
 The text: the publisher's (NSV) rule sheet for the Qwixx Double pads, as the open engines read
 it (0x0079/Qwixx's research: "Double A and B: repeat the latest number, or four printed
 double-count cells per row"; Sjoerd-Bo3/rollnwrite's qwixx-double fixtures: the second cross
-counts, a lock needs seven crosses with the second ones, the table stops at 16 crosses, 136).
-docs/rules.md says how the tower reads what they leave open. The steps are those of
-tests/support/sheet_steps.py: a refusal leaves the game exactly as it was.
+counts, a lock needs seven crosses with the second ones, the table stops at 16 crosses, 136),
+and as two reviews retell it (spielkultisten.de, "Qwixx Double": "Das geht allerdings nur,
+wenn diese Zahl die zuletzt eingetragene Zahl (also die aktuell vorderste) der Reihe ist!",
+"mindestens 7 Kreuze"; boardgamemonkeys.com, 2023: "pro Zeile vier Felder, in denen eine Zahl
+(z.B. die 3 bei rot und gelb) doppelt im Kästchen steht"). docs/rules.md says how the tower
+reads what they leave open. The steps are those of tests/support/sheet_steps.py: a refusal
+leaves the game exactly as it was.
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ DOUBLE_A = {
         Do(Pass("Sam")),
         Check("Sam", penalties=1, crosses={"red": 2}),
     ],
-    # "the latest": once a number right of it is crossed, the earlier one is passed for good.
+    # "the latest": once a number right of it is crossed, the earlier one is passed for good
+    # ("nur, wenn diese Zahl die zuletzt eingetragene Zahl ... der Reihe ist", spielkultisten.de).
     "a cross further right ends the chance": [
         *solo(R(1, 2), S("red", 3)),
         *solo(R(2, 3), S("red", 5)),
@@ -122,6 +127,11 @@ DOUBLE_B = {
         Check("Sam", crosses={"red": 2}, points={"red": 3}, doubled={"red": [3]}),
         *solo(R(2, 2), S("red", 4)),
         Check("Sam", crosses={"red": 3}, points={"red": 6}, doubled={"red": [3]}, total=6),
+    ],
+    # "die 3 bei rot und gelb" is printed double (boardgamemonkeys.com): yellow 3 as red 3.
+    "yellow 3 is printed double as red 3": [
+        *solo(R(2, 1), S("yellow", 3)),
+        Check("Sam", crosses={"yellow": 2}, points={"yellow": 3}, doubled={"yellow": [3]}),
     ],
     # Only the printed cells are double: no second cross by choice on this sheet.
     "no cross by choice on a cell crossed": [

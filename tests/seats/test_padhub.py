@@ -37,10 +37,37 @@ def test_every_state_of_every_variant_fits_one_frame(variant):
         message = protocol.FrameDecoder().feed(frame)[0]
         assert message.fields["player"] == name
         # the four colour rows, then any bonus rows (Big Points' two), then on a Double sheet
-        # with double cells printed (B) each row's second crosses
+        # with double cells printed (B) each row's second crosses, then on a Connected sheet
+        # each row with connections on the player's pad
         sheet = load_sheet(variant)
         printed = any(row.double for row in sheet.rows)
-        assert len(message.fields["rows"]) == 4 + len(sheet.bonus_rows) + 4 * printed
+        pad = game.player(name).pad
+        cells = [*pad.steps, *(cell for pair in pad.links for cell in pair)] if pad else []
+        linked = len({row for row, _ in cells})
+        assert len(message.fields["rows"]) == 4 + len(sheet.bonus_rows) + 4 * printed + linked
+
+
+def test_a_connected_state_says_where_the_players_connections_lie():
+    """docs/pad-protocol.md, row flag 16: per colour row, its stair or chain cells and the
+    cell each is joined to (0 0 on the stair); pad A of sheets/connected-*.toml."""
+    chain = Game.start(Start("connected-chain", ("Ann", "Ben")))
+    records = [r for r in state_fields(chain, "Ann")["rows"] if r["flags"] & protocol.ROW_LINKS]
+    assert [(r["colour"], r["numbers"], r["cells"]) for r in records] == [
+        (1, bytes([6, 11]), bytes([2, 6, 2, 11])),  # red 6-yellow 6, red 11-yellow 11
+        (2, bytes([3, 6, 8, 11]), bytes([3, 11, 1, 6, 3, 6, 1, 11])),
+        (3, bytes([11, 9, 6, 4]), bytes([2, 3, 4, 9, 2, 8, 4, 4])),
+        (4, bytes([9, 4]), bytes([3, 9, 3, 4])),
+    ]
+    steps = Game.start(Start("connected-steps", ("Ann",)))
+    records = [r for r in state_fields(steps, "Ann")["rows"] if r["flags"] & protocol.ROW_LINKS]
+    assert [(r["colour"], r["numbers"], r["cells"]) for r in records] == [
+        (1, bytes([2, 3, 4]), bytes(6)),
+        (2, bytes([5, 6, 7]), bytes(6)),
+        (3, bytes([6, 5, 4]), bytes(6)),
+        (4, bytes([3, 2]), bytes(4)),
+    ]
+    classic = Game.start(Start("classic", ("Ann",)))
+    assert not any(r["flags"] & protocol.ROW_LINKS for r in state_fields(classic, "Ann")["rows"])
 
 
 def test_a_state_shows_the_sheet_the_dice_and_exactly_the_legal_marks():

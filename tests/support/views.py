@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from firmware_py.menu import CONFIRM, PLAYERS, VARIANT, Menu, menu_view
-from firmware_py.view import Seat, TableView
+from firmware_py.table.pad_naming import PadNaming
+from firmware_py.view import MenuView, Seat, TableView
 
 SEATS = (Seat("Ann", 70, 2, True), Seat("Ben", 59, 0, False), Seat("Cleo", 26, 4, True))
 DICE = {"red": 6, "yellow": 2, "blue": 6}
 TITLES = ["Qwixx Bonus, version A", "Qwixx Bonus, version B", "Qwixx", "Qwixx Longo",
           "Qwixx gemixxt, version A", "Qwixx gemixxt, version B"]  # fmt: skip
 NAMES = ["Ann", "Ben", "Computer 1", "Computer 2", "Bartholomew"]
+
+
+def pad_names_page(offered: list[str], picked: int) -> MenuView:
+    """The menu's page of names offered for the pad's seat "Player 2", `picked` shown."""
+    naming = PadNaming()
+    naming.seats, naming.names, naming.name = ["Player 2"], ["Player 2", *offered], picked
+    return naming.name_page()
 
 
 def menu_at(page: str, index: int = 0, *, playing: bool = False) -> TableView:
@@ -106,6 +114,8 @@ VIEWS = {
     "menu-variant": menu_at(VARIANT),
     "menu-players": menu_at(PLAYERS),
     "menu-confirm": menu_at(CONFIRM),
+    # "name a pad": the names offered for a pad's seat (table/pad_naming.py), the third picked
+    "menu-pad-player": TableView("menu", menu=pad_names_page(["Oma", "Ben", "Cleo", "Ida"], 2)),
     "lucky": TableView(
         "lucky", title="Qwixx Longo", waiting_for=("Ben", "Cleo"),
         seats=(Seat("Ann", lucky=(5, 10)), Seat("Ben", lucky=(7,)), Seat("Cleo"),

@@ -458,6 +458,9 @@ def assert_everyone_agrees(rig: Rig, report: dict) -> None:
         assert state["locked"] == locked
         for row in state["rows"]:
             colour = COLOURS[row["colour"] - 1]
+            if row["flags"] & protocol.ROW_LINKS:  # Connected: where the pad's connections lie
+                assert row["crossed"] == 0 and row["numbers"], pad.name
+                continue
             if row["flags"] & protocol.ROW_DOUBLE:  # Qwixx Double: the row's second crosses
                 cells = rig.table.game.sheet.rows[row["colour"] - 1].numbers
                 doubled = [n for k, n in enumerate(cells) if row["crossed"] >> k & 1]

@@ -76,9 +76,10 @@ def a_cup_of_six_begun(tmp_path, broker, league: League, rounds: int,
 
 def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
     """The organiser creates a tournament of nine players and two rounds; each round the league
-    draws them across the towers (every player at one table, tables of three to five), each
-    tower seats its players and plays the round's game when the organiser starts it, and the
-    placement points are summed: every table's points average 3 a player."""
+        draws them across the towers (every player at one table, tables of three to five), each
+        tower seats its players and plays the round's game when the organiser starts it, and the
+        placement points are summed: every table's points average 3 a player. At the end the page
+    and every tower name the top players."""
     with the_league(tmp_path, broker) as league:
         league.wait_on_the_bus()
         towers = {f"t{n}": tournament_tower(tmp_path, broker, f"t{n}") for n in (1, 2, 3)}
@@ -113,7 +114,10 @@ def test_a_tournament_of_two_rounds_on_three_towers(tmp_path, broker):
         points = [float(p) for p in re.findall(r"<td><b>([\d.]+)</b></td>", page)]
         assert len(points) == 9 and abs(sum(points) - 2 * 9 * 3) <= 0.05 * 9, page  # (shown to 0.1)
         assert "Winners" in page
-        for tower in towers.values():
+        first = re.search(r'<ul class="winners"><li>1\. ([^:<]+): ([\d.]+)', page)
+        assert first is not None, page
+        for tower in towers.values():  # each tower names the top players too
+            tower.wait_for(rf"Friday cup is over \(ended at \d\d:\d\d\): 1\. {first[1]} {first[2]}")
             tower.__exit__()
 
 

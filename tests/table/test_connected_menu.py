@@ -29,8 +29,8 @@ def test_a_connected_sheet_is_picked_on_the_variant_page_and_played(tmp_path, va
         assert table.view().menu.lines[table.view().menu.selected] == line
         await hold(table, clock)  # keep it: back on the list
         assert table.view().menu.lines[1] == f"variant: {line}"
-        for _ in range(3):
-            await tap(table, clock)  # players, level, back
+        for _ in range(4):
+            await tap(table, clock)  # players, level, name a pad, back
         await hold(table, clock)  # back
         await tap(table, clock)  # a tap outside the menu starts the game
         await until(lambda: table.game is not None)

@@ -348,8 +348,8 @@ def test_holding_the_button_opens_the_menu_where_taps_step_and_a_hold_picks_the_
         assert table.view().menu.selected == names.index(second.name)
         await hold(table, clock)  # keep it: back on the list
         assert table.view().menu.lines[1] == f"variant: {short_title(second.title)}"
-        for _ in range(3):
-            await tap(table, clock)  # players, level, back
+        for _ in range(4):
+            await tap(table, clock)  # players, level, name a pad, back
         await hold(table, clock)  # back
         assert table.button_menu.open is None and table.game is None
         await tap(table, clock)  # a tap outside the menu starts the game
@@ -379,8 +379,8 @@ def test_the_players_item_adds_computer_players_and_from_five_goes_down_to_none(
         assert [s.name for s in table.seating.seats] == ["Kim"]
         await tap(table, clock)
         await hold(table, clock)  # keep two
-        for _ in range(3):
-            await tap(table, clock)  # level, back, round to "new game"
+        for _ in range(4):
+            await tap(table, clock)  # level, name a pad, back, round to "new game"
         await hold(table, clock)
         await until(lambda: table.game is not None)
         assert [p.name for p in table.game.players] == ["Kim", "Computer 1"]
@@ -512,7 +512,7 @@ def test_computer_players_wait_while_the_menu_is_open(tmp_path):
         played = table.games.referee.game_log.path.read_text()
         await asyncio.sleep(20 * PACE)
         assert table.games.referee.game_log.path.read_text() == played
-        for _ in range(4):
+        for _ in range(5):
             await tap(table, clock)
         await hold(table, clock)  # back
         await until(lambda: table.games.referee.game_log.path.read_text() != played)
@@ -808,8 +808,8 @@ def test_opening_the_menu_ends_the_timers_of_the_moment_it_interrupts(tmp_path):
         assert table.phase == TablePhase.MENU
         await asyncio.sleep(table.settings.pace * 3)
         assert table.game.waiting_for() == ["Kim", "Bot"]  # Bot waits with the table
-        for _ in range(4):
-            table.press()  # new game, variant, players, level, back
+        for _ in range(5):
+            table.press()  # new game, variant, players, level, name a pad, back
         table.long_press_menu()  # back: the menu closes
         assert table.phase == TablePhase.ACTION1
         await until(lambda: table.game.waiting_for() == ["Kim"])

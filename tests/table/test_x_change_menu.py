@@ -25,8 +25,8 @@ def test_x_change_is_picked_on_the_variant_page_and_played(tmp_path):
         assert table.view().menu.lines[table.view().menu.selected] == "X-Change"
         await hold(table, clock)  # keep it: back on the list
         assert table.view().menu.lines[1] == "variant: X-Change"
-        for _ in range(3):
-            await tap(table, clock)  # players, level, back
+        for _ in range(4):
+            await tap(table, clock)  # players, level, name a pad, back
         await hold(table, clock)  # back
         await tap(table, clock)  # a tap outside the menu starts the game
         await until(lambda: table.game is not None)

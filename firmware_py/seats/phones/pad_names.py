@@ -8,7 +8,7 @@ their own name (docs/league.md, "Who a player is")."""
 
 from __future__ import annotations
 
-from firmware_py.seating import SeatKind
+from firmware_py.seating import DRAWN, SeatKind
 from firmware_py.seats.names import looks_alike
 from firmware_py.table.decisions import RULE, Refusal
 from firmware_py.table.seats import SeatDoor, SeatsNow
@@ -33,10 +33,15 @@ def named_pad(door: SeatDoor, seat: object, name: str) -> dict[str, object]:
 
 def name_pad(door: SeatDoor, seat: object, name: str) -> Refusal | None:
     """The pad's seat `seat` goes by `name`, unless another player at the table has a name
-    that could be taken for it; None when named, else why not in words."""
+    that could be taken for it; a tournament's player drawn here whose seat waits (as names
+    are compared: "zoe" is Zoë's) has it taken by the pad. None when named, else why not."""
     now = door.now()
     if not isinstance(seat, str) or seat not in pad_seats(now):
         return Refusal("that pad's seat is not at the table now: reload the page", RULE)
+    drawn = [other.name for other in now.seats
+             if other.pad == DRAWN and looks_alike(other.name, name)]  # fmt: skip
+    if drawn:  # a tournament's player drawn here, their seat still waiting: the pad takes it
+        return door.name_pad(seat, drawn[0])
     others = [other.name for other in now.seats if other.name != seat]
     alike = [other for other in others if looks_alike(other, name)]
     if alike:

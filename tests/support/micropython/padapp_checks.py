@@ -370,6 +370,36 @@ def check_screen_lines_fit_the_display():
     assert screen[2] == "r" + "x" * 15, screen[2]
 
 
+def check_a_record_with_a_flag_the_pad_does_not_know_changes_nothing_on_its_screen():
+    """How a later protocol adds to STATE without shutting out older pads
+    (docs/pad-protocol.md, version 6): a pad draws the first four rows and finds the others
+    by the flags it knows, so records after them with another flag change nothing."""
+    pad = pad_with_state(sample_state())[0]
+    before = padscreen.render(pad)
+    state = sample_state()
+    unknown = {"colour": 1, "numbers": bytes([5, 9]), "cells": b"\x02\x05", "crossed": 3}
+    state["rows"].append(dict(unknown, flags=64))
+    later = pad_with_state(state)[0]
+    assert padscreen.render(later) == before
+    tap(later, RED, 100)
+    tap(pad, RED, 100)
+    assert padscreen.render(later) == padscreen.render(pad), "red 5 selected alike"
+
+
+def check_a_connected_pad_marks_its_open_stair_and_chain_cells():
+    """Qwixx Connected (ROW_LINKS): "^" an open stair cell, a chain's two ends one letter;
+    a crossed cell is "x", a passed stair cell "-", a passed chain cell keeps its letter."""
+    state = sample_state()
+    state["rows"][0]["crossed"] = 1 << 4  # red 6
+    links = {"crossed": 0, "flags": protocol.ROW_LINKS}
+    state["rows"].append(dict(links, colour=1, numbers=bytes([3, 11]), cells=b"\x00\x00\x02\x0b"))
+    state["rows"].append(dict(links, colour=2, numbers=bytes([11]), cells=b"\x01\x0b"))
+    pad = pad_with_state(state)[0]
+    screen = padscreen.render(pad)
+    assert screen[2] == "R----x....a.   1", screen[2]
+    assert screen[3] == "Y.........a.   0", screen[3]
+
+
 def screens_over_pages(pad, count):
     """The screen on each of `count` pages (issue 39: what does not fit takes turns)."""
     screens = []

@@ -31,7 +31,7 @@ import protocol  # noqa: E402  (the tower's copy: loaded before the box opens)
 UNIQUE_ID = b"\xe6\x61\x4c\x31\x85\xa6\x1f\x2b"  # machine.unique_id() of an RP2040: 8 bytes
 IDENT = "pad-e6614c3185a61f2b"
 BEAT_MS = 1000
-FIRMWARE_MODULES = ("towerlink", "padapp", "padscreen", "board_pico", "board_unix")
+FIRMWARE_MODULES = ("towerlink", "padapp", "padlinks", "padscreen", "board_pico", "board_unix")
 JOIN_STATE = {"phase": 0, "flags": protocol.MAY_JOIN, "text": "press any button to join"}
 
 
