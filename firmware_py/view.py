@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import ACTION1, Game, Mark, Pass, Undo
@@ -18,8 +19,10 @@ from firmware_py.rules.bonus_rows import boxes_in_reach
 from firmware_py.rules.connections_reach import connections_in_reach
 from firmware_py.rules.doubles import doubles_in_reach
 from firmware_py.rules.swaps import swaps_in_reach
-from firmware_py.story import GameStory
 from sheets import COLOURS
+
+if TYPE_CHECKING:  # (a finished game's story is told at game over: its module loads then)
+    from firmware_py.story import GameStory
 
 
 class Screen(StrEnum):

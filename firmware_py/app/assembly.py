@@ -23,7 +23,6 @@ from firmware_py.seats.keyboard import Keyboard, RollFinger
 from firmware_py.seats.pad_menu import PadNamesOnMenu
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.hub import WebHub
-from firmware_py.show.figures_html import game_figures
 from firmware_py.show.presenters import DisplayPower, Displays, LightPresenter
 from firmware_py.show.terminal import Terminal
 from firmware_py.table import Table, TableSettings
@@ -31,6 +30,7 @@ from firmware_py.table import Table, TableSettings
 if TYPE_CHECKING:  # the bus is imported only when [mqtt] is on (`attach_bus`)
     from firmware_py.bus.client import BusClient
     from firmware_py.bus.settings import MqttConfig
+    from firmware_py.story import GameStory
 
 log = logging.getLogger(__name__)
 NO_MQTT_CLIENT = (
@@ -95,9 +95,16 @@ def attach_phones(table: Table, code: str | None = None, key: str | None = None)
     """The web hub: phones' seats through the table's door for phones, each phone's view
     after every change (at game over with the game's figures, drawn by the show stage);
     `key` is the QR link's (kept across restarts by the caller)."""
-    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key, game_figures)
+    hub = WebHub(RemoteSeats(table.door(PHONE)), table.journal, code, key, phones_figures)
     table.subscribe(hub.push_all)
     return hub
+
+
+def phones_figures(story: GameStory) -> str:
+    """A finished game's charts and tables for the phones, drawn by the show stage."""
+    from firmware_py.show.figures_html import game_figures  # (at game over, not at the start)
+
+    return game_figures(story)
 
 
 def attach_bus(table: Table, settings: MqttConfig) -> BusClient | None:

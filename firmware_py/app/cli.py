@@ -21,6 +21,7 @@ from firmware_py.app.arguments import (
     variant_name,
     whole_number_from,
 )
+from firmware_py.app.collector import paused_while_starting
 from firmware_py.app.league import league_command
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import history_lines
@@ -212,17 +213,18 @@ COMMANDS = (
 
 
 def _run(args: argparse.Namespace) -> int:
-    from firmware_py.app.asked import asked_seats
-    from firmware_py.app.config import ConfigError, load_config
+    with paused_while_starting():  # until the tower has started (`service`)
+        from firmware_py.app.asked import asked_seats
+        from firmware_py.app.config import ConfigError, load_config
 
-    try:
-        config = load_config(args.config)
-        seats = asked_seats(args, config)
-    except ConfigError as error:
-        return say_and_fail(str(error))
-    from firmware_py.app.service import run_tower  # imports the hardware libraries: only for run
+        try:
+            config = load_config(args.config)
+            seats = asked_seats(args, config)
+        except ConfigError as error:
+            return say_and_fail(str(error))
+        from firmware_py.app.service import run_tower  # the hardware libraries: only for run
 
-    return run_tower(args, config, seats)
+        return run_tower(args, config, seats)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -9,10 +9,10 @@ import signal
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from drivers.errors import GpioUnavailableError
-from firmware_py.app import systemd
+from firmware_py.app import collector, systemd
 from firmware_py.app import web as web_tower
 from firmware_py.app.arguments import say_and_fail
 from firmware_py.app.assembly import (
@@ -38,10 +38,12 @@ from firmware_py.seating import (
 from firmware_py.seats.keyboard import Keyboard
 from firmware_py.seats.pads import PadHub
 from firmware_py.seats.phones.join_key import kept_join_key
-from firmware_py.seats.phones.server import WebServer
 from firmware_py.show.sound import SoundPresenter
 from firmware_py.show.terminal import Terminal
 from sheets import load_sheet
+
+if TYPE_CHECKING:  # (the web server and its aiohttp are loaded only when [web] is on)
+    from firmware_py.seats.phones.server import WebServer
 
 log = logging.getLogger("qwixx-tower")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -159,6 +161,7 @@ async def _serve(
     try:
         await table.start(games=games)
         await doors.open(table, port_note)
+        collector.started()  # everything made so far stays for the run
         await table.run(games=games)
     finally:
         await doors.bus.close()

@@ -16,20 +16,21 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from firmware_py.app.config import WebConfig
-from firmware_py.journal.index import HistoryIndex
 from firmware_py.journal.journal import Journal
-from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import looks
-from firmware_py.seats.phones.history_pages import HistoryPages
 from firmware_py.seats.phones.hub import WebHub
-from firmware_py.seats.phones.server import WebServer
-from firmware_py.show.figures_html import PageDrawings
 from firmware_py.show.qr import join_lines
 from firmware_py.show.terminal import Footer, Terminal
 from firmware_py.view import TableView
+
+if TYPE_CHECKING:
+    from firmware_py.journal.standings import Standings
+    from firmware_py.seats.phones.history_pages import HistoryPages
+    from firmware_py.seats.phones.server import WebServer
+    from firmware_py.show.figures_html import PageDrawings
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,8 @@ def build(hub: WebHub, config: WebConfig, note: PortNote | None = None,
           history: HistoryPages | None = None) -> WebServer:  # fmt: skip
     """The web server for phones (seats of the same kind of path as pads), serving `hub` and
     the history's pages. With a note it listens first on the port kept there."""
+    from firmware_py.seats.phones.server import WebServer  # aiohttp: a tower with phones only
+
     override = port_override()
     if override is not None:
         return WebServer(hub, config.host, override, history)
@@ -93,8 +96,26 @@ def build(hub: WebHub, config: WebConfig, note: PortNote | None = None,
 
 def history_pages(journal: Journal) -> HistoryPages:
     """The history's pages for phones: the figures of the journal's index (names that look
-    alike are one player, as at the table), their charts drawn by the show stage."""
-    return HistoryPages(Standings(HistoryIndex(journal.directory), looks), PageDrawings())
+    alike are one player, as at the table), their charts drawn by the show stage; both made
+    when the pages first need them."""
+    from firmware_py.seats.phones.history_pages import HistoryPages  # (with phones only)
+
+    return HistoryPages(lambda: history_figures(journal), page_drawings)
+
+
+def history_figures(journal: Journal) -> Standings:
+    """The figures of the journal's index, names that look alike counted as one player."""
+    from firmware_py.journal.index import HistoryIndex  # (at the warm-up, after READY=1)
+    from firmware_py.journal.standings import Standings
+
+    return Standings(HistoryIndex(journal.directory), looks)
+
+
+def page_drawings() -> PageDrawings:
+    """The history's charts, drawn by the show stage."""
+    from firmware_py.show.figures_html import PageDrawings  # (at the first page with a chart)
+
+    return PageDrawings()
 
 
 def port_override() -> int | None:

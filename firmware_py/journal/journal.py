@@ -219,11 +219,13 @@ class Journal:
         self._skipped: set[str] = set()  # unreadable files that could not be moved aside
         self._newest: int | None = None  # the highest game number used, once it is known
         self._current: Path | None = None  # the log of the game begun or carried on last
+        self._names: list[str] | None = None  # the logs' names as last listed (`_log_list`)
 
     def begin(self, start: Start, requests: list[tuple[str, str]] | None = None) -> GameLog:
         """Create the next game's log and write its start event durably (with the requests of
         the lucky numbers chosen for it). A log whose start cannot be written is removed
         again: no empty game file is left behind."""
+        self._names = None  # (a log is added)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             game_log = self._create_next()
@@ -258,11 +260,18 @@ class Journal:
     def _newest_first(self) -> Iterator[Path]:
         """The game logs, newest first, as `games` but a path made only for those looked at
         (start-up looks at the newest of thousands). JournalError as `games`."""
-        try:
-            names = sorted(_log_names(self.directory), reverse=True)
-        except OSError as error:
-            raise JournalError(f"cannot read {self.directory}: {error.strerror}") from error
-        return (self.directory / name for name in names)
+        return (self.directory / name for name in reversed(self._log_list()))
+
+    def _log_list(self) -> list[str]:
+        """The game logs' names, oldest first: listed once, then kept until this journal
+        changes the directory (the start asked for the newest log five times, and each
+        listing of 10,000 logs cost it 10 ms here). JournalError as `games`."""
+        if self._names is None:
+            try:
+                self._names = sorted(_log_names(self.directory))
+            except OSError as error:
+                raise JournalError(f"cannot read {self.directory}: {error.strerror}") from error
+        return self._names
 
     def quarantined(self) -> list[Path]:
         """The game logs set aside in quarantine/, oldest first."""
@@ -303,7 +312,7 @@ class Journal:
         what cannot be read: entries that are not files where files belong, and the newest
         game (the one a restart resumes) when it does not replay. Older logs are read only by
         `history`. Returns what was set aside."""
-        self._newest = None  # the directory is looked at afresh: so are the game numbers
+        self._newest = self._names = None  # the directory is looked at afresh, and its numbers
         try:
             entries = _our_entries(self.directory)
         except FileNotFoundError:  # a first start: nothing to tidy
@@ -329,6 +338,7 @@ class Journal:
             except (JournalError, OSError) as error:
                 reason = str(error).removeprefix(f"{newest}: ")
                 found.append(self._set_aside(self.directory / newest, reason))
+        self._names = None if found else logs  # (what it listed is the directory, if it moved none)
         return sorted(found, key=lambda entry: entry.name)
 
     def probe(self) -> None:
@@ -337,7 +347,8 @@ class Journal:
         path = self.directory / PROBE
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            os.listdir(self.directory)
+            with os.scandir(self.directory) as listing:
+                next(listing, None)  # it can be listed (one entry read, not 10,000)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
                 disk.write_all(fd, b"\n" * PROBE_BYTES)
@@ -351,6 +362,7 @@ class Journal:
     def _set_aside(self, path: Path, reason: str) -> SetAside:
         """`path` into quarantine/, with the notes beside it; skipped if it cannot be moved."""
         moved = set_aside(path, reason)
+        self._names = None  # (the logs listed change)
         if moved.moved_to is None:
             self._skipped.add(path.name)
         elif number_of(path.name) is not None and path.suffix == ".jsonl":
@@ -361,6 +373,7 @@ class Journal:
 
     def _remove_empty(self, path: Path) -> None:
         """A game file left empty: the tower stopped before writing its start. No game."""
+        self._names = None  # (the logs listed change)
         try:
             path.unlink()
             disk.fsync_directory(self.directory)

@@ -13,8 +13,10 @@ Letters, never colours, say which row.
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
-from firmware_py.story import LOCK, Breakdown, GameStory, PlayerFigures
+if TYPE_CHECKING:
+    from firmware_py.story import Breakdown, GameStory, PlayerFigures
 
 EIGHTHS = " ▏▎▍▌▋▊▉"  # a cell's left part filled, in eighths (the full cell is █)
 FULL = "█"
@@ -110,6 +112,8 @@ def _height(total: int, low: int, high: int) -> str:
 
 def _marks_by_column(story: GameStory, per: int) -> dict[tuple[int, int], str]:
     """Each player's marks at the column of their roll: a lock's letter over a penalty."""
+    from firmware_py.story import LOCK  # (game over's: loaded then, not at the start)
+
     marks: dict[tuple[int, int], str] = {}
     for mark in story.marks:
         key = (story.names.index(mark.player), (mark.roll - 1) // per)

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from PIL import ImageDraw
 
 from firmware_py.show.font import drawable, picture, width
 from firmware_py.show.whole import SMALL, fitted
-from firmware_py.story import LOCK, GameStory, PlayerFigures
 from firmware_py.view import TableView
+
+if TYPE_CHECKING:
+    from firmware_py.story import GameStory, PlayerFigures
 
 WIDTH, HEIGHT = 128, 64
 BAR_LEFT, BAR_ROOM, BAR_HEIGHT, ROW_PITCH = 9, 62, 8, 11
@@ -150,6 +153,8 @@ def _dotted_line(draw: Draw, points: list[tuple[int, int]], pattern: tuple[int, 
 
 
 def _marks(draw: Draw, story: GameStory, point: Callable[[int, int], tuple[int, int]]) -> None:
+    from firmware_py.story import LOCK  # (game over's: loaded then, not at the start)
+
     for mark in story.marks:
         x, y = point(mark.roll, story.totals[mark.roll][story.names.index(mark.player)])
         if mark.kind == LOCK:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 
-import segno
-
 
 def terminal_lines(url: str) -> list[str]:
     """The QR code of `url` in half-block characters (two modules a character, light modules
     drawn, as on a dark terminal), with a one-module light border."""
+    import segno  # (only where phones may join: a tower without them never loads it)
+
     out = io.StringIO()
     segno.make(url, error="l", micro=False).terminal(out=out, compact=True, border=1)
     return [line for line in out.getvalue().splitlines() if line]

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-import segno
 from PIL import Image, ImageDraw
 
 from firmware_py.menu import IDLE_SECONDS, short_title
@@ -477,6 +476,8 @@ def qr_code(draw: Draw, data: str, side: int) -> None:
 @lru_cache(maxsize=4)  # the join address changes with the table code, once a game at most
 def _dark_modules(data: str, side: int) -> Image.Image:
     """The QR code's dark modules in a square of `side` pixels: kept, shared, never drawn on."""
+    import segno  # (only where phones may join: a tower without them never loads it)
+
     code = segno.make(data, error="l", micro=False)
     modules = code.symbol_size(scale=1, border=0)[0]
     scale = max(1, side // (modules + 2))

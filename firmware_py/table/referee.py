@@ -13,17 +13,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from firmware_py.journal.figures import story_of_log
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import GameLog, Journal, JournalError
 from firmware_py.rules import ChoiceNeeded, Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from firmware_py.seating import SeatSpec
-from firmware_py.story import GameStory
 from firmware_py.table.decisions import CHOICE, RULE, STORAGE, Refusal
 from firmware_py.table.news_feed import News
 from firmware_py.table.requests import AppliedRequests
+
+if TYPE_CHECKING:
+    from firmware_py.story import GameStory
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ class Referee:
         self.game = trial
         self.games_finished += trial.over
         if trial.over:
-            self.story = story_of_log(game_log.path, game_log.lines())
+            self.story = game_story(game_log)
         self.table.after_event(event, game, trial)
         return None
 
@@ -171,3 +172,10 @@ class Referee:
     def playing(self) -> bool:
         """True while a game is on (begun and not over)."""
         return self.game is not None and not self.game.over
+
+
+def game_story(game_log: GameLog) -> GameStory | None:
+    """The story of the game `game_log` holds, told once it is over (None: unreadable)."""
+    from firmware_py.journal.figures import story_of_log  # (at game over, not at the start)
+
+    return story_of_log(game_log.path, game_log.lines())

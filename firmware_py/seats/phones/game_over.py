@@ -8,11 +8,12 @@ import: the app hands the drawing function in (`app/assembly.py`, `attach_phones
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from firmware_py.story import GameStory
+if TYPE_CHECKING:  # (a finished game's story: told at game over, its module loaded then)
+    from firmware_py.story import GameStory
 
-Figures = Callable[[GameStory], str]  # a finished game's charts and tables, as HTML
+Figures = Callable[["GameStory"], str]  # a finished game's charts and tables, as HTML
 
 
 class GameOverFigures:

@@ -24,18 +24,21 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import cached_property
 from html import escape
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
 from aiohttp import web
 
-from firmware_py.journal.figures import GameSummary, PlayerHistory
-from firmware_py.journal.standings import Standings
 from firmware_py.seats.names import MAX_NAME, clean_name
 from firmware_py.seats.phones.budget import PageBudget
-from firmware_py.story import GameStory
 from firmware_py.words import plural
+
+if TYPE_CHECKING:  # (the figures are made at the first page or the warm-up, after READY=1)
+    from firmware_py.journal.figures import GameSummary, PlayerHistory
+    from firmware_py.journal.standings import Standings
+    from firmware_py.story import GameStory
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +73,8 @@ class Refresher:
     here, when there is no index yet), and the tower neither waits for it to start nor to stop
     (a daemon thread; what it had not noted is read again)."""
 
-    def __init__(self, standings: Standings) -> None:
-        self.standings = standings
+    def __init__(self, standings: Callable[[], Standings]) -> None:
+        self.standings = standings  # (asked for at the first refresh: made then)
         self._done: asyncio.Future[None] | None = None
 
     def start(self) -> asyncio.Future[None]:
@@ -79,7 +82,7 @@ class Refresher:
         if self._done is None or self._done.done():
             loop = asyncio.get_running_loop()
             self._done = loop.create_future()
-            thread = threading.Thread(target=self._run, args=(loop, self._done),
+            thread = threading.Thread(target=self._run, args=(loop, self._done, self.standings()),
                                       name="history-index", daemon=True)  # fmt: skip
             thread.start()
         return self._done
@@ -95,10 +98,11 @@ class Refresher:
             lambda _: _finish(after)))  # fmt: skip
         return after
 
-    def _run(self, loop: asyncio.AbstractEventLoop, done: asyncio.Future[None]) -> None:
+    def _run(self, loop: asyncio.AbstractEventLoop, done: asyncio.Future[None],
+             standings: Standings) -> None:  # fmt: skip
         try:
-            self.standings.index.refresh()
-            self.standings.update()
+            standings.index.refresh()
+            standings.update()
         except Exception:  # a bug: said, and the pages show what they had
             log.exception("the history's index could not be brought up to the journal")
         finally:
@@ -115,17 +119,26 @@ Handler = Callable[[web.Request], Awaitable[web.Response]]
 
 
 class HistoryPages:
-    """The history's pages on the phones' web server (`add_routes`)."""
+    """The history's pages on the phones' web server (`add_routes`). Their figures and
+    charts are made by `standings` and `drawings` when first needed (the warm-up, or a page
+    asked for before it), so that the tower's start does not wait for their modules."""
 
-    def __init__(self, standings: Standings, drawings: Drawings,
+    def __init__(self, standings: Callable[[], Standings], drawings: Callable[[], Drawings],
                  clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
-        self.standings = standings
-        self.drawings = drawings
+        self._make_standings, self._make_drawings = standings, drawings
         self.clock = clock
-        self.refresher = Refresher(standings)
+        self.refresher = Refresher(lambda: self.standings)
         self.budget = PageBudget(PER_ADDRESS, FOR_EVERYONE, clock(), ADDRESSES_KEPT)
         self._warming: asyncio.TimerHandle | None = None
         self._ended: asyncio.Future[None] | None = None  # the reading begun at a game's end
+
+    @cached_property
+    def standings(self) -> Standings:
+        return self._make_standings()
+
+    @cached_property
+    def drawings(self) -> Drawings:
+        return self._make_drawings()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/history", self._guarded(self._table))
