@@ -209,10 +209,14 @@ class Tournament:
             raise NotNow(f"{name!r} is not a player still in the tournament")
         self.changed.set()
 
-    def end(self) -> None:
+    def end(self, online: list[str]) -> None:
+        """The tournament ended, its top players told to every tower that had a table and to
+        every tower on the bus it draws from (one that sat every round out heard the rounds)."""
         header = self._running()
         self.store.end(header.id, _now(self.clock))
-        self._tell([table.tower for tables in self.rounds().values() for table in tables])
+        seated = {table.tower for tables in self.rounds().values() for table in tables}
+        drawn_from = {tower for tower in online if not header.towers or tower in header.towers}
+        self._tell(sorted(seated | drawn_from))
 
     def _running(self) -> Header:
         header = self.running()

@@ -135,9 +135,12 @@ def _create(league: League, fields: dict[str, str]) -> str:
     return f"the tournament is created: {len(entrants)} players, {rounds} rounds"
 
 
+def _online(league: League) -> list[str]:
+    return [tower for tower, on in league.store.towers().items() if on]
+
+
 def _draw(league: League, _: dict[str, str]) -> str:
-    online = [tower for tower, on in league.store.towers().items() if on]
-    number = league.tournament.draw(online)
+    number = league.tournament.draw(_online(league))
     return f"round {number}'s tables are drawn and shown at the towers"
 
 
@@ -168,7 +171,7 @@ def _by_hand(league: League, fields: dict[str, str]) -> str:
 def _end(league: League, fields: dict[str, str]) -> str:
     if fields.get("sure") != "yes":
         raise NotNow('tick "Yes, end it" to end the tournament')
-    league.tournament.end()
+    league.tournament.end(_online(league))
     return "the tournament has ended"
 
 

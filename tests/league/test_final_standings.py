@@ -38,7 +38,7 @@ def ended_after_one_round(scores_by_seat: list[int]) -> League:
             name: score - offset for name, score in zip(table.players, scores_by_seat, strict=True)
         }
         league.take(f"qwixx/{table.tower}/result", result(table.tower, 1, scores, (1, 1)))
-    league.tournament.end()
+    league.tournament.end(["t1", "t2"])
     return league
 
 
@@ -94,3 +94,25 @@ def test_each_tower_of_the_tournament_hears_the_top_players_the_page_names():
                              {"place": 3, "name": t1[2], "points": "2"}]  # fmt: skip
     winners = final_page(league).split("<h2>Winners</h2>")[1].split("</ul>")[0]
     assert [one["name"] for one in told["final"]] == re.findall(r"<li>\d\. (\w+):", winners)
+
+
+def test_a_tower_that_sat_every_round_out_hears_the_final_standings_too():
+    """docs/league.md, "Tournaments": every tower names the top players at the end. Six
+    players on three towers sit at two tables of three; the third tower heard each round that
+    it sits out, and hears the end as the others do (it was told nothing before: it kept
+    showing the round)."""
+    league = League(Store(Path(":memory:")), "qwixx")
+    league.tournament.chance = random.Random(3)
+    league.tournament.create("Cup", 1, read_entrants(SIX))
+    league.tournament.draw(["t1", "t2", "t3"])
+    seated = {table.tower for table in league.tournament.round_now()[1]}
+    (idle,) = {"t1", "t2", "t3"} - seated
+    league.tournament.start()
+    for table in league.tournament.round_now()[1]:
+        scores = dict(zip(table.players, [30, 20, 10], strict=True))
+        league.take(f"qwixx/{table.tower}/result", result(table.tower, 1, scores, (1, 1)))
+    league.tournament.outbox.clear()
+    league.tournament.end(["t1", "t2", "t3"])
+    told = {tower: json.loads(message) for tower, message in league.tournament.outbox.items()}
+    assert set(told) == {"t1", "t2", "t3"}
+    assert told[idle] == told[min(seated)] and told[idle]["final"][0]["place"] == 1
