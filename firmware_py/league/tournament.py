@@ -56,6 +56,11 @@ class Total:
         return self.points, self.scored
 
 
+def _drawn_from(header: Header, online: list[str]) -> list[str]:
+    """The towers on the bus a round is drawn across: the tournament's own, if it names any."""
+    return [tower for tower in online if not header.towers or tower in header.towers]
+
+
 def _now(clock: Clock) -> str:
     return clock().astimezone(UTC).isoformat(timespec="seconds")
 
@@ -149,8 +154,7 @@ class Tournament:
         if last >= header.rounds:
             raise NotNow(f"all {header.rounds} rounds are played: end the tournament")
         players = [one.name for one in self.store.entrants(header.id) if one.left_after is None]
-        named = header.towers
-        towers = [tower for tower in towers if not named or tower in named]
+        towers = _drawn_from(header, towers)
         try:
             seating = draw_round(players, sorted(towers), self.chance)
         except TooFewTables as why:
@@ -215,8 +219,7 @@ class Tournament:
         header = self._running()
         self.store.end(header.id, _now(self.clock))
         seated = {table.tower for tables in self.rounds().values() for table in tables}
-        drawn_from = {tower for tower in online if not header.towers or tower in header.towers}
-        self._tell(sorted(seated | drawn_from))
+        self._tell(sorted(seated | set(_drawn_from(header, online))))
 
     def _running(self) -> Header:
         header = self.running()
