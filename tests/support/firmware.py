@@ -5,17 +5,27 @@ tests and the emulated Pico's."""
 from __future__ import annotations
 
 import importlib.util
+import random
 import time
 from pathlib import Path
 
-from firmware_py.pad import padapp, padscreen, robot
+from firmware_py.pad import padapp, padscreen, protocol, robot
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import SeatSpec
 
 RIG_SCRIPT = Path(__file__).resolve().parent / "micropython" / "firmware_rig.py"
-_spec = importlib.util.spec_from_file_location("firmware_rig", RIG_SCRIPT)
-rig = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(rig)
+BUILD_SCRIPT = Path(__file__).resolve().parents[2] / "tools" / "build_pad_mpy.py"
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+rig = _load("firmware_rig", RIG_SCRIPT)
+build_pad_mpy = _load("build_pad_mpy", BUILD_SCRIPT)  # the firmware compiled, as on a Pico
 
 
 IDENT = "pad-e6614c3185a61f2b"  # a Pico's: "pad-" and machine.unique_id(), 8 bytes in hex
@@ -23,14 +33,27 @@ COLOURS = {"red": 1, "yellow": 1, "green": 1, "blue": 1}
 PROMPT = ["press any button", "to join"]  # lines 3 and 4 of a pad without a seat
 
 
+def first_offer(state: dict) -> dict:
+    """REQUEST fields for the first mark a pad holding `state` offers that needs no choice of
+    row, or a pass."""
+    for move in state["moves"]:
+        if not move["flags"] & protocol.NEEDS_CHOICE:
+            kind = move["flags"] & (protocol.LUCKY | protocol.BONUS | protocol.SWAP_BITS)
+            return {"action": protocol.MARK, "row": move["row"], "number": move["number"],
+                    "flags": kind, "choice": 0}  # fmt: skip
+    return {"action": protocol.PASS}
+
+
 class PadTable:
     """A tower, a cable and the firmware at its end, joined as Ann by a press (unless `join`
-    is false)."""
+    is false). `main` is the firmware's main.py: the compiled one (tests/pad/conftest.py) or
+    the sources'."""
 
-    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap, join=True):
+    def __init__(self, folder: Path, *, bots, variant, beat_ms, heap, main, join=True):
         self.folder = folder
         self.beat_ms = beat_ms
         self.heap = heap
+        self.main = main
         self.cable = rig.Cable(folder)
         self.tower = rig.Tower(
             folder,
@@ -52,7 +75,9 @@ class PadTable:
         self.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
 
     def start_pad(self):
-        return rig.Firmware(self.cable.pad_path, IDENT, beat_ms=self.beat_ms, heap=self.heap)
+        return rig.Firmware(
+            self.cable.pad_path, IDENT, beat_ms=self.beat_ms, heap=self.heap, main=self.main
+        )
 
     def start_game(self) -> None:
         assert self.tower.seated() == "Ann"
@@ -74,7 +99,8 @@ class PadTable:
         self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
 
     def roll(self, white, colours=None) -> rig.Screen:
-        """Roll, and wait for the pad to show the dice."""
+        """Roll, and wait for the pad to show the dice (a white sum other than the last one's,
+        or the pad's screen of the last roll would pass for it)."""
         in_play = self.tower.call(self.tower.table.game.dice_in_play)
         faces = {c: (colours or COLOURS).get(c, 1) for c in in_play}
         self.tower.submit(Roll(white, faces))
@@ -105,6 +131,32 @@ class PadTable:
                 f"refusals: {refusals}"
             )
             time.sleep(0.01)
+
+    def play_to_the_end(self, seed: int = 1) -> list[int]:
+        """Ann, alone at the table, plays the game to its end on her pad's buttons: random dice
+        (from `seed`); in action 1 the first mark her pad offers (a lucky one if it comes
+        first), else a pass; action 2 passed at the tower. The heap the firmware holds after
+        each turn (bytes allocated after a collection, as the pad reports them)."""
+        dice = random.Random(seed)
+        used, last = [], 0
+        while self.tower.call(self.phase) != "over":
+            white = (last, 0)
+            while sum(white) == last:  # a new sum: the pad's screen then tells the new roll
+                white = (dice.randint(1, 6), dice.randint(1, 6))
+            last = sum(white)
+            colours = {colour: dice.randint(1, 6) for colour in COLOURS}
+            self.roll(white, colours)
+            self.play(first_offer(self.tower.pad_state("Ann")))
+            self.wait_for_tower(lambda: self.phase() != "action1", "action 1 decided")
+            if self.tower.call(self.phase) == "action2":
+                self.tower.submit(Pass("Ann"))
+            used.append(self.pad.memory()[1])
+        self.pad.wait_screen(lambda s: s[1] == "game over", what="the game's end")
+        return used
+
+    def phase(self) -> str:
+        """The game's phase at the tower (call it on the tower's loop)."""
+        return self.tower.table.game.phase
 
     def decisions(self) -> list:
         """Ann's decisions in the journal, in order (marks, passes, undos)."""
