@@ -60,7 +60,7 @@ def game_figures(story: GameStory, level: int = 2) -> str:
 def _figure(chart: str, words: str) -> str:
     """A chart with its sentence as the caption (hidden from screen readers, which hear the
     same sentence as the chart's description). The chart is drawn to fit a phone at 200 % text
-    (`svg.WIDTH`); its box would still scroll sideways on a narrower screen, and takes the
+    (`svg.PICTURE`); its box would still scroll sideways on a narrower screen, and takes the
     focus so that a keyboard scrolls it too."""
     title = re.search(r'<title id="([^"]+)"', chart)
     named = f' aria-labelledby="{title[1]}"' if title else ' aria-label="chart"'
