@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .model import COLOURS, BonusRow, Row, Sheet
 
 _LETTER = {colour: colour[0].upper() for colour in COLOURS}
+WIDTH = 80  # an 80x24 terminal: the rules' sentences wrap within it, the rows never do
 
 
 def sheet_text(sheet: Sheet) -> str:
@@ -17,10 +20,18 @@ def sheet_text(sheet: Sheet) -> str:
     if sheet.swaps:
         lines.append(_swaps_line(sheet.swaps))
     lines.append("")
-    lines.extend(_rules_lines(sheet, mixed))
+    lines.extend(_wrapped(_rules_lines(sheet, mixed)))
     lines.append("")
-    lines.append(_score_line(sheet))
+    lines.extend(_wrapped([_score_line(sheet)]))
     return "\n".join(lines) + "\n"
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """Each sentence within WIDTH columns, its further lines indented under its first word,
+    rather than cut mid-word by the terminal."""
+    return [part for line in lines
+            for part in textwrap.wrap(line, WIDTH - 1, subsequent_indent="  ",
+                                      break_long_words=False, break_on_hyphens=False)]  # fmt: skip
 
 
 def _row_line(sheet: Sheet, row: Row, mixed: bool) -> str:

@@ -15,7 +15,8 @@ def test_sheets_show_draws_the_bonus_rows_between_their_rows():
     assert rows == ["red", "bonus", "yellow", "green", "bonus", "blue"]
     assert lines[3].split()[1:12] == [str(n) for n in range(2, 13)]
     assert "(red-yellow bonus row)" in lines[3] and "(green-blue bonus row)" in lines[6]
-    assert "after at least 5 crosses" in lines[9] and "not towards a lock" in lines[11]
+    rules = " ".join(line.strip() for line in lines[9:])  # (sentences wrap at 80 columns)
+    assert "after at least 5 crosses" in rules and "not towards a lock" in rules
     assert lines[-1].endswith("15x=120")
 
 

@@ -47,6 +47,15 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly():
     assert child.returncode == 1
 
 
+@pytest.mark.parametrize("name", sheet_names())
+def test_sheets_show_fits_an_80_column_terminal_without_cutting_a_word(name):
+    """A newcomer's 80x24 terminal: the rows stay whole, the rules' sentences wrap at words."""
+    text = qwixx("sheets", "show", name).stdout
+    assert all(len(line) < 80 for line in text.splitlines())
+    sentences = " ".join(line.strip() for line in text.split("\n\n")[-2].splitlines())
+    assert "Penalty: -5 each; the game ends at 4 penalties or 2 locked rows." in sentences
+
+
 def test_sheets_show_unknown_sheet_says_which_exist():
     result = qwixx("sheets", "show", "qwinto")
     assert result.returncode == 2

@@ -35,6 +35,7 @@ TOWER = [sys.executable, "-m", "firmware_py.app.cli"]
 TESTS = str(Path(__file__).resolve().parent.parent)
 FORKING = os.environ.get("QWIXX_TEST_FORK", "1") != "0"
 
+TAIL_LINES = 40  # of each output, said when a process hangs
 FORKED_CPU: list[float] = []  # CPU seconds of each forked tower that ended (bench/suite.py)
 
 _zygote: subprocess.Popen | None = None
@@ -64,13 +65,26 @@ def run(args: Sequence[str], *, input: str | bytes | None = None, timeout: float
             out, err = process.communicate(input, timeout=timeout)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.communicate()
-            raise
+            out, err = process.communicate()
+            raise Hung(list(args), timeout or 0, out, err) from None
         status = process.poll()
     assert status is not None
     if check and status:
         raise subprocess.CalledProcessError(status, args, out, err)
     return subprocess.CompletedProcess(args, status, out, err)
+
+
+class Hung(subprocess.TimeoutExpired):
+    """A process that did not end in time, with the end of what it wrote before it was killed:
+    a rare hang under load says where it stood."""
+
+    def __str__(self) -> str:
+        said = [f"{super().__str__()}; it was killed. The end of what it wrote:"]
+        for name, text in (("stdout", self.output), ("stderr", self.stderr)):
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", "replace")
+            said += [f"--- {name}", *(text or "").splitlines()[-TAIL_LINES:]]
+        return "\n".join(said)
 
 
 def _tower_arguments(args: list[str]) -> tuple[int, list[str]] | None:
@@ -142,6 +156,8 @@ class Forked:
                 os.close(fd)
         self._answers = self._connection.makefile("rb")
         self._status_lock = threading.Lock()
+        self._readers: list[threading.Thread] | None = None  # communicate's, once started
+        self._output: dict[str, Any] = {}  # what they read: "out" and "err"
         self.pid: int = json.loads(self._answers.readline())["pid"]
 
     def _child_end(self, target: int, given: Any, earlier: list[int],
@@ -202,27 +218,32 @@ class Forked:
 
     def communicate(self, input: str | bytes | None = None,
                     timeout: float | None = None) -> tuple[Any, Any]:  # fmt: skip
-        """Write `input`, read both outputs to their end, wait: as `Popen.communicate`."""
-        results: dict[str, Any] = {}
+        """Write `input`, read both outputs to their end, wait: as `Popen.communicate` (called
+        again after a timeout, it goes on reading where the first call's readers are)."""
+        if self._readers is None:
+            self._readers = self._start_readers()
+            if self.stdin is not None:
+                if input:
+                    with contextlib.suppress(BrokenPipeError):
+                        self.stdin.write(input)
+                self.stdin.close()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for reader in self._readers:
+            reader.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if reader.is_alive():
+                raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        self.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return self._output.get("out"), self._output.get("err")
+
+    def _start_readers(self) -> list[threading.Thread]:
         readers = [
-            threading.Thread(target=lambda n=name, s=stream: results.__setitem__(n, s.read()))
+            threading.Thread(target=lambda n=name, s=stream: self._output.__setitem__(n, s.read()))
             for name, stream in (("out", self.stdout), ("err", self.stderr)) if stream is not None
         ]  # fmt: skip
         for reader in readers:
             reader.daemon = True
             reader.start()
-        if self.stdin is not None:
-            if input:
-                with contextlib.suppress(BrokenPipeError):
-                    self.stdin.write(input)
-            self.stdin.close()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        for reader in readers:
-            reader.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-            if reader.is_alive():
-                raise subprocess.TimeoutExpired(self.args, timeout or 0)
-        self.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
-        return results.get("out"), results.get("err")
+        return readers
 
     def __enter__(self) -> Forked:
         return self
