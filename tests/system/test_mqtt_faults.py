@@ -131,12 +131,18 @@ def test_a_flood_on_the_command_topic(tmp_path, broker):
         with BusListener(broker, topic=STATE) as listener:
             listener.wait_for(STATE)
         sent = flood(broker, NEW_GAME, seconds=3.0)
-        tower.wait_for("it stops listening for 30 s")
-        tower.wait_for(r"^Game over")
+        tower.wait_until(stopped_listening_and_game_over)  # (in either order on a busy machine)
         assert sum("New game of" in line for line in tower.lines) == 1
         assert "Traceback" not in tower.output
         tower.stop()
     assert sent > 1000
+
+
+def stopped_listening_and_game_over(lines: list[str]) -> bool:
+    """The tower said it stops listening, and the game at the table ended: a slow machine may
+    take the flood's messages after the last roll."""
+    stopped = any("it stops listening for 30 s" in line for line in lines)
+    return stopped and any(line.startswith("Game over") for line in lines)
 
 
 def flood(broker: Broker, topic: str, seconds: float) -> int:
