@@ -59,8 +59,8 @@ def game_figures(story: GameStory, level: int = 2) -> str:
 
 def _figure(chart: str, words: str) -> str:
     """A chart with its sentence as the caption (hidden from screen readers, which hear the
-    same sentence as the chart's description). The chart is in a box of its own that scrolls
-    sideways where the chart is wider than the phone (large text: app.css), and takes the
+    same sentence as the chart's description). The chart is drawn to fit a phone at 200 % text
+    (`svg.PICTURE`); its box would still scroll sideways on a narrower screen, and takes the
     focus so that a keyboard scrolls it too."""
     title = re.search(r'<title id="([^"]+)"', chart)
     named = f' aria-labelledby="{title[1]}"' if title else ' aria-label="chart"'
@@ -74,16 +74,18 @@ def _folded(summary: str, content: str) -> str:
 
 
 def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A table: a caption, column headings, and rows whose first cell heads the row."""
+    """A table: a caption, column headings (none: `head` empty), and rows whose first cell
+    heads the row."""
     header = "".join(f'<th scope="col">{escape(cell)}</th>' for cell in head)
+    thead = f"<thead><tr>{header}</tr></thead>" if head else ""
     body = "".join(
         f'<tr><th scope="row">{escape(row[0])}</th>'
         + "".join(f"<td>{escape(cell)}</td>" for cell in row[1:])
         + "</tr>"
         for row in rows
     )
-    table = (f"<table><caption>{escape(caption)}</caption><thead><tr>{header}</tr></thead>"
-             f"<tbody>{body}</tbody></table>")  # fmt: skip
+    table = (f"<table><caption>{escape(caption)}</caption>{thead}<tbody>{body}</tbody>"
+             "</table>")  # fmt: skip
     # A table wider than the phone scrolls in its own box (which takes the focus, so that a
     # keyboard scrolls it too), never the page: large text and zoom keep the page in view.
     box = f'class="table-box" tabindex="0" role="region" aria-label="{escape(caption)}"'
@@ -153,10 +155,15 @@ def player_words(history: PlayerHistory) -> str:
 
 
 def sheets_table(sheets: Sequence[SheetFigures]) -> str:
-    rows = [(sheet.variant, str(sheet.games), f"{round(sheet.mean)}", str(sheet.best),
-             trend_in_words(sheet)) for sheet in sheets]  # fmt: skip
-    return _table("Games, mean and best per sheet", ("sheet", "games", "mean", "best", "trend"),
-                  rows)  # fmt: skip
+    """A small table per sheet, its figures stacked (games, mean, best, trend; a line each):
+    two columns fit a 360 px phone at 200 % text, where one table of five columns (sheet,
+    games, mean, best, trend) had to be scrolled sideways."""
+    tables = [_table(sheet.variant, (), [("games", str(sheet.games)),
+                                         ("mean", f"{round(sheet.mean)}"),
+                                         ("best", str(sheet.best)),
+                                         ("trend", trend_in_words(sheet))])
+              for sheet in sheets]  # fmt: skip
+    return f'<div class="sheets">{"".join(tables)}</div>'
 
 
 def trend_in_words(sheet: SheetFigures) -> str:

@@ -17,11 +17,21 @@ from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 from firmware_py.journal.figures import HeatMap, Rival
+from firmware_py.show import text_width
 from firmware_py.story import LOCK, Breakdown, GameStory, PlayerFigures
 from firmware_py.words import plural
 
-WIDTH = 360  # the charts' own units: a 360 px phone draws them one to one
-FONT = 13
+# A chart's picture is PICTURE units wide, and app.css draws it 15rem wide at most: at the usual
+# text size a unit is a CSS px (a chart 240 px wide, its words FONT px); at 200 % text on a
+# 360 px phone, 334 px inside the page's margins and the chart's frame, the chart is as wide as
+# the page and its smallest words (FONT, 15 units: 20.9 px) two thirds of the page's text size
+# or more (tests/system/test_history_browser.py measures both). So
+# nothing of a chart is ever out of sight to the side: it is drawn narrow, its parts stacked.
+# What it draws keeps MARGIN units from the frame the page puts around it.
+MARGIN = 6
+PICTURE = 240
+WIDTH = PICTURE - 2 * MARGIN  # the width a chart draws in
+FONT = 15
 INK, PAPER, GRID, MUTED = "#1b1b1b", "#ffffff", "#c8c8c8", "#4a4a4a"
 ROWS = {  # a row's colour, the dark ink for its text, its letter and its shape
     "red": ("#c62832", "#9e1620", "R", "triangle"),
@@ -41,10 +51,12 @@ Scale = Callable[[float], float]  # a figure (a roll, a score) to where it is dr
 
 def svg(width: float, height: float, title: str, desc: str, body: Iterable[str],
         kind: str = "chart") -> str:  # fmt: skip
-    """A chart: `body` in a picture `width` x `height` units, named and described."""
+    """A chart: `body`, drawn in `width` x `height` units, in a picture MARGIN wider on every
+    side, named and described."""
     key = f"{kind}-{next(_ids)}"
+    box = f"{-MARGIN} {-MARGIN} {_n(width + 2 * MARGIN)} {_n(height + 2 * MARGIN)}"
     return (
-        f'<svg class="chart {kind}" viewBox="0 0 {_n(width)} {_n(height)}" role="img" '
+        f'<svg class="chart {kind}" viewBox="{box}" role="img" '
         f'aria-labelledby="{key}-t {key}-d" xmlns="http://www.w3.org/2000/svg" '
         f'font-family="DejaVu Sans, Arial, sans-serif" font-size="{FONT}">'
         f'<title id="{key}-t">{escape(title)}</title><desc id="{key}-d">{escape(desc)}</desc>'
@@ -86,6 +98,16 @@ def row_label(colour: str, x: float, y: float) -> str:
     return shape(kind, x + 5, y - 4, 9, dark) + text(x + 13, y, letter, fill=dark, bold=True)
 
 
+def width_of(words: str, size: float = FONT, bold: bool = False) -> float:
+    """How wide `words` are drawn at `size`, in the chart's units."""
+    return text_width.width_of(words, size, bold)
+
+
+def fitted(words: str, room: float, size: float = FONT, bold: bool = False) -> str:
+    """`words`, cut with "…" to fit `room` units."""
+    return text_width.fitted(words, room, size, bold)
+
+
 def _n(value: float) -> str:
     """A number as SVG writes it: whole where it is, else to one decimal."""
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
@@ -93,16 +115,18 @@ def _n(value: float) -> str:
 
 # ---- a game's breakdown -----------------------------------------------------------------------
 
-BAR_ROW = 15  # units from one row's bar to the next
-LABEL = 34  # room for a row's shape and letter before its bar
-NUMBERS = 104  # room after the bars for "78, 12 crosses"
+BAR_ROW = 34  # units from one row to the next: its words, its bar under them
+BAR = 10  # a bar's height
+LABEL = 32  # room for a row's shape and letter before its words and bar
+LINE = 18  # units from one line of words to the next
 
 
 def breakdown_chart(breakdown: Breakdown) -> str:
-    """Each player (highest total first): their name and total, a bar per row (its points;
-    the crosses and points written after it, a boxed L where they crossed its lock), and their
-    penalties and bonus points. Bars share one scale, so rows compare across players."""
-    scale = (WIDTH - LABEL - NUMBERS) / breakdown.most_points()
+    """Each player (highest total first): their name and total, a bar per row (its points and
+    crosses written above it, and a boxed letter where they crossed its lock), and their
+    penalties and bonus points. Bars share one scale, so rows compare across players; their
+    words above them, not beside, leave them the chart's whole width on a narrow phone."""
+    scale = (WIDTH - LABEL) / breakdown.most_points()
     body, y = [], 0.0
     for player in breakdown.ranked():
         drawn, y = _player_bars(player, y, scale, player.name in breakdown.winners)
@@ -113,26 +137,32 @@ def breakdown_chart(breakdown: Breakdown) -> str:
 
 def _player_bars(player: PlayerFigures, top: float, scale: float, won: bool
                  ) -> tuple[list[str], float]:  # fmt: skip
-    star = " ★ won" if won else ""
-    # the total beside the name, not at the far side: in large text the chart scrolls sideways
-    body = [text(0, top + 15, f"{player.name}{star}: {player.total} points", bold=True)]
-    y = top + 22
+    """A player's name and total (on a line of their own each if they do not fit on one);
+    each row's letter and shape, its points and crosses, and its bar under them; then the
+    penalties and the bonus, a line each."""
+    total = f"{' ★ won' if won else ''}: {player.total} points"
+    if width_of(player.name + total, bold=True) <= WIDTH:
+        heading = [player.name + total]
+    else:  # a long name: whole on its line (cut only past the chart's width), the total under
+        heading = [fitted(player.name, WIDTH, bold=True), total.removeprefix(": ").lstrip()]
+    body = [text(0, top + 16 + LINE * line, words, bold=True)
+            for line, words in enumerate(heading)]  # fmt: skip
+    y = top + 4 + LINE * len(heading)
     for row in player.rows:
         colour, dark, _, _ = ROWS[row.colour]
-        body.append(row_label(row.colour, 0, y + 10))
-        body.append(rect(LABEL, y, row.points * scale, 11, colour, stroke=dark))
         words = f"{row.points}, {plural(row.crosses, 'cross', 'crosses')}"
-        end = LABEL + row.points * scale
+        body += [row_label(row.colour, 0, y + 16), text(LABEL, y + 16, words, fill=dark)]
         if row.locked:
-            body.append(_lock_box(end + 11, y + 5.5, row.colour))
-            end += 18
-        body.append(text(end + 4, y + 10, words, fill=dark, size=12))
+            body.append(_lock_box(LABEL + width_of(words) + 14, y + 10.5, row.colour))
+        body.append(rect(LABEL, y + 21, row.points * scale, BAR, colour, stroke=dark))
         y += BAR_ROW
     extras = [f"penalties {player.penalties} (-{player.penalty_points})"]
     if player.bonus_points:
         extras.append(f"bonus +{player.bonus_points}")
-    body.append(text(LABEL, y + 10, ", ".join(extras), fill=MUTED, size=12))
-    return body, y + BAR_ROW + 4
+    for words in extras:
+        body.append(text(LABEL, y + 14, words, fill=MUTED))
+        y += LINE + 2
+    return body, y + 10
 
 
 def breakdown_words(breakdown: Breakdown) -> str:
@@ -159,14 +189,17 @@ def breakdown_words(breakdown: Breakdown) -> str:
 
 # ---- a game's story ---------------------------------------------------------------------------
 
-PLOT_LEFT, PLOT_TOP, PLOT_HEIGHT = 34, 10, 170
-PLOT_RIGHT = WIDTH - 78  # room for the names at the lines' ends
+PLOT_LEFT, PLOT_TOP, PLOT_HEIGHT = 36, 10, 150
+PLOT_RIGHT = WIDTH - 9  # room for half a lock's box at the last roll
+KEY_ROW = 21  # units from one line of the key under the chart to the next
 
 
 def story_chart(story: GameStory) -> str:
-    """Every player's total after each roll, a line each (its own dash, its name at its end);
-    a lock drawn as the row's letter in a box of its colour, a penalty as a cross, on the
-    player's line at the roll it happened."""
+    """Every player's total after each roll, a line each (its own dash); a lock drawn as the
+    row's letter in a box of its colour, a penalty as a cross, on the player's line at the roll
+    it happened. Under it the key: each player's dash, name and total, highest first, then
+    what a box and a cross mean (names under the chart, not at the lines' ends, leave the
+    lines the chart's width)."""
     low, high = min(0, story.lowest()), story.highest()
     rolls = max(1, story.rolls)
 
@@ -184,10 +217,11 @@ def story_chart(story: GameStory) -> str:
         body.append(f'<polyline points="{points}" fill="none" stroke="{PLAYER_INKS[seat]}" '
                     f'stroke-width="2.5"{dash}/>')  # fmt: skip
     body += _story_marks(story, x, y)
-    body += _end_labels(story, y)
-    legend_y = PLOT_TOP + PLOT_HEIGHT + 36
-    body += _story_legend(legend_y)
-    return svg(WIDTH, legend_y + 8, "The game roll by roll", story_words(story), body, "story")
+    key_y: float = PLOT_TOP + PLOT_HEIGHT + 36
+    players, key_y = _players_key(story, key_y)
+    body += players + _story_legend(key_y)
+    height = key_y + KEY_ROW + 8
+    return svg(WIDTH, height, "The game roll by roll", story_words(story), body, "story")
 
 
 def _axes(low: int, high: int, rolls: int, x: Scale, y: Scale) -> list[str]:
@@ -200,13 +234,12 @@ def _axes(low: int, high: int, rolls: int, x: Scale, y: Scale) -> list[str]:
         colour = INK if points == 0 else GRID
         body.append(f'<line x1="{PLOT_LEFT}" x2="{PLOT_RIGHT}" y1="{_n(y(points))}" '
                     f'y2="{_n(y(points))}" stroke="{colour}" stroke-width="1"/>')  # fmt: skip
-        body.append(text(PLOT_LEFT - 4, y(points) + 4, str(points), anchor="end", fill=MUTED,
-                         size=12))  # fmt: skip
+        body.append(text(PLOT_LEFT - 4, y(points) + 5, str(points), anchor="end", fill=MUTED))
     bottom = PLOT_TOP + PLOT_HEIGHT
-    for roll in range(0, rolls + 1, _step(rolls, 6)):
-        body.append(text(x(roll), bottom + 15, str(roll), anchor="middle", fill=MUTED, size=12))
-    body.append(text((PLOT_LEFT + PLOT_RIGHT) / 2, bottom + 28, "rolls", anchor="middle",
-                     fill=MUTED, size=12))  # fmt: skip
+    for roll in range(0, rolls + 1, _step(rolls, 4)):
+        body.append(text(x(roll), bottom + 17, str(roll), anchor="middle", fill=MUTED))
+    body.append(text((PLOT_LEFT + PLOT_RIGHT) / 2, bottom + 33, "rolls", anchor="middle",
+                     fill=MUTED))  # fmt: skip
     return body
 
 
@@ -232,43 +265,44 @@ def _story_marks(story: GameStory, x: Scale, y: Scale) -> list[str]:
     return body
 
 
+LOCK_BOX = 18  # a lock's box, its letter FONT units tall
+
+
 def _lock_box(cx: float, cy: float, colour: str) -> str:
     """A lock: the row's letter in a box of its ink, centred at (cx, cy)."""
     _, dark, letter, _ = ROWS[colour]
-    return rect(cx - 7, cy - 7, 14, 14, PAPER, stroke=dark, stroke_width="2") + text(
-        cx, cy + 4.5, letter, anchor="middle", fill=dark, size=12, bold=True
-    )
+    half = LOCK_BOX / 2
+    return rect(cx - half, cy - half, LOCK_BOX, LOCK_BOX, PAPER, stroke=dark,
+                stroke_width="2") + text(cx, cy + 5.5, letter, anchor="middle", fill=dark,
+                                         bold=True)  # fmt: skip
 
 
-def _end_labels(story: GameStory, y: Scale) -> list[str]:
-    """Each line's name and total at its end, nudged apart where lines end close together."""
-    ends = sorted((y(story.totals[-1][seat]), seat) for seat in range(len(story.names)))
-    placed: list[float] = []
-    for wanted, _ in ends:
-        placed.append(max(wanted, placed[-1] + FONT + 1) if placed else wanted)
+def _players_key(story: GameStory, top: float) -> tuple[list[str], float]:
+    """Each player's line as a short sample of its dash, then their name and final total,
+    highest first, a line each; and where the key's next line goes."""
+    final = story.totals[-1]
     body = []
-    for (_, seat), at in zip(ends, placed, strict=True):
-        name, total = story.names[seat], story.totals[-1][seat]
+    for seat in sorted(range(len(story.names)), key=lambda seat: -final[seat]):
         dash = f' stroke-dasharray="{DASHES[seat]}"' if DASHES[seat] else ""
         ink = PLAYER_INKS[seat]
-        body.append(f'<line x1="{PLOT_RIGHT + 3}" x2="{PLOT_RIGHT + 15}" y1="{_n(at)}" '
-                    f'y2="{_n(at)}" stroke="{ink}" stroke-width="2.5"{dash}/>')  # fmt: skip
-        body.append(text(PLOT_RIGHT + 18, at + 4, f"{_short(name)} {total}",
-                         fill=PLAYER_INKS[seat], size=12))  # fmt: skip
-    return body
-
-
-def _short(name: str, room: int = 9) -> str:
-    return name if len(name) <= room else name[: room - 1] + "…"
+        body.append(f'<line x1="0" x2="26" y1="{_n(top - 5)}" y2="{_n(top - 5)}" '
+                    f'stroke="{ink}" stroke-width="2.5"{dash}/>')  # fmt: skip
+        total = f" {final[seat]}"
+        name = fitted(story.names[seat], WIDTH - 32 - width_of(total))
+        body.append(text(32, top, name + total, fill=ink))
+        top += KEY_ROW
+    return body, top
 
 
 def _story_legend(y: float) -> list[str]:
+    """What a box and a cross on a line mean, a line each."""
+    below = y + KEY_ROW
     return [
-        _lock_box(7, y - 4, "red"),
-        text(18, y, "a row locked (its letter)", fill=MUTED, size=12),
-        f'<path d="M206,{_n(y - 9)}L216,{_n(y + 1)}M216,{_n(y - 9)}L206,{_n(y + 1)}" '
+        _lock_box(9, y - 5, "red"),
+        text(24, y, "a row locked: its letter", fill=MUTED),
+        f'<path d="M4,{_n(below - 10)}L14,{_n(below)}M14,{_n(below - 10)}L4,{_n(below)}" '
         f'stroke="{INK}" stroke-width="2.5"/>',
-        text(221, y, "a penalty", fill=MUTED, size=12),
+        text(24, below, "a penalty", fill=MUTED),
     ]
 
 
@@ -302,14 +336,12 @@ def _leader(story: GameStory, roll: int) -> str:
 # ---- a player's history -----------------------------------------------------------------------
 
 RIVAL_ROW = 72  # units from one rival's name to the next: the name, then two bars under it
-# The head-to-head chart's width in its units; app.css draws it 15rem wide at most, so at 200 %
-# text on a 360 px phone it is the page's width and its words (RIVAL_FONT) are two thirds of
-# the page's text size or more
-RIVALS_WIDTH = 240
-RIVAL_FONT = 15
 BAR_START = 58  # units: where the bars start, after the words "ahead" and "behind"
-HEAT_ROW = 74  # units from one row of the sheet to the next in the heat-map
-DIGIT, BOLD_DIGIT = 0.64, 0.7  # a digit's width in DejaVu Sans (0.636 em), bold (0.696 em)
+HEAT_LINE = 70  # units from one line of a heat-map's row to the next (a row may wrap)
+HEAT_GAP = 10  # ... and between two rows of the sheet
+# A heat-map's cell at its narrowest: "100" under it at FONT (3 digits of 0.636 em) and 2
+# units to spare, so "100100" never runs together
+HEAT_CELL = 3 * 0.64 * FONT + 2
 
 
 def trend_chart(totals: Sequence[int], variant: str) -> str:
@@ -317,7 +349,7 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
     line, with their mean as a dashed line."""
     shown = list(totals[-20:])
     low, high = min(0, *shown), max(1, *shown)
-    height, left, right = 90, 34, WIDTH - 8
+    height, left, right = 100, 36, WIDTH - 8
     mean = sum(shown) / len(shown)
 
     def x(index: float) -> float:
@@ -326,8 +358,8 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
     def y(points: float) -> float:
         return 8 + (height - 16) * (high - points) / max(1, high - low)
 
-    body = [text(left - 4, y(high) + 4, str(high), anchor="end", fill=MUTED, size=12),
-            text(left - 4, y(low) + 4, str(low), anchor="end", fill=MUTED, size=12),
+    body = [text(left - 4, y(high) + 5, str(high), anchor="end", fill=MUTED),
+            text(left - 4, y(low) + 5, str(low), anchor="end", fill=MUTED),
             f'<line x1="{left}" x2="{right}" y1="{_n(y(mean))}" y2="{_n(y(mean))}" '
             f'stroke="{MUTED}" stroke-dasharray="4 3"/>']  # fmt: skip
     points = " ".join(f"{_n(x(i))},{_n(y(total))}" for i, total in enumerate(shown))
@@ -340,86 +372,99 @@ def trend_chart(totals: Sequence[int], variant: str) -> str:
 
 
 def rivals_chart(name: str, rivals: Sequence[Rival]) -> str:
-    """Head to head, drawn narrow so it fits a 360 px phone at 200 % text with no scrolling
-    (`svg.chart.rivals` in app.css): for each other player, their name on a line of its own,
+    """Head to head: for each other player, their name on a line of its own,
     then the games `name` finished ahead of them and behind them as two bars from the left,
     each with its word and its count; ties are in the words."""
     most = max([1, *(max(r.ahead, r.behind) for r in rivals)])
-    unit = (RIVALS_WIDTH - BAR_START - 30) / most
+    unit = (WIDTH - BAR_START - 30) / most
     body, y = [], 0
     for rival in rivals:
-        body.append(text(0, y + 16, rival.name, size=RIVAL_FONT, bold=True))
+        body.append(text(0, y + 16, fitted(rival.name, WIDTH, bold=True), bold=True))
         for line, (word, games, fill) in enumerate(
             (("ahead", rival.ahead, "#1d6b2f"), ("behind", rival.behind, "#9e1620"))
         ):
             top = y + 22 + line * 22
-            body += [text(0, top + 15, word, fill=MUTED, size=RIVAL_FONT),
-                     rect(BAR_START, top + 2, games * unit, 17, fill),
-                     text(BAR_START + games * unit + 4, top + 15, str(games), size=RIVAL_FONT,
-                          bold=True)]  # fmt: skip
+            body += [
+                text(0, top + 15, word, fill=MUTED),
+                rect(BAR_START, top + 2, games * unit, 17, fill),
+                text(BAR_START + games * unit + 4, top + 15, str(games), bold=True),
+            ]
         y += RIVAL_ROW
     words = " ".join(
         f"Against {r.name}: {plural(r.games, 'game')}, {name} ahead {r.ahead}, behind "
         f"{r.behind}, level {r.level}."
         for r in rivals
     )
-    return svg(RIVALS_WIDTH, y, f"{name} head to head", words, body, "rivals")
+    return svg(WIDTH, y, f"{name} head to head", words, body, "rivals")
+
+
+def heat_layout(count: int) -> tuple[int, float]:
+    """How a heat-map lays out rows of `count` numbers: how many cells a line (a row wraps
+    onto as few lines as fit, its cells spread evenly: 11 numbers as 6 and 5, Longo's 15 as 5,
+    5 and 5, as the phone's sheet wraps) and a cell's width in units."""
+    most = max(1, int((WIDTH - LABEL) // HEAT_CELL))
+    lines = -(-count // most)
+    per_line = -(-count // lines)
+    return per_line, (WIDTH - LABEL) / per_line
 
 
 def heat_chart(heat: HeatMap) -> str:
     """The sheet as a grid, each cell a small bar: how often it was crossed (the row's colour,
     from the bottom), skipped (hatched grey), left open (white, at the top); its number above,
-    the share crossed below."""
+    the share crossed below. A row wraps onto more lines where its cells would be too narrow
+    for their figures (`heat_layout`); its letter and shape stand before its first line."""
     numbers = heat.numbers()
-    cells = max(len(row) for row in numbers)
-    cell = (WIDTH - LABEL) / cells
+    per_line, cell = heat_layout(max(len(row) for row in numbers))
     hatch = f"skipped-{next(_ids)}"  # an id of its own: a page may show several sheets
     pattern = (f'<defs><pattern id="{hatch}" width="5" height="5" patternUnits="userSpaceOnUse" '
                'patternTransform="rotate(45)"><rect width="5" height="5" fill="#ffffff"/>'
                f'<rect width="2.5" height="5" fill="{MUTED}"/></pattern></defs>')  # fmt: skip
     body, y = [pattern], 0.0
     for row, colour in enumerate(ROWS):
-        body += _heat_row(heat, numbers[row], row, colour, y, cell, f"url(#{hatch})")
-        y += HEAT_ROW
-    body += _heat_legend(y + 14, f"url(#{hatch})")
+        body += _heat_row(heat, row, colour, y, (per_line, cell), f"url(#{hatch})")
+        y += HEAT_LINE * -(-len(numbers[row]) // per_line) + HEAT_GAP
+    legend, height = _heat_legend(y + 12, f"url(#{hatch})")
     words = heat_words(heat)
-    return svg(WIDTH, y + 40, f"Where the crosses went on {heat.variant}", words, body, "heat")
+    title = f"Where the crosses went on {heat.variant}"
+    return svg(WIDTH, height, title, words, body + legend, "heat")
 
 
-def _heat_legend(y: float, hatched: str) -> list[str]:
-    """What a cell's parts mean: crossed (solid), skipped (hatched), left open (white); and,
-    on a line of its own, the number under it."""
+def _heat_legend(y: float, hatched: str) -> tuple[list[str], float]:
+    """What a cell's parts mean, a line each: crossed (solid), skipped (hatched), left open
+    (white), and the number under it; and the chart's height below them."""
     body = []
-    x = 0.0
     for fill, words in ((ROWS["blue"][0], "crossed"), (hatched, "skipped"),
                         (PAPER, "left open")):  # fmt: skip
-        body.append(rect(x, y - 11, 13, 13, fill, stroke=INK))
-        body.append(text(x + 18, y, words, fill=INK))
-        x += 34 + 8 * len(words)
-    body.append(text(0, y + 22, "under each cell: % of games it was crossed", fill=INK))
-    return body
+        body.append(rect(0, y - 12, 14, 14, fill, stroke=INK))
+        body.append(text(22, y, words, fill=INK))
+        y += KEY_ROW
+    body.append(text(0, y, "under each cell: % of", fill=INK))
+    body.append(text(0, y + KEY_ROW, "the games it was crossed", fill=INK))
+    return body, y + KEY_ROW + 8
 
 
-def _heat_row(heat: HeatMap, numbers: Sequence[int], row: int, colour: str, top: float,
-              cell: float, hatched: str) -> list[str]:  # fmt: skip
+def _heat_row(heat: HeatMap, row: int, colour: str, top: float, layout: tuple[int, float],
+              hatched: str) -> list[str]:  # fmt: skip
+    """A row of the sheet: its letter and shape, then its cells, `layout` (cells a line, a
+    cell's width) of them a line."""
     fill, dark, _, _ = ROWS[colour]
-    body = [row_label(colour, 0, top + 38)]
+    per_line, cell = layout
+    body = [row_label(colour, 0, top + 40)]
     games = max(1, heat.games)
-    # narrower cells (Longo's 15 numbers a row), smaller figures: "10 11 12", not "101112"
-    number_size = min(15, int((cell - 3) / (2 * BOLD_DIGIT)))  # two digits, 3 units apart
-    share_size = min(FONT, int((cell - 2) / (3 * DIGIT)))  # "100", 2 units apart
-    for position, number in enumerate(numbers):
+    bar = 30
+    for position, number in enumerate(heat.numbers()[row]):
         crossed, skipped, _ = heat.cells[row][position]
-        x, bar = LABEL + position * cell, 34
-        body.append(text(x + cell / 2, top + 14, str(number), anchor="middle", fill=dark,
-                         size=number_size, bold=True))  # fmt: skip
-        body.append(rect(x + 2, top + 18, cell - 4, bar, PAPER, stroke=dark))
+        x = LABEL + position % per_line * cell
+        y = top + position // per_line * HEAT_LINE
+        body.append(text(x + cell / 2, y + 14, str(number), anchor="middle", fill=dark,
+                         bold=True))  # fmt: skip
+        body.append(rect(x + 2, y + 18, cell - 4, bar, PAPER, stroke=dark))
         done = bar * crossed / games
-        body.append(rect(x + 2, top + 18 + bar - done, cell - 4, done, fill))
+        body.append(rect(x + 2, y + 18 + bar - done, cell - 4, done, fill))
         gone = bar * skipped / games
-        body.append(rect(x + 2, top + 18 + bar - done - gone, cell - 4, gone, hatched))
-        body.append(text(x + cell / 2, top + 67, f"{round(100 * crossed / games)}",
-                         anchor="middle", fill=INK, size=share_size))  # fmt: skip
+        body.append(rect(x + 2, y + 18 + bar - done - gone, cell - 4, gone, hatched))
+        body.append(text(x + cell / 2, y + 64, f"{round(100 * crossed / games)}",
+                         anchor="middle", fill=INK))  # fmt: skip
     return body
 
 

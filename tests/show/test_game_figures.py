@@ -118,7 +118,7 @@ def test_the_breakdown_draws_each_rows_points_as_a_bar_on_one_scale_with_its_let
     for row in ben.rows:
         crosses = "1 cross" if row.crosses == 1 else f"{row.crosses} crosses"
         assert f"{row.points}, {crosses}" in labels
-    bars = [rect for rect in root.iter(f"{SVG}rect") if rect.get("height") == "11"]
+    bars = [rect for rect in root.iter(f"{SVG}rect") if rect.get("height") == str(svg.BAR)]
     players = story.breakdown.ranked()
     points = [row.points for player in players for row in player.rows]
     widths = [float(rect.get("width")) for rect in bars]
@@ -156,8 +156,9 @@ def test_the_story_puts_a_lock_where_its_player_stood_at_that_roll(story):
     )  # fmt: skip
     at_18 = ben_line.get("points").split()[18]
     x, y = (float(value) for value in at_18.split(","))
-    boxes = [rect for rect in root.iter(f"{SVG}rect") if rect.get("width") == "14"]
-    assert any(abs(float(b.get("x")) + 7 - x) < 0.1 and abs(float(b.get("y")) + 7 - y) < 0.1
+    boxes = [rect for rect in root.iter(f"{SVG}rect") if rect.get("width") == str(svg.LOCK_BOX)]
+    assert any(abs(float(b.get("x")) + svg.LOCK_BOX / 2 - x) < 0.1
+               and abs(float(b.get("y")) + svg.LOCK_BOX / 2 - y) < 0.1
                for b in boxes), "Ben's red lock is not on his line at roll 18"  # fmt: skip
 
 
