@@ -174,5 +174,8 @@ def test_a_whole_game_at_the_table_sounds_every_roll_penalty_lock_and_the_end(
     assert sum(s.endswith("takes a penalty") for s in said) == penalties
     for row in game.locked:
         assert any(COLOURS[row] in s and "locked" in s for s in said)
-    winner = game.winners()[0]
-    assert said[-1].startswith(f"game over: {winner} ")
+    winners = game.winners()
+    total = max(game.total(player.name) for player in game.players)
+    assert said[-1].startswith("game over: ") and said[-1].endswith(f" with {total}")
+    for player in game.players:  # every winner named, a tie too (a random game may end in one)
+        assert (player.name in said[-1]) == (player.name in winners)
