@@ -77,6 +77,12 @@ def seats_for(
     ]  # fmt: skip
 
 
+def waiting_drawn(seats: Iterable[SeatSpec]) -> list[str]:
+    """The people a tournament drew for these seats whose device (phone or pad) has not taken
+    their seat yet, in seat order."""
+    return [seat.name for seat in seats if seat.pad == DRAWN]
+
+
 class SeatingView(Protocol):
     """The seats as the table's parts and doors read them: they change only through the
     table's own actions (a seat joined, a pad given, the menu's steps)."""
@@ -135,9 +141,11 @@ class Seating:
         left = [seat for seat in self.seats + self.benched if seat.name not in names]
         self.seats, self.benched = chosen, left[:BENCHED_KEPT]
 
-    def give_pad(self, name: str, pad: str) -> None:
-        """The pad of ident `pad` holds `name`'s seat now."""
-        self.seats = [replace(s, pad=pad) if s.name == name else s for s in self.seats]
+    def give_pad(self, name: str, pad: str, kind: SeatKind | None = None) -> None:
+        """The pad of ident `pad` holds `name`'s seat now; `kind`: the device's kind, when a
+        seat drawn for a person is taken by the device they brought (a phone or a pad)."""
+        self.seats = [replace(s, pad=pad, kind=kind or s.kind) if s.name == name else s
+                      for s in self.seats]  # fmt: skip
 
     def set_levels(self, level: str) -> None:
         """The menu's level step: every computer seat plays at `level` from the next decision."""

@@ -7,9 +7,11 @@ device is announced again), the request to publish the results again, and the na
 league's seating for a tournament's round, `tournament.py`, retained and up to MAX_SEATING
 bytes; "players", the league's players for the menu, `league_players.py`). Anything else,
 a payload longer than MAX_PAYLOAD bytes, or one that is not what the topic takes, is counted as
-malformed and ignored; more than PER_SECOND messages in a second are ignored as too many, and
-FLOOD in a second make the tower stop listening for COOL_OFF seconds (the link unsubscribes, so
-the broker stops sending). None of it raises, and the counts are logged at most once a minute.
+malformed and ignored; more than PER_SECOND messages in a second on one topic are ignored as
+too many (each topic its own budget, so rubbish on one never crowds out the organiser's seating
+on another), and FLOOD in a second across them all make the tower stop listening for COOL_OFF
+seconds (the link unsubscribes, so the broker stops sending; retained messages come again when
+it subscribes). None of it raises, and the counts are logged at most once a minute.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from firmware_py.bus.tournament import MAX_SEATING
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 64  # bytes: "online", "PRESS", a game number
-PER_SECOND = 5  # messages taken in one second; more are ignored
+PER_SECOND = 5  # messages taken in one second on one topic; more are ignored
 FLOOD = 100  # messages in one second that make the tower stop listening for a while
 COOL_OFF = 30.0  # seconds the tower does not listen after a flood
 REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
@@ -102,7 +104,8 @@ class Inbox:
             self.handlers[topics.players] = actions.players
             self.retained_taken.add(topics.players)
             self.limits[topics.players] = MAX_PLAYERS_MESSAGE
-        self._second = (0, 0)  # (which second, messages in it)
+        self._second = (0, 0)  # (which second, messages in it on every topic)
+        self._seconds: dict[str, tuple[int, int]] = {}  # the same for each topic listened to
         self._deaf_until = 0.0
         self._reported = 0.0
 
@@ -116,7 +119,7 @@ class Inbox:
         command or a resend left retained on the broker would be done again at every
         connection."""
         now = self.clock()
-        verdict = self._budget(now)
+        verdict = self._budget(now, topic if topic in self.handlers else "")
         if verdict is Verdict.TAKEN:
             handler = self.handlers.get(topic)
             if retained and topic not in self.retained_taken:
@@ -129,12 +132,11 @@ class Inbox:
         self._report(now)
         return verdict
 
-    def _budget(self, now: float) -> Verdict:
-        """TAKEN within PER_SECOND a second; FLOOD once FLOOD came in one second (and then
-        everything until COOL_OFF has passed); else IGNORED."""
-        second, seen = self._second
-        seen = seen + 1 if int(now) == second else 1
-        self._second = (int(now), seen)
+    def _budget(self, now: float, topic: str) -> Verdict:
+        """TAKEN within PER_SECOND a second on `topic`; FLOOD once FLOOD came in one second on
+        all topics (and then everything until COOL_OFF has passed); else IGNORED."""
+        seen = self._count(now)
+        on_topic = self._count(now, topic)
         if now < self._deaf_until:
             self.counts.too_many += 1
             return Verdict.IGNORED
@@ -148,10 +150,20 @@ class Inbox:
             )
             self.counts.too_many += 1
             return Verdict.FLOOD
-        if seen > PER_SECOND:
+        if on_topic > PER_SECOND:
             self.counts.too_many += 1
             return Verdict.IGNORED
         return Verdict.TAKEN
+
+    def _count(self, now: float, topic: str | None = None) -> int:
+        """This message counted in its second: on every topic (None), or on `topic`."""
+        second, seen = self._second if topic is None else self._seconds.get(topic, (0, 0))
+        counted = (int(now), seen + 1 if int(now) == second else 1)
+        if topic is None:
+            self._second = counted
+        else:
+            self._seconds[topic] = counted
+        return counted[1]
 
     def _malformed(self, topic: str, payload: bytes) -> None:
         self.counts.malformed += 1

@@ -202,7 +202,8 @@ class PadApp:
     pass/confirm with nothing selected passes; undo takes back, or clears the selection.
     Before a longo game (phase lucky) red and yellow step the number shown down and up, a tap
     of confirm chooses it, holding confirm lets the tower draw, undo takes the last one back.
-    A pad without a seat (STATE flag MAY_JOIN) asks to join at a press of any button.
+    A pad without a seat (STATE flag MAY_JOIN) asks to join at a press of any button, saying
+    which (a tournament's table offers its drawn people's seats a button each).
     `version` grows with every change the screen may show, so the loop redraws only then.
     """
 
@@ -289,7 +290,7 @@ class PadApp:
             return
         if self.state["flags"] & protocol.MAY_JOIN:
             if not covered:  # a press that puts a refusal away does not ask again
-                self._submit({"action": protocol.JOIN}, now)
+                self._submit({"action": protocol.JOIN, "number": button + 1}, now)
         elif self.state["phase"] == PHASE_LUCKY:
             self._press_lucky(button, now)
         elif button < PASS_BUTTON:

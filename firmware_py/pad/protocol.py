@@ -105,6 +105,8 @@ PASS = 2
 UNDO = 3
 LUCKY_NUMBER = 4  # before a longo game: `number` is one of the player's lucky numbers, 0: draw
 JOIN = 5  # a pad without a seat asks for one (a player pressed one of its buttons)
+# JOIN's `number`: the button pressed (1 red ... 5 pass, 6 undo; 0 from a pad before this): at a
+# tournament's table it takes the seat at that place when it waits for its drawn person
 
 # Flag bits: STATE.flags, STATE.rows[].flags, STATE.moves[].flags and REQUEST.flags.
 MAY_PASS = 1

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from firmware_py.rules import Mark, Pass, Undo
-from firmware_py.seating import DRAWN, SeatKind
+from firmware_py.seating import DRAWN, SeatKind, waiting_drawn
 from firmware_py.seats.names import MAX_NAME, clean_name, looks
 from firmware_py.seats.seatview import SeatView, game_view, idle_view, lucky_view
 from firmware_py.table import NO_SEAT, RULE, Decision, LuckyNumber, Refusal, SeatDoor, SeatsNow
@@ -208,6 +208,10 @@ class RemoteSeats:
             self.seated[device], self._joined[connection] = drawn, device
             self.door.seat_back(drawn, device)
             return None
+        waiting = waiting_drawn(self.door.now().seats)
+        if name is not None and waiting:  # a name typed that no seat here was drawn for
+            return Refusal(f"{clean_name(name) or 'that name'} is not drawn at this table: "
+                           f"its seats wait for {' and '.join(waiting)}", RULE)  # fmt: skip
         player = self._new_name(device, name)
         refusal = self.door.join(player, pad=device)
         if refusal is None:
@@ -223,8 +227,9 @@ class RemoteSeats:
             self.seat_of(device)
 
     def _drawn_seat(self, typed: str | None) -> str | None:
-        """The seat a league drew for the name typed (as names are compared: "ann" is Ann's),
-        between games, while no device holds it."""
+        """The seat a league drew for the name typed or picked (as names are compared: "ann"
+        is Ann's), between games, while no device holds it, whatever device comes (a person's
+        drawn seat is theirs, with their phone or their pad)."""
         now = self.door.now()
         wanted = clean_name(typed or "")
         playing = now.draft is not None or (now.game is not None and not now.game.over)
@@ -232,7 +237,7 @@ class RemoteSeats:
             return None
         held = set(self.seated.values())
         return next((seat.name for seat in now.seats
-                     if seat.kind == self.kind and seat.pad == DRAWN and seat.name not in held
+                     if seat.pad == DRAWN and seat.name not in held
                      and not looks(wanted).isdisjoint(looks(seat.name))), None)  # fmt: skip
 
     def _new_name(self, device: str, typed: str | None) -> str:

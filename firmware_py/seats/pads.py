@@ -27,6 +27,7 @@ from drivers.padlink import LinkOptions, PadLink
 from firmware_py.lucky import DraftView
 from firmware_py.pad import protocol
 from firmware_py.rules import Game, Mark, Pass, Undo
+from firmware_py.seating import DRAWN
 from firmware_py.seats.devices import (
     RemoteDecision,
     RemoteSeats,
@@ -53,6 +54,9 @@ from sheets import COLOURS
 
 log = logging.getLogger(__name__)
 
+# The buttons a pad without a seat presses to take the seat at each place of the table: the
+# pad's own (firmware_py/pad/padapp.py BUTTONS), whose JOIN says which (`number`, 1 the first)
+JOIN_BUTTONS = ("red", "yellow", "green", "blue", "pass")
 RESCAN_SECONDS = 3.0  # how often to look for newly plugged pads
 JOIN_INTERVAL = 60.0  # seconds between two new seats joined through one port
 PHASE_CODES = {name: code for code, name in enumerate(protocol.PHASES)}
@@ -82,7 +86,32 @@ def lucky_state_fields(draft: DraftView, name: str) -> protocol.Fields:
 def join_state(now: SeatsNow) -> protocol.Fields:
     """The STATE of a pad without a seat: any button asks to join; the text says whether it
     can now, in a player's words."""
-    return state_of(join_view(now))
+    return state_of(pad_join_view(now))
+
+
+def pad_join_view(now: SeatsNow) -> SeatView:
+    """How a pad without a seat joins; at a tournament's table, which button takes whose seat
+    among the people drawn here whose device has not come (a pad cannot type a name)."""
+    view, offer = join_view(now), drawn_offer(now)
+    return replace(view, text=offer) if offer and now.join_refusal is None else view
+
+
+def drawn_offer(now: SeatsNow) -> str:
+    """'drawn here? press red for Zoe, pass for Dan': the button of each seat's place at
+    the table (red the first, ..., pass the fifth), for the seats drawn for a person whose
+    phone or pad has not come; "" when none waits."""
+    offered = [f"{JOIN_BUTTONS[place]} for {ascii_words(seat.name)}"
+               for place, seat in enumerate(now.seats) if seat.pad == DRAWN]  # fmt: skip
+    return f"drawn here? press {', '.join(offered)}" if offered else ""
+
+
+def drawn_pressed(now: SeatsNow, button: object) -> str | None:
+    """The person drawn at the seat whose button (1: red, ..., 5: pass) a pad's JOIN names,
+    while their seat waits; None for any other button (a join as before)."""
+    if type(button) is not int or not 0 < button <= len(now.seats):
+        return None
+    seat = now.seats[button - 1]
+    return seat.name if seat.pad == DRAWN else None
 
 
 def state_fields(game: Game | None, name: str, text: str = "") -> protocol.Fields:
@@ -365,10 +394,14 @@ class PadHub:
         refusal = None if seated else self._too_soon(link.port)
         if refusal is None:
             self._answering = link  # its new STATE waits until the answer is out
+            now = self.door.now()
             try:
-                refusal = self.seats.join(ident, link)
+                chosen = drawn_pressed(now, message.fields.get("number"))
+                refusal = self.seats.join(ident, link, chosen)
             finally:
                 self._answering = None
+            if refusal is not None and refusal.kind == RULE and drawn_offer(now):
+                refusal = Refusal(f"no seat for a new player: {drawn_offer(now)}", RULE)
             name = self.seats.seat_of(ident)
             if refusal is None and not seated and name is not None:
                 self._joined[link.port] = (self.now(), name)
@@ -433,6 +466,8 @@ class PadHub:
         if not pad or self._greeted.get(link) != pad:
             return
         view = self.seats.view(pad.get("ident"))
+        if view.may_join:
+            view = pad_join_view(self.door.now())
         told = replace(view, text=with_absence(view.text, self.door.now().absence))
         link.send("state", state_of(told))
 

@@ -21,7 +21,15 @@ from typing import Protocol
 
 from firmware_py.lucky import DraftView
 from firmware_py.rules import Event, Game, Mark, Pass, Undo
-from firmware_py.seating import COMPUTER, DRAWN, PAD, Seating, SeatKind, SeatSpec
+from firmware_py.seating import (
+    COMPUTER,
+    DRAWN,
+    PAD,
+    Seating,
+    SeatKind,
+    SeatSpec,
+    waiting_drawn,
+)
 from firmware_py.table.absence import Absence
 from firmware_py.table.decisions import NOT_NOW, RULE, LuckyNumber, Refusal
 from firmware_py.table.news_feed import News
@@ -126,13 +134,24 @@ class Doors:
             self.absence.went(name)
 
     def why_not_join(self) -> Refusal | None:
-        """Why a new seat cannot join now, in a player's words (None: it can): a game is on,
-        or its lucky numbers are being chosen, or five players are seated."""
+        """Why a device cannot join now, in a player's words (None: it can): a game is on,
+        or its lucky numbers are being chosen, or five players are seated, none of them a
+        tournament's person whose seat waits for the phone or pad they bring."""
         if self.table.playing() or self.table.draft is not None:
             return Refusal("a game is being played: you can join when it ends", NOT_NOW)
-        if self.seating.full():
+        if self.seating.full() and not waiting_drawn(self.seating.seats):
             return Refusal("the table is full: five players", RULE)
         return None
+
+    def why_no_new_seat(self) -> Refusal | None:
+        """Why a new seat (not one drawn for a person) cannot be added now: as `why_not_join`,
+        and a full table of drawn seats has no sixth for anyone."""
+        refusal = self.why_not_join()
+        waiting = waiting_drawn(self.seating.seats)
+        if refusal is None and self.seating.full():
+            return Refusal(f"the table is full: its seats are drawn for the tournament, and "
+                           f"{' and '.join(waiting)} not sat down yet", RULE)  # fmt: skip
+        return refusal
 
     def now(self) -> SeatsNow:
         table = self.table
@@ -147,7 +166,7 @@ class Doors:
                 if seat.pad and (old.pad, old.kind) == (seat.pad, seat.kind)]  # fmt: skip
         if held:
             return self.name_seat(held[0], seat.name)
-        refusal = self.why_not_join()
+        refusal = self.why_no_new_seat()
         if refusal is None and self.seating.taken(seat.name):
             refusal = Refusal(f"{seat.name} is already at the table", RULE)
         if refusal is None:
@@ -170,9 +189,10 @@ class Doors:
         self.table.seat_joined(self.seating.rename(old, new))
         return None
 
-    def give_pad(self, name: str, pad: str) -> None:
-        """The pad of ident `pad` holds `name`'s seat now (noted with the next game)."""
-        self.seating.give_pad(name, pad)
+    def give_pad(self, name: str, pad: str, kind: SeatKind | None = None) -> None:
+        """The pad of ident `pad` holds `name`'s seat now (noted with the next game); `kind`:
+        a seat drawn for a person taken by the device they brought, of this kind."""
+        self.seating.give_pad(name, pad, kind)
         self.table.pad_given()
 
 
@@ -186,7 +206,7 @@ class DoorTable(Protocol):
     def route(self, event: Decision, request: str | None = None) -> Refusal | None: ...
     def add_seat(self, seat: SeatSpec) -> Refusal | None: ...
     def now(self) -> SeatsNow: ...
-    def give_pad(self, name: str, pad: str) -> None: ...
+    def give_pad(self, name: str, pad: str, kind: SeatKind | None = None) -> None: ...
     def watch_presence(self, kind: SeatKind, here: Callable[[str], bool]) -> None: ...
     def presence(self, name: str, *, here: bool) -> None: ...
 
@@ -240,8 +260,9 @@ class SeatDoor:
         return self.table.now()
 
     def seat_back(self, name: str, device: str) -> None:
-        """The device of ident `device` holds `name`'s seat again (noted with the next game)."""
-        self.table.give_pad(name, device)
+        """The device of ident `device` holds `name`'s seat again (noted with the next game),
+        or a tournament's seat drawn for `name`, whatever device they brought."""
+        self.table.give_pad(name, device, self.kind)
         self.news.say(f"{name}'s {self.kind} is here")
 
     def device_gone(self, name: str) -> None:

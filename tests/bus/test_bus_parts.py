@@ -236,6 +236,22 @@ def test_a_flood_is_ignored_then_not_listened_to():
     assert box.take(TOPICS.resend, b"all") is Verdict.TAKEN
 
 
+def test_rubbish_on_one_topic_never_crowds_out_the_organiser_s_seating_on_another():
+    """A careless or hostile device publishes 50 a second on the league's players topic, short
+    of a flood: the players' budget is spent, and the round's seating, on its own topic in the
+    same second, is still taken (one budget for all topics dropped it nine times in ten)."""
+    seatings: list[str] = []
+    actions = Actions(lambda: None, lambda _: None, lambda: True,
+                      seating=lambda words: seatings.append(words) or True,
+                      players=lambda words: words.startswith("["))  # fmt: skip
+    clock = Clock()
+    box = Inbox(TOPICS, ("tournament", "players"), actions, clock)
+    rubbish = [box.take(TOPICS.players, b"rubbish") for _ in range(50)]
+    assert rubbish.count(Verdict.IGNORED) == 50 and box.counts.too_many == 50 - PER_SECOND
+    assert box.take(TOPICS.tournament, b'{"round": 2}', retained=True) is Verdict.TAKEN
+    assert seatings == ['{"round": 2}']
+
+
 # ---- the outbox ---------------------------------------------------------------------------
 
 

@@ -48,6 +48,11 @@ class PadDoor:
         """A press of a button on a pad without a seat (a pad is named by the tower)."""
         return await self._request("join", {"action": protocol.JOIN})
 
+    async def press(self, button: int) -> Answer:
+        """A press of button `button` (1: red ... 5: pass, 6: undo) on a pad without a seat:
+        a join saying which button, as the pad's firmware sends it."""
+        return await self._request(f"press {button}", {"action": protocol.JOIN, "number": button})
+
     async def moves(self, phase: int) -> set[tuple[str, int]]:
         """The marks the pad offers once the game is in `phase` (2: action 1, 3: action 2)."""
         state = await asyncio.to_thread(self.pad.expect, "state", phase=phase)

@@ -26,6 +26,7 @@ from typing import Any
 
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
+from firmware_py.seating import waiting_drawn
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats, with_absence
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
 from firmware_py.seats.phones.budget import Bucket
@@ -35,7 +36,7 @@ from firmware_py.seats.phones.join_key import new_join_key
 from firmware_py.seats.phones.pad_names import named_pad, pad_seats
 from firmware_py.seats.phones.tokens import SeatTokens, device_of, new_token
 from firmware_py.seats.seatview import SeatView
-from firmware_py.table import NO_SEAT
+from firmware_py.table import NO_SEAT, SeatsNow
 from firmware_py.view import TableView
 
 log = logging.getLogger(__name__)
@@ -441,11 +442,20 @@ class WebHub:
             self.game_over.add_to(view)
             phone.send({"type": "view", "view": view})
             return
-        refusal = now.join_refusal
-        text = "type the table code and your name" if refusal is None else refusal.reason
-        text = with_absence(text, now.absence)
-        phone.send({"type": "lobby", "may_join": refusal is None, "text": text,
+        text = with_absence(lobby_words(now), now.absence)
+        phone.send({"type": "lobby", "may_join": now.join_refusal is None, "text": text,
                     "pads": pad_seats(now)})  # fmt: skip
+
+
+def lobby_words(now: SeatsNow) -> str:
+    """What a phone without a seat reads: how to join, or why it cannot now; at a tournament's
+    table, who is drawn there and not seated yet (only they sit down)."""
+    refusal, waiting = now.join_refusal, waiting_drawn(now.seats)
+    if refusal is not None:
+        return refusal.reason
+    if waiting:
+        return f"type the table code and your name as drawn here: {', '.join(waiting)}"
+    return "type the table code and your name"
 
 
 def phone_view(view: SeatView, seated: list[str]) -> dict[str, Any]:
