@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from firmware_py.errors import TowerError
@@ -37,6 +37,7 @@ from firmware_py.seating import (
 
 log = logging.getLogger(__name__)
 
+END_SHOWN_FOR = timedelta(hours=12)  # the evening's final standings, not a week's greeting
 MAX_SEATING = 2048  # bytes: five players' seating is about 400
 NOTE = "tournament-rounds.json"
 BETWEEN_GAMES = ("attract", "game over")
@@ -145,6 +146,17 @@ def _name(name: Any, longest: int) -> str:
     return name
 
 
+def long_over(end: TournamentEnd, now: datetime) -> bool:
+    """The end is older than END_SHOWN_FOR: the league keeps it retained on the bus, and a
+    tower restarted the next day would show last night's winners until its first game."""
+    if end.ended is None:
+        return False
+    ended = datetime.fromisoformat(end.ended)
+    if ended.tzinfo is None:
+        ended = ended.replace(tzinfo=UTC)
+    return now - ended > END_SHOWN_FOR
+
+
 def _time(value: Any) -> str | None:
     if value is None:
         return None
@@ -207,6 +219,9 @@ class TournamentRounds:
         except NotASeating as why:
             log.info("a tournament message refused: %s", why)
             return False
+        if isinstance(seating, TournamentEnd) and long_over(seating, datetime.now(UTC)):
+            log.info("%s ended long ago: its standings are not shown again", seating.name)
+            return True  # (a tower switched on the next day greets no one with them)
         if seating != self.seating:
             self.seating, self._starting = seating, None
         return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from hypothesis import given
@@ -161,9 +161,12 @@ async def person_joins(tmp_path: Path) -> None:
         assert [player.name for player in tower.game.players] == ["Zoë", "Ann", "Ben"]
 
 
-def ended(top: list[dict]) -> bytes:
+ENDED = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)  # this evening
+
+
+def ended(top: list[dict], at: datetime = ENDED) -> bytes:
     return json.dumps({"tournament": 4, "name": "Friday cup", "rounds": 5,
-                       "ended": "2026-11-27T23:10:00+00:00", "final": top}).encode()  # fmt: skip
+                       "ended": at.isoformat(), "final": top}).encode()  # fmt: skip
 
 
 def test_the_tournament_s_end_shows_its_top_players_between_games(tmp_path):
@@ -180,7 +183,7 @@ async def tournament_ends(tmp_path: Path) -> None:
         top = [{"place": 1, "name": "Ann", "points": "9"}, {"place": 2, "name": "Ben",
                "points": "8.5"}, {"place": 2, "name": "Cleo", "points": "8.5"}]  # fmt: skip
         assert tower.hears(ended(top)) is Verdict.TAKEN
-        ends_at = datetime.fromisoformat("2026-11-27T23:10:00+00:00").astimezone()
+        ends_at = ENDED.astimezone()
         words = f"Friday cup is over (ended at {ends_at:%H:%M}): 1. Ann 9, 2. Ben 8.5, 2. Cleo 8.5"
         assert tower.table.view().message == words
         assert words in tower.table.newsfeed.lines
@@ -192,3 +195,19 @@ async def tournament_ends(tmp_path: Path) -> None:
                         ended([{"place": 1, "name": " Ann", "points": "9"}])):  # fmt: skip
             assert tower.hears(rubbish) is Verdict.IGNORED
         assert tower.table.view().message == words
+
+
+def test_a_tower_switched_on_days_later_does_not_greet_with_the_old_standings(tmp_path):
+    """The league's end stays retained on the bus: a tower restarted the next evening hears
+    it again, takes it as a good message, and shows no winners of a tournament long over."""
+    asyncio.run(asyncio.wait_for(an_old_end_is_heard(tmp_path), HANG))
+
+
+async def an_old_end_is_heard(tmp_path: Path) -> None:
+    async with Tower(tmp_path) as tower:
+        before = tower.table.view().message
+        top = [{"place": 1, "name": "Ann", "points": "9"}]
+        assert tower.hears(ended(top, at=ENDED - timedelta(days=2))) is Verdict.TAKEN
+        assert "is over" not in tower.table.view().message
+        assert tower.table.view().message == before
+        assert not [line for line in tower.table.newsfeed.lines if "is over" in line]
