@@ -104,8 +104,8 @@ class Inbox:
             self.handlers[topics.players] = actions.players
             self.retained_taken.add(topics.players)
             self.limits[topics.players] = MAX_PLAYERS_MESSAGE
-        self._second = (0, 0)  # (which second, messages in it on every topic)
-        self._seconds: dict[str, tuple[int, int]] = {}  # the same for each topic listened to
+        # (which second, messages in it): on each topic listened to, and on all (None)
+        self._seconds: dict[str | None, tuple[int, int]] = {}
         self._deaf_until = 0.0
         self._reported = 0.0
 
@@ -157,13 +157,10 @@ class Inbox:
 
     def _count(self, now: float, topic: str | None = None) -> int:
         """This message counted in its second: on every topic (None), or on `topic`."""
-        second, seen = self._second if topic is None else self._seconds.get(topic, (0, 0))
-        counted = (int(now), seen + 1 if int(now) == second else 1)
-        if topic is None:
-            self._second = counted
-        else:
-            self._seconds[topic] = counted
-        return counted[1]
+        second, seen = self._seconds.get(topic, (0, 0))
+        seen = seen + 1 if int(now) == second else 1
+        self._seconds[topic] = (int(now), seen)
+        return seen
 
     def _malformed(self, topic: str, payload: bytes) -> None:
         self.counts.malformed += 1

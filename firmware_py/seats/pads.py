@@ -400,8 +400,9 @@ class PadHub:
                 refusal = self.seats.join(ident, link, chosen)
             finally:
                 self._answering = None
-            if refusal is not None and refusal.kind == RULE and drawn_offer(now):
-                refusal = Refusal(f"no seat for a new player: {drawn_offer(now)}", RULE)
+            offer = drawn_offer(now)
+            if refusal is not None and refusal.kind == RULE and offer:
+                refusal = Refusal(f"no seat for a new player: {offer}", RULE)
             name = self.seats.seat_of(ident)
             if refusal is None and not seated and name is not None:
                 self._joined[link.port] = (self.now(), name)
