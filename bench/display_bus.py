@@ -29,13 +29,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT), str(ROOT / "tests")] + [
-    p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
-]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from support.fakebus.harness import MountedBus, fuse_bus  # noqa: E402
 
-from drivers.display import Display  # noqa: E402  (bench/drivers.py would hide drivers/)
+from drivers.display import Display  # noqa: E402
 from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import parse_config  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402

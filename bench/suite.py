@@ -83,7 +83,7 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
     env = dict(os.environ, QWIXX_SUITE_CPU=str(records))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as ./dev does
     # The plugin alone on the path (bench/ itself would hand the towers the tests start its
-    # drivers.py for the drivers package).
+    # scripts as top-level modules: web, tower, mqtt, ...).
     plugin = records / "plugin"
     plugin.mkdir()
     shutil.copy(Path(__file__).with_name("suite_cpu.py"), plugin)

@@ -61,10 +61,10 @@ from typing import TYPE_CHECKING
 import serial
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 from firmware_py.app.assembly import attach_pads, attach_phones, build_table  # noqa: E402
-from firmware_py.pad import protocol  # noqa: E402  (bench/drivers.py would hide drivers/)
+from firmware_py.pad import protocol  # noqa: E402
 
 if TYPE_CHECKING:  # the tower process imports neither: its baseline memory is without them
     import aiohttp
@@ -768,7 +768,7 @@ def main() -> None:
         hostile_main(args)
         return
     if args.attacks:
-        from bench import web_attacks  # (aiohttp: only for the attacks)
+        import web_attacks  # (aiohttp: only for the attacks)
 
         seconds = args.seconds if "--seconds" in sys.argv else 20.0
         web_attacks.main(args.attacks, seconds)

@@ -48,7 +48,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(ROOT), str(ROOT / "tests"), str(BENCH), *sys.path[1:]]
 
 import aiohttp  # noqa: E402
-from arena import play as play_game  # noqa: E402  (before web, which takes bench/ off the path)
+from arena import play as play_game  # noqa: E402
 from budget import ZERO2W_EVENTS, Budget, sysbench_events  # noqa: E402
 from history import timed_pages  # noqa: E402
 from support.fakebus.harness import fuse_bus  # noqa: E402

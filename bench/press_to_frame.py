@@ -11,8 +11,8 @@ A short press is recognised on release: each press is a press edge, a 120 ms hol
 button's injected clock (so no real waiting), and a release edge. The latency is real time from
 the press edge to the frame reaching the device: the software's share, not the finger's. Run:
 
-    .venv/bin/python bench/drivers.py
-    .venv/bin/python bench/drivers.py --presses 500
+    .venv/bin/python bench/press_to_frame.py
+    .venv/bin/python bench/press_to_frame.py --presses 500
 """
 
 from __future__ import annotations
