@@ -66,7 +66,7 @@ class BusLog:
         self.samples.append((time.perf_counter(), view.phase, view.frame, clocks))
 
 
-def display_config(bus: MountedBus) -> dict:
+def display_config(bus: MountedBus) -> dict[str, object]:
     panels = (("main", MAIN), ("options", OPTIONS))
     return {
         "displays": [
@@ -106,7 +106,7 @@ async def play(bus: MountedBus, rolls: int, folder: Path) -> BusLog:
     return log
 
 
-def bus_seconds(clocks: int, khz: float) -> float:
+def bus_seconds(clocks: float, khz: float) -> float:
     return clocks / (khz * 1000)
 
 

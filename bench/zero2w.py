@@ -42,6 +42,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
@@ -116,7 +117,7 @@ class Phone:
     def __init__(self, name: str, address: str, seated: bool) -> None:
         self.name, self.address, self.seated = name, address, seated
         self.heard = Heard()
-        self.view: dict | None = None
+        self.view: dict[str, Any] | None = None
         self.taps: list[float] = []
         self.joined = asyncio.Event()
 
