@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 
 from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Roll, Start
@@ -70,7 +70,7 @@ def new_game(variant: str, names: Sequence[str], rng: random.Random) -> Game:
 
 
 def play(
-    variant: str, players: Sequence[Player], seed: int, timed: set[int] = frozenset()
+    variant: str, players: Sequence[Player], seed: int, timed: Set[int] = frozenset()
 ) -> tuple[Game, list[list[float]]]:
     """One game, seat i played by players[i] (named P0, P1, ...); dice from `seed`. Returns
     the finished game and, for the seats in `timed`, the CPU time of each decision."""
@@ -108,7 +108,7 @@ def series(
     lineup: Sequence[Callable[[], Player]],
     games: int,
     seed: int = 0,
-    timed: set[int] = frozenset(),
+    timed: Set[int] = frozenset(),
     first: int = 0,
 ) -> list[Tally]:
     """`games` games of the bots in `lineup` (each a factory, called once per game), seats

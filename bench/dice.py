@@ -27,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.bluez import PixelsDie, Radio, serving  # noqa: E402
 from support.bluez.bus import daemon_missing, private_system_bus  # noqa: E402
 
-from drivers.pixels import BleakPixelsScanner, DiceEventKind, PixelsReader  # noqa: E402
+from drivers.pixels import BleakPixelsScanner, DiceEvent, DiceEventKind, PixelsReader  # noqa: E402
 from drivers.simulated.pixels import ROLLED, throw_states  # noqa: E402
 from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import SIMULATED  # noqa: E402
@@ -44,6 +45,7 @@ from firmware_py.app.hardware import build_hardware  # noqa: E402
 from firmware_py.journal.journal import Journal  # noqa: E402
 from firmware_py.rules import Pass  # noqa: E402
 from firmware_py.seating import KEYBOARD, SeatSpec  # noqa: E402
+from firmware_py.view import TableView  # noqa: E402
 from sheets import load_sheet  # noqa: E402
 
 DICE = {
@@ -63,10 +65,11 @@ class Bench:
     def __init__(self, radio: Radio, state: Path) -> None:
         self.radio = radio
         self._awaited: dict[DiceEventKind, asyncio.Future[float]] = {}
-        hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
-        hardware.pixels = PixelsReader(DICE, scanner=BleakPixelsScanner())
+        self.hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
+        self.reader = PixelsReader(DICE, scanner=BleakPixelsScanner())
+        self.hardware.pixels = self.reader
         self.table = build_table(
-            hardware,
+            self.hardware,
             seats=[SeatSpec("Kim", KEYBOARD)],
             variant="classic",
             journal=Journal(state),
@@ -74,12 +77,12 @@ class Bench:
             autoplay=True,
         )
         self.table.subscribe(self._seen)
-        self.expected: tuple | None = None
+        self.expected: tuple[tuple[int, int], dict[str, int]] | None = None
         self.shown_at = 0.0
         self._changed = asyncio.Event()
         radio.on_change = self._changed.set
 
-    def _seen(self, view) -> None:
+    def _seen(self, view: TableView) -> None:
         if self.expected and (view.white, view.colours) == self.expected:
             self.shown_at = time.perf_counter()
             self.expected = None
@@ -87,10 +90,12 @@ class Bench:
 
     def listen_to_reader(self) -> None:
         """Note the moments of the reader's news, then hand it on to the table as before."""
-        reader = self.table.thrown.pixels
+        reader = self.reader
         table_handler = reader.on_event
+        if table_handler is None:
+            raise RuntimeError("the table does not listen to the dice")
 
-        def noted(event) -> None:
+        def noted(event: DiceEvent) -> None:
             awaited = self._awaited.pop(event.kind, None)
             if awaited is not None and not awaited.done():
                 awaited.set_result(time.perf_counter())
@@ -103,15 +108,14 @@ class Bench:
         self._awaited[kind] = asyncio.get_running_loop().create_future()
         return self._awaited[kind]
 
-    async def until(self, condition) -> None:
+    async def until(self, condition: Callable[[], bool]) -> None:
         while not condition():
             self._changed.clear()
             await self._changed.wait()
 
     async def roll(self, faces: dict[str, int]) -> float:
         """Throw the six dice; seconds from the last one settling to the roll presented."""
-        table = self.table
-        await self.until(lambda: table.thrown.pixels.waiting_for == tuple(DICE))
+        await self.until(lambda: self.reader.waiting_for == tuple(DICE))
         white = (faces["white 1"], faces["white 2"])
         self.expected = (white, {c: faces[c] for c in COLOURS})
         *first, last = DICE
@@ -179,7 +183,7 @@ async def run(address: str, state: Path, rolls: int, count: int) -> None:
         print(f"die back in range -> 'reconnected' said ({count} times): {percentiles(said)}")
         bench.table.stop()
         await running
-        bench.table.hardware.close()
+        bench.hardware.close()
 
 
 def main() -> None:

@@ -29,13 +29,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT), str(ROOT / "tests")] + [
-    p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
-]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from support.fakebus.harness import MountedBus, fuse_bus  # noqa: E402
 
-from drivers.display import Display  # noqa: E402  (bench/drivers.py would hide drivers/)
+from drivers.display import Display  # noqa: E402
 from firmware_py.app.assembly import build_table  # noqa: E402
 from firmware_py.app.config import parse_config  # noqa: E402
 from firmware_py.app.hardware import build_hardware  # noqa: E402
@@ -68,7 +66,7 @@ class BusLog:
         self.samples.append((time.perf_counter(), view.phase, view.frame, clocks))
 
 
-def display_config(bus: MountedBus) -> dict:
+def display_config(bus: MountedBus) -> dict[str, object]:
     panels = (("main", MAIN), ("options", OPTIONS))
     return {
         "displays": [
@@ -108,7 +106,7 @@ async def play(bus: MountedBus, rolls: int, folder: Path) -> BusLog:
     return log
 
 
-def bus_seconds(clocks: int, khz: float) -> float:
+def bus_seconds(clocks: float, khz: float) -> float:
     return clocks / (khz * 1000)
 
 

@@ -31,11 +31,12 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py.rules import ACTION1, ACTION2, Game, Pass, Roll, Start
+from firmware_py.rules import ACTION1, ACTION2, Game, Mark, Pass, Roll, Start
 from firmware_py.rules.rollout import play_out
 from sheets import sheet_names
 
@@ -55,13 +56,13 @@ def random_roll(game: Game, rng: random.Random) -> Roll:
     return Roll(white, {colour: int(draw() * faces) + 1 for colour in game.dice_in_play()})
 
 
-def random_decision(game: Game, name: str, rng: random.Random):
+def random_decision(game: Game, name: str, rng: random.Random) -> Mark | Pass:
     marks = game.legal_marks(name)
     pick = int(rng.random() * (len(marks) + 1))
     return marks[pick] if pick < len(marks) else Pass(name)
 
 
-def play_to_the_end(game: Game, rng: random.Random, decide) -> int:
+def play_to_the_end(game: Game, rng: random.Random, decide: Callable[[str], Mark | Pass]) -> int:
     """Roll with `rng` and apply `decide(name)` for each decision until the game is over;
     return the number of rolls."""
     rolls = 0
@@ -90,7 +91,13 @@ def play_fast(variant: str, players: int, rng: random.Random) -> int:
     return play_out(new_game(variant, players, rng), rng)
 
 
-def games_per_second(play, variant: str, players: int, seconds: float, seed: int):
+def games_per_second(
+    play: Callable[[str, int, random.Random], int],
+    variant: str,
+    players: int,
+    seconds: float,
+    seed: int,
+) -> tuple[float, float]:
     """Best of three timed rounds: (games per second, rolls per second)."""
     rng = random.Random(seed)
     rates = []
@@ -117,7 +124,7 @@ def legal_queries_per_second(seconds: float, seed: int) -> float:
     return queries / elapsed
 
 
-def _positions(rng: random.Random, count: int):
+def _positions(rng: random.Random, count: int) -> Iterator[tuple[Game, str]]:
     """Mid-game moments where `name` has a decision to make (snapshots by replaying)."""
     while count > 0:
         game = new_game("classic", 4, rng)

@@ -37,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # (before bench/, whose drivers.py would hide drivers/)
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.append(str(ROOT / "bench"))
 
@@ -47,7 +47,7 @@ from support.tower import Tower  # noqa: E402
 
 from firmware_py.journal.index import INDEX, HistoryIndex  # noqa: E402
 from firmware_py.journal.lines import event_to_line  # noqa: E402
-from firmware_py.rules import ACTION1, ACTION2, Game, Start  # noqa: E402
+from firmware_py.rules import ACTION1, ACTION2, Event, Game, Start  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cleo", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
 VARIANTS = ["classic"] * 6 + ["mixx-a", "mixx-b", "longo"]
@@ -72,7 +72,7 @@ def game_lines(rng: random.Random, when: datetime, abandon: bool) -> list[str]:
     game = Game.start(start)
     lines = [event_to_line(start, time=when.isoformat(timespec="seconds"))]
 
-    def apply(event) -> None:
+    def apply(event: Event) -> None:
         game.apply(event)
         lines.append(event_to_line(event))
 

@@ -46,7 +46,7 @@ from firmware_py.league.store import Store  # noqa: E402
 NAMES = [f"P{number:03d}" for number in range(300)]  # the café's regulars
 
 
-def result(tower: str, number: int, chance: random.Random, spread: int = 20) -> dict:
+def result(tower: str, number: int, chance: random.Random, spread: int = 20) -> dict[str, object]:
     """A five-player classic game of `tower`, as a tower publishes it; the towers' games end
     a second apart (`spread` towers), each tower's every `spread` seconds."""
     names = chance.sample(NAMES, 5)

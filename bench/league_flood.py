@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import MutableMapping
+from multiprocessing.managers import DictProxy
 from pathlib import Path
 
 import aiohttp
@@ -37,11 +39,13 @@ GUEST_EVERY = 1.0  # seconds between two of the guest's loads
 TIMEOUT = 10.0  # seconds the guest waits for a page (longer: not loaded)
 
 
-def flood(url: str, devices: range, loops: int, seconds: float, counts) -> None:
+def flood(
+    url: str, devices: range, loops: int, seconds: float, counts: MutableMapping[str | int, int]
+) -> None:
     """Devices of `devices` (numbers), each looping `loops` GETs of `url` until the time is up;
     the answers by status added to `counts` (a shared dict)."""
 
-    async def one_device(number: int, deadline: float, seen: Counter) -> None:
+    async def one_device(number: int, deadline: float, seen: Counter[str | int]) -> None:
         async with device(address(1, number)) as session:
 
             async def loop() -> None:
@@ -57,7 +61,7 @@ def flood(url: str, devices: range, loops: int, seconds: float, counts) -> None:
             await asyncio.gather(*(loop() for _ in range(loops)))
 
     async def run() -> None:
-        seen: Counter = Counter()
+        seen: Counter[str | int] = Counter()
         deadline = time.monotonic() + seconds
         await asyncio.gather(*(one_device(number, deadline, seen) for number in devices))
         for status, count in seen.items():
@@ -85,9 +89,11 @@ async def guest(url: str, seconds: float) -> list[float | None]:
     return took
 
 
-def attack(url: str, devices: int, loops: int, seconds: float) -> tuple[dict, list]:
+def attack(
+    url: str, devices: int, loops: int, seconds: float
+) -> tuple[dict[str | int, int], list[float | None]]:
     with multiprocessing.Manager() as manager:
-        counts = manager.dict()
+        counts: DictProxy[str | int, int] = manager.dict()
         shares = [range(part, devices, PROCESSES) for part in range(PROCESSES)]
         workers = [multiprocessing.Process(target=flood, args=(url, share, loops, seconds, counts))
                    for share in shares]  # fmt: skip

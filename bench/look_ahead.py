@@ -24,14 +24,17 @@ from engine import new_game, play_to_the_end
 
 from firmware_py.players.lookahead import WIN_BONUS, look_ahead
 from firmware_py.players.thumb import choose
+from firmware_py.rules import Mark, Pass
 
 
-def match(variant: str, seed: int, args, timings: list[float]) -> tuple[int, int]:
+def match(
+    variant: str, seed: int, args: argparse.Namespace, timings: list[float]
+) -> tuple[int, int]:
     """One 2-player game, look-ahead (P0) against the rule of thumb (P1): their totals."""
     rng = random.Random(seed)
     game = new_game(variant, 2, rng)
 
-    def decide(name: str):
+    def decide(name: str) -> Mark | Pass:
         if name != "P0":
             return choose(game, name)
         start = time.perf_counter()

@@ -24,6 +24,7 @@ import argparse
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +93,7 @@ def _closed_cleanly(t: PadTable) -> bool:
     return True
 
 
-def smallest(works, low_k: int, high_k: int) -> int | None:
+def smallest(works: Callable[[int], bool], low_k: int, high_k: int) -> int | None:
     """The smallest heap in KiB, between `low_k` (assumed too small) and `high_k`, in which
     `works(heap_k)` is true; None if not even in `high_k`."""
     if not works(high_k):

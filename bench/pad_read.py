@@ -128,8 +128,36 @@ def allocated(make_reader, data):
     return used * 1000 / total
 
 
+# (MicroPython has no argparse: its usage, in argparse's form)
+USAGE = """usage: pad_read.py [-h] [ROUNDS]
+
+How fast the pad firmware takes bytes off its line, under MicroPython: KB/s of line bytes.
+
+positional arguments:
+  ROUNDS      rounds of each reader, the best taken (default 15)"""
+
+
+def rounds_asked():
+    """ROUNDS from the command line; None when only the usage was asked for (or is due)."""
+    if len(sys.argv) < 2:
+        return 15
+    if sys.argv[1] in ("-h", "--help"):
+        print(USAGE)
+        return None
+    if not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
+        print(USAGE)
+        print(
+            "pad_read.py: ROUNDS is a whole number of rounds, 1 or more, not " + sys.argv[1],
+            file=sys.stderr,
+        )
+        sys.exit(2)
+    return int(sys.argv[1])
+
+
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    rounds = rounds_asked()
+    if rounds is None:
+        return
     data = stream()
     print("pad line read, MicroPython", sys.version, "-", len(data), "bytes of traffic,")
     print("best of", rounds, "rounds of", PASSES, "passes each")

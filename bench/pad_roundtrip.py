@@ -26,20 +26,27 @@ import importlib.util
 import multiprocessing
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location(
     "firmware_rig", ROOT / "tests" / "support" / "micropython" / "firmware_rig.py"
 )
+assert _spec is not None and _spec.loader is not None  # (a file of this clone)
 rig = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rig)
 
 from firmware_py.rules import Roll  # noqa: E402
 from firmware_py.seating import SeatSpec  # noqa: E402
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from support.micropython.firmware_rig import Firmware, Screen
 
 IDENT = "pad-bench"
 VERSION_SCRIPT = "import sys; print('%d.%d.%d' % sys.implementation.version[:3])"
@@ -50,7 +57,7 @@ TAKE_BACK = "U: take back"  # line 7 once the mark is answered (until then: "wai
 OFFER = "white 5: RYGB"  # line 6 once the undo is answered (until then: "sent undo")
 
 
-def timed_press(pad, command: str, check) -> float:
+def timed_press(pad: Firmware, command: str, check: Callable[[Screen], bool]) -> float:
     """Seconds from writing `command` to the firmware to it printing a screen that passes."""
     since = pad.mark()
     start = time.monotonic()
@@ -59,7 +66,7 @@ def timed_press(pad, command: str, check) -> float:
     return screen.at - start
 
 
-def cycle(pad, rest: float) -> tuple[float, float]:
+def cycle(pad: Firmware, rest: float) -> tuple[float, float]:
     """Select yellow 5, then time confirm and undo; the finger rests `rest` seconds between
     presses (a button pressed again within the debounce time of its release is a bounce)."""
     pad.press("down yellow")  # not a tap: its release and rest would delay the next press
@@ -118,7 +125,9 @@ def main() -> None:
     report("all", confirms + undos)
 
 
-def run(tower, pad, cycles: int, rest: float) -> tuple[list[float], list[float]]:
+def run(
+    tower: TowerProcess, pad: Firmware, cycles: int, rest: float
+) -> tuple[list[float], list[float]]:
     pad.wait_screen(lambda screen: screen[2] == "press any button", what="the join prompt")
     pad.press("tap red")  # a pad joins the table when a player presses one of its buttons
     assert tower.ask("seated") == "Ann"
@@ -127,7 +136,8 @@ def run(tower, pad, cycles: int, rest: float) -> tuple[list[float], list[float]]
     pad.wait_screen(lambda s: s[6] == OFFER, what="action 1")
     for _ in range(5):  # warm up: imports, first journal writes
         cycle(pad, rest)
-    confirms, undos = [], []
+    confirms: list[float] = []
+    undos: list[float] = []
     for _ in range(cycles):
         confirm, undo = cycle(pad, rest)
         confirms.append(confirm)
@@ -146,7 +156,7 @@ class TowerProcess:
         self.process = context.Process(target=tower_main, args=(folder, port, child))
         self.process.start()
 
-    def ask(self, command: str):
+    def ask(self, command: str) -> object:
         self.conn.send(command)
         return self.conn.recv()
 
@@ -155,7 +165,7 @@ class TowerProcess:
         self.process.join(timeout=30)
 
 
-def tower_main(folder: str, port: str, conn) -> None:
+def tower_main(folder: str, port: str, conn: Connection) -> None:
     """The tower process: answers the bench's few questions until told to stop."""
     tower = rig.Tower(Path(folder), port, seats=[SeatSpec("Bot")], names={IDENT: "Ann"})
     commands = {
@@ -172,4 +182,4 @@ def tower_main(folder: str, port: str, conn) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

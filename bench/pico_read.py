@@ -29,6 +29,8 @@ import threading
 import time
 import tty
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,8 +40,9 @@ from firmware_py.rules import Roll  # noqa: E402
 from firmware_py.seating import PAD, SeatSpec  # noqa: E402
 
 
-def _load(name: str, path: Path):
+def _load(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None  # (a file of this clone)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -49,18 +52,19 @@ rig = _load("firmware_rig", ROOT / "tests" / "support" / "micropython" / "firmwa
 emulated = _load("emulated_pico", ROOT / "tools" / "pico_emulator" / "emulated_pico.py")
 
 
-def real_state(folder: Path) -> dict:
+def real_state(folder: Path) -> dict[str, Any]:
     """The STATE a tower sends Ann's pad mid-game (a roll on the table, her moves offered)."""
     tower = rig.Tower(folder, str(folder / "no-pad"), seats=[SeatSpec("Ann", PAD), SeatSpec("Bot")])
     try:
         tower.call(tower.table.new_game)
         tower.submit(Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6}))
-        return tower.pad_state("Ann")
+        state: dict[str, Any] = tower.pad_state("Ann")
+        return state
     finally:
         tower.close()
 
 
-def traffic(state: dict, size: int) -> bytes:
+def traffic(state: dict[str, Any], size: int) -> bytes:
     """About `size` bytes of a busy table's frames to one pad, every STATE a new one."""
     out = bytearray()
     seq = 1
@@ -109,7 +113,7 @@ def _pour(fd: int, data: bytes) -> None:
             return
 
 
-def tower_rates(state: dict) -> None:
+def tower_rates(state: dict[str, Any]) -> None:
     beat = len(protocol.encode("heartbeat", 1, {"state": 1}))
     whole = len(protocol.encode("state", 1, state))
     print("the tower's traffic to one pad (frames as encoded):")

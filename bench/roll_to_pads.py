@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,14 +28,14 @@ from firmware_py.app.config import SIMULATED
 from firmware_py.app.demo import Cable, SimulatedPad, micropython
 from firmware_py.app.hardware import build_hardware
 from firmware_py.journal.journal import Journal
-from firmware_py.rules import ROLL, Pass
+from firmware_py.rules import ROLL, Game, Pass
 from firmware_py.seating import PAD, SeatSpec
 from firmware_py.table import Table
 
 NAMES = ("Ann", "Ben", "Cleo")
 
 
-async def until(condition, timeout: float = 20.0) -> None:
+async def until(condition: Callable[[], bool], timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -46,24 +47,36 @@ def shows_sum(pad: SimulatedPad, white: tuple[int, int]) -> bool:
     return pad.screen[1].startswith(f"{white[0]}+{white[1]}={sum(white)}")
 
 
+def game_at(table: Table) -> Game:
+    """The game at the table now (each event applied makes a new one)."""
+    if table.game is None:
+        raise RuntimeError("no game at the table")
+    return table.game
+
+
 async def one_roll(table: Table, pads: list[SimulatedPad]) -> float:
     """Press, and time until every pad shows the new sum; then pass the turn at the tower."""
     if table.game is None or table.game.over:
         table.press()
         await until(lambda: table.game is not None and table.game.phase == ROLL)
-    before = table.game.dice
-    pin = table.hardware.button_factory.pin(table.hardware.button_pin)
+    before = game_at(table).dice
+    factory = table.hardware.button_factory
+    if factory is None:
+        raise RuntimeError("the roll button has no pin factory")
+    pin = factory.pin(table.hardware.button_pin)
     await asyncio.sleep(0.05)  # a finger is slower than the debounce time
     pin.drive_low()
     await asyncio.sleep(0.04)
     pressed = time.perf_counter()  # a short press counts on release (a hold may mean the menu)
     pin.drive_high()
-    await until(lambda: table.game.dice is not None and table.game.dice is not before)
-    white = table.game.dice.white
+    await until(lambda: game_at(table).dice is not None and game_at(table).dice is not before)
+    rolled = game_at(table).dice
+    assert rolled is not None  # (awaited just above)
+    white = rolled.white
     await until(lambda: all(shows_sum(pad, white) for pad in pads))
     elapsed = time.perf_counter() - pressed
-    while table.game.phase != ROLL and not table.game.over:
-        for name in table.game.waiting_for():
+    while game_at(table).phase != ROLL and not game_at(table).over:
+        for name in game_at(table).waiting_for():
             table.decide(Pass(name))
     return elapsed
 

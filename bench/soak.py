@@ -40,12 +40,14 @@ import tracemalloc
 import tty
 from collections import Counter
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from drivers.padlink import PadLink
 from firmware_py.app.assembly import attach_pads, attach_phones, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
-from firmware_py.app.hardware import build_hardware
+from firmware_py.app.hardware import Hardware, build_hardware
 from firmware_py.journal.journal import Journal
 from firmware_py.pad import protocol
 from firmware_py.seating import COMPUTER, SeatSpec
@@ -68,11 +70,12 @@ def resident_mb(kind: str = "VmRSS") -> float:
     return float("nan")
 
 
-def new_table(state_dir: str, *, autoplay: bool = True) -> Table:
-    """Ann, Ben and Cleo, computer players, at pace 0: game after game by themselves."""
+def new_table(state_dir: str, *, autoplay: bool = True) -> tuple[Table, Hardware]:
+    """Ann, Ben and Cleo, computer players, at pace 0: game after game by themselves; and the
+    (simulated) hardware it drives."""
     hardware = build_hardware(SIMULATED, load_sheet("classic").dice_faces)
     seats = [SeatSpec(name, COMPUTER) for name in ("Ann", "Ben", "Cleo")]
-    return build_table(
+    table = build_table(
         hardware,
         seats=seats,
         variant="classic",
@@ -80,11 +83,11 @@ def new_table(state_dir: str, *, autoplay: bool = True) -> Table:
         pace=0.0,
         autoplay=autoplay,
     )
+    return table, hardware
 
 
-def attach_like_run(table: Table, out) -> PadHub:
+def attach_like_run(table: Table, hardware: Hardware, out: TextIO) -> PadHub:
     """What `qwixx-tower run` subscribes to the table besides the displays and lights."""
-    hardware = table.hardware
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
     attach_terminal(table, hardware, out=out, full_screen=False)
@@ -96,11 +99,11 @@ def soak_games(total: int, trace: bool, every: int = 100) -> None:
     """RSS after every `every` finished games (and with `trace`, what grew since the first)."""
     print(f"{'games':>6} {'RSS MB':>8} {'anon MB':>8} {'seconds':>8}", flush=True)
     with tempfile.TemporaryDirectory() as state_dir, open(os.devnull, "w") as devnull:
-        table = new_table(state_dir)
-        hub = attach_like_run(table, devnull)
+        table, hardware = new_table(state_dir)
+        hub = attach_like_run(table, hardware, devnull)
         started = [time.perf_counter()]
         figures: dict[int, float] = {}
-        first: list[tuple[tracemalloc.Snapshot | None, Counter[str]]] = []
+        first: list[tuple[tracemalloc.Snapshot, Counter[str]]] = []
 
         def every_hundred(view: TableView) -> None:
             if not view.ended or table.games.referee.games_finished % every:
@@ -131,7 +134,7 @@ def soak_games(total: int, trace: bool, every: int = 100) -> None:
             report_growth(*first[0], tracemalloc.take_snapshot(), objects_by_type())
             tracemalloc.stop()
         hub.close()
-        table.hardware.close()
+        hardware.close()
 
 
 def say_whether_flat(figures: dict[int, float]) -> None:
@@ -149,7 +152,12 @@ def objects_by_type() -> Counter[str]:
     return Counter(type(thing).__name__ for thing in gc.get_objects())
 
 
-def report_growth(before, types_before, after, types_after) -> None:
+def report_growth(
+    before: tracemalloc.Snapshot,
+    types_before: Counter[str],
+    after: tracemalloc.Snapshot,
+    types_after: Counter[str],
+) -> None:
     """The source lines whose live allocations grew most, and the types with more objects."""
     print("\nallocations grown since the first snapshot (tracemalloc, by line):")
     for stat in after.compare_to(before, "lineno")[:15]:
@@ -166,7 +174,7 @@ def soak_hellos(hellos: int, trace: bool = False) -> None:
     """RSS before and after a pad says hello `hellos` times, each with a new ident; the pad's
     side of the cable is read all the while, as a pad would, so no answer is held up."""
     with tempfile.TemporaryDirectory() as state_dir:
-        table = new_table(state_dir, autoplay=False)  # between games: only the hellos
+        table, hardware = new_table(state_dir, autoplay=False)  # between games: only the hellos
         master, slave = os.openpty()
         tty.setraw(slave)
         port = Path(state_dir) / "pad"
@@ -175,7 +183,8 @@ def soak_hellos(hellos: int, trace: bool = False) -> None:
         heard = Counter[str]()
         on_message = hub._on_message
 
-        def counting(link, message) -> None:  # on the table's loop, as the hub hears it
+        # on the table's loop, as the hub hears it
+        def counting(link: PadLink, message: protocol.Message) -> None:
             heard[message.name] += 1
             on_message(link, message)
 
@@ -220,7 +229,7 @@ def soak_hellos(hellos: int, trace: bool = False) -> None:
         asyncio.run(storm())
         reading.set()
         hub.close()
-        table.hardware.close()
+        hardware.close()
 
 
 def _read_until(master: int, done: threading.Event) -> None:

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine import new_game, play_to_the_end, random_decision
 
 from firmware_py.players.thumb import choose
+from firmware_py.rules import Mark, Pass
 from sheets import sheet_names
 
 
@@ -24,7 +25,7 @@ def play(variant: str, rng: random.Random, computers: set[str]) -> list[int]:
     """One 3-player game; seats in `computers` use the strategy, the others play at random."""
     game = new_game(variant, 3, rng)
 
-    def decide(name: str):
+    def decide(name: str) -> Mark | Pass:
         return choose(game, name) if name in computers else random_decision(game, name, rng)
 
     play_to_the_end(game, rng, decide)

@@ -211,7 +211,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the ga part (1)")
     parser.add_argument("--sheets", nargs="*", help="the variants and solo-sheets parts: these")
     args = parser.parse_args()
-    parts = {
+    parts: dict[str, Callable[[int], None]] = {
         **PARTS,
         "ga": functools.partial(against_ga, jobs=args.jobs),
         "variants": functools.partial(variants, sheets=args.sheets),

@@ -29,7 +29,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +41,7 @@ OURS: set[int] = set()  # children this script waits for itself: pytest, the bus
 
 
 @contextlib.contextmanager
-def busy_loops(count: int):
+def busy_loops(count: int) -> Iterator[None]:
     loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
     OURS.update(loop.pid for loop in loops)
     try:
@@ -83,7 +85,7 @@ def run_once(workers: int, extra: list[str], records: Path) -> tuple[int, float,
     env = dict(os.environ, QWIXX_SUITE_CPU=str(records))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as ./dev does
     # The plugin alone on the path (bench/ itself would hand the towers the tests start its
-    # drivers.py for the drivers package).
+    # scripts as top-level modules: web, tower, mqtt, ...).
     plugin = records / "plugin"
     plugin.mkdir()
     shutil.copy(Path(__file__).with_name("suite_cpu.py"), plugin)
@@ -129,7 +131,7 @@ def report(records: Path, top: int) -> None:
         print(f"{row['cpu']:7.1f} {row['wall']:7.1f}  {row['test'][:100]}")
 
 
-def timeline(records: Path, rows: list[dict], top: int) -> None:
+def timeline(records: Path, rows: list[dict[str, Any]], top: int) -> None:
     """When each worker was busy, and the modules that ended last: the run's longest path.
     Times are seconds after the first test began; a module's span runs from its first test's
     start to its last test's end (its fixtures' set-up is inside its first test)."""

@@ -10,6 +10,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ def _cpu() -> float:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item, nextitem):
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     folder = os.environ.get("QWIXX_SUITE_CPU")
     cpu, start, began = _cpu(), time.monotonic(), time.time()
     yield

@@ -39,7 +39,9 @@ BEGAN = datetime(2026, 11, 27, 19, 0, tzinfo=UTC)
 ENDED = iter(range(1_000_000))  # the games end one after the other (the ratings' cheap case)
 
 
-def result(tower: str, number: int, players: tuple[str, ...], tag: dict | None) -> bytes:
+def result(
+    tower: str, number: int, players: tuple[str, ...], tag: dict[str, object] | None
+) -> bytes:
     scores = {name: random.randint(-10, 90) for name in players}
     placings = [
         {"name": name, "seat": seat, "kind": "phone", "level": None, "score": score,

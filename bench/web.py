@@ -56,18 +56,21 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import serial
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 from firmware_py.app.assembly import attach_pads, attach_phones, build_table  # noqa: E402
-from firmware_py.pad import protocol  # noqa: E402  (bench/drivers.py would hide drivers/)
+from firmware_py.pad import protocol  # noqa: E402
 
 if TYPE_CHECKING:  # the tower process imports neither: its baseline memory is without them
+    from multiprocessing.synchronize import Event as ProcessEvent
+
     import aiohttp
+    from aiohttp import ClientWebSocketResponse as WebSocket
 
     from firmware_py.app.demo import Cable
 
@@ -171,18 +174,18 @@ class Phone:
             if not self.player:
                 asking.cancel()
 
-    async def _ask_to_join(self, socket) -> None:
+    async def _ask_to_join(self, socket: WebSocket) -> None:
         kind = "phone join" if self.player else "phone refused"
         self.timings.sent(self.name, "join", kind)
         await socket.send_json({"type": "join", "code": self.code, "name": self.name})
 
-    async def _keep_asking(self, socket, every: float, done: asyncio.Event) -> None:
+    async def _keep_asking(self, socket: WebSocket, every: float, done: asyncio.Event) -> None:
         while not done.is_set():
             if not self.timings.waiting(self.name):
                 await self._ask_to_join(socket)
             await asyncio.sleep(every)
 
-    async def _read(self, socket) -> None:
+    async def _read(self, socket: WebSocket) -> None:
         async for message in socket:
             data = json.loads(message.data)
             kind = data["type"]
@@ -202,7 +205,7 @@ class Phone:
             self.games_over += 1
         self._over = phase == "over"
 
-    async def _decide(self, socket, view: dict) -> None:
+    async def _decide(self, socket: WebSocket, view: dict[str, Any]) -> None:
         if self.timings.waiting(self.name):
             return
         if view["moves"]:
@@ -237,7 +240,8 @@ class Pad:
         self.seated = asyncio.Event()
         self.games_over = 0
         self._over = False
-        self._in_flight: tuple[int, dict, float] | None = None  # seq, fields, when last sent
+        # seq, fields, when last sent
+        self._in_flight: tuple[int, dict[str, Any], float] | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         loop.add_reader(self.port.fileno(), self._readable)
@@ -272,15 +276,15 @@ class Pad:
                   "boot": self.boot, "ident": self.ident, "firmware": "bench"}  # fmt: skip
         self._send("hello", fields)
 
-    def _send(self, name: str, fields: dict) -> int:
+    def _send(self, name: str, fields: dict[str, Any]) -> int:
         self.seq = protocol.next_seq(self.seq)
         self._write(name, self.seq, fields)
         return self.seq
 
-    def _write(self, name: str, seq: int, fields: dict) -> None:
+    def _write(self, name: str, seq: int, fields: dict[str, Any]) -> None:
         self.port.write(protocol.encode(name, seq, fields))
 
-    def _request(self, fields: dict, kind: str) -> None:
+    def _request(self, fields: dict[str, Any], kind: str) -> None:
         seq = self._send("request", fields)
         self._in_flight = (seq, fields, time.perf_counter())
         self.timings.sent(self.name, seq, kind)
@@ -311,7 +315,7 @@ class Pad:
             self.games_over += 1
         self._over = over
 
-    def _decide(self, state: dict) -> None:
+    def _decide(self, state: dict[str, Any]) -> None:
         if self._in_flight is not None or state["flags"] & protocol.MAY_JOIN:
             return
         if state["moves"]:
@@ -374,7 +378,7 @@ async def play(url: str, cables: list[Cable], games: int, ask: float) -> Timings
 
 def start_tower(
     state: str, ports: list[str], games: int, web: bool
-) -> tuple[subprocess.Popen, str]:
+) -> tuple[subprocess.Popen[str], str]:
     """The tower process and its first line that matters (its URL, or 'ready')."""
     command = [sys.executable, __file__, "--serve", state, "--games", str(games),
                "--ports", ",".join(ports)] + ([] if web else ["--no-web"])  # fmt: skip
@@ -388,7 +392,7 @@ def start_tower(
     return tower, line
 
 
-def stop_tower(tower: subprocess.Popen) -> None:
+def stop_tower(tower: subprocess.Popen[str]) -> None:
     tower.terminate()
     tower.wait(timeout=30)
 
@@ -497,11 +501,13 @@ def flooders(port: int, kinds: list[str], seconds: float) -> list[multiprocessin
 class Listener:
     """A phone's page that records when it last heard from the tower, and its newest view."""
 
+    socket: WebSocket  # from open()
+
     def __init__(self, name: str) -> None:
-        self.name, self.view, self.heard = name, None, asyncio.Event()
+        self.name, self.heard = name, asyncio.Event()
+        self.view: dict[str, Any] | None = None
         self.answers: dict[str, bool] = {}
         self.joined = asyncio.Event()
-        self.socket = None
 
     async def open(self, address: str, base: str) -> None:
         """Connect from `address` (127.x.y.z: each phone a device of its own to the tower)."""
@@ -527,7 +533,7 @@ class Listener:
                 self.answers[data["request"]] = data["ok"]
 
 
-def decision(view: dict) -> dict | None:
+def decision(view: dict[str, Any] | None) -> dict[str, Any] | None:
     if view is None:
         return None
     if view["moves"]:
@@ -582,7 +588,7 @@ async def taps_to_sheets(url: str, taps: int, newcomer_at: int | None = None) ->
     return samples
 
 
-def tower_for(folder: Path, name: str) -> tuple[subprocess.Popen, str]:
+def tower_for(folder: Path, name: str) -> tuple[subprocess.Popen[str], str]:
     tower, url = start_tower(str(folder / name), [], 10_000, web=True)
     return tower, url
 
@@ -647,12 +653,20 @@ def hostile_idle(folder: Path, connections: int, taps: int) -> None:
     )
 
 
-def hold_idle(port: int, connections: int, stop) -> None:
+def still_open(sock: socket.socket) -> bool:
+    """Whether `sock` is still held: one the tower closed is closed here too."""
+    if closed_by_tower(sock):
+        sock.close()
+        return False
+    return True
+
+
+def hold_idle(port: int, connections: int, stop: ProcessEvent) -> None:
     """In its own process: `connections` silent connections, reopened as the tower closes
     them (after its idle time), until `stop` is set."""
     held: list[socket.socket] = []
     while not stop.is_set():
-        held = [sock for sock in held if not closed_by_tower(sock) or sock.close()]
+        held = [sock for sock in held if still_open(sock)]
         while len(held) < connections and not stop.is_set():
             try:
                 held.append(socket.create_connection(("127.0.0.1", port)))
@@ -674,7 +688,7 @@ def closed_by_tower(sock: socket.socket) -> bool:
         return True
 
 
-def start_tower_logged(state: Path) -> tuple[subprocess.Popen, str]:
+def start_tower_logged(state: Path) -> tuple[subprocess.Popen[str], str]:
     """The tower of `start_tower`, its standard error kept (what it logs)."""
     command = [sys.executable, __file__, "--serve", str(state), "--games", "10000"]
     tower = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -685,7 +699,7 @@ def start_tower_logged(state: Path) -> tuple[subprocess.Popen, str]:
     return tower, line
 
 
-async def read_all(socket_) -> None:
+async def read_all(socket_: WebSocket) -> None:
     async for _ in socket_:
         pass
 
@@ -768,7 +782,7 @@ def main() -> None:
         hostile_main(args)
         return
     if args.attacks:
-        from bench import web_attacks  # (aiohttp: only for the attacks)
+        import web_attacks  # (aiohttp: only for the attacks)
 
         seconds = args.seconds if "--seconds" in sys.argv else 20.0
         web_attacks.main(args.attacks, seconds)

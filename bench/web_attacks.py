@@ -33,7 +33,9 @@ import socket
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -45,6 +47,8 @@ JOIN_WITHIN = 5.0  # seconds: a new phone joins, a seated player is back, within
 NEWCOMERS, RELOADS = 4, 8  # (four: the seated player and four make a full table)
 WARM_UP = 3.0  # seconds the attack runs before the victims start
 FIRST_CODES = 20  # wrong codes judged at once, before a steady rate (the table's, today)
+
+Guessed = dict[str, float]  # a guesser's counts by what a guess got back, and its seconds
 
 
 def address(group: int, number: int) -> str:
@@ -66,18 +70,20 @@ def printed_bytes(tower: Tower) -> int:
 
 
 @contextlib.asynccontextmanager
-async def device(source: str):
+async def device(source: str) -> AsyncIterator[aiohttp.ClientSession]:
     connector = aiohttp.TCPConnector(local_addr=(source, 0), limit=0, force_close=True)
     async with aiohttp.ClientSession(connector=connector) as session:
         yield session
 
 
-async def answer(socket_, kinds: tuple[str, ...], timeout: float) -> dict:
+async def answer(
+    socket_: aiohttp.ClientWebSocketResponse, kinds: tuple[str, ...], timeout: float
+) -> dict[str, Any]:
     """The first message of one of `kinds` (a closed socket is a refusal)."""
     async with asyncio.timeout(timeout):
         async for message in socket_:
             if message.type is aiohttp.WSMsgType.TEXT:
-                data = json.loads(message.data)
+                data: dict[str, Any] = json.loads(message.data)
                 if data.get("type") in kinds:
                     return data
     return {"type": "refused", "reason": "closed"}
@@ -128,7 +134,7 @@ async def victims(tower: Tower, token: str) -> tuple[int, int]:
 
 
 def hold_sockets(ws_url: str, devices: int, sockets: int, seconds: float) -> None:
-    async def one(session, deadline: float) -> None:
+    async def one(session: aiohttp.ClientSession, deadline: float) -> None:
         while time.monotonic() < deadline:
             with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
                 async with session.ws_connect(ws_url) as socket_:
@@ -150,7 +156,9 @@ def hold_sockets(ws_url: str, devices: int, sockets: int, seconds: float) -> Non
     asyncio.run(attack())
 
 
-def guess_codes(ws_url: str, devices: int, seconds: float, found: multiprocessing.Queue) -> None:
+def guess_codes(
+    ws_url: str, devices: int, seconds: float, found: multiprocessing.Queue[Guessed]
+) -> None:
     """`devices` addresses typing codes 0000 to 9999 between them; what each guess got back is
     counted: judged wrong, made to wait, joined."""
     counts = {"judged": 0, "waited": 0, "joined": 0}
@@ -233,7 +241,13 @@ def measured(tower: Tower, attacker: multiprocessing.Process, seconds: float) ->
             f"log {per_minute / 1024:.1f} kB a minute")  # fmt: skip
 
 
-def under_attack(folder: Path, seconds: float, target, args: tuple, open_files: str = "") -> str:
+def under_attack(
+    folder: Path,
+    seconds: float,
+    target: Callable[..., None],
+    args: tuple[object, ...],
+    open_files: str = "",
+) -> str:
     """A new tower in `folder`, attacked by `target(ws_url or port, *args)` in a process of its
     own: what `measured` says."""
     tower = run_tower(folder, open_files=open_files)
@@ -256,7 +270,7 @@ def attack_sockets(folder: Path, seconds: float) -> None:
 
 def attack_guess(folder: Path, seconds: float, devices: int = 300) -> None:
     tower = run_tower(folder / "guess")
-    found: multiprocessing.Queue = multiprocessing.Queue()
+    found: multiprocessing.Queue[Guessed] = multiprocessing.Queue()
     try:
         attacker = multiprocessing.Process(
             target=guess_codes, args=(tower.ws_url, devices, seconds, found)

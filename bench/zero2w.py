@@ -42,13 +42,14 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
 sys.path[:] = [str(ROOT), str(ROOT / "tests"), str(BENCH), *sys.path[1:]]
 
 import aiohttp  # noqa: E402
-from arena import play as play_game  # noqa: E402  (before web, which takes bench/ off the path)
+from arena import play as play_game  # noqa: E402
 from budget import ZERO2W_EVENTS, Budget, sysbench_events  # noqa: E402
 from history import timed_pages  # noqa: E402
 from support.fakebus.harness import fuse_bus  # noqa: E402
@@ -116,7 +117,7 @@ class Phone:
     def __init__(self, name: str, address: str, seated: bool) -> None:
         self.name, self.address, self.seated = name, address, seated
         self.heard = Heard()
-        self.view: dict | None = None
+        self.view: dict[str, Any] | None = None
         self.taps: list[float] = []
         self.joined = asyncio.Event()
 

@@ -22,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
+from typing import Any
 
 SUBMODULES = {  # path in micropython: (environment variable, upstream)
     "lib/pico-sdk": ("PICO_SDK_GIT", "https://github.com/raspberrypi/pico-sdk.git"),
@@ -46,7 +47,7 @@ TOOLS = {
 }
 
 
-def git(git_dir: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+def git(git_dir: Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[Any]:
     return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, **kwargs)
 
 

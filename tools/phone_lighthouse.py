@@ -25,6 +25,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -34,11 +35,15 @@ from support.history import history_tower
 from support.phone_page import CODE, SMALL_PHONE, first_roll, phone_tower, play_to_the_end
 from support.table import until
 
+if TYPE_CHECKING:
+    from playwright.async_api import ViewportSize
+
 PORT = 9333  # chromium's debugging port, where Lighthouse finds the browser
+VIEWPORT: ViewportSize = {"width": SMALL_PHONE["width"], "height": SMALL_PHONE["height"]}
 HISTORY = {"players": "/history", "player": "/history/player?name=Cleo", "story": "/history/game/2"}
 
 
-async def audit(lighthouse: str, state: str, folder: Path) -> dict:
+async def audit(lighthouse: str, state: str, folder: Path) -> dict[str, Any]:
     """Lighthouse's report of the page in `state` ("join", "game", or a history page)."""
     table, server = history_tower(folder) if state in HISTORY else phone_tower(folder)[::2]
     task = asyncio.create_task(table.run())
@@ -48,7 +53,7 @@ async def audit(lighthouse: str, state: str, folder: Path) -> dict:
     try:
         async with async_playwright() as playwright:
             context = await playwright.chromium.launch_persistent_context(
-                str(folder / "profile"), executable_path=CHROMIUM, viewport=SMALL_PHONE,
+                str(folder / "profile"), executable_path=CHROMIUM, viewport=VIEWPORT,
                 args=[*FLAGS, f"--remote-debugging-port={PORT}"],
             )  # fmt: skip
             page = await context.new_page()
@@ -72,7 +77,8 @@ async def audit(lighthouse: str, state: str, folder: Path) -> dict:
             )  # fmt: skip
             await lighthouse_run.wait()
             await context.close()
-            return json.loads(report.read_text())
+            audited: dict[str, Any] = json.loads(report.read_text())
+            return audited
     finally:
         await server.stop()
         table.stop()

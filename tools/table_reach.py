@@ -13,8 +13,8 @@ Run it from the repository's root: `python tools/table_reach.py`.
 
 from __future__ import annotations
 
+import argparse
 import ast
-import sys
 from pathlib import Path
 
 TABLE = Path("firmware_py/table")
@@ -90,8 +90,9 @@ def reaches_table(node: ast.expr, typed: set[str]) -> bool:
 def names_typed_table(tree: ast.Module) -> set[str]:
     typed: set[str] = set()
     for node in ast.walk(tree):
-        annotation = node.annotation if isinstance(node, ast.arg) else None
-        if annotation is not None and "Table" in ast.unparse(annotation).split("."):
+        if not isinstance(node, ast.arg) or node.annotation is None:
+            continue
+        if "Table" in ast.unparse(node.annotation).split("."):
             typed.add(node.arg)
     return typed
 
@@ -110,15 +111,14 @@ def writes(tree: ast.Module) -> list[tuple[int, str]]:
     typed = names_typed_table(tree)
     found = []
     for node in ast.walk(tree):
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
+        if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             for part in ast.walk(target):
-                stored = isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store)
-                if stored and reaches_table(part.value, typed):
+                if not isinstance(part, ast.Attribute) or not isinstance(part.ctx, ast.Store):
+                    continue
+                if reaches_table(part.value, typed):
                     found.append((node.lineno, ast.unparse(part)))
     return found
 
@@ -146,6 +146,7 @@ def port_members(name: str, known: dict[str, tuple[list[str], set[str]]]) -> set
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     trees = modules()
     names = set(trees)
     graph = {name: imports_of(tree, names) for name, tree in trees.items()}
@@ -177,4 +178,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

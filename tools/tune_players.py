@@ -31,13 +31,15 @@ import dataclasses
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from arena import pieces, series
+from arena import Player, pieces, series
 from opponents.qwixxer_ga import QwixxerGA
 from opponents.qwixxer_opportunist import Opportunist
 
@@ -63,9 +65,11 @@ PARTS = (
     (1, ("me", "GA", "medium"), 1.0, 2),
 )
 PIECE = 25  # games a process plays at once
+# One piece of a part: the candidate's weights, the lineup, the seed, first game, games
+Job = tuple[dict[str, float], tuple[str, ...], int, int, int]
 
 
-def factory(bot: str, weights: Weights):
+def factory(bot: str, weights: Weights) -> Callable[[], Player]:
     """A fresh player for each game: the candidate ("me") or a benchmark opponent."""
     if bot == "me":
         return lambda: lambda game, name: hard.choose(game, name, weights)
@@ -76,14 +80,14 @@ def factory(bot: str, weights: Weights):
     return lambda: thumb
 
 
-def sole_wins(job: tuple[dict[str, float], tuple[str, ...], int, int, int]) -> int:
+def sole_wins(job: Job) -> int:
     """The candidate's sole wins in one piece of a part (run in a worker process)."""
     weights, lineup, seed, first, games = job
-    bots: list = [factory(bot, Weights(**weights)) for bot in lineup]
+    bots = [factory(bot, Weights(**weights)) for bot in lineup]
     return series("classic", bots, games, seed, first=first)[0].sole_wins
 
 
-def jobs_of(weights: Weights, games: int, seed: int):
+def jobs_of(weights: Weights, games: int, seed: int) -> Iterator[tuple[int, Job]]:
     """Every part split into pieces of PIECE games: (part, job)."""
     as_dict = dataclasses.asdict(weights)
     for index, (_, lineup, share, offset) in enumerate(PARTS):
@@ -91,7 +95,7 @@ def jobs_of(weights: Weights, games: int, seed: int):
             yield index, (as_dict, lineup, seed + offset, first, count)
 
 
-def score(weights: Weights, games: int, seed: int, pool) -> float:
+def score(weights: Weights, games: int, seed: int, pool: PoolType) -> float:
     """Share of sole wins: 2 players against the GA heuristic (counted twice), against
     qwixxer's Opportunist, against the rules of thumb, and 3 players with the GA heuristic and
     the rules of thumb. The same games whether played in one process or several."""
@@ -105,7 +109,7 @@ def score(weights: Weights, games: int, seed: int, pool) -> float:
     return sum(c * s for c, s in zip(counts, shares, strict=True)) / sum(counts)
 
 
-def tune(seed: int, games: int, rounds: int, margin: float, pool) -> Weights:
+def tune(seed: int, games: int, rounds: int, margin: float, pool: PoolType) -> Weights:
     best = Weights()
     best_score = score(best, games, seed, pool)
     print(f"start {best} {best_score:.3f}", flush=True)

@@ -9,7 +9,7 @@ script. Every name is escaped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from html import escape
 
 from firmware_py.journal.figures import HeatMap, PlayerHistory, Rival, SheetFigures
@@ -24,10 +24,16 @@ from firmware_py.show.svg import (
     story_words,
     trend_chart,
 )
+from firmware_py.show.text_width import width_of
 from firmware_py.story import Breakdown, GameStory, PlayerFigures
 from firmware_py.words import plural
 
 TREND_AT_LEAST = 3  # games on a sheet before its trend is drawn
+# How wide (in rem, so at any text size) a table folded under a chart needs its box to show
+# its columns side by side; in a narrower box each row is a block (`app.css`, the query on
+# `--room`). A table needing more than the widest is always shown as blocks.
+ROOMS = (20, 30)
+CELL_EDGES = 0.9  # rem: a cell's padding (0.4rem a side) and its border
 RIVALS_DRAWN = 12  # other players in the head-to-head chart (the most met); the table has all
 
 
@@ -73,23 +79,48 @@ def _folded(summary: str, content: str) -> str:
     return f"<details><summary>{escape(summary)}</summary>{content}</details>"
 
 
-def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+def _table(caption: str, head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A table: a caption, column headings (none: `head` empty), and rows whose first cell
-    heads the row."""
-    header = "".join(f'<th scope="col">{escape(cell)}</th>' for cell in head)
-    thead = f"<thead><tr>{header}</tr></thead>" if head else ""
-    body = "".join(
-        f'<tr><th scope="row">{escape(row[0])}</th>'
-        + "".join(f"<td>{escape(cell)}</td>" for cell in row[1:])
-        + "</tr>"
-        for row in rows
-    )
-    table = (f"<table><caption>{escape(caption)}</caption>{thead}<tbody>{body}</tbody>"
-             "</table>")  # fmt: skip
-    # A table wider than the phone scrolls in its own box (which takes the focus, so that a
-    # keyboard scrolls it too), never the page: large text and zoom keep the page in view.
-    box = f'class="table-box" tabindex="0" role="region" aria-label="{escape(caption)}"'
+    heads the row. Each cell under a heading carries it (`data-label`): where the text is too
+    large for the columns side by side, each row is a block and each cell shows its heading
+    beside its figure (`app.css`, `_room_class`); the roles are written out because a browser may
+    drop a table's own when its parts are laid out as blocks (WebKit does)."""
+    header = "".join(f'<th scope="col" role="columnheader">{escape(cell)}</th>' for cell in head)
+    thead = f'<thead role="rowgroup"><tr role="row">{header}</tr></thead>' if head else ""
+    body = "".join(_row(head, row) for row in rows)
+    table = (f'<table role="table"><caption>{escape(caption)}</caption>{thead}'
+             f'<tbody role="rowgroup">{body}</tbody></table>')  # fmt: skip
+    # Laid out as blocks at large text, a table fits the phone; on a screen narrower still it
+    # scrolls in its own box (which takes the focus, so that a keyboard scrolls it too), never
+    # the page.
+    room = _room_class(head, rows)
+    box = f'class="table-box{room}" tabindex="0" role="region" aria-label="{escape(caption)}"'
     return f"<div {box}>{table}</div>"
+
+
+def _room_class(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The class that tells `app.css` how wide a box the table's columns need side by side:
+    each column as wide as its widest word (headings and the first column bold), in DejaVu
+    Sans (the widest font a phone has), and its padding; none for the narrowest step."""
+    need = 0.0
+    for column, cells in enumerate(zip(head, *rows, strict=False)):
+        words = [(word, column == 0 or row == 0)
+                 for row, cell in enumerate(cells) for word in cell.split()]  # fmt: skip
+        need += max((width_of(word, 1, bold) for word, bold in words), default=0) + CELL_EDGES
+    room = next((room for room in ROOMS if need <= room), None)
+    return "" if room == ROOMS[0] else f" room-{room or 'none'}"
+
+
+def _row(head: Sequence[str], row: Sequence[str]) -> str:
+    """A row of a table, each cell labelled with its column's heading (when there are)."""
+
+    def label(column: int) -> str:
+        return f' data-label="{escape(head[column])}"' if column < len(head) else ""
+
+    first = f'<th scope="row" role="rowheader"{label(0)}>{escape(row[0])}</th>'
+    rest = "".join(f'<td role="cell"{label(column)}>{escape(cell)}</td>'
+                   for column, cell in enumerate(row[1:], 1))  # fmt: skip
+    return f'<tr role="row">{first}{rest}</tr>'
 
 
 def breakdown_tables(breakdown: Breakdown) -> str:

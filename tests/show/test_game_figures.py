@@ -20,12 +20,13 @@ from support.table import make_table
 from support.terminal_picture import terminal_picture
 
 from firmware_py.app.assembly import attach_terminal
+from firmware_py.journal.figures import Rival
 from firmware_py.journal.lines import parse_line
 from firmware_py.rules import Game
 from firmware_py.seating import SeatSpec
 from firmware_py.show import svg
 from firmware_py.show.blocks import breakdown_lines, cells, story_lines
-from firmware_py.show.figures_html import game_figures
+from firmware_py.show.figures_html import game_figures, rivals_table
 from firmware_py.show.panel_charts import story_pages
 from firmware_py.show.screens import over_pages, render
 from firmware_py.story import LOCK, PENALTY, StoryMark, story_of
@@ -167,8 +168,23 @@ def test_the_phones_figures_carry_tables_with_the_same_numbers(story):
     for player in story.breakdown.players:
         assert f"<caption>{player.name}{' (won)' if player.name == 'Ben' else ''}: " \
                f"{player.total} points</caption>" in html  # fmt: skip
-    assert '<th scope="row">21</th><td>29</td><td>47</td><td>43</td>' in html
+    assert ('<th scope="row" role="rowheader" data-label="roll">21</th>'
+            '<td role="cell" data-label="Ann">29</td><td role="cell" data-label="Ben">47</td>'
+            '<td role="cell" data-label="Cleo">43</td>') in html  # fmt: skip
     assert html.count("<svg") == 2 and html.count("<table") == 4
+
+
+def test_a_table_says_how_wide_a_box_its_columns_need_side_by_side(story):
+    """Narrower than that (in rem, so at 200 % text too), each row of a folded table is a
+    block whose cells show their column's heading (`data-label`, app.css). The game's tables
+    fit 20 times the text size (a 360 px phone at the usual size, DejaVu Sans's widths); head
+    to head's five columns need 30, and with a name of 24 W's more than any phone has: always
+    blocks."""
+    html = game_figures(story)
+    assert 'class="table-box room' not in html
+    assert '<td role="cell" data-label="points">' in html
+    assert 'class="table-box room-30"' in rivals_table([Rival("Ben", 2, 1, 1, 0)])
+    assert 'class="table-box room-none"' in rivals_table([Rival("W" * 24, 2, 1, 1, 0)])
 
 
 def test_a_name_in_a_chart_is_escaped():

@@ -47,7 +47,7 @@ def test_a_mean_just_below_zero_is_0_everywhere_it_is_shown_never_minus_0():
     sheet = SheetFigures("mixx-b", games=3, mean=-1 / 3, best=0, totals=(-1, 0, 0))
     history = PlayerHistory("Ann", games=3, wins=0, sheets=(sheet,), rivals=(), heat=())
     page = figures_html.player_figures(history)
-    assert "<td>0</td>" in page and "mean 0" in page and "-0" not in page
+    assert '<td role="cell">0</td>' in page and "mean 0" in page and "-0" not in page
     assert history_text.player_text(history)[3].split()[:4] == ["mixx-b", "3", "0", "0"]
     assert figures_html.trend_words(sheet) == "mixx-b: mean 0, best 0."
 

@@ -33,7 +33,7 @@ from support.capabilities import without_dac_override
 from support.journal import EVENT_NEWS
 from support.lines import Lines
 
-if TYPE_CHECKING:  # (a bench's own folder may hold a drivers.py: nothing of it is imported here)
+if TYPE_CHECKING:
     from drivers.simulated.pad import PtyPad
 
 JOIN_LINE = re.compile(r"Phones join at (http://\S+)")

@@ -1,8 +1,9 @@
 """The history's pages in Debian's chromium (Playwright), as a guest's phone shows them: reached
 from the join page without a seat, each chart a picture a screen reader hears described, a tap
 from the table's games to a game's story, nothing serious for axe-core, and at 360 px and at
-200 % text nothing runs off the side of the page and no chart needs scrolling sideways (only a
-table folded under a chart may scroll in its own box), each page the picture in
+200 % text nothing runs off the side of the page and neither a chart nor a table needs
+scrolling sideways (a table folded under a chart shows each row as a block, each cell with its
+column's heading, and is still read as a table), each page the picture in
 tests/golden/history-*.png. After a deliberate change of the
 pages, look at the new pictures and refresh them with
 QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_history_browser.py."""
@@ -46,12 +47,23 @@ SPILLS = """() => [...document.querySelectorAll('main *')]
 SMALLEST_CHART_WORDS = """() => Math.min(...[...document.querySelectorAll('svg.chart')].flatMap(
     svg => [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))
         * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))"""
-# Whatever must be scrolled sideways to be read whole: the page, a chart's box, or the sheets'
-# table's box (a chart's own figures, in the tables folded under it, may scroll in their boxes)
+# Whatever must be scrolled sideways to be read whole: the page, a chart's box, or a table's box
+# (the sheets' tables and those folded under the charts)
 SIDEWAYS = """() => [document.documentElement,
-    ...document.querySelectorAll('.chart-box, .sheets .table-box')]
+    ...document.querySelectorAll('.chart-box, .table-box')]
     .filter(box => box.scrollWidth > box.clientWidth)
     .map(box => box.querySelector('svg, caption')?.textContent.slice(0, 40) ?? box.tagName)"""
+UNFOLD = "document.querySelectorAll('details').forEach(d => d.open = true)"
+# Each cell of a table folded under a chart, where its column's heading is not in sight above
+# it (its headings' row hidden for the eye): the cells whose heading is not shown beside them
+UNLABELLED = """() => [...document.querySelectorAll('details table')].flatMap(table => {
+    const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent);
+    const seen = table.querySelector('thead').getBoundingClientRect().height > 1;
+    return [...table.querySelectorAll('tbody tr')].flatMap(row => [...row.cells].filter(
+        (cell, column) => !seen && (cell.dataset.label !== heads[column]
+            || ['none', 'normal'].includes(getComputedStyle(cell, '::before').content)
+            || cell.getBoundingClientRect().width < 16)))
+        .map(cell => table.caption.textContent + ': ' + cell.textContent)})"""
 CHARTS = """() => [...document.querySelectorAll('svg.chart')].map(svg => [
     svg.getAttribute('role'),
     svg.getAttribute('aria-labelledby').split(' ')
@@ -139,8 +151,9 @@ def test_at_360_px_the_pages_match_their_pictures_and_nothing_runs_off_the_side(
     """On a phone 360 px wide (its scroll bars take no room), at the usual text size and at
     200 %: each page, its tables folded, is the picture in tests/golden/history-*.png (looked
     at: the charts read at a glance); every chart's smallest words are two thirds of the page's
-    text size or more; and with every table unfolded, nothing but a table folded under a chart
-    is wider than the phone, and no chart needs scrolling sideways."""
+    text size or more; and with every table unfolded, nothing is wider than the phone, no chart
+    and no table needs scrolling sideways, and where a table's headings' row is out of sight
+    each cell shows its column's heading beside it."""
     table, server = history_tower(tmp_path)
     size = {"100%": 16, "200%": 32}[text]
 
@@ -160,6 +173,7 @@ def test_at_360_px_the_pages_match_their_pictures_and_nothing_runs_off_the_side(
             assert await page.evaluate("document.documentElement.scrollWidth") <= 360, name
             assert await page.evaluate(SPILLS) == [], name
             assert await page.evaluate(SIDEWAYS) == [], name
+            assert await page.evaluate(UNLABELLED) == [], name
 
     play_in_browser(table, server, steps)
 
@@ -183,7 +197,8 @@ def test_with_large_text_no_chart_and_no_figures_table_scrolls_sideways(tmp_path
     """A grandparent who reads 200 % text on a 360 px phone reads each chart whole without
     scrolling it sideways: the points per row, the game roll by roll, the trend, head to head,
     the heat-map and the sheets' table fit the page, as they do at the usual size on a 375 px
-    phone, their words still two thirds of the page's text size or more (not shrunk to fit).
+    phone, their words still two thirds of the page's text size or more (not shrunk to fit);
+    unfolded, no table under a chart scrolls sideways either, each cell showing its heading.
     The pictures were looked at (QWIXX_SHOTS=folder saves them); the game-over page's figures
     are checked in the next test."""
     table, server = history_tower(tmp_path, _more_of_the_known_game)
@@ -194,6 +209,10 @@ def test_with_large_text_no_chart_and_no_figures_table_scrolls_sideways(tmp_path
         for name, path in pages.items():
             url = f"http://127.0.0.1:{server.port}{path}"
             assert await _at_text_size(page, url, text) == [], name
+            await page.evaluate(UNFOLD)
+            await page.evaluate(AFTER_A_FRAME)
+            assert await page.evaluate(SIDEWAYS) == [], name
+            assert await page.evaluate(UNLABELLED) == [], name
             size = {"100%": 16, "200%": 32}[text]
             assert await page.evaluate(SMALLEST_CHART_WORDS) >= 0.65 * size, name
             kinds = await page.evaluate("[...document.querySelectorAll('svg.chart')]"
@@ -210,7 +229,7 @@ def test_with_large_text_no_chart_and_no_figures_table_scrolls_sideways(tmp_path
 def test_at_game_over_with_large_text_the_figures_need_no_sideways_scrolling(tmp_path):
     """Dora, reading 200 % text on a 360 px phone, plays a game against Bot to its end: her
     game-over page shows the points per row and the game roll by roll whole, nothing of the
-    page or of either chart out of sight to the side."""
+    page or of either chart out of sight to the side, nor of the tables folded under them."""
     table, hub, _ = web_tower(tmp_path, [BOT])
     server = WebServer(hub, "127.0.0.1", 0, history_pages(table.journal))
 
@@ -225,8 +244,36 @@ def test_at_game_over_with_large_text_the_figures_need_no_sideways_scrolling(tmp
         )
         assert await page.evaluate(SIDEWAYS) == []
         assert await page.evaluate(SMALLEST_CHART_WORDS) >= 0.65 * 32
+        await page.evaluate(UNFOLD)
+        await page.evaluate(AFTER_A_FRAME)
+        assert await page.evaluate(SIDEWAYS) == []  # nor any table folded under them
+        assert await page.evaluate(UNLABELLED) == []
         if os.environ.get("QWIXX_SHOTS"):
             shot = Path(os.environ["QWIXX_SHOTS"]) / "game-over-360-200.png"
             await page.screenshot(path=str(shot), full_page=True)
+
+    play_in_browser(table, server, steps)
+
+
+def test_at_200_percent_text_the_tables_under_the_charts_are_still_read_as_tables(tmp_path):
+    """Laid out as blocks at 200 % text on a 360 px phone, each table folded under a chart (a
+    player's head to head and heat-map, a game's points and scores) is what a screen reader
+    finds in chromium's accessibility tree at the usual size: a table named by its caption,
+    its rows, its column headings and row headings, and its cells, each heard once (the
+    heading shown beside a cell is not read again as part of it)."""
+    table, server = history_tower(tmp_path, _more_of_the_known_game)
+
+    async def steps(browser) -> None:
+        page = await phone(browser, mobile=True)
+        for path in ("/history/game/2", "/history/player?name=Cleo"):
+            read = {}
+            for text in ("100%", "200%"):
+                await _at_text_size(page, f"http://127.0.0.1:{server.port}{path}", text)
+                await page.evaluate(UNFOLD)
+                await page.evaluate(AFTER_A_FRAME)
+                read[text] = [await folded.aria_snapshot()
+                              for folded in await page.locator("details table").all()]  # fmt: skip
+            assert read["200%"] == read["100%"], path
+            assert all("- columnheader" in t and "- cell" in t for t in read["200%"]), path
 
     play_in_browser(table, server, steps)

@@ -9,6 +9,7 @@ gcc-arm-none-eabi. A maintainer's tool (README.md); nothing it makes is committe
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,9 @@ CFLAGS = ["-mcpu=cortex-m0plus", "-mthumb", "-Os", "-ffreestanding", "-nostdlib"
 
 
 def main() -> int:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", nargs="?", type=Path, default=Path("."), help="(default .)")
+    out = parser.parse_args().outdir
     out.mkdir(parents=True, exist_ok=True)
     elf = out / "rom.elf"
     subprocess.run(

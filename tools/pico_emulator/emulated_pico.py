@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +46,7 @@ def font(micropython: str) -> dict[bytes, str]:
     out = subprocess.run(
         [micropython, "-c", GLYPHS], capture_output=True, text=True, check=True, timeout=60
     ).stdout
-    glyphs = {}
+    glyphs: dict[bytes, str] = {}
     for line in out.splitlines():
         code, columns = line.split()
         glyphs.setdefault(bytes.fromhex(columns), chr(int(code)))
@@ -68,14 +69,14 @@ class EmulatedPico:
         port: str,
         image_dir: Path,
         micropython: str,
-        screen_type=list,
+        screen_type: Callable[[list[str]], list[str]] = list,
         unique_id: str = "",
         oled: bool = True,
-    ):
+    ) -> None:
         self.glyphs = font(micropython)
         self.screen_type = screen_type
         self.pages = [""] * 8
-        self.screens: list = []
+        self.screens: list[list[str]] = []  # of screen_type
         self.lines: list[str] = []
         self.clock_ms = 0  # the Pico's own time, as last reported (once a host second)
         self.fed = 0  # bytes handed to the Pico's USB receive buffer by then
@@ -116,7 +117,7 @@ class EmulatedPico:
     # --- eyes ---
 
     @property
-    def screen(self):
+    def screen(self) -> list[str]:
         with self._changed:
             return self.screens[-1] if self.screens else self.screen_type([""] * 8)
 
@@ -126,8 +127,12 @@ class EmulatedPico:
             return max(len(self.screens) - 1, 0)
 
     def wait_screen(
-        self, check, timeout: float | None = None, what: str = "", since: int | None = None
-    ):
+        self,
+        check: Callable[[list[str]], bool],
+        timeout: float | None = None,
+        what: str = "",
+        since: int | None = None,
+    ) -> list[str]:
         """The first screen (after each page drawn) for which `check` is true, from the current
         one on or from `since`; `timeout` host seconds (default WAIT)."""
         deadline = time.monotonic() + (WAIT if timeout is None else timeout)
@@ -180,6 +185,7 @@ class EmulatedPico:
     kill = stop
 
     def _read(self) -> None:
+        assert self.process.stderr is not None  # (a pipe: see __init__)
         for raw in self.process.stderr:
             line = raw.decode("utf-8", "replace").strip()
             with self._changed:

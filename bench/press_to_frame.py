@@ -11,8 +11,8 @@ A short press is recognised on release: each press is a press edge, a 120 ms hol
 button's injected clock (so no real waiting), and a release edge. The latency is real time from
 the press edge to the frame reaching the device: the software's share, not the finger's. Run:
 
-    .venv/bin/python bench/drivers.py
-    .venv/bin/python bench/drivers.py --presses 500
+    .venv/bin/python bench/press_to_frame.py
+    .venv/bin/python bench/press_to_frame.py --presses 500
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 from luma.core.render import canvas
 from PIL import ImageFont
 
@@ -95,7 +95,7 @@ class Table:
         self.loop.close()
 
 
-def press_and_wait(pin, clock: ManualClock, table: Table) -> float:
+def press_and_wait(pin: MockPin, clock: ManualClock, table: Table) -> float:
     """One short press; seconds from its press edge until its frame reached the device."""
     table.frame_done.clear()
     start = time.perf_counter()
@@ -140,7 +140,7 @@ def summary(latencies: list[float], bytes_per_frame: float) -> dict[str, float]:
 def sum_height() -> int:
     """Height in pixels of the tallest two-digit sum as drawn."""
     _left, top, _right, bottom = SUM_FONT.getbbox("12")
-    return bottom - top
+    return round(bottom - top)
 
 
 def main() -> None:
