@@ -9,9 +9,11 @@ bytes; "players", the league's players for the menu, `league_players.py`). Anyth
 a payload longer than MAX_PAYLOAD bytes, or one that is not what the topic takes, is counted as
 malformed and ignored; more than PER_SECOND messages in a second on one topic are ignored as
 too many (each topic its own budget, so rubbish on one never crowds out the organiser's seating
-on another), and FLOOD in a second across them all make the tower stop listening for COOL_OFF
-seconds (the link unsubscribes, so the broker stops sending; retained messages come again when
-it subscribes). None of it raises, and the counts are logged at most once a minute.
+on another). FLOOD in a second across them all make the tower stop listening for COOL_OFF
+seconds to the topics that flooded, and only those (`_deafen`): the link unsubscribes them, so
+the broker stops sending them, and subscribes each again once its cool-off has passed (a
+retained message comes again), while the organiser's seating on the tournament topic is still
+heard at once. None of it raises, and the counts are logged at most once a minute.
 """
 
 from __future__ import annotations
@@ -31,13 +33,14 @@ log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 64  # bytes: "online", "PRESS", a game number
 PER_SECOND = 5  # messages taken in one second on one topic; more are ignored
-FLOOD = 100  # messages in one second that make the tower stop listening for a while
-COOL_OFF = 30.0  # seconds the tower does not listen after a flood
+FLOOD = 100  # messages in one second that make the tower stop listening to a topic a while
+COOL_OFF = 30.0  # seconds the tower does not listen to a topic that flooded
 REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
 
 
 class Verdict(Enum):
-    """What the link does after a message: nothing more, or stop listening for a while."""
+    """What the link does after a message: nothing more, or stop listening to the topics that
+    flooded for a while (`Inbox.listening`)."""
 
     TAKEN = "taken"
     IGNORED = "ignored"
@@ -106,12 +109,24 @@ class Inbox:
             self.limits[topics.players] = MAX_PLAYERS_MESSAGE
         # (which second, messages in it): on each topic listened to, and on all (None)
         self._seconds: dict[str | None, tuple[int, int]] = {}
-        self._deaf_until = 0.0
+        self._deaf: dict[str, float] = {}  # topic ("" for any other): deaf until then
+        self._flooded = False  # a flood seen in the message being taken
         self._reported = 0.0
 
     @property
     def topics(self) -> list[str]:
         return list(self.handlers)
+
+    def listening(self) -> list[str]:
+        """The topics the tower listens to now: all but those that flooded within COOL_OFF."""
+        now = self.clock()
+        return [topic for topic in self.handlers if now >= self._deaf.get(topic, 0.0)]
+
+    def next_heard_again(self) -> float | None:
+        """Seconds until the first deaf topic is listened to again; None: none is deaf."""
+        now = self.clock()
+        waits = [until - now for topic, until in self._deaf.items() if until > now and topic]
+        return min(waits, default=None)
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> Verdict:
         """Check one message and do what it asks; never raises. A retained message is taken
@@ -119,6 +134,7 @@ class Inbox:
         command or a resend left retained on the broker would be done again at every
         connection."""
         now = self.clock()
+        self._flooded = False
         verdict = self._budget(now, topic if topic in self.handlers else "")
         if verdict is Verdict.TAKEN:
             handler = self.handlers.get(topic)
@@ -130,30 +146,50 @@ class Inbox:
                 self._malformed(topic, payload)
                 verdict = Verdict.IGNORED
         self._report(now)
-        return verdict
+        return Verdict.FLOOD if self._flooded else verdict
 
     def _budget(self, now: float, topic: str) -> Verdict:
-        """TAKEN within PER_SECOND a second on `topic`; FLOOD once FLOOD came in one second on
-        all topics (and then everything until COOL_OFF has passed); else IGNORED."""
-        seen = self._count(now)
-        on_topic = self._count(now, topic)
-        if now < self._deaf_until:
+        """TAKEN within PER_SECOND a second on `topic`; else IGNORED, as everything on a topic
+        that flooded is until its COOL_OFF has passed (and not counted: what the broker sent
+        before the link unsubscribed is no new flood). The FLOODth message in one second across
+        all topics deafens the topics that flooded (`_deafen`)."""
+        if now < self._deaf.get(topic, 0.0):
             self.counts.too_many += 1
             return Verdict.IGNORED
-        if seen == FLOOD:
-            self._deaf_until = now + COOL_OFF
-            log.warning(
-                "more than %d messages a second came on the tower's topics: it stops "
-                "listening for %g s (the game goes on)",
-                FLOOD,
-                COOL_OFF,
-            )
-            self.counts.too_many += 1
-            return Verdict.FLOOD
-        if on_topic > PER_SECOND:
+        on_topic = self._count(now, topic)
+        if self._count(now) == FLOOD:
+            self._deafen(now)
+        if on_topic > PER_SECOND or now < self._deaf.get(topic, 0.0):
             self.counts.too_many += 1
             return Verdict.IGNORED
         return Verdict.TAKEN
+
+    def _deafen(self, now: float) -> None:
+        """A flood: the topics that flooded are not listened to for COOL_OFF. A topic floods
+        when it went over its own PER_SECOND in the flood's second (the rubbish of topics the
+        tower does not take counts as one, ""). If none did, many topics each carried a little
+        and no one of them is to blame: all are deafened, as the only way to stop the flood.
+        (With the tower's few topics this cannot happen today: FLOOD messages on at most six
+        buckets put more than PER_SECOND on one; it guards a longer list of topics.)"""
+        second = int(now)
+        flooding = [
+            topic
+            for topic, (when, seen) in self._seconds.items()
+            if topic is not None and when == second and seen > PER_SECOND
+        ]
+        deaf = flooding or [*self.handlers, ""]
+        for topic in deaf:
+            self._deaf[topic] = now + COOL_OFF
+        self._flooded = True
+        heard = "it still hears the others, and the game goes on"
+        log.warning(
+            "more than %d messages a second came on the tower's topics: it stops listening "
+            "for %g s to %s (%s)",
+            FLOOD,
+            COOL_OFF,
+            named(flooding) if flooding else "all of them",
+            heard if flooding else "no one topic flooded; the game goes on",
+        )
 
     def _count(self, now: float, topic: str | None = None) -> int:
         """This message counted in its second: on every topic (None), or on `topic`."""
@@ -205,3 +241,10 @@ class Inbox:
             self.counts.refused += 1
             log.info("a new game asked for on the bus waits: a game is being played")
         return True
+
+
+def named(topics: list[str]) -> str:
+    """Topics in words, each cut to 80 characters: "the topic 'a' and the topic 'b'"."""
+    return " and ".join(
+        f"the topic {topic[:80]!r}" if topic else "the topics it does not take" for topic in topics
+    )

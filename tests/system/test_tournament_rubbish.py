@@ -2,7 +2,8 @@
 tower's topics (docs/league.md; docs/home-assistant.md, "What the tower listens to"): Debian's
 mosquitto, the real `run` process. Each topic has its own budget of messages a second, so forty
 a second of rubbish on the league's players topic, short of a flood, never crowds out the
-organiser's retained seating, which the broker delivers once."""
+organiser's retained seating, which the broker delivers once; and a full-speed flood on the
+command topic deafens the tower to that topic only, so the seating still comes at once."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import uuid
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
-from support.bus_tower import BASE, WAITING, tower_folder
+from support.bus_tower import BASE, NEW_GAME, WAITING, tower_folder
 from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
 from support.tower import Tower
+
+from firmware_py.bus.inbox import COOL_OFF
 
 RUBBISH_EVERY = 1 / 40  # seconds: forty messages a second, well short of the flood (100)
 SEATING = json.dumps({
@@ -32,7 +35,8 @@ def test_rubbish_on_the_players_topic_never_keeps_a_round_from_its_table(tmp_pat
     with Tower(folder=tower_folder(tmp_path), table=WAITING, sections=sections) as tower:
         tower.wait_ready()
         guest, stop = connected(broker), threading.Event()
-        pouring = threading.Thread(target=pour_rubbish, args=(guest, stop), daemon=True)
+        rubbish = (guest, f"{BASE}/players", RUBBISH_EVERY, stop)
+        pouring = threading.Thread(target=pour, args=rubbish, daemon=True)
         pouring.start()
         try:
             time.sleep(1.0)  # the rubbish is already spending its topic's budget
@@ -47,11 +51,38 @@ def test_rubbish_on_the_players_topic_never_keeps_a_round_from_its_table(tmp_pat
         tower.stop()
 
 
-def pour_rubbish(client: mqtt.Client, stop: threading.Event) -> None:
-    """Forty a second on the tower's players topic until `stop`: not a list of players."""
+def test_a_flood_on_the_command_topic_never_keeps_a_round_from_its_table(tmp_path, broker):
+    """A guest publishes rubbish on the command topic as fast as it can (not a press, so the
+    table stays between games, where a round is seated): the tower stops listening to that
+    topic for COOL_OFF (30 s), and the organiser's seating, published meanwhile, is seated at
+    once. The wait for it gives up at half the cool-off, which a tower deaf to every topic (as
+    it was) never met: the broker sent it the retained seating only at the end of its 30 s."""
+    sections = broker.mqtt_section(extra='commands = ["new_game", "tournament"]\n')
+    with Tower(folder=tower_folder(tmp_path), table=WAITING, sections=sections) as tower:
+        tower.wait_ready()
+        guest, organiser, stop = connected(broker), connected(broker), threading.Event()
+        flooding = threading.Thread(target=pour, args=(guest, NEW_GAME, 0, stop), daemon=True)
+        flooding.start()
+        try:
+            tower.wait_for(r"it stops listening for 30 s")
+            organiser.publish(f"{BASE}/tournament", SEATING, qos=1, retain=True)
+            tower.wait_for(r"Friday cup, round 2 of 5: Ann, Ben, Cleo", timeout=COOL_OFF / 2)
+        finally:
+            stop.set()
+            flooding.join(HANG)
+            for client in (guest, organiser):
+                client.loop_stop()
+                client.disconnect()
+        assert "Traceback" not in tower.output and "New game of" not in tower.output
+        tower.stop()
+
+
+def pour(client: mqtt.Client, topic: str, every: float, stop: threading.Event) -> None:
+    """Rubbish on `topic` (not what it takes) every `every` seconds, or as fast as the client
+    can (0), until `stop`."""
     while not stop.is_set():
-        client.publish(f"{BASE}/players", "rubbish")
-        time.sleep(RUBBISH_EVERY)
+        client.publish(topic, "rubbish")
+        time.sleep(every)
 
 
 def connected(broker: Broker) -> mqtt.Client:
@@ -59,6 +90,7 @@ def connected(broker: Broker) -> mqtt.Client:
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"guest-{uuid.uuid4()}")
     client.username_pw_set(LISTENER, LISTENER_PASSWORD)
     client.tls_set(ca_certs=str(broker.pki.ca))
+    client.max_queued_messages_set(10_000)  # (a flood at full speed waits in no longer queue)
     ready = threading.Event()
     client.on_connect = lambda *args: ready.set()
     client.connect("localhost", broker.port)
