@@ -206,10 +206,12 @@ class BusLink:
         """The subscriptions follow the inbox: a topic that flooded is unsubscribed (the broker
         stops sending it; with a timeout, as the answer comes behind the flood) and subscribed
         again once its COOL_OFF has passed (a retained message comes again). The other topics
-        are heard all along, and subscribed again once the flood is cut off: the broker drops
-        what comes for a client whose queue is full (mosquitto's max_queued_messages), and the
-        organiser's seating published in the flood's seconds was lost, the round never seated
-        (tests/system/test_tournament_rubbish.py); subscribed again, it comes retained. What
+        are heard all along, and subscribed again once the flood is cut off: the client holds
+        64 messages waiting to be read (connect.py) and drops what comes while they are there
+        (mosquitto's log showed the seating sent to the tower, and the tower never reading
+        it), so the organiser's seating published in the flood's seconds was lost, the round
+        never seated (tests/system/test_tournament_rubbish.py); subscribed again, it comes
+        retained. What
         the broker sent of a deaf topic before the answer is read and ignored by the inbox."""
         while True:
             self._flooded.clear()
