@@ -211,8 +211,8 @@ class BusLink:
         (mosquitto's log showed the seating sent to the tower, and the tower never reading
         it), so the organiser's seating published in the flood's seconds was lost, the round
         never seated (tests/system/test_tournament_rubbish.py); subscribed again, it comes
-        retained. What
-        the broker sent of a deaf topic before the answer is read and ignored by the inbox."""
+        retained. What the broker sent of a deaf topic before the answer is read and ignored
+        by the inbox."""
         while True:
             self._flooded.clear()
             wanted = self.inbox.listening()

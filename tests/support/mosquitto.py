@@ -15,10 +15,13 @@ import socket
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from support import HANG
 
@@ -238,3 +241,19 @@ class SilentBroker:
         self.server.close()
         for connection in self.held:
             connection.close()
+
+
+def guest_client(broker: Broker, name: str = "guest", queue: int = 0) -> mqtt.Client:
+    """A device on the house's network that knows the broker's password (no ACL narrows it
+    here), connected, its network loop running; `queue`: how many messages its client holds
+    unsent at most (0: no bound; a flood at full speed wants one)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{name}-{uuid.uuid4()}")
+    client.username_pw_set(LISTENER, LISTENER_PASSWORD)
+    client.tls_set(ca_certs=str(broker.pki.ca))
+    client.max_queued_messages_set(queue)
+    ready = threading.Event()
+    client.on_connect = lambda *args: ready.set()
+    client.connect("localhost", broker.port)
+    client.loop_start()
+    assert ready.wait(HANG), "the guest never connected to mosquitto"
+    return client

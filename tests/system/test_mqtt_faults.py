@@ -7,12 +7,9 @@ wrong in one sentence."""
 
 from __future__ import annotations
 
-import threading
 import time
-import uuid
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
 from support.bus_listener import BusListener
 from support.bus_tower import (
@@ -31,7 +28,7 @@ from support.bus_tower import (
     said_once,
     tower_folder,
 )
-from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker, SilentBroker, free_port
+from support.mosquitto import Broker, SilentBroker, free_port, guest_client
 from support.tower import Tower
 
 
@@ -147,15 +144,7 @@ def stopped_listening_and_game_over(lines: list[str]) -> bool:
 
 def flood(broker: Broker, topic: str, seconds: float) -> int:
     """PRESS on `topic`, as fast as a client can, for `seconds`; how many were sent."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"flood-{uuid.uuid4()}")
-    client.username_pw_set(LISTENER, LISTENER_PASSWORD)
-    client.tls_set(ca_certs=str(broker.pki.ca))
-    client.max_queued_messages_set(10_000)
-    connected = threading.Event()
-    client.on_connect = lambda *args: connected.set()
-    client.connect("localhost", broker.port)
-    client.loop_start()
-    assert connected.wait(HANG)
+    client = guest_client(broker, "flood", queue=10_000)
     sent, end = 0, time.monotonic() + seconds
     while time.monotonic() < end and sent < 500_000:
         if client.publish(topic, "PRESS").rc == mqtt.MQTT_ERR_SUCCESS:

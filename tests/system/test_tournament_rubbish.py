@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
 from support.bus_tower import BASE, NEW_GAME, WAITING, tower_folder
-from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
+from support.mosquitto import guest_client
 from support.tower import Tower
 
 from firmware_py.bus.inbox import COOL_OFF
@@ -34,7 +32,7 @@ def test_rubbish_on_the_players_topic_never_keeps_a_round_from_its_table(tmp_pat
     sections = broker.mqtt_section(extra='commands = ["tournament", "players"]\n')
     with Tower(folder=tower_folder(tmp_path), table=WAITING, sections=sections) as tower:
         tower.wait_ready()
-        guest, stop = connected(broker), threading.Event()
+        guest, stop = guest_client(broker, queue=10_000), threading.Event()
         rubbish = (guest, f"{BASE}/players", RUBBISH_EVERY, stop)
         pouring = threading.Thread(target=pour, args=rubbish, daemon=True)
         pouring.start()
@@ -60,7 +58,11 @@ def test_a_flood_on_the_command_topic_never_keeps_a_round_from_its_table(tmp_pat
     sections = broker.mqtt_section(extra='commands = ["new_game", "tournament"]\n')
     with Tower(folder=tower_folder(tmp_path), table=WAITING, sections=sections) as tower:
         tower.wait_ready()
-        guest, organiser, stop = connected(broker), connected(broker), threading.Event()
+        guest, organiser, stop = (
+            guest_client(broker, queue=10_000),
+            guest_client(broker, queue=10_000),
+            threading.Event(),
+        )
         flooding = threading.Thread(target=pour, args=(guest, NEW_GAME, 0, stop), daemon=True)
         flooding.start()
         try:
@@ -83,17 +85,3 @@ def pour(client: mqtt.Client, topic: str, every: float, stop: threading.Event) -
     while not stop.is_set():
         client.publish(topic, "rubbish")
         time.sleep(every)
-
-
-def connected(broker: Broker) -> mqtt.Client:
-    """A guest on the house's broker that knows its password (no ACL narrows it here)."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"guest-{uuid.uuid4()}")
-    client.username_pw_set(LISTENER, LISTENER_PASSWORD)
-    client.tls_set(ca_certs=str(broker.pki.ca))
-    client.max_queued_messages_set(10_000)  # (a flood at full speed waits in no longer queue)
-    ready = threading.Event()
-    client.on_connect = lambda *args: ready.set()
-    client.connect("localhost", broker.port)
-    client.loop_start()
-    assert ready.wait(HANG)
-    return client
