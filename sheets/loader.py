@@ -44,7 +44,11 @@ def load_sheet_file(path: Path | str) -> Sheet:
     """Load and validate one sheet file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
+    except UnicodeDecodeError as error:
+        raise SheetError(
+            f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
+        ) from error
     except OSError as error:
         raise SheetError(f"{path.name}: cannot read the file: {error.strerror}") from error
     except tomllib.TOMLDecodeError as error:

@@ -28,6 +28,7 @@ from firmware_py.journal.history import history_lines
 from firmware_py.journal.lines import LogError, replay
 from firmware_py.rules import game_report
 from sheets import SheetError, load_sheet, sheet_names
+from sheets.loader import SHEET_DIR
 from sheets.text import sheet_text
 
 EXIT_BAD_LOG = 2
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     handler: Handler = args.handler  # argparse's Namespace holds Any: set_defaults below
     try:
         return handler(args)
+    except SheetError as error:  # a sheet file edited by hand and broken: said, not a traceback
+        return say_and_fail(f"{error} (in {SHEET_DIR})")
     except BrokenPipeError:
         return _reader_went_away()
     except KeyboardInterrupt:

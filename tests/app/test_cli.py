@@ -435,3 +435,23 @@ def run_until(state_dir, args: list[str], until: str = "^(New game of|carrying o
         tower.wait_ready()
         tower.wait_for(until)
         return tower.stop()
+
+
+def test_a_sheet_file_broken_by_hand_is_one_sentence_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """A maker lists their own Connected pads in a shipped sheet file and saves it as Latin-1:
+    `run --variant` with it ended in a traceback; now one sentence names the file and the fix."""
+    import sheets.loader
+    from firmware_py.app.cli import main
+
+    for shipped in sheets.loader.SHEET_DIR.glob("*.toml"):
+        (tmp_path / shipped.name).write_bytes(shipped.read_bytes())
+    (tmp_path / "double-b.toml").write_bytes(b'name = "Double B \xe4"\n')
+    monkeypatch.setattr(sheets.loader, "SHEET_DIR", tmp_path)
+    sheets.loader.load_sheet.cache_clear()
+    try:
+        assert main(["run", "--plain", "--variant", "double-b", "--state-dir", str(tmp_path)]) == 2
+    finally:
+        sheets.loader.load_sheet.cache_clear()
+    said = capsys.readouterr().err
+    assert said.startswith("double-b.toml: not UTF-8 text (byte 18): save it as UTF-8 (in ")
+    assert len(said.splitlines()) == 1

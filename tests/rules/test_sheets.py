@@ -126,6 +126,23 @@ def test_a_sheet_file_that_is_not_toml_is_refused_with_its_name(tmp_path):
         load_sheet_file(path)
 
 
+def test_a_sheet_file_saved_in_another_encoding_is_refused_in_words(tmp_path):
+    """A maker who lists their own Connected pads and saves the file as Latin-1 is told to
+    save it as UTF-8 (it ended in a UnicodeDecodeError's traceback, found by fuzzing)."""
+    path = tmp_path / "my-pads.toml"
+    path.write_bytes(b'name = "cl\xe4ssic"\n')
+    with pytest.raises(
+        SheetError, match=r"^my-pads\.toml: not UTF-8 text \(byte 11\): save it as UTF-8"
+    ):
+        load_sheet_file(path)
+
+
+def test_a_sheet_file_saved_with_notepads_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "classic.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + (SHEET_DIR / "classic.toml").read_bytes())
+    assert load_sheet_file(path) == load_sheet_file(SHEET_DIR / "classic.toml")
+
+
 def test_a_missing_sheet_file_is_refused_with_its_name(tmp_path):
     with pytest.raises(SheetError, match=r"^gone\.toml: cannot read the file"):
         load_sheet_file(tmp_path / "gone.toml")
