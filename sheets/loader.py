@@ -7,6 +7,8 @@ Every error names the file, the field and what is wrong, e.g.
 from __future__ import annotations
 
 import functools
+import logging
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -15,6 +17,8 @@ from firmware_py.errors import TowerError
 
 from .model import COLOURS, REWARD_EFFECTS, BonusRow, Reward, Row, Sheet
 from .pads import parse_pads
+
+log = logging.getLogger(__name__)
 
 SHEET_DIR = Path(__file__).resolve().parent
 MAX_SWAPS = 12  # X-Change fields a sheet may print (nine on the published one)
@@ -27,6 +31,31 @@ class SheetError(TowerError, ValueError):
 def sheet_names() -> list[str]:
     """The names of the sheets shipped with qwixx-tower, sorted."""
     return sorted(path.stem for path in SHEET_DIR.glob("*.toml"))
+
+
+_reading_all = threading.Lock()  # the menu and the computer players' thread may ask at once
+
+
+def sheets_that_load() -> tuple[str, ...]:
+    """The shipped sheets that load, sorted: what the button's menu offers and the computer
+    players prepare for. A sheet file a maker broke by hand is left out and said in the log
+    once, so opening the menu never stops the tower (`run` with it as its variant stops at the
+    start, in the same words). Read once a process, as `load_sheet` reads each sheet."""
+    with _reading_all:
+        return _sheets_that_load()
+
+
+@functools.cache
+def _sheets_that_load() -> tuple[str, ...]:
+    names = []
+    for name in sheet_names():
+        try:
+            load_sheet(name)
+        except SheetError as error:
+            log.warning("the menu leaves out a sheet: %s", error)
+        else:
+            names.append(name)
+    return tuple(names)
 
 
 @functools.cache

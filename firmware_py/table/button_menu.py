@@ -30,7 +30,7 @@ from firmware_py.seating import COMPUTER, DEFAULT_LEVEL, LEVELS, SeatSpec
 from firmware_py.table.pad_naming import PadNaming
 from firmware_py.table.state import Variant
 from firmware_py.view import MenuView
-from sheets import load_sheet, sheet_names
+from sheets import load_sheet, sheets_that_load
 
 
 class MenuTable(Variant, Protocol):
@@ -82,7 +82,7 @@ class ButtonMenu:
         if menu.page == LIST:
             menu.next_item()
         elif menu.page == VARIANT:
-            names = sheet_names()
+            names = sheets_that_load()
             table.choose_variant(names[(names.index(table.variant) + 1) % len(names)])
         elif menu.page == PLAYERS:
             self.seating.one_more()
@@ -158,7 +158,7 @@ class ButtonMenu:
             return self.naming.seat_page(table.playing())
         if menu.page == PAD_PLAYER:
             return self.naming.name_page()
-        names = sheet_names()
+        names = sheets_that_load()
         return menu_view(
             menu,
             titles=[load_sheet(name).title for name in names],
