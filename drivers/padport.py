@@ -8,10 +8,15 @@ link's (padlink.py).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
+import os
+import select
 import termios
 import threading
 from collections.abc import Callable
+from time import monotonic
 
 import serial
 
@@ -23,6 +28,8 @@ READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() i
 # Seconds a write may wait for room in the port's buffer. Writes come from the asyncio loop: a
 # pad that stops reading (its USB buffer full) must not freeze every display, light and pad.
 # A frame is a few hundred bytes, far less than a second's worth of a reading pad's USB link.
+# Only a pad that leaves no room for that long is given up: a frame that went out in full is
+# never a timeout, however late the writing thread was (see `write_frame`).
 WRITE_TIMEOUT = 0.25
 
 
@@ -94,7 +101,7 @@ class PadPort:
             self._seq = protocol.next_seq(self._seq)
             frame = protocol.encode(name, self._seq, fields)
             try:
-                self._serial.write(frame)
+                write_frame(self._serial, frame)
             except (serial.SerialException, OSError) as error:
                 self._fail(error)
                 return None
@@ -136,3 +143,35 @@ class PadPort:
             port.close()
         except (serial.SerialException, OSError, termios.error) as error:
             log.debug("closing %s: %s", self.url, error)
+
+
+def write_frame(port: serial.SerialBase, frame: bytes) -> None:
+    """Write `frame` to `port`; serial.SerialTimeoutException when the pad at the other end
+    leaves no room for it for WRITE_TIMEOUT seconds. pyserial 3.5's own write timeout on
+    POSIX is also raised after a write that went out in full, when the time is up by then
+    (pyserial issue 281): a writing thread held up on a busy machine (load 25) between the
+    write and that check dropped a pad that had read every frame. So a port with a
+    non-blocking file descriptor (a serial device, a pseudo-terminal) is written here, and
+    only waiting for room counts; any other (loop://, socket://) by pyserial."""
+    descriptor = _non_blocking_descriptor(port)
+    if descriptor is None:
+        port.write(frame)
+        return
+    rest = memoryview(frame)
+    deadline = monotonic() + WRITE_TIMEOUT
+    while rest:
+        with contextlib.suppress(BlockingIOError):  # (no room at all just now)
+            rest = rest[os.write(descriptor, rest) :]
+        # (past the deadline, a look without waiting: a late thread still finds the room)
+        if rest and not select.select([], [descriptor], [], max(deadline - monotonic(), 0))[1]:
+            raise serial.SerialTimeoutException("Write timeout")
+
+
+def _non_blocking_descriptor(port: serial.SerialBase) -> int | None:
+    """The port's file descriptor when writing to it never blocks (pyserial's POSIX ports
+    open it so); None for a port without one, or one that blocks."""
+    try:
+        descriptor = port.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return None
+    return None if os.get_blocking(descriptor) else descriptor

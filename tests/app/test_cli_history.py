@@ -10,9 +10,14 @@ import io
 import json
 import shutil
 import sys
+import threading
 
-from support import spawn
+from support import HANG, spawn
 from support.paths import GOLDEN
+
+from firmware_py.app.history_reading import refresh_saying
+from firmware_py.journal import figures, index
+from firmware_py.journal.index import HistoryIndex, Progress
 
 KNOWN = GOLDEN / "story-game.jsonl"  # Ann 29, Ben 47, Cleo 43: Ben won
 
@@ -193,3 +198,44 @@ def test_the_sheet_column_fits_the_longest_sheet_name_and_every_line_80_columns(
     assert table == [["connected-steps", "1", "50", "50"], ["classic", "1", "47", "47"]]
     assert ben[3].index("50") == ben[4].index("47") and ben[2].index("games") == 16
     assert max(len(line) for line in games + everyone + ben) <= 80
+
+
+class WatchedIndex(HistoryIndex):
+    """An index whose reading of a game waits until someone looked at its progress while it
+    read: the reading on a machine so busy that `history` looked before it was done."""
+
+    def __init__(self, directory) -> None:
+        self.looked_while_busy = threading.Event()
+        super().__init__(directory)
+
+    @property
+    def progress(self) -> Progress:
+        if self._progress.busy:
+            self.looked_while_busy.set()
+        return self._progress
+
+    @progress.setter
+    def progress(self, progress: Progress) -> None:
+        self._progress = progress
+
+
+def test_a_game_new_since_the_index_is_read_without_a_word_however_slow_the_machine(
+    tmp_path, monkeypatch
+):
+    """At load 20 the game new since the index was said ("Reading 1 game ..."): a look at the
+    progress had found it being read. What is said follows from what there is to read."""
+    journal_of(tmp_path, 2)
+    HistoryIndex(tmp_path).refresh()
+    shutil.copyfile(KNOWN, tmp_path / "game-000003.jsonl")
+    watched = WatchedIndex(tmp_path)
+
+    def read_once_looked_at(*args, **kwargs):
+        watched.looked_while_busy.wait(HANG)
+        return figures.read_summary(*args, **kwargs)
+
+    monkeypatch.setattr(index, "read_summary", read_once_looked_at)
+    said = io.StringIO()
+    refresh_saying(watched, said)
+    assert watched.looked_while_busy.is_set()  # (the test proves something)
+    assert said.getvalue() == ""
+    assert [summary.number for summary in watched.summaries] == [1, 2, 3]

@@ -21,6 +21,40 @@ from support import HANG, spawn
 LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 
 
+def begun(data: bytes, sequence: bytes) -> int:
+    """How many bytes at the end of `data` are the beginning of `sequence` (0: none)."""
+    for size in range(min(len(sequence) - 1, len(data)), 0, -1):
+        if data.endswith(sequence[:size]):
+            return size
+    return 0
+
+
+class BeforeLeaving:
+    """Of the tower's output, what pyte (which has no alternate screen) draws: every byte
+    before the tower leaves its alternate screen; what it prints after that (its last news)
+    goes to the terminal's main screen, which pyte would scroll. The kernel hands a terminal's
+    bytes to its reader in pieces cut anywhere (on a busy machine, a full buffer cuts them
+    inside an escape sequence): a piece that ends with the beginning of the sequence that
+    leaves is held back until the next piece says whether the sequence is complete."""
+
+    def __init__(self) -> None:
+        self.left = False  # the tower left its alternate screen: nothing more is drawn
+        self._held = b""  # the end of the last piece: perhaps the start of the leaving
+
+    def take(self, piece: bytes) -> bytes:
+        """What of `piece` (the next bytes the tower wrote) to draw."""
+        if self.left:
+            return b""
+        data = self._held + piece
+        drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
+        if mark:
+            self.left, self._held = True, b""
+            return drawn
+        cut = len(data) - begun(data, LEAVE_ALTERNATE_SCREEN)
+        self._held = data[cut:]
+        return data[:cut]
+
+
 class TowerTerminal:
     """The tower running in a terminal of `columns` x `lines`."""
 
@@ -31,7 +65,7 @@ class TowerTerminal:
         self._stream = pyte.ByteStream(self._screen)
         self._undrawn = bytearray()  # written, not yet drawn: pyte draws when a test looks
         self.raw = b""  # every byte the tower wrote
-        self.left = False  # the tower left its alternate screen (pyte has none): stop drawing
+        self._before_leaving = BeforeLeaving()  # what of the bytes pyte draws
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
@@ -84,11 +118,13 @@ class TowerTerminal:
         if not data:
             return False
         self.raw += data
-        if not self.left:  # what the tower leaves after its alternate screen: not drawn
-            drawn, mark, _ = data.partition(LEAVE_ALTERNATE_SCREEN)
-            self._undrawn += drawn
-            self.left = bool(mark)
+        self._undrawn += self._before_leaving.take(data)
         return True
+
+    @property
+    def left(self) -> bool:
+        """The tower left its alternate screen (pyte has none): nothing more is drawn."""
+        return self._before_leaving.left
 
     def wait_for(self, words: str, timeout: float = HANG) -> str:
         """Read until `words` are on screen; the screen's text then."""

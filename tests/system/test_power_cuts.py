@@ -30,6 +30,10 @@ from firmware_py.pad import protocol
 from firmware_py.rules import Start
 
 KILLS = 6
+# Ann's decisions answered in each life before the plug is pulled: a few games in all, on a
+# busy machine as on an idle one (lives of 1.2 to 2.5 s held 55 decisions each on an idle
+# machine, 3 at load 25: "Ann hardly played")
+DECISIONS_A_LIFE = (8, 40)
 
 
 def start_tower(state_dir: Path) -> Tower:
@@ -133,25 +137,46 @@ def start_tower_with_pad(tmp_path: Path, ann: PadPlayer) -> Tower:
 
 
 def play_until_killed(
-    tower: Tower, ann: PadPlayer, seconds: float, *, mid_request: float | None = None
+    tower: Tower,
+    ann: PadPlayer,
+    decisions: int,
+    *,
+    linger: float = 0.0,
+    mid_request: float | None = None,
 ) -> list[str]:
-    """Play Ann's pad for `seconds` from the moment the tower opens her pad's port (start-up
-    done, however slow the machine), then pull the plug; with `mid_request`, that many seconds
-    after the pad's next decision went out (a few milliseconds: before its fsync, between the
-    fsync and the answer, or after it). What the tower announced."""
-    deadline, started = time.monotonic() + WAIT_FOR_A_DECISION + seconds, False
-    while (left := deadline - time.monotonic()) > 0 or (
-        mid_request is not None and not ann.deciding() and left > -WAIT_FOR_A_DECISION
-    ):
-        if select.select([ann.pad.master], [], [], max(left, 0.05))[0]:
-            ann.hear()
-            if not started:  # the tower's hello: it is up
-                started, deadline = True, time.monotonic() + seconds
+    """Play Ann's pad until `decisions` more of her decisions are answered ok (as much play
+    on a busy machine as on an idle one), then pull the plug: `linger` seconds later (at any
+    moment of what the table does next), or with `mid_request`, that many seconds after her
+    next decision went out (a few milliseconds: before its fsync, between the fsync and the
+    answer, or after it). What the tower announced."""
+    goal = len(ann.acknowledged) + decisions
+
+    def settled() -> bool:
+        return len(ann.acknowledged) >= goal and (mid_request is None or ann.deciding())
+
+    deadline = time.monotonic() + WAIT_FOR_A_DECISION * (decisions + 1)
+    while not settled():
+        assert time.monotonic() < deadline, (
+            f"Ann's pad had {len(ann.acknowledged)} decisions answered, not {goal}: "
+            f"{tower.lines[-10:]}"
+        )
+        if select.select([ann.pad.master], [], [], 0.05)[0]:
+            ann.hear()  # (then at once the check: a decision may have just gone out)
     if mid_request is not None:
         time.sleep(mid_request)
+    else:
+        hear_for(ann, linger)
     tower.kill()
     ann.pad.drain()  # what the tower said before it died; the pad's request stays in flight
     return tower.lines  # (with what it printed before the kill)
+
+
+def hear_for(ann: PadPlayer, seconds: float) -> None:
+    """Ann's pad hears and answers the tower for `seconds`."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        if select.select([ann.pad.master], [], [], left)[0]:
+            ann.hear()
 
 
 def journalled_requests(journal: Journal) -> Counter[str]:
@@ -170,8 +195,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_event(tmp_path):
     printed: list[str] = []
     for kill in range(KILLS):
         mid_request = rng.uniform(0, 0.004) if kill % 2 else None  # every other kill
+        decisions, linger = rng.randint(*DECISIONS_A_LIFE), rng.uniform(0, 0.5)
         with start_tower_with_pad(tmp_path, ann) as tower:
-            lines = play_until_killed(tower, ann, rng.uniform(1.2, 2.5), mid_request=mid_request)
+            lines = play_until_killed(tower, ann, decisions, linger=linger, mid_request=mid_request)
         printed += [line for line in lines if EVENT_NEWS.match(line)]
     state = tmp_path / "state"
     journalled = journal_news(Journal(state))
