@@ -91,7 +91,10 @@ def _from_our_page(request: web.Request) -> bool:
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
     origin = request.headers.get("Origin", "null")
-    return origin == "null" or urlsplit(origin).netloc == request.host
+    try:
+        return origin == "null" or urlsplit(origin).netloc == request.host
+    except ValueError:  # an Origin that is no URL ("http://["): no page of ours
+        return False
 
 
 async def _sign_in(request: web.Request) -> web.StreamResponse:

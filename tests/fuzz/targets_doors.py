@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 import serial
+from aiohttp.test_utils import make_mocked_request
 from support.fakes import FakeClock
 from support.fuzz_doors import (
     BOT,
     CODE,
     ROLL,
     game_log,
+    history_pages_of_two_games,
     league_pages,
     league_with_a_tournament,
     mutated,
@@ -43,9 +47,12 @@ from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import Topics
 from firmware_py.league.tournament import NotNow
 from firmware_py.league.tournament_web import ACTIONS as ORGANISER_ACTIONS
+from firmware_py.league.tournament_web import _from_our_page as from_our_page
 from firmware_py.pad import protocol
 from firmware_py.rules import Pass, Roll
+from firmware_py.seats.phones.guard import OwnHosts
 from firmware_py.seats.phones.hub import ACTIONS as PHONE_ACTIONS
+from firmware_py.seats.phones.server import from_another_site
 from sheets import COLOURS, sheet_names
 
 logging.disable(logging.CRITICAL)  # the doors log what they refuse: millions of lines here
@@ -63,7 +70,12 @@ def pad_frames(data: bytes) -> None:
     decoder = protocol.FrameDecoder()
     kept: list[protocol.Message] = []
     while fuzz.left:
-        kept += decoder.feed(fuzz.raw(fuzz.number(1, 300)))
+        chunk = fuzz.raw(fuzz.number(1, 300))
+        if fuzz.flag():  # a frame whose CRC is right (what no mutation finds), any body
+            chunk = b"\x00" + protocol.cobs_encode(
+                chunk + protocol.crc32(chunk).to_bytes(4, "little")
+            )
+        kept += decoder.feed(chunk)
     kept += decoder.feed(b"\x00")
     assert decoder.stats["frames"] == len(kept)
     for message in kept:
@@ -148,7 +160,7 @@ def phone_messages(data: bytes) -> None:
     """What pages send over the phones' WebSocket, to the real web hub of a table with a
     computer player and a seated phone: JSON built of any values, or any text, from the seated
     phone, a guest's phone or a new connection, with the clock moving. Asserted: nothing
-    raises, every message a phone is sent is JSON with a type, and a refused decision leaves
+    raises, every message a phone is sent is JSON with its type, and a refused decision leaves
     the game's log as it was."""
     fuzz = FuzzInput(data)
     asyncio.run(_phones(fuzz, fuzz.pick(VARIANTS)))
@@ -174,9 +186,6 @@ async def _phones(fuzz: FuzzInput, variant: str) -> None:
                 phones.append(hub.open(f"10.0.1.{fuzz.byte()}"))
                 continue
             _phone_says(fuzz, table, hub, phone, token)
-        for phone in filter(None, phones):
-            for kind, text in phone._outbox:
-                assert json.loads(text)["type"] == kind
 
 
 def _phone_says(fuzz, table, hub, phone, token: str) -> None:  # type: ignore[no-untyped-def]
@@ -186,7 +195,8 @@ def _phone_says(fuzz, table, hub, phone, token: str) -> None:  # type: ignore[no
     kind = fuzz.pick(("decide", "decide", "decide", "join", "hello", "kept", "ping", None))
     message = {"type": kind if kind else fuzz.json(0)}
     if kind == "decide":
-        message |= {"request": fuzz.pick((f"r{fuzz.byte()}", fuzz.json(0))),
+        message |= {"request": fuzz.pick((f"r{fuzz.byte()}", f"{fuzz.text(8)}/{fuzz.text(8)}",
+                                           fuzz.json(0))),
                     "action": fuzz.pick((*PHONE_ACTIONS, fuzz.json(0))),
                     "row": fuzz.pick((*COLOURS, "red-yellow", "blue-green", fuzz.json(0))),
                     "number": fuzz.pick((fuzz.number(0, 13), fuzz.whole())),
@@ -200,10 +210,68 @@ def _phone_says(fuzz, table, hub, phone, token: str) -> None:  # type: ignore[no
     for _ in range(fuzz.number(0, 2)):
         message[fuzz.text(8)] = fuzz.json()
     before = game_log(table)
+    phone._outbox.clear()  # (the page has read what it was sent before)
     hub.receive(phone, json.dumps(message))
-    refused = any('"ok": false' in text for _, text in phone._outbox)
-    if kind == "decide" and refused and not any('"ok": true' in t for _, t in phone._outbox):
+    sent = [json.loads(text) | {"queued as": kind} for kind, text in phone._outbox]
+    assert all(one["type"] == one["queued as"] for one in sent), sent
+    answers = [one for one in sent if one["type"] == "answer"]
+    if answers and not any(one["ok"] for one in answers):
         assert game_log(table) == before, f"refused {message} but the game changed"
+
+
+def phone_pages(data: bytes) -> None:
+    """The history's pages on the phones' web server, asked for with any query: a page of
+    older games (`before`), a player's page (`name`), a game's page (its number). Asserted:
+    no page is the "cannot be shown just now" that a handler's exception turns into."""
+    fuzz = FuzzInput(data)
+    pages = history_pages_of_two_games()
+    loop = asyncio.new_event_loop()
+    try:
+        for _ in range(fuzz.number(1, 4)):
+            kind = fuzz.number(0, 2)
+            if kind == 2:
+                number = fuzz.pick(("1", "2", "3", "0", "٣", "999999999", str(fuzz.byte())))
+                request = make_mocked_request("GET", f"/history/game/{number}",
+                                              match_info={"number": number})  # fmt: skip
+                handler = pages._game
+            else:
+                query = urlencode({("before", "name")[kind]: fuzz.text(120)})
+                request = make_mocked_request("GET", f"/history{'/player' * kind}?{query}")
+                handler = (pages._table, pages._player)[kind]
+            page = loop.run_until_complete(pages._guarded(handler)(request))
+            assert page.status != 500, f"{request.path_qs}: {page.text}"
+    finally:
+        loop.close()
+
+
+@functools.cache
+def own_hosts() -> OwnHosts:
+    return OwnHosts()  # (it asks the resolver for the machine's names: once)
+
+
+def web_origins(data: bytes) -> None:
+    """The headers our own code reads before any page: the phones' server's Host guard
+    (against DNS rebinding) and its WebSocket's Origin check, and the league's check that a
+    form comes from its own page (Sec-Fetch-Site, Origin). Asserted: each answers yes or no,
+    never raises, and a page of another host is never let in."""
+    fuzz = FuzzInput(data)
+    hosts = own_hosts()
+    for _ in range(fuzz.number(1, 4)):
+        host = fuzz.pick(("localhost", "localhost:8080", "127.0.0.1", "[::1]:80", fuzz.text(40)))
+        origin = fuzz.pick((None, "null", f"http://{host}", "http://evil.example", "http://[",
+                            fuzz.pick(("http://", "https://", "")) + fuzz.text(40)))  # fmt: skip
+        headers = {"Host": host} | ({"Origin": origin} if origin is not None else {})
+        if fuzz.flag():
+            headers["Sec-Fetch-Site"] = fuzz.pick(("same-origin", "none", "cross-site", ""))
+        try:
+            request = make_mocked_request("GET", "/ws", headers=headers)
+        except ValueError:
+            continue  # (aiohttp refuses such a header before our code sees it)
+        hosts.allows(host)
+        crossed = from_another_site(request)
+        ours = from_our_page(request)
+        if origin == "http://evil.example" and host != "evil.example":
+            assert crossed and not ours, headers
 
 
 # ---- the house's MQTT bus, as the tower hears it ----------------------------------------------
@@ -293,6 +361,8 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "pad_frames": pad_frames,
     "pad_link": pad_link,
     "phone_messages": phone_messages,
+    "phone_pages": phone_pages,
+    "web_origins": web_origins,
     "bus_inbox": bus_inbox,
     "league_bus": league_bus,
     "league_forms": league_forms,

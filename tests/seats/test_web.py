@@ -529,6 +529,21 @@ def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
     play_with_phones(table, server, steps)
 
 
+def test_an_origin_that_is_no_url_is_refused_as_another_site_not_an_error(tmp_path):
+    """Origin "http://[" (no URL: an IPv6 bracket never closed) made urlsplit raise: the
+    server answered 500 with a traceback in its log (found by tools/fuzz.py web_origins)."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        url = f"http://127.0.0.1:{server.port}/ws"
+        for origin in ("http://[", "http://[::1", "http://a]b"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(url, headers={"Origin": origin})
+            assert refused.value.status == 403, origin
+
+    play_with_phones(table, server, steps)
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda inner: (

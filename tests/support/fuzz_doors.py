@@ -4,12 +4,14 @@ messages a fuzzer mangles."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import random
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -18,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from drivers.padlink import PadLink
+from firmware_py.app.web import history_pages
+from firmware_py.journal.journal import Journal
 from firmware_py.league.core import League
 from firmware_py.league.pages import league_page
 from firmware_py.league.store import Store
@@ -26,8 +30,11 @@ from firmware_py.league.tournament_pages import organiser_forms, tournament_page
 from firmware_py.rules import Roll
 from firmware_py.seating import COMPUTER, SeatSpec
 from firmware_py.seats.pads import PadHub
+from firmware_py.seats.phones.history_pages import HistoryPages
 from firmware_py.table import Table
+from support.fakes import FakeClock
 from support.fuzz_input import FuzzInput
+from support.history import HOSTILE, KNOWN, renamed_game
 from support.table import make_table
 from support.tournament_results import result
 
@@ -37,6 +44,21 @@ ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
 KEY = b"the organiser's password"
 # A folder in memory where there is one: each accepted decision is fsynced to the game's log
 SCRATCH = "/dev/shm" if Path("/dev/shm").is_dir() else None
+
+
+@functools.cache
+def history_pages_of_two_games() -> HistoryPages:
+    """The phones' history pages over a journal of two finished games (one with a player whose
+    name is markup), read once; their clock moves a minute a page, so no budget runs out."""
+    games = Path(tempfile.mkdtemp(prefix="qwixx-fuzz-history-", dir=SCRATCH))
+    shutil.copyfile(KNOWN, games / "game-000001.jsonl")
+    renamed_game(games / "game-000002.jsonl", "Ann", HOSTILE)
+    pages = history_pages(Journal(games))
+    pages.standings.index.refresh()
+    pages.standings.update()
+    clock = FakeClock(time.monotonic())
+    pages.clock = lambda: clock.advance(60) or clock()
+    return pages
 
 
 @contextmanager
