@@ -342,6 +342,26 @@ def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
     play_with_phones(table, server, steps)
 
 
+def test_a_request_numbered_in_other_digits_is_answered_once_and_the_phone_stays(tmp_path):
+    """A seated page's request id ending in "²" (a digit to str.isdigit, not to int) raised in
+    the exactly-once check: the tap was never answered and the phone's connection ended with
+    a traceback in the log, again at each retry (found by tools/fuzz.py phone_messages)."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        bot_rolls_five(table)
+        view = await until_phase(page, "action1")
+        mark = {"type": "decide", "request": "n1/²", "action": "mark", **view["view"]["moves"][0]}
+        await page.send(**mark)
+        assert await page.expect("answer") == {"type": "answer", "request": "n1/²", "ok": True}
+        await page.send(**mark)  # the answer was lost: the page asks again
+        assert (await page.expect("answer"))["ok"] is True
+        assert sum(table.game.player("Dora").crosses(r) for r in range(4)) == 1
+
+    play_with_phones(table, server, steps)
+
+
 def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
     table, _, server = web_tower(tmp_path, [BOT])
 
