@@ -129,8 +129,8 @@ async def _action(request: web.Request) -> web.StreamResponse:
 
 
 def _create(league: League, fields: dict[str, str]) -> str:
-    rounds = fields.get("rounds", "")
-    if not rounds.isdigit() or len(rounds) > 2:
+    rounds = fields.get("rounds", "").strip()
+    if not (rounds.isascii() and rounds.isdigit()) or len(rounds) > 2:  # ("²" is a digit too)
         raise NotNow("the number of rounds is a number, 1 to 10")
     entrants = read_entrants(fields.get("players", ""))
     towers = read_towers(fields.get("towers", ""))

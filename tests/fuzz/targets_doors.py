@@ -58,6 +58,7 @@ from sheets import COLOURS, sheet_names
 logging.disable(logging.CRITICAL)  # the doors log what they refuse: millions of lines here
 
 VARIANTS = tuple(sheet_names())
+PLAYERS = "Ann\nBen\nCleo\nRobo (hard)"  # a tournament's players as the organiser types them
 
 
 # ---- the pads' serial line --------------------------------------------------------------------
@@ -347,8 +348,11 @@ def league_forms(data: bytes) -> None:
         action = fuzz.pick(tuple(ORGANISER_ACTIONS))
         fields = {fuzz.pick(keys): fuzz.pick(("yes", "2", "t1", "Ann", fuzz.text(80)))
                   for _ in range(fuzz.number(0, 6))}  # fmt: skip
-        if fuzz.flag():
-            fields["players"] = "\n".join(fuzz.text(20) for _ in range(fuzz.number(0, 8)))
+        if fuzz.flag():  # players the form takes, or lines of anything
+            typed = (fuzz.text(20) for _ in range(fuzz.number(0, 8)))
+            fields["players"] = fuzz.pick(
+                (PLAYERS, PLAYERS + "\n" + fuzz.text(20), "\n".join(typed))
+            )
         with contextlib.suppress(NotNow):  # (the form's handler shows its words)
             ORGANISER_ACTIONS[action](league, fields)
         if fuzz.flag():

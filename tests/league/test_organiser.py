@@ -84,3 +84,25 @@ def test_a_form_whose_origin_is_no_url_is_refused_in_words_not_an_error(tmp_path
             await server.stop()
 
     asyncio.run(post_from_nowhere())
+
+
+def test_rounds_typed_in_other_digits_are_refused_in_words_not_an_error(tmp_path):
+    """Rounds typed as "²" (a phone's keyboard offers it; a digit to str.isdigit, not to
+    int) answered the signed-in organiser 500 with a traceback in the league's log (found by
+    tools/fuzz.py league_forms): the form says what it takes, and nothing is created."""
+
+    async def create(rounds: str) -> str:
+        league = League(Store(tmp_path / f"league-{len(rounds)}.sqlite"), "qwixx")
+        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        browser = Browser(f"http://127.0.0.1:{await server.start()}")
+        try:
+            await asyncio.to_thread(browser.sign_in)
+            typed = {"rounds": rounds, "players": "Ann\nBen\nCleo"}
+            status, text = await asyncio.to_thread(browser.post, "/tournament/create", **typed)
+            assert status == 200 and league.tournament.header is None, text
+            return text
+        finally:
+            await server.stop()
+
+    for rounds in ("²", "1²"):
+        assert "the number of rounds is a number, 1 to 10" in asyncio.run(create(rounds))
