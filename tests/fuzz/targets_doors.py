@@ -41,7 +41,10 @@ from support.fuzz_doors import (
 )
 from support.fuzz_input import FuzzInput
 
+from drivers.errors import DiceNotLandedError
+from drivers.pixels import DiceEvent, PixelsReader
 from drivers.simulated.pad import pad_hello
+from drivers.simulated.pixels import SimulatedScanner, address_of
 from firmware_py.app.assembly import attach_bus, attach_pads, attach_phones
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import Topics
@@ -275,6 +278,66 @@ def web_origins(data: bytes) -> None:
             assert crossed and not ours, headers
 
 
+# ---- the dice's radio ------------------------------------------------------------------------
+
+
+def dice_radio(data: bytes) -> None:
+    """Bluetooth LE from anything in range to the Pixels dice reader while it reads a roll: a
+    die's advertisements and messages with any state, face and battery, another device posing
+    as one of the dice (their ids are printed on them), rubbish in the data, links up and
+    down, the clock moving. Asserted: nothing raises but the roll's own time-out, and a roll
+    read is of faces 1 to 6 only."""
+    fuzz = FuzzInput(data)
+    asyncio.run(_dice_radio(fuzz))
+
+
+async def _dice_radio(fuzz: FuzzInput) -> None:
+    dice = {"white 1": 11, "white 2": 12, "red": 13, "yellow": 14, "green": 15, "blue": 16}
+    clock = FakeClock()
+    scanner = SimulatedScanner(dice)
+    reader = PixelsReader(dice, scanner=scanner, clock=clock, on_event=_a_sentence)
+    await reader.start()
+    roll = asyncio.create_task(reader.wait_for_roll(("red", "yellow", "green", "blue"), timeout=30))
+    await asyncio.sleep(0)
+    try:
+        for _ in range(fuzz.number(0, 40)):
+            _radio_says(fuzz, reader, scanner, dice)
+            if fuzz.number(0, 7) == 0:
+                clock.advance(fuzz.pick((1, 11, 31)))
+                reader.poll()
+            await asyncio.sleep(0)
+        if roll.done() and roll.exception() is None:
+            white, colours = roll.result()
+            assert all(1 <= face <= 6 for face in (*white, *colours.values())), roll.result()
+    finally:
+        roll.cancel()
+        with contextlib.suppress(asyncio.CancelledError, DiceNotLandedError):
+            await roll
+        await reader.close()
+
+
+def _radio_says(fuzz: FuzzInput, reader: PixelsReader, scanner, dice) -> None:  # type: ignore[no-untyped-def]
+    die_id = fuzz.pick((*dice.values(), fuzz.number(0, 2**32 - 1)))
+    how = fuzz.number(0, 4)
+    if how == 0:  # an advertisement as a die makes it
+        state, face, battery = fuzz.number(0, 7), fuzz.number(1, 9), fuzz.number(0, 127)
+        scanner.advertise(die_id, state, face, battery, fuzz.flag())
+    elif how == 1:  # an advertisement of anything
+        reader.on_advertisement(address_of(die_id), {fuzz.number(0, 0xFFFF): fuzz.raw(32)},
+                                {fuzz.text(8): fuzz.raw(32)})  # fmt: skip
+    elif how == 2:  # a message over a link: a roll state, a battery level, or anything
+        kind = fuzz.pick((2, 3, 34, fuzz.byte()))
+        reader.on_notification(address_of(die_id), bytes([kind]) + fuzz.raw(40))
+    elif how == 3:
+        reader.on_link(address_of(die_id), fuzz.flag())
+    else:  # a whole throw of one die
+        scanner.roll(fuzz.pick(tuple(dice)), fuzz.number(1, 9))
+
+
+def _a_sentence(event: DiceEvent) -> None:
+    assert isinstance(event.message, str) and event.message, event
+
+
 # ---- the house's MQTT bus, as the tower hears it ----------------------------------------------
 
 
@@ -367,6 +430,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "phone_messages": phone_messages,
     "phone_pages": phone_pages,
     "web_origins": web_origins,
+    "dice_radio": dice_radio,
     "bus_inbox": bus_inbox,
     "league_bus": league_bus,
     "league_forms": league_forms,
