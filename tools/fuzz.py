@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import importlib
 import importlib.util
+import logging
 import shutil
 import subprocess
 import sys
@@ -83,6 +84,7 @@ def atheris_or_none() -> Any:
 def fuzz_here(name: str, libfuzzer_args: list[str]) -> None:
     """In the child: atheris on the target, its product code instrumented for coverage."""
     atheris = atheris_or_none()
+    logging.disable(logging.CRITICAL)  # the doors log what they refuse: millions of lines here
     with atheris.instrument_imports(include=INSTRUMENTED):
         target = load_targets()[name]
     atheris.Setup([sys.argv[0], *libfuzzer_args], target)

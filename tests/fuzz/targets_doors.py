@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import functools
 import json
-import logging
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -57,8 +56,6 @@ from firmware_py.seats.phones.guard import OwnHosts
 from firmware_py.seats.phones.hub import ACTIONS as PHONE_ACTIONS
 from firmware_py.seats.phones.server import from_another_site
 from sheets import COLOURS, sheet_names
-
-logging.disable(logging.CRITICAL)  # the doors log what they refuse: millions of lines here
 
 VARIANTS = tuple(sheet_names())
 PLAYERS = "Ann\nBen\nCleo\nRobo (hard)"  # a tournament's players as the organiser types them
