@@ -234,7 +234,8 @@ def frames_written(template: str) -> int:
         path[len(before) : len(path) - len(after)]
         for path in glob.glob(glob.escape(before) + "*" + glob.escape(after))
     ]
-    return max((int(number) for number in numbers if number.isdigit()), default=0)
+    ours = (number for number in numbers if number.isascii() and number.isdigit())  # not "²"
+    return max((int(number) for number in ours), default=0)
 
 
 def _import_emulators(config: DisplayConfig) -> Any:

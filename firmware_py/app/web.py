@@ -124,7 +124,7 @@ def port_override() -> int | None:
     value = os.environ.get(PORT_VARIABLE, "").strip()
     if not value:
         return None
-    if value.isdigit() and int(value) <= 65535:
+    if value.isascii() and value.isdigit() and int(value) <= 65535:  # ("²" is a digit too)
         return int(value)
     log.warning("%s=%r is not a port: the configured port is used", PORT_VARIABLE, value[:20])
     return None

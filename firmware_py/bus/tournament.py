@@ -110,7 +110,7 @@ def _end(data: dict[str, Any]) -> TournamentEnd:
         if type(place) is not int or not 0 < place <= MAX_SEATS:
             raise NotASeating("a top player without a place")
         points = _name(one.get("points"), 8)
-        if not all(c.isdigit() or c == "." for c in points):
+        if not all(c in "0123456789." for c in points):
             raise NotASeating("points that are not a number")
         top.append((place, _name(one.get("name"), NAME_LENGTH), points))
     return TournamentEnd(number, _name(data.get("name"), 40), _time(data.get("ended")), tuple(top))

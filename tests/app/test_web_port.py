@@ -81,3 +81,12 @@ def test_another_configured_port_forgets_the_kept_one(tmp_path):
         other = free.getsockname()[1]
     url, _ = start_and_stop(tmp_path, WebConfig(enabled=True, host="127.0.0.1", port=other))
     assert f":{other}/" in url and url != first
+
+
+@pytest.mark.parametrize("value", ["²", "99999", "port"])
+def test_a_run_port_that_is_no_port_is_said_and_the_configured_one_used(monkeypatch, caplog, value):
+    """$QWIXX_WEB_PORT of "²" (a digit to str.isdigit, not to int) stopped the tower at its
+    start with a traceback; any value that is no port is said in the log and passed over."""
+    monkeypatch.setenv(web_tower.PORT_VARIABLE, value)
+    assert web_tower.port_override() is None
+    assert "is not a port: the configured port is used" in caplog.text

@@ -11,6 +11,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support import HANG
@@ -167,6 +168,14 @@ ENDED = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)  # this ev
 def ended(top: list[dict], at: datetime = ENDED) -> bytes:
     return json.dumps({"tournament": 4, "name": "Friday cup", "rounds": 5,
                        "ended": at.isoformat(), "final": top}).encode()  # fmt: skip
+
+
+@pytest.mark.parametrize("points", ["²", "١٢", "9½"])
+def test_top_players_points_in_other_digits_are_refused(points):
+    """Points are shown on every display as sent: "²" or Arabic-Indic digits (digits to
+    str.isdigit) are not a number of points the league sends, so the message is refused."""
+    with pytest.raises(NotASeating, match="points that are not a number"):
+        read_seating(ended([{"place": 1, "name": "Ann", "points": points}]))
 
 
 def test_the_tournament_s_end_shows_its_top_players_between_games(tmp_path):

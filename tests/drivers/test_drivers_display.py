@@ -320,3 +320,14 @@ def test_a_display_that_cannot_be_opened_names_the_configuration_keys_to_check(t
     spi = DisplayConfig(driver="sh1106", interface="spi", where="[displays.0]")
     words = str(open_error(spi, OSError("no spidev")))
     assert "check the display's device, dc and reset" in words and "gpio_" not in words
+
+
+def test_a_capture_folder_with_a_stray_file_numbers_on_after_its_own_frames(tmp_path, clock):
+    """A file in the capture folder whose "number" is "²" (a digit to str.isdigit, not to int)
+    stopped the display from opening; it is not one of the tower's frames and is passed over."""
+    template = str(tmp_path / "frame_{0:03}.png")
+    (tmp_path / "frame_007.png").write_bytes(b"")
+    (tmp_path / "frame_².png").write_bytes(b"")
+    with open_display({"driver": "capture", "capture_template": template}, clock=clock) as display:
+        draw_square(display)
+    assert (tmp_path / "frame_008.png").exists()
