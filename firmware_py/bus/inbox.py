@@ -229,7 +229,8 @@ class Inbox:
         if words in ("", "all"):
             self.actions.resend(0)
             return True
-        if words.isdigit() and len(words) <= 9:
+        # ASCII digits only: str.isdigit() is true of "²" too, which int() refuses
+        if words.isascii() and words.isdigit() and len(words) <= 9:
             self.actions.resend(int(words))
             return True
         return False

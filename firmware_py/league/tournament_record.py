@@ -72,7 +72,10 @@ def read_record(payload: bytes, key: bytes | None) -> dict[str, Any]:
     expected = hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(signature.encode(), expected.encode()):
         raise RecordRefused("it is not signed with this league's organiser's password")
-    record = json.loads(body)
+    try:  # (signed, yet not a record: written by a league of another version, or damaged)
+        record = json.loads(body)
+    except ValueError:
+        raise RecordRefused("it is signed, but it is not a record this league can read") from None
     if not isinstance(record, dict):
         raise RecordRefused("it is not a record the league wrote")
     return record

@@ -91,7 +91,10 @@ def _from_our_page(request: web.Request) -> bool:
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
     origin = request.headers.get("Origin", "null")
-    return origin == "null" or urlsplit(origin).netloc == request.host
+    try:
+        return origin == "null" or urlsplit(origin).netloc == request.host
+    except ValueError:  # an Origin that is no URL ("http://["): no page of ours
+        return False
 
 
 async def _sign_in(request: web.Request) -> web.StreamResponse:
@@ -126,8 +129,8 @@ async def _action(request: web.Request) -> web.StreamResponse:
 
 
 def _create(league: League, fields: dict[str, str]) -> str:
-    rounds = fields.get("rounds", "")
-    if not rounds.isdigit() or len(rounds) > 2:
+    rounds = fields.get("rounds", "").strip()
+    if not (rounds.isascii() and rounds.isdigit()) or len(rounds) > 2:  # ("²" is a digit too)
         raise NotNow("the number of rounds is a number, 1 to 10")
     entrants = read_entrants(fields.get("players", ""))
     towers = read_towers(fields.get("towers", ""))

@@ -203,7 +203,7 @@ class Keyboard:
             return Undo(name) if text in ("u", "undo") else None
         if text in ("p", "pass"):
             return Pass(name)
-        if text.isdigit() and 1 <= int(text) <= len(self.options):
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1]
         return None
 

@@ -33,9 +33,10 @@ def request_id(device: str, boot: object, seq: int) -> str:
 
 
 def _split(request: str) -> tuple[str, int] | None:
-    """(device/boot, seq) of an id, or None for an id without a number at its end."""
+    """(device/boot, seq) of an id, or None for an id without a number (in ASCII digits: "²"
+    is a digit to str.isdigit, not to int) at its end."""
     stream, _, seq = request.rpartition("/")
-    return (stream, int(seq)) if stream and seq.isdigit() else None
+    return (stream, int(seq)) if stream and seq.isascii() and seq.isdigit() else None
 
 
 def _older(seq: int, newest: int) -> bool:

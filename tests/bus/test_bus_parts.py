@@ -207,6 +207,18 @@ def test_what_each_topic_takes():
     assert box.counts.malformed == 4 and len(asked) == 4
 
 
+def test_a_resend_of_a_number_in_other_digits_is_ignored_not_a_crash():
+    """docs/home-assistant.md: the resend takes "a game number (12)". A superscript two is a
+    digit to str.isdigit() but not to int(): it ended the bus client in a traceback (found by
+    tools/fuzz.py bus_inbox). Other scripts' digits (Arabic-Indic, mathematical bold) are
+    ignored the same way."""
+    box, asked, clock = inbox()
+    for payload in ("²".encode(), "٣".encode(), "\U0001d7d7".encode(), "1²".encode()):
+        clock.now += 1.0
+        assert box.take(TOPICS.resend, payload) is Verdict.IGNORED
+    assert asked == [] and box.counts.malformed == 4
+
+
 def test_a_retained_command_is_never_done():
     """A press or a resend left retained on the broker would come at every connection."""
     box, asked, clock = inbox()

@@ -1,11 +1,16 @@
 """Who may run a tournament (firmware_py/league/organiser.py): the organiser's password gives a
 browser a session; a guest's wrong guesses are limited per device, so guessing it on the café's
-Wi-Fi takes years; an unreadable or short password file is said at the start."""
+Wi-Fi takes years; an unreadable or short password file is said at the start; a form from
+anywhere but the league's own page is refused in words."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
+import pytest
+from support.organiser import PASSWORD, Browser
+
+from firmware_py.league.core import League
 from firmware_py.league.organiser import (
     TRIES,
     WINDOW,
@@ -13,6 +18,8 @@ from firmware_py.league.organiser import (
     Organisers,
     read_password,
 )
+from firmware_py.league.store import Store
+from firmware_py.league.web import Evening, LeaguePage
 
 SECRET = "the-organisers-secret"
 
@@ -56,3 +63,46 @@ def test_a_short_or_missing_password_file_is_said(tmp_path):
         read_password(short)
     with pytest.raises(OrganiserPasswordError, match="missing"):
         read_password(tmp_path / "missing")
+
+
+def test_a_form_whose_origin_is_no_url_is_refused_in_words_not_an_error(tmp_path):
+    """A form posted with Origin "http://[" (no URL) made urlsplit raise: the league's page
+    answered 500 with a traceback in its log (found by tools/fuzz.py web_origins); it is no
+    page of the league's, refused as another site's form is."""
+
+    async def post_from_nowhere() -> None:
+        league = League(Store(tmp_path / "league.sqlite"), "qwixx")
+        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        browser = Browser(f"http://127.0.0.1:{await server.start()}")
+        try:
+            for origin in ("http://[", "http://[::1"):
+                status, text = await asyncio.to_thread(
+                    browser.post, "/tournament/sign-in", origin, password=PASSWORD
+                )
+                assert status == 403 and "only the league's own page may sign in" in text
+        finally:
+            await server.stop()
+
+    asyncio.run(post_from_nowhere())
+
+
+def test_rounds_typed_in_other_digits_are_refused_in_words_not_an_error(tmp_path):
+    """Rounds typed as "²" (a phone's keyboard offers it; a digit to str.isdigit, not to
+    int) answered the signed-in organiser 500 with a traceback in the league's log (found by
+    tools/fuzz.py league_forms): the form says what it takes, and nothing is created."""
+
+    async def create(rounds: str) -> str:
+        league = League(Store(tmp_path / f"league-{len(rounds)}.sqlite"), "qwixx")
+        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        browser = Browser(f"http://127.0.0.1:{await server.start()}")
+        try:
+            await asyncio.to_thread(browser.sign_in)
+            typed = {"rounds": rounds, "players": "Ann\nBen\nCleo"}
+            status, text = await asyncio.to_thread(browser.post, "/tournament/create", **typed)
+            assert status == 200 and league.tournament.header is None, text
+            return text
+        finally:
+            await server.stop()
+
+    for rounds in ("²", "1²"):
+        assert "the number of rounds is a number, 1 to 10" in asyncio.run(create(rounds))

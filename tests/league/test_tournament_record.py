@@ -5,6 +5,8 @@ rubbish, is refused in words and changes nothing."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 from datetime import UTC, datetime
@@ -51,6 +53,21 @@ def test_an_emptied_file_gets_the_whole_tournament_back():
     assert after.tournament.totals() == before.tournament.totals()  # Ben's leaving too
     assert set(after.tournament.outbox) == {"t1", "t2"}  # the towers hear their seats again
     assert not after.tournament.read_back(record)  # the file's own wins: nothing twice
+
+
+def test_a_signed_record_that_is_not_json_is_refused_in_words_and_changes_nothing():
+    """A record signed with the league's own password whose body is not JSON (a league of
+    another version, a damaged retained message): refused in words, counted, the tournament
+    sent again; it ended the league's connection to the broker in a traceback (found by
+    tools/fuzz.py league_bus)."""
+    league = a_tournament_one_round_closed()
+    header, body = league.tournament.header, "not a record {"
+    signature = hmac.new(KEY, body.encode(), hashlib.sha256).hexdigest()
+    with pytest.raises(RecordRefused, match="signed, but it is not a record this league can"):
+        read_record(json.dumps({"record": body, "signature": signature}).encode(), KEY)
+    league.take_record(json.dumps({"record": body, "signature": signature}).encode())
+    assert league.tournament.header == header and league.tournament.record_sent is None
+    assert league.store.counts().get("malformed") == 1
 
 
 def test_a_record_signed_with_another_password_is_refused_in_words():

@@ -147,6 +147,19 @@ def test_bad_requests_get_a_page_in_words(tmp_path):
     browse(tmp_path, steps)
 
 
+def test_older_games_before_a_number_in_other_digits_are_the_first_page_not_an_error(tmp_path):
+    """`before=²` (a digit to str.isdigit, not to int) answered "The history cannot be shown
+    just now" with a traceback in the log (found by tools/fuzz.py phone_pages); it is no
+    number, as a number too long is."""
+
+    async def steps(get) -> None:
+        for digits in ("%C2%B2", "%D9%A3", "1%C2%B2"):  # ², Arabic-Indic 3, 1²
+            status, html = await get(f"/history?before={digits}")
+            assert status == 200 and "The last games at this table" in html, html
+
+    browse(tmp_path, steps)
+
+
 def test_a_phone_asking_too_often_is_told_to_wait_and_other_hosts_are_refused(tmp_path):
     """The budget's clock stands still here: what a phone may ask at once, and no more."""
     table, server = history_tower(tmp_path)

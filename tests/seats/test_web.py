@@ -342,6 +342,26 @@ def test_a_repeated_decision_is_answered_again_but_applied_once(tmp_path):
     play_with_phones(table, server, steps)
 
 
+def test_a_request_numbered_in_other_digits_is_answered_once_and_the_phone_stays(tmp_path):
+    """A seated page's request id ending in "²" (a digit to str.isdigit, not to int) raised in
+    the exactly-once check: the tap was never answered and the phone's connection ended with
+    a traceback in the log, again at each retry (found by tools/fuzz.py phone_messages)."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(session) -> None:
+        page, _ = await join(session, server, "Dora")
+        bot_rolls_five(table)
+        view = await until_phase(page, "action1")
+        mark = {"type": "decide", "request": "n1/²", "action": "mark", **view["view"]["moves"][0]}
+        await page.send(**mark)
+        assert await page.expect("answer") == {"type": "answer", "request": "n1/²", "ok": True}
+        await page.send(**mark)  # the answer was lost: the page asks again
+        assert (await page.expect("answer"))["ok"] is True
+        assert sum(table.game.player("Dora").crosses(r) for r in range(4)) == 1
+
+    play_with_phones(table, server, steps)
+
+
 def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
     table, _, server = web_tower(tmp_path, [BOT])
 
@@ -525,6 +545,21 @@ def test_a_page_from_another_web_site_cannot_open_a_phone_connection(tmp_path):
         assert refused.value.status == 403
         own = await session.ws_connect(url, headers={"Origin": f"http://127.0.0.1:{server.port}"})
         await Page(own).expect("lobby")
+
+    play_with_phones(table, server, steps)
+
+
+def test_an_origin_that_is_no_url_is_refused_as_another_site_not_an_error(tmp_path):
+    """Origin "http://[" (no URL: an IPv6 bracket never closed) made urlsplit raise: the
+    server answered 500 with a traceback in its log (found by tools/fuzz.py web_origins)."""
+    table, _, server = web_tower(tmp_path)
+
+    async def steps(session) -> None:
+        url = f"http://127.0.0.1:{server.port}/ws"
+        for origin in ("http://[", "http://[::1", "http://a]b"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(url, headers={"Origin": origin})
+            assert refused.value.status == 403, origin
 
     play_with_phones(table, server, steps)
 

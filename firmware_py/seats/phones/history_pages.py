@@ -253,7 +253,9 @@ def page(title: str, body: str, status: int = 200, *, overview: bool = False) ->
 
 
 def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) <= MAX_DIGITS else None
+    """A game number typed in ASCII digits (str.isdigit() is true of "²" too, which int()
+    refuses); None for anything else."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS else None
 
 
 def _sentence(words: str) -> str:

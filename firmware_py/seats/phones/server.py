@@ -100,9 +100,7 @@ async def _page(request: web.Request) -> web.FileResponse:
 async def _websocket(request: web.Request) -> web.WebSocketResponse:
     """One phone: its messages go to the hub; what the hub queues for it is written back."""
     hub = request.app[HUB]
-    origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
-        # another web site open on the phone may not play for it (cross-site WebSocket)
+    if from_another_site(request):
         raise web.HTTPForbidden(text="only the tower's own page may connect here")
     if hub.cooling(request.remote or ""):  # it flooded a moment ago: refused before upgrading
         raise web.HTTPTooManyRequests(text=TOO_FAST, headers={"Connection": "close"})
@@ -131,6 +129,19 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         writer.cancel()
         await close_soon(socket_, request.transport)
     return socket_
+
+
+def from_another_site(request: web.Request) -> bool:
+    """True when a page of another web site asks (its Origin names another host): another
+    site open on the phone may not play for it (a cross-site WebSocket). An Origin that is no
+    URL ("http://[") is no page of the tower's either."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return False
+    try:
+        return urlsplit(origin).netloc != request.host
+    except ValueError:
+        return True
 
 
 def read_little_at_once(transport: Transport) -> None:
