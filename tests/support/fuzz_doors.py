@@ -44,13 +44,16 @@ ROLL = Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6})
 KEY = b"the organiser's password"
 # A folder in memory where there is one: each accepted decision is fsynced to the game's log
 SCRATCH = "/dev/shm" if Path("/dev/shm").is_dir() else None
+# The history's two games, read once a process: removed when it ends (in memory, it would
+# outlive the process and every test worker that replays a history input)
+_HISTORY = tempfile.TemporaryDirectory(prefix="qwixx-fuzz-history-", dir=SCRATCH)
 
 
 @functools.cache
 def history_pages_of_two_games() -> HistoryPages:
     """The phones' history pages over a journal of two finished games (one with a player whose
     name is markup), read once; their clock moves a minute a page, so no budget runs out."""
-    games = Path(tempfile.mkdtemp(prefix="qwixx-fuzz-history-", dir=SCRATCH))
+    games = Path(_HISTORY.name)
     shutil.copyfile(KNOWN, games / "game-000001.jsonl")
     renamed_game(games / "game-000002.jsonl", "Ann", HOSTILE)
     pages = history_pages(Journal(games))
