@@ -25,6 +25,7 @@ from firmware_py.seats.phones.hub import WebHub
 from firmware_py.show.qr import join_lines
 from firmware_py.show.terminal import Footer, Terminal
 from firmware_py.view import TableView
+from firmware_py.words import in_digits
 
 if TYPE_CHECKING:
     from firmware_py.journal.standings import Standings
@@ -124,7 +125,7 @@ def port_override() -> int | None:
     value = os.environ.get(PORT_VARIABLE, "").strip()
     if not value:
         return None
-    if value.isascii() and value.isdigit() and int(value) <= 65535:  # ("²" is a digit too)
+    if in_digits(value) and int(value) <= 65535:
         return int(value)
     log.warning("%s=%r is not a port: the configured port is used", PORT_VARIABLE, value[:20])
     return None

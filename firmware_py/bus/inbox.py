@@ -28,6 +28,7 @@ from typing import Protocol
 from firmware_py.bus.league_players import MAX_MESSAGE as MAX_PLAYERS_MESSAGE
 from firmware_py.bus.topics import ONLINE, PRESS, Topics
 from firmware_py.bus.tournament import MAX_SEATING
+from firmware_py.words import in_digits
 
 log = logging.getLogger(__name__)
 
@@ -229,8 +230,7 @@ class Inbox:
         if words in ("", "all"):
             self.actions.resend(0)
             return True
-        # ASCII digits only: str.isdigit() is true of "²" too, which int() refuses
-        if words.isascii() and words.isdigit() and len(words) <= 9:
+        if in_digits(words) and len(words) <= 9:
             self.actions.resend(int(words))
             return True
         return False

@@ -19,6 +19,7 @@ from firmware_py.league.tournament_pages import (
     sign_in_form,
     tournament_page,
 )
+from firmware_py.words import in_digits
 
 SAID = 200  # characters of the words shown after an action
 DEVICES_TOLD = 256  # devices whose last words wait to be shown
@@ -130,7 +131,7 @@ async def _action(request: web.Request) -> web.StreamResponse:
 
 def _create(league: League, fields: dict[str, str]) -> str:
     rounds = fields.get("rounds", "").strip()
-    if not (rounds.isascii() and rounds.isdigit()) or len(rounds) > 2:  # ("²" is a digit too)
+    if not in_digits(rounds) or len(rounds) > 2:
         raise NotNow("the number of rounds is a number, 1 to 10")
     entrants = read_entrants(fields.get("players", ""))
     towers = read_towers(fields.get("towers", ""))

@@ -26,6 +26,7 @@ from firmware_py.seating import KEYBOARD
 from firmware_py.table import SeatDoor
 from firmware_py.table.news_words import mark_words
 from firmware_py.view import MENU, TableView
+from firmware_py.words import in_digits
 
 PRESS_SECONDS = 0.08  # how long Enter holds the simulated roll button down
 REAL_BUTTON = "the roll button is a real one here: press it on the tower"
@@ -203,7 +204,7 @@ class Keyboard:
             return Undo(name) if text in ("u", "undo") else None
         if text in ("p", "pass"):
             return Pass(name)
-        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(self.options):
+        if in_digits(text) and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1]
         return None
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from firmware_py.table.decisions import STALE, Refusal
+from firmware_py.words import in_digits
 
 WINDOW = 64  # request ids kept per player: far more than a device has in flight
 DEVICES = 64  # devices whose newest request number is kept (a table has at most ten)
@@ -33,10 +34,9 @@ def request_id(device: str, boot: object, seq: int) -> str:
 
 
 def _split(request: str) -> tuple[str, int] | None:
-    """(device/boot, seq) of an id, or None for an id without a number (in ASCII digits: "²"
-    is a digit to str.isdigit, not to int) at its end."""
+    """(device/boot, seq) of an id, or None for an id without a number at its end."""
     stream, _, seq = request.rpartition("/")
-    return (stream, int(seq)) if stream and seq.isascii() and seq.isdigit() else None
+    return (stream, int(seq)) if stream and in_digits(seq) else None
 
 
 def _older(seq: int, newest: int) -> bool:

@@ -33,7 +33,7 @@ from aiohttp import web
 
 from firmware_py.seats.names import MAX_NAME, clean_name
 from firmware_py.seats.phones.budget import PageBudget
-from firmware_py.words import plural
+from firmware_py.words import in_digits, plural
 
 if TYPE_CHECKING:  # (the figures are made at the first page or the warm-up, after READY=1)
     from firmware_py.journal.figures import GameSummary, PlayerHistory
@@ -253,9 +253,8 @@ def page(title: str, body: str, status: int = 200, *, overview: bool = False) ->
 
 
 def _number(text: str) -> int | None:
-    """A game number typed in ASCII digits (str.isdigit() is true of "²" too, which int()
-    refuses); None for anything else."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS else None
+    """A game number typed in digits; None for anything else."""
+    return int(text) if in_digits(text) and len(text) <= MAX_DIGITS else None
 
 
 def _sentence(words: str) -> str:
