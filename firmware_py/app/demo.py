@@ -33,6 +33,7 @@ from gpiozero.pins import Factory
 from firmware_py.app.assembly import attach_pads, attach_terminal, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
+from firmware_py.app.held_log import log_held_while_drawn
 from firmware_py.app.service import setup_logging
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
@@ -336,7 +337,8 @@ def run_demo(args: argparse.Namespace) -> int:
     names = list(args.players)  # checked by the command line: 1 to 5 different names
     full_screen = not args.plain and sys.stdout.isatty()
     setup_logging(full_screen)
-    with tempfile.TemporaryDirectory(prefix="qwixx-demo-") as folder:
+    held = log_held_while_drawn(full_screen)  # written after the screen, not over it
+    with held, tempfile.TemporaryDirectory(prefix="qwixx-demo-") as folder:
         return asyncio.run(_demo(binary, Path(folder), names, args, full_screen))
 
 

@@ -25,6 +25,7 @@ from firmware_py.app.assembly import (
 from firmware_py.app.bus import BusPart
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import build_hardware
+from firmware_py.app.held_log import log_held_while_drawn
 from firmware_py.app.limits import raise_open_files_limit
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import game_title
@@ -101,12 +102,13 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
         phones = attach_phones(table, key=kept_join_key(state_dir))
         web = web_tower.build(phones, config.web, port_note, web_tower.history_pages(journal))
     doors = RunDoors(terminal, keys, pads, web, bus, keyboard=sys.stdin.isatty())
-    try:
-        asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
-    finally:
-        terminal.close()
-        pads.close()
-        hardware.close()
+    with log_held_while_drawn(full_screen):  # written under the last news, not over the screen
+        try:
+            asyncio.run(_serve(table, doors, games=args.games, port_note=port_note))
+        finally:
+            terminal.close()
+            pads.close()
+            hardware.close()
     return 0
 
 

@@ -59,8 +59,16 @@ class TowerTerminal:
     """The tower running in a terminal of `columns` x `lines`."""
 
     def __init__(
-        self, args: list[str], *, columns: int = 80, lines: int = 24, command: str = "run"
+        self,
+        args: list[str],
+        *,
+        columns: int = 80,
+        lines: int = 24,
+        command: str = "run",
+        log_here: bool = False,
     ) -> None:
+        """`log_here`: the tower's standard error is this terminal too, as when a person
+        runs it (else a pipe, so that a test reads only what the tower draws)."""
         self._screen = pyte.HistoryScreen(columns, lines, history=100_000)
         self._stream = pyte.ByteStream(self._screen)
         self._undrawn = bytearray()  # written, not yet drawn: pyte draws when a test looks
@@ -71,7 +79,8 @@ class TowerTerminal:
         env = dict(os.environ, COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
         self.process = spawn.Popen(
             [sys.executable, "-m", "firmware_py.app.cli", command, *args],
-            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
+            stdin=slave, stdout=slave, stderr=slave if log_here else subprocess.PIPE, env=env,
+            start_new_session=True,
         )  # fmt: skip
         os.close(slave)
         self.master = master
