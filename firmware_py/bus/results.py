@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 NOTE = "mqtt-results.json"
 FIRST_LINE = 4096  # bytes read of a log's start line (its time)
+LOOK_BACK = 20  # logs looked at for a result's previous game (abandoned ones have no result)
 Payload = dict[str, Any]
 Tags = Callable[[int], dict[str, int] | None]  # a game number's tournament round, if any
 Publish = Callable[[str], Awaitable[None]]  # returns once the broker has acknowledged
@@ -204,10 +205,28 @@ class Results:
 
     def _payload(self, path: Path, game: Game) -> str:
         result = result_of(self.tower_id, path, game)
+        result["previous"] = self._previous(path)
         tag = self.tags(number_of(path.name) or 0)
         if tag is not None:
             result["round"] = tag
         return json.dumps(result)
+
+    def _previous(self, path: Path) -> str | None:
+        """The id of the finished game before `path`'s in the journal (None: none within
+        LOOK_BACK logs): a receiver that does not keep it knows a result went missing on the
+        way (a broker dropped it), and asks again from there."""
+        number = number_of(path.name) or 0
+        try:
+            before = [p for p in self.journal.games() if 0 < (number_of(p.name) or 0) < number]
+        except JournalError:
+            return None
+        for earlier in reversed(before[-LOOK_BACK:]):
+            try:
+                if read_game(earlier).game.over:
+                    return game_id(self.tower_id, earlier)
+            except (JournalError, OSError):
+                continue  # an unreadable log has no result: the one before it is the previous
+        return None
 
     def _read_note(self) -> int:
         """The last game number this broker acknowledged (0: none, or another broker's note)."""

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_py.league.incoming import TOWER, NotAResult, read_result
+from firmware_py.league.incoming import TOWER, NotAResult, Result, number_in, read_result
 from firmware_py.league.ratings import Ratings
 from firmware_py.league.store import SavedRatings, Store
 from firmware_py.league.tables import TableNow, read_state
@@ -57,6 +57,7 @@ class League:
         self._last_ignored = ""
         self._reported = -REPORT_EVERY
         self._unreported = 0
+        self.gaps: dict[str, int] = {}  # tower: the first game number of a gap results showed
 
     def _start_ratings(self) -> None:
         """From the ratings saved in the file and the games since, when they are still true;
@@ -98,6 +99,7 @@ class League:
         if not self.store.tower_seen(tower, online=self.store.towers().get(tower, True)):
             raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
         self.tournament.take(result, payload)  # (again for a copy: the first one counts)
+        self._note_gap(result)
         if not self.store.add(result):
             self.store.count("duplicate")
             return NOTHING
@@ -154,6 +156,24 @@ class League:
     def resend_from(self) -> dict[str, int]:
         """For each tower heard of, the first game number the league may lack: after the
         newest it keeps (a result acknowledged by the broker but never delivered, when the
-        broker restarted, comes after it)."""
-        return {tower: number + 1 if number else 0
-                for tower, number in self.store.newest_numbers().items()}  # fmt: skip
+        broker restarted, comes after it), or a gap before it that a result showed."""
+        newest = self.store.newest_numbers()
+        asks = {tower: number + 1 if number else 0 for tower, number in newest.items()}
+        return asks | {tower: first for tower, first in self.gaps.items() if tower in asks}
+
+    def asked_again(self) -> dict[str, int]:
+        """`resend_from`, for a round of asking every tower: each gap is asked for once (a
+        result after it that comes again shows it again if it is still open)."""
+        asks = self.resend_from()
+        self.gaps.clear()
+        return asks
+
+    def _note_gap(self, result: Result) -> None:
+        """A result whose previous game the league does not keep: a result dropped on the
+        way (a broker whose queue for the league overflowed drops the newest of a burst, and
+        the next game's result may come before the league asks again). Asked for at the next
+        round, from the game after the newest kept before it."""
+        if result.previous is None or self.store.has(result.previous):
+            return
+        first = self.store.newest_number_below(result.tower, number_in(result.previous)) + 1
+        self.gaps[result.tower] = min(first, self.gaps.get(result.tower, first))

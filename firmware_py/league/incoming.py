@@ -61,6 +61,7 @@ class Result:
     finished: str | None
     reason: str
     players: tuple[Placing, ...]
+    previous: str | None = None  # the id of the tower's finished game before it, if it says
 
     @property
     def order(self) -> tuple[str, str, str]:
@@ -85,7 +86,23 @@ def read_result(tower: str, payload: bytes) -> Result:
         finished=_time(data.get("finished"), "finished"),
         reason=_one_of(data.get("reason"), REASONS, "reason"),
         players=players,
+        previous=_previous(tower, data.get("previous")),
     )
+
+
+def number_in(game_id: str) -> int:
+    """The game number in a game's id checked by GAME_ID (a tower's name may hold "-")."""
+    found = GAME_ID.fullmatch(game_id)
+    return int(found["number"]) if found is not None else 0
+
+
+def _previous(tower: str, previous: object) -> str | None:
+    """The id of the game before, when it is one of this tower's (an older tower sends none;
+    a mangled one is no reason to lose the game: it is not used)."""
+    if not isinstance(previous, str):
+        return None
+    found = GAME_ID.fullmatch(previous)
+    return previous if found is not None and found["tower"] == tower else None
 
 
 @functools.cache

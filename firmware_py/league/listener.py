@@ -95,7 +95,7 @@ class Listener:
                 log.warning("the MQTT broker at %s answers again", self.settings.address)
             self.trouble = ""
             prefix = self.settings.prefix
-            missing = self.league.resend_from()  # noted before any result can arrive
+            missing = self.league.asked_again()  # noted before any result can arrive
             kinds = (("result", 1), ("availability", 1), ("state", 0))
             await client.subscribe([(f"{prefix}/+/{kind}", qos) for kind, qos in kinds])
             await client.subscribe(self.record, qos=1)  # (before any tower is asked)
@@ -132,13 +132,14 @@ class Listener:
                 await self._ask_again(client, heard.resend_to, heard.resend_from)
 
     async def _catch_up(self, client: aiomqtt.Client) -> None:
-        """Every `catch_up` seconds, each tower asked for the games after its newest kept: a
-        broker whose queue for the league overflowed (mosquitto keeps 1,000 messages a client
-        by default, and drops the newest beyond) has dropped the last ones of a burst."""
+        """Every `catch_up` seconds, each tower asked for the games after its newest kept, or
+        from a gap its results showed: a broker whose queue for the league overflowed
+        (mosquitto keeps 1,000 messages a client by default, and drops the newest beyond) has
+        dropped the last ones of a burst."""
         while True:
             await asyncio.sleep(self.catch_up)
             try:
-                for tower, first in self.league.resend_from().items():
+                for tower, first in self.league.asked_again().items():
                     await self._ask_again(client, tower, first)
             except aiomqtt.MqttError:
                 pass  # not answered in time (the league stalled): asked again next round

@@ -158,6 +158,18 @@ class Store:
             self._towers = {tower: bool(online) for tower, online in rows}
         return self._towers
 
+    def has(self, game_id: str) -> bool:
+        """The game of `game_id` is kept."""
+        found = self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        return found is not None
+
+    def newest_number_below(self, tower: str, number: int) -> int:
+        """The highest number below `number` of a game of `tower` kept (0: none)."""
+        found = self.db.execute(
+            "SELECT max(number) FROM games WHERE tower = ? AND number < ?", (tower, number)
+        ).fetchone()
+        return int(found[0] or 0)
+
     def newest_numbers(self) -> dict[str, int]:
         """Each tower's newest game kept, by when it began: its number (towers without a
         game: 0). Not the highest number: a tower whose journal was emptied (a new SD card)

@@ -342,3 +342,22 @@ def test_results_are_published_at_least_once_and_noted_when_acknowledged(tmp_pat
     again.resend(7)  # a league holding game 6 of this tower: its journal was emptied since
     asyncio.run(again.publish_all(broker))
     assert [r["game"] for r in sent[5:]] == [1, 2]  # so it gets every game of this journal
+
+
+def test_each_result_names_the_finished_game_before_it(tmp_path: Path):
+    """A result says which finished game came before it in the journal (`previous`, skipping
+    a game abandoned in between, which has no result), so a league that lacks that one knows
+    a result was dropped on the way (docs/home-assistant.md, "result")."""
+    journal = Journal(tmp_path)
+    finished_game(journal, 1)
+    journal.abandon(journal.begin(Start("classic", ("Ann", "Ben"))).path)  # game 2: no result
+    finished_game(journal, 3)
+    sent: list[dict] = []
+
+    async def broker(payload: str) -> None:
+        sent.append(json.loads(payload))
+
+    asyncio.run(Results(journal, "t1", "localhost:1883 qwixx/t1/result").publish_all(broker))
+    assert [r["game"] for r in sent] == [1, 3]
+    assert sent[0]["previous"] is None  # the first game of this journal
+    assert sent[1]["previous"] == sent[0]["id"]

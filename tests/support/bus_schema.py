@@ -259,7 +259,8 @@ def event_problems(event: dict[str, Any]) -> list[str]:
 
 
 def result_problems(result: dict[str, Any]) -> list[str]:
-    keys = {"id", "tower", "game", "variant", "started", "finished", "reason", "winners", "players"}
+    keys = {"id", "tower", "game", "previous", "variant", "started", "finished", "reason",
+            "winners", "players"}  # fmt: skip
     player = {"name", "seat", "kind", "level", "score", "penalties", "place"}
     problems = [f"keys {sorted(set(result) ^ keys)}"] if set(result) != keys else []
     problems += [f"player {p}" for p in result.get("players", []) if set(p) != player]

@@ -6,6 +6,8 @@ nothing counted twice")."""
 from __future__ import annotations
 
 import shutil
+import time
+from datetime import UTC, datetime
 
 from support import HANG
 from support.league import League
@@ -28,6 +30,7 @@ def test_a_new_card_s_games_are_kept_beside_the_old_card_s(tmp_path, broker):
         league.output.wait_until(lambda _: len(league.games()) == 2 or None, HANG, every=0.05)
         first = set(league.games())
         shutil.rmtree(tmp_path / "t1" / "state")  # the new SD card: no journal, no notes
+        a_second_after(began_last(first))  # (a card is not changed within the same second)
         new = evening(tmp_path, broker)
         assert new.wait_for_exit() == 0
         new.__exit__()
@@ -39,3 +42,17 @@ def test_a_new_card_s_games_are_kept_beside_the_old_card_s(tmp_path, broker):
                                                                 "000002"]  # fmt: skip
         assert league.counts().get("duplicate", 0) == 0
         assert league.counts().get("malformed", 0) == 0
+
+
+def began_last(games: set[str]) -> str:
+    """When the last of `games` began, as its id says it (20261122T190405Z)."""
+    return max(game.rsplit("-", 1)[1] for game in games)
+
+
+def a_second_after(stamp: str) -> None:
+    """Wait until the clock has passed the second of `stamp`: the new card's games then begin
+    in seconds of their own, as they would after the minutes a card takes to change (a new
+    card's game begun in the same second as the old card's game of its number would have the
+    same id, and count as a copy)."""
+    while datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") <= stamp:
+        time.sleep(0.05)
