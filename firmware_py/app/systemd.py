@@ -12,6 +12,8 @@ import logging
 import os
 import socket
 
+from firmware_py.words import in_digits
+
 log = logging.getLogger(__name__)
 
 _unreachable = False  # the last notify failed; its failures are logged once
@@ -43,7 +45,7 @@ def watchdog_interval() -> float | None:
     """Seconds between watchdog pings (half of WatchdogSec=), or None without a watchdog."""
     usec = os.environ.get("WATCHDOG_USEC", "")
     pid = os.environ.get("WATCHDOG_PID", "")
-    if not usec.isdigit() or int(usec) == 0 or (pid and pid != str(os.getpid())):
+    if not in_digits(usec) or int(usec) == 0 or (pid and pid != str(os.getpid())):
         return None
     return int(usec) / 1_000_000 / 2
 

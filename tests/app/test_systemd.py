@@ -48,5 +48,8 @@ def test_watchdog_interval_is_half_of_watchdogsec(monkeypatch):
     assert systemd.watchdog_interval() == 5.0
     monkeypatch.setenv("WATCHDOG_PID", "1")  # meant for another process
     assert systemd.watchdog_interval() is None
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    monkeypatch.setenv("WATCHDOG_USEC", "²")  # a mangled unit's environment: no watchdog, no crash
+    assert systemd.watchdog_interval() is None
     monkeypatch.delenv("WATCHDOG_USEC")
     assert systemd.watchdog_interval() is None
