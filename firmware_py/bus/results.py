@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -124,6 +125,7 @@ class Results:
         self.through = self._read_note()
         self.wanted = asyncio.Event()  # set: look at the journal again
         self._again_from: int | None = None  # a resend asked for, from this game number
+        self._ended: OrderedDict[str, str] = OrderedDict()  # the last results made: log, id
 
     def want(self) -> None:
         """Look for unpublished results (a connection, a game's end)."""
@@ -206,6 +208,8 @@ class Results:
     def _payload(self, path: Path, game: Game) -> str:
         result = result_of(self.tower_id, path, game)
         result["previous"] = self._previous(path)
+        self._ended[path.name] = result["id"]  # the next one's previous, without reading again
+        self._ended.popitem(last=False) if len(self._ended) > LOOK_BACK else None
         tag = self.tags(number_of(path.name) or 0)
         if tag is not None:
             result["round"] = tag
@@ -213,19 +217,20 @@ class Results:
 
     def _previous(self, path: Path) -> str | None:
         """The id of the finished game before `path`'s in the journal (None: none within
-        LOOK_BACK logs): a receiver that does not keep it knows a result went missing on the
-        way (a broker dropped it), and asks again from there."""
+        LOOK_BACK numbers): a receiver that does not keep it knows a result went missing on
+        the way (a broker dropped it), and asks again from there. Looked up by number, not by
+        listing the journal, which holds thousands of logs."""
         number = number_of(path.name) or 0
-        try:
-            before = [p for p in self.journal.games() if 0 < (number_of(p.name) or 0) < number]
-        except JournalError:
-            return None
-        for earlier in reversed(before[-LOOK_BACK:]):
+        for earlier in range(number - 1, max(number - 1 - LOOK_BACK, 0), -1):
+            name = f"game-{earlier:06d}.jsonl"
+            if name in self._ended:
+                return self._ended[name]
+            log = path.with_name(name)
             try:
-                if read_game(earlier).game.over:
-                    return game_id(self.tower_id, earlier)
+                if read_game(log).game.over:
+                    return game_id(self.tower_id, log)
             except (JournalError, OSError):
-                continue  # an unreadable log has no result: the one before it is the previous
+                continue  # none of that number, or unreadable: no result, so not the previous
         return None
 
     def _read_note(self) -> int:

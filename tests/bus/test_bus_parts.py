@@ -361,3 +361,8 @@ def test_each_result_names_the_finished_game_before_it(tmp_path: Path):
     assert [r["game"] for r in sent] == [1, 3]
     assert sent[0]["previous"] is None  # the first game of this journal
     assert sent[1]["previous"] == sent[0]["id"]
+    asked = Results(journal, "t1", "localhost:1883 qwixx/t1/result")  # after a restart
+    asked.through = 3
+    asked.resend(3)  # game 3 alone: the one before it is read from the journal
+    asyncio.run(asked.publish_all(broker))
+    assert sent[2] == sent[1]
