@@ -1,0 +1,119 @@
+"""Fuzz targets for the games the tower keeps on its own disk (tools/fuzz.py): a power cut, a
+full SD card or a careless maker can leave any bytes in a game's log, and start-up must never
+be blocked by anything on disk. The fuzzed bytes are the newest game's log, in a journal of
+its own; the target raises only on a bug.
+
+- `journal_start`: the tower starts on that journal (`Table.start`, as `run` does: the log
+  carried on, or set aside with words) and a new game can begin. Asserted: nothing the log
+  held is lost (set aside, its bytes are kept as they were; carried on, only a torn last line
+  may be cut, docs/game-log.md), and the new game's log is never the old one's.
+- `journal_read`: what reads the games back without starting a tower: `qwixx-tower history`
+  (its list, the players' figures, one game, JSON and CSV) and `qwixx-tower replay` of the
+  log, each ending in its output or in one sentence with its exit status, and the phones'
+  history pages.
+
+Kept inputs: tests/fuzz/seeds/TARGET/ (real logs the tower wrote: a finished classic game,
+one cut mid-game, finished Longo and X-Change games) and tests/fuzz/found/TARGET/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from support.fuzz_doors import BOT, SCRATCH, table_for_fuzzing
+
+from firmware_py.app import cli
+from firmware_py.app.web import history_pages
+from firmware_py.journal.journal import Journal
+from firmware_py.table import Table
+
+LOG = "game-000001.jsonl"
+HISTORY_COMMANDS = (
+    ["history"],
+    ["history", "--players"],
+    ["history", "--game", "1"],
+    ["history", "--json"],
+    ["history", "--csv"],
+)
+
+
+@contextmanager
+def journal_holding(data: bytes) -> Iterator[Path]:
+    """A journal folder whose only game's log holds `data`, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="qwixx-fuzz-journal-", dir=SCRATCH))
+    try:
+        (folder / LOG).write_bytes(data)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def journal_start(data: bytes) -> None:
+    with table_for_fuzzing("classic", [BOT]) as table:
+        folder = table.journal.directory
+        (folder / LOG).write_bytes(data)
+        asyncio.run(_start_and_begin(table))
+        _nothing_lost(folder, data)
+        newest = table.journal.current_game
+        assert newest is not None, "no game could begin after the start"
+        if newest.name == LOG:  # carried on: the log is the old one, cut at most at a torn line
+            kept = newest.read_bytes()
+            assert data.startswith(kept.rstrip(b"\n")) or kept.startswith(data), "log rewritten"
+
+
+async def _start_and_begin(table: Table) -> None:
+    """The start `run` makes, then a new game wherever the old one could not carry on."""
+    await table.start()
+    try:
+        if table.game is None or table.game.over:
+            table.new_game()
+        assert table.game is not None and not table.game.over, "no game after the start"
+    finally:
+        table.timers.end_phase()
+        await table.thrown.close()
+        if table.button is not None:
+            table.button.close()
+
+
+def _nothing_lost(folder: Path, data: bytes) -> None:
+    """The old log's bytes are still in the journal: carried on in place (a torn last line
+    cut), or set aside whole under another name (an empty file, no game, may go)."""
+    if not data:
+        return
+    if (folder / LOG).exists():
+        return  # carried on, or kept where it was (checked by the caller when carried on)
+    kept = [path for path in folder.rglob("*") if path.is_file() and path.read_bytes() == data]
+    assert kept, f"the old log's bytes are gone: {sorted(p.name for p in folder.rglob('*'))}"
+
+
+def journal_read(data: bytes) -> None:
+    with journal_holding(data) as folder:
+        for command in HISTORY_COMMANDS:
+            _said_or_refused([*command, "--state-dir", str(folder)])
+        _said_or_refused(["replay", str(folder / LOG)])
+        pages = history_pages(Journal(folder))
+        pages.standings.index.refresh()
+        pages.standings.update()
+
+
+def _said_or_refused(argv: list[str]) -> None:
+    """`qwixx-tower ARGV` ends in its output (0) or one sentence (its exit status)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(argv)
+    if status != 0:
+        said = err.getvalue().strip()
+        assert said and "Traceback" not in said, f"{argv[0]} failed without words: {status}"
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "journal_start": journal_start,
+    "journal_read": journal_read,
+}
