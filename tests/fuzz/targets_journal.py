@@ -7,6 +7,7 @@ its own; the target raises only on a bug.
   carried on, or set aside with words) and a new game can begin. Asserted: nothing the log
   held is lost (set aside, its bytes are kept as they were; carried on, only a torn last line
   may be cut, docs/game-log.md), and the new game's log is never the old one's.
+- `state_files`: any bytes in the files kept beside the games, then the same start.
 - `journal_read`: what reads the games back without starting a tower: `qwixx-tower history`
   (its list, the players' figures, one game, JSON and CSV) and `qwixx-tower replay` of the
   log, each ending in its output or in one sentence with its exit status, and the phones'
@@ -28,13 +29,22 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from support.fuzz_doors import BOT, SCRATCH, table_for_fuzzing
+from support.fuzz_input import FuzzInput
 
 from firmware_py.app import cli
+from firmware_py.app.assembly import attach_phones
 from firmware_py.app.web import history_pages
-from firmware_py.journal.journal import Journal
+from firmware_py.bus.results import NOTE, Results
+from firmware_py.journal.journal import DRAFT, PHONE_TOKENS, TABLE_SEATS, Journal
+from firmware_py.seats.phones.join_key import KEY_FILE, kept_join_key
 from firmware_py.table import Table
 
 LOG = "game-000001.jsonl"
+SEEDS = Path(__file__).parent / "seeds"
+CUT_MID_GAME = (SEEDS / "journal_start" / "classic-cut-mid-game.jsonl").read_bytes()
+STATE_FILES = ("game-000001.seats.json", "game-000002.jsonl", "game-000001.abandoned",
+               TABLE_SEATS, DRAFT, PHONE_TOKENS, KEY_FILE, NOTE, "history-index.jsonl",
+               "quarantine")  # fmt: skip
 HISTORY_COMMANDS = (
     ["history"],
     ["history", "--players"],
@@ -93,6 +103,26 @@ def _nothing_lost(folder: Path, data: bytes) -> None:
     assert kept, f"the old log's bytes are gone: {sorted(p.name for p in folder.rglob('*'))}"
 
 
+def state_files(data: bytes) -> None:
+    """Any of the files the tower keeps beside its games, with any bytes (and the newest
+    game's log a good one cut mid-game, or any bytes too), then the start `run` makes: the
+    QR code's key, the phones' seats, the results' note for the bus, the table carried on or
+    set up, and a new game."""
+    fuzz = FuzzInput(data)
+    with table_for_fuzzing("classic", [BOT]) as table:
+        folder = table.journal.directory
+        (folder / LOG).write_bytes(CUT_MID_GAME if fuzz.flag() else fuzz.raw(4096))
+        for _ in range(fuzz.number(0, 6)):
+            (folder / fuzz.pick(STATE_FILES)).write_bytes(fuzz.raw(1024))
+        assert kept_join_key(folder), "no key for the QR code"
+        attach_phones(table, key=None)
+        Results(table.journal, "t1", "localhost:1883 qwixx/t1/result")
+        asyncio.run(_start_and_begin(table))
+        pages = history_pages(table.journal)
+        pages.standings.index.refresh()
+        pages.standings.update()
+
+
 def journal_read(data: bytes) -> None:
     with journal_holding(data) as folder:
         for command in HISTORY_COMMANDS:
@@ -115,5 +145,6 @@ def _said_or_refused(argv: list[str]) -> None:
 
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "journal_start": journal_start,
+    "state_files": state_files,
     "journal_read": journal_read,
 }
