@@ -167,7 +167,7 @@ def open_league(database: Path, prefix: str) -> League:
     on the card, a file edited by hand) rather than a traceback."""
     store = Store(database)
     try:
-        damage = store.db.execute("PRAGMA quick_check").fetchone()[0]
+        damage = store.db.execute("PRAGMA integrity_check").fetchone()[0]
         if damage != "ok":  # (found now, not by a page drawn later in the evening)
             raise sqlite3.DatabaseError(damage.splitlines()[-1])  # one problem, one line
         return League(store, prefix)

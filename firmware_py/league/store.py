@@ -62,16 +62,23 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, isolation_level=None)
-            self.db.text_factory = _text  # a name damaged on the card is read, not a page lost
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # A commit survives the league's process killed at any moment (the write-ahead log
-            # is in the system's cache); a power cut may take the last ones, which the league
-            # asks the towers for again at its next connection (newest game number kept + 1).
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            self._keys_made_anew()
-        except (OSError, sqlite3.Error, UnicodeDecodeError) as error:  # (the last: damaged)
+        except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+        try:
+            self._prepared()
+        except (sqlite3.Error, UnicodeDecodeError) as error:  # (the last: a damaged file)
+            self.db.close()  # (not left holding the file's locks)
+            raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+
+    def _prepared(self) -> None:
+        self.db.text_factory = _text  # a name damaged on the card is read, not a page lost
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # A commit survives the league's process killed at any moment (the write-ahead log is
+        # in the system's cache); a power cut may take the last ones, which the league asks the
+        # towers for again at its next connection (newest game number kept + 1).
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        self._keys_made_anew()
 
     def close(self) -> None:
         self.db.close()
