@@ -91,22 +91,22 @@ def _logging() -> None:
 
 async def serve(config: LeagueConfig, database: Path) -> int:
     """The league until SIGTERM or Ctrl-C: 0, or 1 when its file or its port cannot be had."""
-    from firmware_py.league.core import League
+    from firmware_py.league.core import open_league
     from firmware_py.league.listener import Listener
     from firmware_py.league.organiser import OrganiserPasswordError
-    from firmware_py.league.store import Store, StoreError
+    from firmware_py.league.store import StoreError
     from firmware_py.league.web import Evening, LeaguePage
 
     try:
-        store = Store(database)
+        league = open_league(database, config.mqtt.prefix)
     except StoreError as error:
         return say_and_fail(str(error))
+    store = league.store
     try:
         organisers = _organisers(config)
     except OrganiserPasswordError as error:
         store.close()
         return say_and_fail(str(error))
-    league = League(store, config.mqtt.prefix)
     league.tournament.key = organisers.password  # signs the tournament's record on the broker
     page = LeaguePage(league, config.host, config.port, Evening(config.day_starts), organisers)
     try:

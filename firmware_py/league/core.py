@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from firmware_py.league.incoming import TOWER, NotAResult, Result, number_in, read_result
 from firmware_py.league.ratings import Ratings
-from firmware_py.league.store import SavedRatings, Store
+from firmware_py.league.store import SavedRatings, Store, StoreError
 from firmware_py.league.tables import TableNow, read_state
 from firmware_py.league.tournament import Tournament
 from firmware_py.league.tournament_record import RecordRefused
@@ -177,3 +179,21 @@ class League:
             return
         first = self.store.newest_number_below(result.tower, number_in(result.previous)) + 1
         self.gaps[result.tower] = min(first, self.gaps.get(result.tower, first))
+
+
+def open_league(database: Path, prefix: str) -> League:
+    """The league over its file, read whole at its start (the ratings, every game, the
+    tournament); StoreError, in words, when the file cannot be used or is damaged (a power cut
+    on the card, a file edited by hand) rather than a traceback."""
+    store = Store(database)
+    try:
+        damage = store.db.execute("PRAGMA integrity_check").fetchone()[0]
+        if damage != "ok":  # (found now, not by a page drawn later in the evening)
+            raise sqlite3.DatabaseError(damage.splitlines()[-1])  # one problem, one line
+        return League(store, prefix)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+        store.close()
+        raise StoreError(
+            f"the league's file {database} is damaged ({error}): start the league once with "
+            "--rebuild to fill a new one from the towers' journals (docs/league.md)"
+        ) from error

@@ -11,14 +11,17 @@ moment loses nothing: the broker delivers again what was not acknowledged.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
 from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Order, Standing
+
+log = logging.getLogger(__name__)
 
 MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
 
@@ -59,15 +62,23 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # A commit survives the league's process killed at any moment (the write-ahead log
-            # is in the system's cache); a power cut may take the last ones, which the league
-            # asks the towers for again at its next connection (newest game number kept + 1).
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            self._keys_made_anew()
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+        try:
+            self._prepared()
+        except (sqlite3.Error, UnicodeDecodeError) as error:  # (the last: a damaged file)
+            self.db.close()  # (not left holding the file's locks)
+            raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+
+    def _prepared(self) -> None:
+        self.db.text_factory = _text  # a name damaged on the card is read, not a page lost
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # A commit survives the league's process killed at any moment (the write-ahead log is
+        # in the system's cache); a power cut may take the last ones, which the league asks the
+        # towers for again at its next connection (newest game number kept + 1).
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        self._keys_made_anew()
 
     def close(self) -> None:
         self.db.close()
@@ -81,8 +92,8 @@ class Store:
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM placings")
-            for row in self.db.execute("SELECT * FROM games").fetchall():
-                self._place(_result(row))
+            for result in _readable(self.db.execute("SELECT * FROM games").fetchall()):
+                self._place(result)
             self.db.execute("DELETE FROM ratings")
             self.db.execute("DELETE FROM rated")
             self.db.execute(f"PRAGMA user_version = {KEYS}")
@@ -120,8 +131,7 @@ class Store:
                 f"{query} WHERE (finished, started, id) > (?, ?, ?) ORDER BY finished, started, id",
                 after,
             )
-        for row in rows:
-            yield _result(row)
+        yield from _readable(rows)
 
     def count(self, what: str, by: int = 1) -> None:
         """Add to a count of what the league ignored or dropped ("malformed", "duplicate")."""
@@ -196,7 +206,7 @@ class Store:
                 "ORDER BY finished DESC, started DESC, id DESC LIMIT ?",
                 (player, since, limit),
             )
-        return [_result(row) for row in rows]
+        return list(_readable(rows))
 
 
 class SavedRatings:
@@ -224,10 +234,13 @@ class SavedRatings:
         row = self.db.execute("SELECT last, games FROM rated").fetchone()
         if row is None:
             return None
-        last, rated = tuple(json.loads(row[0])), int(row[1])
-        counted = self.db.execute(
-            "SELECT count(*) FROM games WHERE (finished, started, id) <= (?, ?, ?)", last
-        ).fetchone()[0]
+        try:  # (a row changed by hand: the ratings are made again from the games)
+            last, rated = tuple(json.loads(row[0])), int(row[1])
+            counted = self.db.execute(
+                "SELECT count(*) FROM games WHERE (finished, started, id) <= (?, ?, ?)", last
+            ).fetchone()[0]
+        except (ValueError, TypeError, sqlite3.ProgrammingError):
+            return None
         if counted != rated:
             return None
         rows = self.db.execute("SELECT key, name, kind, mu, sigma, games, wins FROM ratings")
@@ -235,8 +248,27 @@ class SavedRatings:
         return players, (last[0], last[1], last[2]), rated
 
 
+def _text(data: bytes) -> str:
+    """A text value as SQLite hands it over: UTF-8, bytes that are not read as U+FFFD."""
+    return data.decode("utf-8", "replace")
+
+
+def _readable(rows: Iterable[tuple[str, str, int, str, str, str, str, str]]) -> Iterator[Result]:
+    """The games of `rows`; one whose row was changed (by hand, or damaged) into one the league
+    cannot read is left out and said in the log, not the games beside it."""
+    for row in rows:
+        try:
+            yield _result(row)
+        except (ValueError, TypeError) as error:
+            log.warning("game %r in the league's file cannot be read (%s): left out", row[0], error)
+
+
 def _result(row: tuple[str, str, int, str, str, str, str, str]) -> Result:
     game_id, tower, number, variant, started, finished, reason, players = row
+    if type(number) is not int or not all(
+        isinstance(text, str) for text in (game_id, tower, variant, started, finished, reason)
+    ):
+        raise TypeError("a value is not of its column's kind")
     return Result(
         id=game_id,
         tower=tower,

@@ -133,10 +133,10 @@ def result_message(fuzz: FuzzInput, tower: str) -> bytes:
     return mutated(fuzz, json.loads(result(tower, fuzz.number(1, 30), scores, tag)))
 
 
-def league_with_a_tournament(stage: int) -> League:
-    """A league in memory whose tournament is (0) not made, (1) made, (2) drawn at three
-    towers, (3) begun; its record signed with KEY."""
-    league = League(Store(Path(":memory:")), "qwixx")
+def league_with_a_tournament(stage: int, file: Path = Path(":memory:")) -> League:
+    """A league (in memory, or in `file`) whose tournament is (0) not made, (1) made, (2) drawn
+    at three towers, (3) begun; its record signed with KEY."""
+    league = League(Store(file), "qwixx")
     league.tournament.clock = lambda: datetime(2026, 11, 27, 19, 0, tzinfo=UTC)
     league.tournament.chance = random.Random(7)
     league.tournament.key = KEY

@@ -1,0 +1,90 @@
+"""The league's file damaged (a power cut on the card) or edited by hand (an organiser with
+`sqlite3`): the league starts and keeps every game beside a broken row, or says in words that
+the file is damaged and how to fill a new one; never a traceback (found by fuzzing,
+tests/fuzz/targets_league_files.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from support.tournament_results import result
+
+from firmware_py.league.core import League, open_league
+from firmware_py.league.pages import league_page
+from firmware_py.league.store import Store, StoreError
+
+
+def league_file(path: Path) -> Path:
+    """A league's file with three games of tower t1, its ratings saved at its stop."""
+    league = League(Store(path), "qwixx")
+    for number in (1, 2, 3):
+        league.take("qwixx/t1/result", result("t1", number, {"Ann": 30 + number, "Ben": 20}, None))
+    league.save_ratings()
+    league.store.close()
+    return path
+
+
+def edited(path: Path, sql: str, *values: object) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(sql, values)
+    db.close()
+
+
+def games_rated(league: League) -> dict[str, int]:
+    return {one.name: one.games for one in league.ratings.players.values()}
+
+
+def front_page(league: League) -> str:
+    store = league.store
+    return league_page(league.ratings.standings(), store.towers(), league.tables,
+                       store.latest(50), 100)  # fmt: skip
+
+
+def test_a_game_edited_into_rubbish_is_left_out_and_the_games_beside_it_still_count(tmp_path):
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "UPDATE games SET players = 'Ann 31, Ben 20' WHERE id = 't1-000002'")
+    edited(path, "DELETE FROM rated")  # every game rated again at the start
+
+    league = open_league(path, "qwixx")  # was: JSONDecodeError, the league not started
+
+    assert [game.id for game in league.store.latest(50)] == ["t1-000003", "t1-000001"]
+    assert games_rated(league)["Ann"] == 2
+
+
+def test_saved_ratings_edited_into_rubbish_are_made_again_from_the_games(tmp_path):
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "UPDATE rated SET last = 'yesterday'")
+
+    league = open_league(path, "qwixx")  # was: JSONDecodeError, the league not started
+
+    assert games_rated(league)["Ann"] == 3
+
+
+def test_a_game_s_text_stored_as_bytes_still_lets_the_front_page_draw(tmp_path):
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "UPDATE games SET variant = ? WHERE id = 't1-000002'", b"classic")
+
+    page = front_page(open_league(path, "qwixx"))  # was: TypeError drawing the page
+
+    assert "t1" in page
+
+
+def test_a_name_damaged_on_the_card_is_shown_and_its_page_still_draws(tmp_path):
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "UPDATE ratings SET name = CAST(X'416EFF' AS TEXT) WHERE name = 'Ann'")
+
+    page = front_page(open_league(path, "qwixx"))  # was: OperationalError, no page
+
+    assert "An\ufffd" in page
+
+
+def test_a_file_damaged_on_the_card_is_said_in_words_with_what_to_do(tmp_path):
+    path = league_file(tmp_path / "league.sqlite")
+    data = bytearray(path.read_bytes())
+    data[4096 + 8 : 4096 + 64] = bytes(56)  # the second page's cells, zeroed by a power cut
+    path.write_bytes(bytes(data))
+
+    with pytest.raises(StoreError, match=r"is damaged .*--rebuild"):
+        open_league(path, "qwixx")  # was: started; a page failed later on the damage
