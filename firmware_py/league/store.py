@@ -186,6 +186,7 @@ class Store:
         numbers from 1 again, and its newest games are those of the new card."""
         rows = self.db.execute(
             "SELECT tower, coalesce((SELECT number FROM games WHERE games.tower = towers.tower "
+            "AND typeof(number) = 'integer' "  # (a number edited into text counts from nothing)
             "ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers"
         )
         return dict(rows.fetchall())

@@ -88,3 +88,12 @@ def test_a_file_damaged_on_the_card_is_said_in_words_with_what_to_do(tmp_path):
 
     with pytest.raises(StoreError, match=r"is damaged .*--rebuild"):
         open_league(path, "qwixx")  # was: started; a page failed later on the damage
+
+
+def test_a_game_number_edited_into_text_does_not_stop_the_league_asking_the_towers(tmp_path):
+    """The league asks each tower from the game after its newest (docs/league.md): a newest
+    game whose number an organiser edited into text is not one to count from."""
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "UPDATE games SET number = 'three' WHERE number = 3")
+    league = open_league(path, "qwixx")
+    assert league.asked_again() == {"t1": 3}  # after game 2, the newest with a number
