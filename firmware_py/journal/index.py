@@ -76,6 +76,7 @@ class HistoryIndex:
         self._loaded = False
         self._listed: int | None = None  # the directory's time at the last look
         self._dead_lines = 0  # lines of the index file no log needs any more
+        self._untrusted = False  # the file read holds no index of this format: written whole
         self._lock = threading.Lock()
 
     def refresh(self) -> tuple[GameSummary, ...]:
@@ -84,6 +85,7 @@ class HistoryIndex:
         with self._lock:
             if not self._loaded:
                 self._known, self._dead_lines = _load(self.directory / INDEX)
+                self._untrusted = not self._known  # (appending to it would keep it so)
                 self._loaded = True
             logs = self._logs_to_compare()
             if logs is None:
@@ -171,10 +173,10 @@ class HistoryIndex:
         most of its lines are dead (or it is new). A cache: failing to write is only said."""
         path = self.directory / INDEX
         try:
-            if self._dead_lines > len(self._known) or not path.exists():
+            if self._dead_lines > len(self._known) or self._untrusted or not path.exists():
                 lasting = {n: k for n, k in self._known.items() if k[1].state != UNFINISHED}
                 _write_whole(path, lasting)
-                self._dead_lines = 0
+                self._dead_lines, self._untrusted = 0, False
             else:
                 with open(path, "a", encoding="utf-8") as file:
                     file.writelines(_line(name, *kept) for name, kept in fresh.items())
@@ -245,7 +247,7 @@ def _load(path: Path) -> tuple[dict[str, tuple[Stamp, GameSummary]], int]:
 def _header(line: bytes) -> object:
     try:
         header = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return header.get("history-index") if isinstance(header, dict) else None
 
@@ -255,7 +257,7 @@ def _entry(line: bytes) -> tuple[str, Stamp, GameSummary] | None:
         data = json.loads(line)
         stamp = (int(data["size"]), int(data["time"]), bool(data["abandoned"]))
         return str(data["log"]), stamp, _from_json(data["game"])
-    except (ValueError, TypeError, KeyError, IndexError):
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError):
         return None
 
 

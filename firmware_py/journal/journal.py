@@ -419,7 +419,7 @@ class Journal:
         """What `note_phone_tokens` wrote last ({} without a note one can read)."""
         try:
             record = json.loads(disk.read_regular(self.directory / PHONE_TOKENS))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
         if not isinstance(record, dict) or not all(
             isinstance(digests, list) and all(isinstance(each, str) for each in digests)
@@ -457,7 +457,7 @@ class Journal:
             record = json.loads(disk.read_regular(self.directory / DRAFT))
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, RecursionError) as error:
             raise JournalError(f"cannot read {DRAFT}: {error}") from error
         if not isinstance(record, dict):
             raise JournalError(f"{DRAFT} holds no note of lucky numbers")
@@ -556,7 +556,7 @@ def _seat_list(path: Path) -> tuple[list[dict[str, str]], str]:
         record = json.loads(disk.read_regular(path))
     except FileNotFoundError:
         return [], "is missing"
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return [], "cannot be read"
     keys = {"name", "kind", "pad"}
     if not isinstance(record, list) or not all(

@@ -97,6 +97,8 @@ def _json_object(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise Refused(f"not valid JSON ({error.msg} at column {error.colno})") from error
+    except RecursionError as error:  # brackets in brackets past Python's depth: no event
+        raise Refused("not valid JSON (nested too deeply)") from error
     if not isinstance(data, dict):
         raise Refused('each line must be a JSON object such as {"event": "roll", ...}')
     return data
@@ -266,6 +268,6 @@ def recorded_at(line: str | bytes) -> datetime | None:
     try:
         data = json.loads(line)
         when = datetime.fromisoformat(data["time"])
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):
         return None
     return when if when.tzinfo is not None else None

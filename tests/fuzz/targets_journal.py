@@ -1,150 +1,149 @@
-"""Fuzz targets for the games the tower keeps on its own disk (tools/fuzz.py): a power cut, a
-full SD card or a careless maker can leave any bytes in a game's log, and start-up must never
-be blocked by anything on disk. The fuzzed bytes are the newest game's log, in a journal of
-its own; the target raises only on a bug.
+"""Fuzz targets for the files the tower keeps on its own disk about games (tools/fuzz.py): a
+power cut, a full SD card or a careless maker can leave any bytes in a game's log, and start-up
+must never be blocked by them nor any reading of them end in a traceback.
 
-- `journal_start`: the tower starts on that journal (`Table.start`, as `run` does: the log
-  carried on, or set aside with words) and a new game can begin. Asserted: nothing the log
-  held is lost (set aside, its bytes are kept as they were; carried on, only a torn last line
-  may be cut, docs/game-log.md), and the new game's log is never the old one's.
-- `state_files`: any bytes in the files kept beside the games, then the same start.
-- `journal_read`: what reads the games back without starting a tower: `qwixx-tower history`
-  (its list, the players' figures, one game, JSON and CSV) and `qwixx-tower replay` of the
-  log, each ending in its output or in one sentence with its exit status, and the phones'
-  history pages.
+- `game_log`: the bytes as the newest game's log, beside a good finished game. The tower's
+  start (`read_back`, as `run` calls it) carries the game on or sets the log aside with words,
+  kept in quarantine/ as it was; the next game takes a number not used; `history` still lists
+  the good game.
+- `history_index`: the bytes as the history's index beside a good game whose size and time
+  its seed's lines match, so that what they say is trusted: the index is read, the standings
+  summed and the phones' history pages (the table, a player's, the game's) drawn, none the
+  "cannot be shown just now" of a handler's exception; the good game is listed once (what a
+  line matching it says of it is trusted: the index is a cache the tower alone writes).
+- `replay_log`: the bytes as the file `qwixx-tower replay` is given: a game or a LogError in
+  words, and the game's report (what `replay` prints) drawn.
 
-Kept inputs: tests/fuzz/seeds/TARGET/ (real logs the tower wrote: a finished classic game,
-one cut mid-game, finished Longo and X-Change games) and tests/fuzz/found/TARGET/.
+Kept inputs: tests/fuzz/seeds/TARGET/ (a real finished game's log, the golden story game, and
+cuts of it) and tests/fuzz/found/TARGET/ (what made a target fail).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
+import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
-from support.fuzz_doors import BOT, SCRATCH, table_for_fuzzing
-from support.fuzz_input import FuzzInput
+from aiohttp.test_utils import make_mocked_request
+from support.history import KNOWN
 
-from firmware_py.app import cli
-from firmware_py.app.assembly import attach_phones
 from firmware_py.app.web import history_pages
-from firmware_py.bus.results import NOTE, Results
-from firmware_py.journal.journal import DRAFT, PHONE_TOKENS, TABLE_SEATS, Journal
-from firmware_py.seats.phones.join_key import KEY_FILE, kept_join_key
-from firmware_py.table import Table
+from firmware_py.journal.disk import QUARANTINE
+from firmware_py.journal.history import history_lines
+from firmware_py.journal.index import INDEX
+from firmware_py.journal.journal import GameLog, Journal, ResumedGame, number_of
+from firmware_py.journal.lines import LogError, replay
+from firmware_py.rules import Start, game_report
+from firmware_py.table.startup import read_back
 
-LOG = "game-000001.jsonl"
-SEEDS = Path(__file__).parent / "seeds"
-CUT_MID_GAME = (SEEDS / "journal_start" / "classic-cut-mid-game.jsonl").read_bytes()
-STATE_FILES = ("game-000001.seats.json", "game-000002.jsonl", "game-000001.abandoned",
-               TABLE_SEATS, DRAFT, PHONE_TOKENS, KEY_FILE, NOTE, "history-index.jsonl",
-               "quarantine")  # fmt: skip
-HISTORY_COMMANDS = (
-    ["history"],
-    ["history", "--players"],
-    ["history", "--game", "1"],
-    ["history", "--json"],
-    ["history", "--csv"],
-)
+SCRATCH = "/dev/shm" if Path("/dev/shm").is_dir() else None  # each new game's start is fsynced
+_FOLDER = tempfile.TemporaryDirectory(prefix="qwixx-fuzz-journal-", dir=SCRATCH)
+GOOD = "game-000001.jsonl"  # the good finished game beside the fuzzed one
+FUZZED = "game-000002.jsonl"
+LOG_TIME = 1_764_000_000 * 10**9  # the good game's time in `history_index` (ns)
 
 
-@contextmanager
-def journal_holding(data: bytes) -> Iterator[Path]:
-    """A journal folder whose only game's log holds `data`, removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="qwixx-fuzz-journal-", dir=SCRATCH))
+class HeardNews:
+    """What the start said to the table, in words."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+
+    def tell(self, words: str) -> None:
+        self.words.append(words)
+
+    say = alert = problem = tell
+
+
+def _state_dir(data: bytes) -> Path:
+    """A fresh state directory: the good game, then `data` as the newest game's log."""
+    folder = Path(_FOLDER.name) / "state"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    shutil.copyfile(KNOWN, folder / GOOD)
+    (folder / FUZZED).write_bytes(data)
+    return folder
+
+
+def game_log(data: bytes) -> None:
+    folder = _state_dir(data)
+    journal, news = Journal(folder), HeardNews()
+    resumed = read_back(journal, news)
+    assert all(words for words in news.words), "the start said nothing about a log"
+    if resumed is not None:
+        _carry_on_is_the_fuzzed_game(*resumed)
+    elif not (folder / FUZZED).exists() and data.strip():
+        kept = list((folder / QUARANTINE).glob("game-000002*"))
+        assert [path.read_bytes() for path in kept] == [data], "a log set aside was not kept"
+        assert news.words, "a log was set aside in silence"
+    _next_game_takes_a_new_number(journal, folder)
+    lines = list(history_lines(folder))
+    assert any(line.startswith("game-000001 ") and "unreadable" not in line for line in lines)
+
+
+def _carry_on_is_the_fuzzed_game(resumed: ResumedGame, game_log: GameLog) -> None:
+    game_log.close()
+    assert resumed.path.name == FUZZED and not resumed.game.over
+    game_report(resumed.game)
+
+
+def _next_game_takes_a_new_number(journal: Journal, folder: Path) -> None:
+    names = [path.name for path in (*folder.iterdir(), *folder.glob(f"{QUARANTINE}/*"))]
+    used = [number for number in map(number_of, names) if number is not None]
+    with journal.begin(Start("classic", ("Ann", "Ben"))) as new:
+        number = number_of(new.path.name)
+        assert number is not None and number > max(used), f"the next game is {new.path.name}"
+
+
+def replay_log(data: bytes) -> None:
     try:
-        (folder / LOG).write_bytes(data)
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def journal_start(data: bytes) -> None:
-    with table_for_fuzzing("classic", [BOT]) as table:
-        folder = table.journal.directory
-        (folder / LOG).write_bytes(data)
-        asyncio.run(_start_and_begin(table))
-        _nothing_lost(folder, data)
-        newest = table.journal.current_game
-        assert newest is not None, "no game could begin after the start"
-        if newest.name == LOG:  # carried on: the log is the old one, cut at most at a torn line
-            kept = newest.read_bytes()
-            assert data.startswith(kept.rstrip(b"\n")) or kept.startswith(data), "log rewritten"
-
-
-async def _start_and_begin(table: Table) -> None:
-    """The start `run` makes, then a new game wherever the old one could not carry on."""
-    await table.start()
-    try:
-        if table.game is None or table.game.over:
-            table.new_game()
-        assert table.game is not None and not table.game.over, "no game after the start"
-    finally:
-        table.timers.end_phase()
-        await table.thrown.close()
-        if table.button is not None:
-            table.button.close()
-
-
-def _nothing_lost(folder: Path, data: bytes) -> None:
-    """The old log's bytes are still in the journal: carried on in place (a torn last line
-    cut), or set aside whole under another name (an empty file, no game, may go)."""
-    if not data:
+        game = replay(io.BytesIO(data))
+    except LogError as error:
+        assert str(error), "a log refused without words"
         return
-    if (folder / LOG).exists():
-        return  # carried on, or kept where it was (checked by the caller when carried on)
-    kept = [path for path in folder.rglob("*") if path.is_file() and path.read_bytes() == data]
-    assert kept, f"the old log's bytes are gone: {sorted(p.name for p in folder.rglob('*'))}"
+    game_report(game)
 
 
-def state_files(data: bytes) -> None:
-    """Any of the files the tower keeps beside its games, with any bytes (and the newest
-    game's log a good one cut mid-game, or any bytes too), then the start `run` makes: the
-    QR code's key, the phones' seats, the results' note for the bus, the table carried on or
-    set up, and a new game."""
-    fuzz = FuzzInput(data)
-    with table_for_fuzzing("classic", [BOT]) as table:
-        folder = table.journal.directory
-        (folder / LOG).write_bytes(CUT_MID_GAME if fuzz.flag() else fuzz.raw(4096))
-        for _ in range(fuzz.number(0, 6)):
-            (folder / fuzz.pick(STATE_FILES)).write_bytes(fuzz.raw(1024))
-        assert kept_join_key(folder), "no key for the QR code"
-        attach_phones(table, key=None)
-        Results(table.journal, "t1", "localhost:1883 qwixx/t1/result")
-        asyncio.run(_start_and_begin(table))
-        pages = history_pages(table.journal)
-        pages.standings.index.refresh()
-        pages.standings.update()
+def history_index(data: bytes) -> None:
+    folder = _history_dir(data)
+    pages = history_pages(Journal(folder))
+    pages.standings.index.refresh()
+    pages.standings.update()
+    # (an index line that matches the log's size and time is trusted as it is: what it says
+    # of the game is the fuzzer's, but the game is listed, once)
+    assert len(pages.standings.index.summaries) == 1, "the good game is not listed once"
+    loop = asyncio.new_event_loop()
+    try:
+        for path, handler, match in (
+            ("/history", pages._table, {}),
+            ("/history/player?name=Ben", pages._player, {}),
+            ("/history/game/1", pages._game, {"number": "1"}),
+        ):
+            request = make_mocked_request("GET", path, match_info=match)
+            page = loop.run_until_complete(pages._guarded(handler)(request))
+            assert page.status != 500, f"{path}: {page.text}"
+    finally:
+        loop.close()
 
 
-def journal_read(data: bytes) -> None:
-    with journal_holding(data) as folder:
-        for command in HISTORY_COMMANDS:
-            _said_or_refused([*command, "--state-dir", str(folder)])
-        _said_or_refused(["replay", str(folder / LOG)])
-        pages = history_pages(Journal(folder))
-        pages.standings.index.refresh()
-        pages.standings.update()
-
-
-def _said_or_refused(argv: list[str]) -> None:
-    """`qwixx-tower ARGV` ends in its output (0) or one sentence (its exit status)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(argv)
-    if status != 0:
-        said = err.getvalue().strip()
-        assert said and "Traceback" not in said, f"{argv[0]} failed without words: {status}"
+def _history_dir(data: bytes) -> Path:
+    """A fresh state directory: the good game, its time fixed (so that an index written for it
+    by the seeds is trusted, and the fuzzer changes what it says), and `data` as the index."""
+    folder = Path(_FOLDER.name) / "history"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    shutil.copyfile(KNOWN, folder / GOOD)
+    os.utime(folder / GOOD, ns=(LOG_TIME, LOG_TIME))
+    (folder / INDEX).write_bytes(data)
+    return folder
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {
-    "journal_start": journal_start,
-    "state_files": state_files,
-    "journal_read": journal_read,
+    "game_log": game_log,
+    "replay_log": replay_log,
+    "history_index": history_index,
 }

@@ -102,14 +102,30 @@ def test_the_index_never_changes_a_log(journal, tmp_path):
 
 @pytest.mark.parametrize(
     "index_text",
-    ["", "not json\n", '{"history-index": 999}\n', '{"history-index": 1}\n{"log": 3}\n'],
-    ids=["empty", "garbage", "another format", "a broken line"],
-)
+    ["", "not json\n", '{"history-index": 999}\n', '{"history-index": 1}\n{"log": 3}\n',
+     "[" * 100_000 + "\n", '{"history-index": 1}\n' + "[" * 100_000 + "\n",
+     '{"history-index": 1}\n{"log": "game-000001.jsonl", "size": Infinity, "time": 0, '
+     '"abandoned": false, "game": {}}\n'],
+    ids=["empty", "garbage", "another format", "a broken line", "a header nested too deeply",
+         "a line nested too deeply", "a size of Infinity"],
+)  # fmt: skip
 def test_an_index_that_cannot_be_trusted_is_read_afresh_from_the_logs(journal, tmp_path,
                                                                      index_text):  # fmt: skip
     truth = HistoryIndex(tmp_path).refresh()
     (tmp_path / INDEX).write_text(index_text)
     assert HistoryIndex(tmp_path).refresh() == truth
+
+
+@pytest.mark.parametrize("index_text", ["", "not json\n", '{"history-index": 999}\n'])
+def test_an_index_read_afresh_is_written_again_whole_for_the_next_start(journal, tmp_path,
+                                                                        index_text):  # fmt: skip
+    """Found by fuzzing: an index left empty (a power cut) or of another format had the fresh
+    lines appended after it, with no header of this format, so every later start read every
+    log again (half a minute with 10,000 games) and the file grew at each."""
+    (tmp_path / INDEX).write_text(index_text)
+    HistoryIndex(tmp_path).refresh()
+    header = (tmp_path / INDEX).read_text().splitlines()[0]
+    assert json.loads(header) == {"history-index": index.FORMAT}
 
 
 def test_a_stale_index_follows_the_logs_at_the_next_start(journal, tmp_path):

@@ -165,6 +165,20 @@ def test_an_unreadable_newest_game_is_moved_to_quarantine_unchanged_and_not_resu
         assert game_log.path.name == "game-000003.jsonl"
 
 
+def test_a_line_of_brackets_nested_too_deeply_is_set_aside_at_start_not_a_stopped_tower(tmp_path):
+    """Found by fuzzing (tests/fuzz/found/game_log/): a line of 100,000 '[' (a disk's garbage
+    or a careless edit) ended the start in Python's RecursionError, so the tower never came up
+    while the file stayed; now the log is set aside in words, kept, and the tower starts."""
+    bad = tmp_path / "game-000001.jsonl"
+    data = write_game(bad, GOOD_LINES, b"[" * 100_000 + b"\n")
+    journal = Journal(tmp_path)
+    found = journal.tidy()
+    assert [entry.name for entry in found] == ["game-000001.jsonl"]
+    assert "line 4: not valid JSON (nested too deeply)" in found[0].reason
+    assert (tmp_path / "quarantine" / "game-000001.jsonl").read_bytes() == data
+    assert journal.resume_latest() is None
+
+
 def test_directories_where_files_belong_are_set_aside(tmp_path):
     for name in ("game-000003.jsonl", "lucky-draft.json", "game-000004.seats.json"):
         (tmp_path / name).mkdir()
