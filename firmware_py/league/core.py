@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_py.journal.disk import set_aside
 from firmware_py.league.incoming import TOWER, NotAResult, Result, number_in, read_result
 from firmware_py.league.ratings import Ratings
-from firmware_py.league.store import SavedRatings, Store, StoreError
+from firmware_py.league.store import DamagedFile, SavedRatings, Store, StoreError, is_damage
 from firmware_py.league.tables import TableNow, read_state
 from firmware_py.league.tournament import Tournament
 from firmware_py.league.tournament_record import RecordRefused
@@ -183,17 +184,31 @@ class League:
 
 def open_league(database: Path, prefix: str) -> League:
     """The league over its file, read whole at its start (the ratings, every game, the
-    tournament); StoreError, in words, when the file cannot be used or is damaged (a power cut
-    on the card, a file edited by hand) rather than a traceback."""
+    tournament). A damaged file (a power cut on the card, a file edited by hand) is set aside
+    in quarantine/ beside it and a new one begun, which the towers fill again from their
+    journals as after --rebuild: the file is a cache, and nobody at a café should have to
+    delete it for the league to start. StoreError, in words, when no file can be had there."""
+    try:
+        return _league_over(database, prefix)
+    except DamagedFile as damage:
+        for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+            if path.exists():
+                set_aside(path, str(damage))
+        log.warning("%s: a new file is begun; every tower heard of fills it again", damage)
+        return _league_over(database, prefix)  # (a file that could not be moved: said)
+
+
+def _league_over(database: Path, prefix: str) -> League:
+    """The league over the file as it is; DamagedFile when SQLite finds it damaged (checked
+    now, not by a page drawn later in the evening)."""
     store = Store(database)
     try:
         damage = store.db.execute("PRAGMA integrity_check").fetchone()[0]
-        if damage != "ok":  # (found now, not by a page drawn later in the evening)
+        if damage != "ok":
             raise sqlite3.DatabaseError(damage.splitlines()[-1])  # one problem, one line
         return League(store, prefix)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
         store.close()
-        raise StoreError(
-            f"the league's file {database} is damaged ({error}): start the league once with "
-            "--rebuild to fill a new one from the towers' journals (docs/league.md)"
-        ) from error
+        if not is_damage(error):  # (another league holding the file is no damage to it)
+            raise StoreError(f"the league's file {database} cannot be used: {error}") from error
+        raise DamagedFile(f"the league's file {database} is damaged ({error})") from error

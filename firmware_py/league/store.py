@@ -53,6 +53,38 @@ class StoreError(TowerError):
     """The league's file cannot be opened or written (said with the file and why)."""
 
 
+class DamagedFile(StoreError):
+    """The league's file is there but damaged (a power cut on the card, bytes that are no
+    SQLite file, a file edited by hand past reading), as opposed to one that cannot be had
+    (no permission, another league holding it)."""
+
+
+# SQLite's result codes of a file that cannot be had just now or here (no permission, another
+# process holding it, a read-only or full or failing card, no memory), not one that is damaged
+NOT_DAMAGE = {
+    3,
+    5,
+    6,
+    7,
+    8,
+    10,
+    13,
+    14,
+    23,
+}  # PERM BUSY LOCKED NOMEM READONLY IOERR FULL CANTOPEN AUTH
+
+
+def is_damage(error: BaseException) -> bool:
+    """`error` says the file itself is damaged: bytes that are no SQLite file, a page or an
+    index broken, a schema edited past reading, text that is no text."""
+    if isinstance(error, UnicodeDecodeError):
+        return True
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.DatabaseError) and (
+        code is None or code & 0xFF not in NOT_DAMAGE
+    )
+
+
 class Store:
     """The SQLite file at `path` (made when missing)."""
 
@@ -68,7 +100,8 @@ class Store:
             self._prepared()
         except (sqlite3.Error, UnicodeDecodeError) as error:  # (the last: a damaged file)
             self.db.close()  # (not left holding the file's locks)
-            raise StoreError(f"the league's file {path} cannot be used: {error}") from error
+            kind = DamagedFile if is_damage(error) else StoreError
+            raise kind(f"the league's file {path} cannot be used: {error}") from error
 
     def _prepared(self) -> None:
         self.db.text_factory = _text  # a name damaged on the card is read, not a page lost

@@ -1,11 +1,12 @@
 """Fuzz targets for what the league reads back from its disk at its start (tools/fuzz.py): its
 one SQLite file (docs/league.md: the results, the towers heard of, the saved ratings, the
 tournament's rounds, seatings and games). A power cut, a full disk or an organiser editing the
-file with `sqlite3` can leave anything there; the league must then start, or say in words why
-it cannot (`StoreError`, which `qwixx-tower league` prints), never end in a traceback.
+file with `sqlite3` can leave anything there; the league must then start (a damaged file set
+aside and a new one begun: the file is a cache the towers fill again), never end in a
+traceback.
 
 - `league_file`: the whole file is the fuzzer's bytes (seeded with a real league's file, so
-  that mutation reaches the pages inside it): the league starts or says why in words. Its
+  that mutation reaches the pages inside it): the league starts, always. Its
   pages are not drawn here: a file whose schema was damaged yet passes SQLite's
   integrity_check (a column renamed) starts, then fails on a page (left open).
 - `league_rows`: a real league's file with one value of one row changed to anything SQLite
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
@@ -77,6 +79,7 @@ def _started(pages: bool = True) -> Iterator[League | None]:
     for extra in ("-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
             Path(f"{FILE}{extra}").unlink()
+    shutil.rmtree(FILE.parent / "quarantine", ignore_errors=True)  # (a damaged file goes there)
     try:
         league = open_league(FILE, "qwixx")
     except StoreError as error:
@@ -93,8 +96,8 @@ def _started(pages: bool = True) -> Iterator[League | None]:
 
 def league_file(data: bytes) -> None:
     FILE.write_bytes(data)
-    with _started(pages=False):  # (left open: a schema damaged past integrity_check, a page)
-        pass
+    with _started(pages=False) as league:  # (left open: a schema damaged past the check, a page)
+        assert league is not None, "the league did not start: its file is a cache, begun anew"
 
 
 def _value(fuzz: FuzzInput) -> object:

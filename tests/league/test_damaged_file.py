@@ -80,14 +80,34 @@ def test_a_name_damaged_on_the_card_is_shown_and_its_page_still_draws(tmp_path):
     assert "An\ufffd" in page
 
 
-def test_a_file_damaged_on_the_card_is_said_in_words_with_what_to_do(tmp_path):
+@pytest.mark.parametrize("damage", ["a page zeroed", "no SQLite file"])
+def test_a_file_damaged_on_the_card_is_set_aside_and_a_new_one_begun(tmp_path, damage):
+    """Nobody at a café should have to delete the league's file for the league to start: a
+    damaged file (once: a traceback, or a page failing later in the evening; then: a refusal
+    to start until someone ran --rebuild) is kept in quarantine/ as it was, and a new file is
+    begun, which the towers fill again from their journals (docs/league.md)."""
     path = league_file(tmp_path / "league.sqlite")
     data = bytearray(path.read_bytes())
-    data[4096 + 8 : 4096 + 64] = bytes(56)  # the second page's cells, zeroed by a power cut
+    if damage == "a page zeroed":
+        data[4096 + 8 : 4096 + 64] = bytes(56)  # the second page's cells, zeroed by a power cut
+    else:
+        data = bytearray(b"rubbish a power cut left " * 200)
     path.write_bytes(bytes(data))
 
-    with pytest.raises(StoreError, match=r"is damaged .*--rebuild"):
-        open_league(path, "qwixx")  # was: started; a page failed later on the damage
+    league = open_league(path, "qwixx")
+    assert league.store.games() == 0 and front_page(league)
+    assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == bytes(data)
+
+
+def test_a_file_that_cannot_be_had_is_said_and_left_where_it_is(tmp_path):
+    """What is no damage (here a folder where the file goes; likewise no permission, a card
+    gone read-only or failing, another process holding the file) is said in words, and
+    nothing is moved: a new file would not help."""
+    path = tmp_path / "league.sqlite"
+    (path / "kept").mkdir(parents=True)
+    with pytest.raises(StoreError, match="cannot be used"):
+        open_league(path, "qwixx")
+    assert (path / "kept").is_dir() and not (tmp_path / "quarantine").exists()
 
 
 def test_a_game_number_edited_into_text_does_not_stop_the_league_asking_the_towers(tmp_path):
