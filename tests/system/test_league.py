@@ -11,6 +11,7 @@ import json
 import re
 import sqlite3
 import urllib.request
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -81,9 +82,12 @@ def test_killed_mid_evening_the_league_loses_nothing_and_counts_nothing_twice(tm
         assert league.counts().get("malformed", 0) == 0
 
 
-def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path, broker):
-    """`league --rebuild` empties its file; every tower heard of (its retained availability)
-    is asked to publish its journal again, and the league holds the same games as before."""
+@pytest.mark.parametrize("how", ["--rebuild", "damaged"])
+def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path, broker, how):
+    """`league --rebuild` empties its file, and a file damaged on the card is set aside and a
+    new one begun at the start (docs/league.md); every tower heard of (its retained
+    availability) is asked to publish its journal again, and the league holds the same games
+    as before."""
     heard = BusListener(broker, "qwixx/+/result")
     with heard, tower(tmp_path, broker, "t1") as one, tower(tmp_path, broker, "t2") as two:
         with League(tmp_path / "league", broker) as league:
@@ -91,7 +95,15 @@ def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path,
             league.output.wait_until(lambda _: len(league.games()) >= 4 or None, HANG, every=0.05)
             league.stop()
             kept = set(league.games())
-            league.start("--rebuild")
+            if how == "damaged":
+                for extra in ("-wal", "-shm"):  # (the card's damage took the whole file)
+                    Path(f"{league.database}{extra}").unlink(missing_ok=True)
+                league.database.write_bytes(b"what a power cut left " * 100)
+                league.start()
+                quarantine = league.database.parent / "quarantine" / league.database.name
+                assert quarantine.read_bytes() == b"what a power cut left " * 100
+            else:
+                league.start("--rebuild")
             assert league.output.first(r"^0 games kept", 0, HANG), league.output.text
             league.output.wait_until(lambda _: set(league.games()) >= kept or None, HANG, 0.1)
             games, placings = games_and_placings(league)
