@@ -54,9 +54,7 @@ class StoreError(TowerError):
 
 
 class DamagedFile(StoreError):
-    """The league's file is there but damaged (a power cut on the card, bytes that are no
-    SQLite file, a file edited by hand past reading), as opposed to one that cannot be had
-    (no permission, another league holding it)."""
+    """The league's file is there but damaged, not merely out of reach just now."""
 
 
 # SQLite's result codes of a file that cannot be had just now or here (no permission, another

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
-from support import spawn
+from support import HANG, spawn
+from support.lines import Lines
 
 from firmware_py.app.config.league import ConfigError, parse_league_config
 
@@ -51,17 +53,41 @@ def test_the_command_says_a_missing_file_in_one_line(tmp_path):
     assert done.stderr.strip() == f"{missing}: no such file (docs/league.md shows one)"
 
 
-def test_a_league_file_that_is_not_a_database_is_said_in_one_line(tmp_path):
-    """The league's SQLite file overwritten by something else: the league says which file and
-    why, and starts nothing (the file is a cache: --rebuild makes it afresh)."""
+def test_a_league_file_that_cannot_be_had_is_said_in_one_line(tmp_path):
+    """A folder where the league's SQLite file goes (likewise no permission, a card gone
+    read-only): the league says which file and why, and starts nothing (a new file would not
+    help, and nothing is moved)."""
     database = tmp_path / "league.sqlite"
-    database.write_bytes(b"not a database, " * 100)
+    database.mkdir()
     config = tmp_path / "league.toml"
     config.write_text(f'[mqtt]\nhost = "localhost"\n[league]\ndatabase = "{database}"\n')
     done = spawn.run([*spawn.TOWER, "league", "--config", str(config)],
                      capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2
-    assert done.stderr.strip().endswith(
-        f"the league's file {database} cannot be used: file is not a database"
-    ), done.stderr
+    assert f"the league's file {database} cannot be used: " in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and database.is_dir()
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_a_league_file_that_is_not_a_database_is_set_aside_and_the_league_starts(tmp_path):
+    """The league's SQLite file overwritten by something else (the file is a cache, filled
+    again by the towers): kept in quarantine/ as it was, said in the log, a new one begun."""
+    database = tmp_path / "league.sqlite"
+    database.write_bytes(b"not a database, " * 100)
+    config = tmp_path / "league.toml"
+    config.write_text(
+        f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "127.0.0.1"\nport = 0\n'
+        f'database = "{database}"\n'
+    )
+    league = spawn.Popen([*spawn.TOWER, "league", "--config", str(config)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        assert league.stdout is not None
+        said = Lines(league.stdout)
+        assert said.first(r"^0 games kept", 0, HANG), said.text
+    finally:
+        league.terminate()
+        league.wait(timeout=HANG)
+    assert "league.sqlite is kept in" in said.text, said.text
+    assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == b"not a database, " * 100
+    assert "Traceback" not in said.text
