@@ -31,6 +31,7 @@ from firmware_py.journal.journal import (
     JournalError,
     is_abandoned,
     is_empty,
+    log_path,
     noted_seats,
     number_of,
     read_game,
@@ -209,7 +210,8 @@ class Results:
         result = result_of(self.tower_id, path, game)
         result["previous"] = self._previous(path)
         self._ended[path.name] = result["id"]  # the next one's previous, without reading again
-        self._ended.popitem(last=False) if len(self._ended) > LOOK_BACK else None
+        if len(self._ended) > LOOK_BACK:
+            self._ended.popitem(last=False)
         tag = self.tags(number_of(path.name) or 0)
         if tag is not None:
             result["round"] = tag
@@ -222,10 +224,9 @@ class Results:
         listing the journal, which holds thousands of logs."""
         number = number_of(path.name) or 0
         for earlier in range(number - 1, max(number - 1 - LOOK_BACK, 0), -1):
-            name = f"game-{earlier:06d}.jsonl"
-            if name in self._ended:
-                return self._ended[name]
-            log = path.with_name(name)
+            log = log_path(path.parent, earlier)
+            if log.name in self._ended:
+                return self._ended[log.name]
             try:
                 if read_game(log).game.over:
                     return game_id(self.tower_id, log)

@@ -492,7 +492,7 @@ class Journal:
             return GameLog(self._next_path(), new=True)
 
     def _next_path(self) -> Path:
-        return self.directory / f"game-{self._next_number():06d}.jsonl"
+        return log_path(self.directory, self._next_number())
 
     def _next_number(self) -> int:
         """One more than any game number used, in the directory or in quarantine/. The
@@ -664,6 +664,11 @@ def is_empty(path: Path) -> bool:
 
 
 _NUMBERED = re.compile(r"game-(\d+)(\.|$)")
+
+
+def log_path(directory: Path, number: int) -> Path:
+    """Where game `number`'s log is (game-000012.jsonl)."""
+    return directory / f"game-{number:06d}.jsonl"
 
 
 def number_of(name: str) -> int | None:

@@ -29,6 +29,7 @@ from firmware_py.journal.figures import (
     story_of_log,
 )
 from firmware_py.journal.index import HistoryIndex
+from firmware_py.journal.journal import log_path
 from firmware_py.story import GameStory
 
 STATE_WORDS = {
@@ -118,7 +119,7 @@ class Standings:
         if not summary.counts:
             words = STATE_WORDS.get(summary.state, summary.state)
             return GameAnswer(summary, why=f"game {number} {words}: it is not in the figures")
-        path = self.index.directory / f"game-{number:06d}.jsonl"
+        path = log_path(self.index.directory, number)
         try:
             data = disk.read_regular(path)
         except OSError as error:

@@ -211,4 +211,4 @@ def _league_over(database: Path, prefix: str) -> League:
         store.close()
         if not is_damage(error):  # (another league holding the file is no damage to it)
             raise StoreError(f"the league's file {database} cannot be used: {error}") from error
-        raise DamagedFile(f"the league's file {database} is damaged ({error})") from error
+        raise DamagedFile.of(database, error) from error

@@ -56,20 +56,15 @@ class StoreError(TowerError):
 class DamagedFile(StoreError):
     """The league's file is there but damaged, not merely out of reach just now."""
 
+    @classmethod
+    def of(cls, path: Path, why: object) -> DamagedFile:
+        return cls(f"the league's file {path} is damaged ({why})")
 
-# SQLite's result codes of a file that cannot be had just now or here (no permission, another
-# process holding it, a read-only or full or failing card, no memory), not one that is damaged
-NOT_DAMAGE = {
-    3,
-    5,
-    6,
-    7,
-    8,
-    10,
-    13,
-    14,
-    23,
-}  # PERM BUSY LOCKED NOMEM READONLY IOERR FULL CANTOPEN AUTH
+
+# SQLite's result codes of a file that cannot be had just now or here, not one that is damaged
+NOT_DAMAGE = {sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
+              sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR,
+              sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_AUTH}  # fmt: skip
 
 
 def is_damage(error: BaseException) -> bool:
@@ -98,8 +93,9 @@ class Store:
             self._prepared()
         except (sqlite3.Error, UnicodeDecodeError) as error:  # (the last: a damaged file)
             self.db.close()  # (not left holding the file's locks)
-            kind = DamagedFile if is_damage(error) else StoreError
-            raise kind(f"the league's file {path} cannot be used: {error}") from error
+            if is_damage(error):
+                raise DamagedFile.of(path, error) from error
+            raise StoreError(f"the league's file {path} cannot be used: {error}") from error
 
     def _prepared(self) -> None:
         self.db.text_factory = _text  # a name damaged on the card is read, not a page lost

@@ -1,6 +1,6 @@
 """The league's file damaged (a power cut on the card) or edited by hand (an organiser with
-`sqlite3`): the league starts and keeps every game beside a broken row, or says in words that
-the file is damaged and how to fill a new one; never a traceback (found by fuzzing,
+`sqlite3`): the league starts and keeps every game beside a broken row, or sets a damaged file
+aside and begins a new one the towers fill again; never a traceback (found by fuzzing,
 tests/fuzz/targets_league_files.py)."""
 
 from __future__ import annotations
