@@ -1,6 +1,6 @@
 """A tower whose journal holds a few known games, with the history's pages on its web server:
-for the history's tests over HTTP (tests/seats/test_history_pages.py) and in chromium
-(tests/system/test_history_browser.py)."""
+for the history's tests over HTTP (tests/seats/test_history_pages.py), in chromium
+(tests/system/test_history_browser.py) and in WebKit (tests/system/test_phone_webkit.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def renamed_game(path: Path, old: str, new: str) -> None:
             event["player"] = new
         lines.append(json.dumps(event))
     path.write_text("\n".join(lines) + "\n")
+
+
+def more_of_the_known_game(games: Path) -> None:
+    """Cleo's 3rd and 4th games (the known game again): enough for her trend chart."""
+    for number in (4, 5):
+        shutil.copyfile(KNOWN, games / f"game-{number:06d}.jsonl")
 
 
 def history_tower(tmp_path: Path, more: Callable[[Path], None] | None = None):

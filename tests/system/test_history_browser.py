@@ -11,12 +11,12 @@ QWIXX_UPDATE_GOLDEN=1 ./dev test tests/system/test_history_browser.py."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from support.browser import browser_module
-from support.history import KNOWN, history_tower
+from support.history import history_tower, more_of_the_known_game
+from support.page_probes import AFTER_A_FRAME, SIDEWAYS, SPILLS, UNFOLD, UNLABELLED
 from support.paths import GOLDEN
 from support.phone_page import (
     BOT,
@@ -35,35 +35,11 @@ from firmware_py.app.web import history_pages
 from firmware_py.seats.phones.server import WebServer
 
 pytestmark = browser_module("browser-history")
-AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-# What reaches past the phone's right edge: not a table or a chart in its scrolling box, nor a
-# chart's parts (an SVG clips what it holds to its own box)
-SPILLS = """() => [...document.querySelectorAll('main *')]
-    .filter(e => !e.closest('.table-box, .chart-box') && !e.closest('svg *'))
-    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-    .map(e => e.tagName + ' ' + e.textContent.slice(0, 30))"""
 # The smallest words of any chart on the page as drawn, in CSS px: each text's size in the
 # chart's own units, times the chart's width on the page over its width in those units
 SMALLEST_CHART_WORDS = """() => Math.min(...[...document.querySelectorAll('svg.chart')].flatMap(
     svg => [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))
         * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)))"""
-# Whatever must be scrolled sideways to be read whole: the page, a chart's box, or a table's box
-# (the sheets' tables and those folded under the charts)
-SIDEWAYS = """() => [document.documentElement,
-    ...document.querySelectorAll('.chart-box, .table-box')]
-    .filter(box => box.scrollWidth > box.clientWidth)
-    .map(box => box.querySelector('svg, caption')?.textContent.slice(0, 40) ?? box.tagName)"""
-UNFOLD = "document.querySelectorAll('details').forEach(d => d.open = true)"
-# Each cell of a table folded under a chart, where its column's heading is not in sight above
-# it (its headings' row hidden for the eye): the cells whose heading is not shown beside them
-UNLABELLED = """() => [...document.querySelectorAll('details table')].flatMap(table => {
-    const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent);
-    const seen = table.querySelector('thead').getBoundingClientRect().height > 1;
-    return [...table.querySelectorAll('tbody tr')].flatMap(row => [...row.cells].filter(
-        (cell, column) => !seen && (cell.dataset.label !== heads[column]
-            || ['none', 'normal'].includes(getComputedStyle(cell, '::before').content)
-            || cell.getBoundingClientRect().width < 16)))
-        .map(cell => table.caption.textContent + ': ' + cell.textContent)})"""
 CHARTS = """() => [...document.querySelectorAll('svg.chart')].map(svg => [
     svg.getAttribute('role'),
     svg.getAttribute('aria-labelledby').split(' ')
@@ -178,12 +154,6 @@ def test_at_360_px_the_pages_match_their_pictures_and_nothing_runs_off_the_side(
     play_in_browser(table, server, steps)
 
 
-def _more_of_the_known_game(games) -> None:
-    """Cleo's 3rd and 4th games (the known game again): enough for her trend chart."""
-    for number in (4, 5):
-        shutil.copyfile(KNOWN, games / f"game-{number:06d}.jsonl")
-
-
 async def _at_text_size(page, url: str, text: str) -> list[str]:
     await page.goto(url)
     await page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
@@ -201,7 +171,7 @@ def test_with_large_text_no_chart_and_no_figures_table_scrolls_sideways(tmp_path
     unfolded, no table under a chart scrolls sideways either, each cell showing its heading.
     The pictures were looked at (QWIXX_SHOTS=folder saves them); the game-over page's figures
     are checked in the next test."""
-    table, server = history_tower(tmp_path, _more_of_the_known_game)
+    table, server = history_tower(tmp_path, more_of_the_known_game)
     pages = {"game": "/history/game/2", "player": "/history/player?name=Cleo"}
 
     async def steps(browser) -> None:
@@ -261,7 +231,7 @@ def test_at_200_percent_text_the_tables_under_the_charts_are_still_read_as_table
     finds in chromium's accessibility tree at the usual size: a table named by its caption,
     its rows, its column headings and row headings, and its cells, each heard once (the
     heading shown beside a cell is not read again as part of it)."""
-    table, server = history_tower(tmp_path, _more_of_the_known_game)
+    table, server = history_tower(tmp_path, more_of_the_known_game)
 
     async def steps(browser) -> None:
         page = await phone(browser, mobile=True)

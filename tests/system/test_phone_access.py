@@ -12,6 +12,7 @@ import itertools
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 from support.browser import browser_module
+from support.page_probes import AFTER_A_FRAME, CELLS_OUT_OF_VIEW, LAYOUT, TOO_SMALL
 from support.phone_page import (
     CODE,
     MACHADO,
@@ -35,13 +36,6 @@ from firmware_py.rules import Mark, Pass, Roll
 
 pytestmark = browser_module("browser-access")
 TARGET = 44  # CSS px: the smallest control a thumb hits reliably (WCAG 2.5.5)
-
-TOO_SMALL = """() => [...document.querySelectorAll('button, input, select, a, label')]
-    .filter(e => e.offsetParent !== null)
-    .filter(e => !(e.type === 'checkbox' && e.closest('label')))  /* its label is the target */
-    .map(e => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
-    .filter(([, box]) => box.width < 44 || box.height < 44)
-    .map(([name, box]) => `${name}: ${Math.round(box.width)} x ${Math.round(box.height)}`)"""
 
 
 MOVE_BUTTONS_OF_LEGAL_CELLS = """() => [...document.querySelectorAll('#sheet .cell.legal')]
@@ -714,23 +708,6 @@ def test_colour_blind_players_tell_a_cells_states_apart(tmp_path):
 
 # ---- large text, zoom, landscape -----------------------------------------------------------------
 
-LAYOUT = """() => {
-    const box = (selector) => {
-        const e = document.querySelector(selector);
-        if (!e || e.offsetParent === null) return null;
-        const r = e.getBoundingClientRect();
-        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
-    };
-    const cells = [...document.querySelectorAll('#sheet .cell:not(.lock)')];
-    return {
-        page: document.documentElement.scrollWidth,
-        number: parseFloat(getComputedStyle(document.querySelector('#sheet .number')).fontSize),
-        spilled: cells.filter(c => c.scrollWidth > c.clientWidth + 1).length,
-        total: box('#total'), sheet: box('#sheet'), moves: box('#moves'),
-        confirm: box('#confirm-button'), pass: box('#pass'),
-    };
-}"""
-
 
 async def deciding(page) -> dict:
     """The page in action 1 with a mark selected: where things are."""
@@ -738,22 +715,6 @@ async def deciding(page) -> dict:
     await page.click("#moves .move")
     await page.wait_for_selector("#confirm-button:not([hidden])")
     return await page.evaluate(LAYOUT)
-
-
-# Cells of the sheet a player cannot see: beyond the side of the page, or of their own row
-# (a row that scrolls sideways hides them, with nothing on a phone's screen to say so).
-CELLS_OUT_OF_VIEW = """() => {
-    const page = document.documentElement.clientWidth;
-    return [...document.querySelectorAll('#sheet .cells')].flatMap((cells) => {
-        const row = cells.getBoundingClientRect();
-        return [...cells.children].filter((cell) => {
-            const box = cell.getBoundingClientRect();
-            return box.left < Math.max(0, row.left) - 0.5
-                || box.right > Math.min(page, row.right) + 0.5;
-        }).map((cell) => `${cell.dataset.row} ${cell.dataset.number}`);
-    });
-}"""
-AFTER_A_FRAME = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def test_at_200_percent_text_the_numbers_grow_and_nothing_runs_off_the_side(tmp_path):

@@ -16,6 +16,7 @@ from support import HANG
 from support.browser import browser_module, connected, run_in_browser_loop
 from support.doors import PadDoor
 from support.fakes import micropython_binary
+from support.page_probes import DRAWN_PARTS, PLAY_BY_ITSELF
 from support.paths import GOLDEN
 from support.phone_page import same_picture
 from support.table import PACE, until
@@ -117,50 +118,6 @@ def test_a_phone_joins_from_the_qr_link_and_sees_its_sheet(bot_tower):
         await matches_golden(page, "action1")
 
     with_browser(table, server, steps)
-
-
-# A player who taps, as soon as the page offers it, the first thing there is to tap: a choice,
-# the confirm button, the first move, else "pass". It lives in the page and acts when the page
-# changes (and every quarter second besides), instead of the test asking the page over the
-# DevTools protocol every few milliseconds (which cost chromium more CPU than the game itself).
-# What it tapped is counted in `taps`.
-PLAY_BY_ITSELF = """() => {
-    window.taps = {choice: 0, mark: 0, select: 0, pass: 0};
-    const tapAnything = () => {
-        if (document.body.classList.contains("busy")) return "";
-        const choice = document.querySelector("#choices:not([hidden]) button");
-        if (choice) { choice.click(); return "choice"; }
-        const confirm = document.querySelector(
-            "#confirm:not([hidden]) #confirm-button:not([hidden])");
-        if (confirm) { confirm.click(); return "mark"; }
-        const move = document.querySelector("#moves:not([hidden]) button");
-        if (move) { move.click(); return "select"; }
-        const pass = document.getElementById("pass");
-        if (!pass.hidden) { pass.click(); return "pass"; }
-        return "";
-    };
-    let soon = null;
-    const tapSoon = () => {
-        if (soon !== null) return;
-        soon = setTimeout(() => {
-            soon = null;
-            const done = tapAnything();
-            if (done) taps[done] += 1;
-        }, 20);
-    };
-    new MutationObserver(tapSoon).observe(
-        document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-    setInterval(tapSoon, 250);
-    tapSoon();
-}"""
-
-
-# The parts of the phone page that a view draws, as HTML. The page changes them in place from
-# view to view (or leaves them when their view is unchanged); after a whole game of that they
-# must be what the same view draws on a page loaded afresh.
-DRAWN_PARTS = """() => Object.fromEntries(
-    ["sheet", "dice", "penalties", "total", "scores", "moves", "lucky"].map(
-        (id) => [id, document.getElementById(id).outerHTML]))"""
 
 
 def test_the_qr_links_key_joins_with_nothing_to_type_and_a_stale_one_asks_for_the_code(

@@ -1,0 +1,206 @@
+"""The phone page in WebKit, the engine of Safari and of every browser on an iPhone: Debian's
+WebKitGTK, its MiniBrowser driven through WebKitWebDriver by Selenium (W3C WebDriver).
+
+Each phone is a MiniBrowser of its own (own storage) on an X screen of its own the size of the
+phone (Xvfb), full screen under a small window manager (matchbox), so that the page's viewport is
+the phone's: 360 x 740 CSS px, its scroll bars drawn over the page as a phone's are. Selenium
+blocks, so each step runs on a thread (`asyncio.to_thread`) while the table plays on in its loop;
+the steps are named as Playwright's (`goto`, `click`, `evaluate`, `wait_for_function`) so that a
+WebKit test reads as the chromium tests beside it do.
+
+Uncaught errors of the page's script are collected from the first step after a page is loaded
+(WebDriver has no event for them): a script that fails while loading shows as a page that never
+seats its player."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from support import HANG
+
+MINIBROWSERS = sorted(glob.glob("/usr/lib/*/webkit2gtk-4.1/MiniBrowser"))
+DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
+PROGRAMS = {"WebKitWebDriver": DRIVER, "Xvfb": shutil.which("Xvfb") or "/usr/bin/Xvfb",
+            "matchbox-window-manager": shutil.which("matchbox-window-manager")
+            or "/usr/bin/matchbox-window-manager"}  # fmt: skip
+SMALL_PHONE = (360, 740)
+POLL = 0.05  # seconds between two looks at the page while waiting for it
+
+# The page's uncaught errors, kept in the page from the first step after it loaded
+KEEP_ERRORS = """if (!window.qwixxErrors) {
+    window.qwixxErrors = [];
+    addEventListener('error', (e) => qwixxErrors.push(String(e.message)));
+    addEventListener('unhandledrejection', (e) => qwixxErrors.push(String(e.reason)));
+}"""
+# The source of a function (FUNCTION, written into the script: the page's CSP rightly refuses
+# `eval`, while WebDriver's own scripts run beside it), called with the script's arguments but
+# the last, WebDriver's callback; its promise awaited
+CALL = """const done = arguments[arguments.length - 1];
+const args = Array.prototype.slice.call(arguments, 0, arguments.length - 1);
+Promise.resolve().then(() => (FUNCTION)(...args)).then(
+    (value) => done({value: value === undefined ? null : value}),
+    (error) => done({error: String(error)}));"""
+
+
+def missing() -> list[str]:
+    """What of WebKit's parts this machine lacks (./dev test installs them with apt-get)."""
+    parts = {**PROGRAMS, "MiniBrowser": MINIBROWSERS[0] if MINIBROWSERS else ""}
+    return [name for name, path in parts.items() if not path or not os.path.exists(path)]
+
+
+def webkit_module(group: str) -> list[pytest.MarkDecorator]:
+    """The marks of a module of WebKit tests (`pytestmark`): run by one worker (--dist
+    loadgroup: a MiniBrowser is a browser's worth of CPU); skipped where Selenium or WebKit's
+    parts are missing, except under CI, where they must be there and the tests fail instead."""
+    from importlib.util import find_spec
+
+    lacking = missing() + ([] if find_spec("selenium") else ["selenium (test extra)"])
+    absent = bool(lacking) and os.environ.get("CI") != "true"
+    return [
+        pytest.mark.skipif(absent, reason=f"no {', '.join(lacking)}: ./dev test installs it"),
+        pytest.mark.xdist_group(group),
+    ]
+
+
+@contextlib.contextmanager
+def webkit_phone(size: tuple[int, int] = SMALL_PHONE) -> Iterator[WebKitPage]:
+    """A phone of `size` CSS px (width, height) with WebKit's browser open on it."""
+    assert missing() == [], f"WebKit's parts are missing: {missing()}"
+    with _screen(size) as display:
+        page = _browser_on(display)
+        try:
+            yield page
+        finally:
+            page.driver.quit()
+
+
+@contextlib.contextmanager
+def _screen(size: tuple[int, int]) -> Iterator[str]:
+    """An X screen of `size` with a window manager that shows each window full screen; its
+    display name (a free one, which Xvfb picks and writes to the pipe)."""
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(
+        [PROGRAMS["Xvfb"], "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
+         "-nolisten", "tcp", "-nolisten", "unix"],
+        pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    manager = None
+    try:
+        with os.fdopen(read) as pipe:
+            display = f":{pipe.readline().strip()}"
+        manager = subprocess.Popen(
+            [PROGRAMS["matchbox-window-manager"], "-use_titlebar", "no"],
+            env={**os.environ, "DISPLAY": display}, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        yield display
+    finally:
+        for process in (manager, xvfb):
+            if process is not None:
+                process.terminate()
+                process.wait(HANG)
+
+
+def _browser_on(display: str) -> WebKitPage:
+    from selenium import webdriver
+    from selenium.webdriver.webkitgtk.options import Options
+    from selenium.webdriver.webkitgtk.service import Service
+
+    options = Options()
+    options.binary_location = MINIBROWSERS[0]
+    options.add_argument("--automation")
+    options.add_argument("--full-screen")
+    environment = {**os.environ, "DISPLAY": display, "NO_AT_BRIDGE": "1"}
+    service = Service(executable_path=DRIVER, env=environment)
+    driver = webdriver.WebKitGTK(options=options, service=service)
+    driver.set_page_load_timeout(HANG)
+    driver.set_script_timeout(HANG)
+    return WebKitPage(driver)
+
+
+class WebKitPage:
+    """One phone's page in WebKit: the steps a test takes, each awaited on a thread."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self.errors: list[str] = []  # uncaught errors of the pages this phone showed
+
+    async def goto(self, url: str) -> None:
+        await asyncio.to_thread(self._loaded, self.driver.get, url)
+
+    async def reload(self) -> None:
+        await asyncio.to_thread(self._loaded, self.driver.refresh)
+
+    def _loaded(self, load: Any, *args: Any) -> None:
+        self._keep_errors()
+        load(*args)
+        self.driver.execute_script(KEEP_ERRORS)
+
+    def _keep_errors(self) -> None:
+        """The page's errors, kept here (before another page replaces it), and cleared there."""
+        with contextlib.suppress(Exception):  # (no page yet)
+            script = "const e = window.qwixxErrors || []; window.qwixxErrors = []; return e"
+            self.errors += self.driver.execute_script(script)
+
+    async def evaluate(self, function: str, *args: Any) -> Any:
+        """What the JavaScript function `function` returns (its promise awaited), as JSON."""
+        return await asyncio.to_thread(self._call, function, *args)
+
+    def _call(self, function: str, *args: Any) -> Any:
+        answer = self.driver.execute_async_script(CALL.replace("FUNCTION", function), *args)
+        if "error" in answer:
+            raise AssertionError(f"the page's script failed: {answer['error']}")
+        return answer["value"]
+
+    async def wait_for_function(self, function: str, *args: Any) -> Any:
+        """The first truthy answer of `function`, asked again until it comes (at most HANG s)."""
+        return await asyncio.to_thread(self._until, function, *args)
+
+    def _until(self, function: str, *args: Any) -> Any:
+        deadline = time.monotonic() + HANG
+        while not (answer := self._call(function, *args)):
+            assert time.monotonic() < deadline, f"the page never showed {function}"
+            time.sleep(POLL)
+        return answer
+
+    async def wait_for_selector(self, selector: str) -> None:
+        await self.wait_for_function("(s) => document.querySelector(s) !== null", selector)
+
+    async def click(self, selector: str) -> None:
+        """A tap on the element, as WebDriver's click makes one: scrolled into view, and
+        refused if anything else would take the tap."""
+        await asyncio.to_thread(lambda: self.driver.find_element("css selector", selector).click())
+
+    async def fill(self, selector: str, text: str) -> None:
+        def typed() -> None:
+            field = self.driver.find_element("css selector", selector)
+            field.clear()
+            field.send_keys(text)
+
+        await asyncio.to_thread(typed)
+
+    async def roles(self, selector: str) -> list[tuple[str, str]]:
+        """(tag, role) of each element `selector` finds, the role as WebKit's accessibility
+        tree computes it (WebDriver's computed role): what VoiceOver is told the element is."""
+
+        def computed() -> list[tuple[str, str]]:
+            found = self.driver.find_elements("css selector", selector)
+            return [(element.tag_name.lower(), element.aria_role) for element in found]
+
+        return await asyncio.to_thread(computed)
+
+    async def script_errors(self) -> list[str]:
+        """The uncaught errors of every page this phone has shown, the one it shows included."""
+        await asyncio.to_thread(self._keep_errors)
+        return self.errors

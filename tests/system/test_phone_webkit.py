@@ -1,0 +1,201 @@
+"""The phone page in WebKit, the engine of Safari and of every browser on an iPhone (Debian's
+WebKitGTK through WebDriver, tests/support/webkit.py), held to the measures the chromium tests
+beside it hold it to: a player joins from the QR code's link, crosses with a tap and a confirm
+and plays a whole game against the tower, and a reload brings them back into their seat; on a
+360 px phone at 200 % text every sheet's cells stay in view and every control stays 44 px; the
+history's pages need no sideways scrolling; and a table folded into blocks under a chart is
+still a table, row by row and cell by cell, in WebKit's accessibility tree (what VoiceOver
+reads, docs/accessibility.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+from support.history import history_tower, more_of_the_known_game
+from support.page_probes import (
+    AFTER_A_FRAME,
+    CELLS_OUT_OF_VIEW,
+    DRAWN_PARTS,
+    LAYOUT,
+    PLAY_BY_ITSELF,
+    SIDEWAYS,
+    SPILLS,
+    TOO_SMALL,
+    UNFOLD,
+    UNLABELLED,
+)
+from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
+from support.webkit import webkit_module, webkit_phone
+
+from firmware_py.rules import Roll
+from sheets import sheet_names
+
+pytestmark = webkit_module("webkit")
+LEGAL = """() => [...document.querySelectorAll('#sheet .cell.legal')]
+    .map(c => c.dataset.row + ' ' + c.dataset.number)"""
+SCORES = "() => [...document.querySelectorAll('#scores li')].map(i => [i.value, i.textContent])"
+
+
+def text_size(size: str) -> str:
+    return f"() => {{ document.documentElement.style.fontSize = '{size}'; }}"
+
+
+async def seated(page, server, name: str) -> None:
+    """Open the QR code's link (its code fills the form), join as `name`, see the sheet."""
+    await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+    await page.wait_for_selector("#join:not([hidden])")
+    assert await page.evaluate("() => document.getElementById('code').value") == CODE
+    await page.fill("#name", name)
+    await page.click("#join-button")
+    await _shows_the_sheet_of(page, name)
+
+
+async def _shows_the_sheet_of(page, name: str) -> None:
+    await page.wait_for_selector("#game:not([hidden])")
+    await page.wait_for_function("(n) => document.getElementById('player').textContent === n", name)
+
+
+def ranking(game) -> list[list]:
+    """Best total first, each numbered by its place; players level share the number."""
+    totals = sorted(((game.total(p.name), p.name) for p in game.players), key=lambda t: -t[0])
+    return [[1 + sum(other > total for other, _ in totals), f"{name}: {total}"]
+            for total, name in totals]  # fmt: skip
+
+
+def test_in_webkit_a_player_crosses_a_five_plays_the_game_out_and_a_reload_keeps_the_seat(
+    tmp_path,
+):
+    """Dora on an iPhone's engine against Bot: the four 5s are offered after Bot's 4 + 1, a tap
+    on red 5 and on confirm crosses it at the tower; then she plays on (the first thing offered,
+    or pass) until the game is over; her page shows her score and the places as the tower
+    counts them, and reloaded, it is back in her seat with the same game over drawn."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(page) -> None:
+        await seated(page, server, "Dora")
+        table.settings = replace(table.settings, pace=0.02)  # Bot plays briskly from now on
+        bot_rolls_five(table)
+        assert await page.wait_for_function(LEGAL) == ["red 5", "yellow 5", "green 5", "blue 5"]
+        await page.click("#moves .move[data-row='red'][data-number='5']")
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
+        assert table.game.player("Dora").crosses(0) == 1
+        await page.evaluate(PLAY_BY_ITSELF)
+        while not table.game.over:
+            if table.game.phase == "roll" and table.game.active_name == "Dora":
+                table.press()  # the tower's roll button, for the phone player's roll
+            await asyncio.sleep(0.02)
+        taps = await page.evaluate("() => taps")
+        assert taps["mark"] > 0 and taps["pass"] > 0, taps
+        await page.wait_for_function("() => document.getElementById('text')"
+                                     ".textContent.includes('Game over')")  # fmt: skip
+        total = await page.evaluate("() => document.getElementById('total').textContent")
+        assert total == f"score {table.game.total('Dora')}"
+        assert await page.evaluate(SCORES) == ranking(table.game)
+        drawn = await page.evaluate(DRAWN_PARTS)
+        await page.reload()
+        await _shows_the_sheet_of(page, "Dora")
+        await page.wait_for_function("() => document.getElementById('text')"
+                                     ".textContent.includes('Game over')")  # fmt: skip
+        await page.evaluate(f"() => {AFTER_A_FRAME}")  # rows fitted to the width (app.js)
+        assert await page.evaluate(DRAWN_PARTS) == drawn
+        assert [seat.name for seat in table.seating.seats] == ["Bot", "Dora"]
+
+    in_webkit(table, server, steps)
+
+
+@pytest.mark.parametrize("variant", sheet_names())
+def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_phone(
+    tmp_path, variant
+):
+    """Each sheet, a mark chosen in action 1: at 200 % text its numbers are twice the size,
+    rows wrap rather than run off the side (no cell out of view, none spilling its number),
+    the page scrolls no sideways, and every control is still 44 px."""
+    table, _, server = web_tower(tmp_path, [BOT], variant=variant)
+
+    async def steps(page) -> None:
+        await seated(page, server, "Dora")
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        await page.click("#moves .move")
+        await page.wait_for_selector("#confirm-button:not([hidden])")
+        usual = await page.evaluate(LAYOUT)
+        await page.evaluate(text_size("200%"))
+        await page.evaluate(f"() => {AFTER_A_FRAME}")
+        large = await page.evaluate(LAYOUT)
+        assert large["number"] >= 1.9 * usual["number"]
+        assert large["page"] <= 360 and large["spilled"] == 0
+        assert large["total"]["right"] <= 360
+        assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
+        assert await page.evaluate(TOO_SMALL) == []
+
+    in_webkit(table, server, steps)
+
+
+HISTORY = {"game": "/history/game/2", "player": "/history/player?name=Cleo"}
+
+
+def test_in_webkit_at_200_percent_text_the_history_needs_no_sideways_scrolling(tmp_path):
+    """A game's story and a player's page on a 360 px phone at 200 % text, every table under
+    a chart unfolded: nothing runs off the side, no chart or table scrolls sideways, and each
+    cell of a table folded into blocks shows its column's heading beside it."""
+    table, server = history_tower(tmp_path, more_of_the_known_game)
+
+    async def steps(page) -> None:
+        for name, path in HISTORY.items():
+            await _unfolded_at(page, f"http://127.0.0.1:{server.port}{path}", "200%")
+            assert await page.evaluate("() => document.documentElement.scrollWidth") <= 360
+            assert await page.evaluate(SPILLS) == [], name
+            assert await page.evaluate(SIDEWAYS) == [], name
+            assert await page.evaluate(UNLABELLED) == [], name
+
+    in_webkit(table, server, steps)
+
+
+def test_in_webkit_a_table_folded_into_blocks_is_still_read_as_a_table(tmp_path):
+    """The tables under the charts, laid out as blocks at 200 % text on a 360 px phone, are
+    what WebKit's accessibility tree has at the usual size, where they are laid out as
+    tables: a table, its row groups and rows, its column and row headings, and its cells
+    (WebKit is reported to drop a table's semantics when CSS makes its parts blocks; the
+    markup's roles keep them, docs/accessibility.md)."""
+    table, server = history_tower(tmp_path, more_of_the_known_game)
+    parts = "details table, details table *:not(caption)"
+
+    async def steps(page) -> None:
+        for path in HISTORY.values():
+            read = {}
+            for size in ("100%", "200%"):
+                await _unfolded_at(page, f"http://127.0.0.1:{server.port}{path}", size)
+                read[size] = await page.roles(parts)
+            assert read["200%"] == read["100%"], path
+            roles = {role for _, role in read["200%"]}
+            assert {"table", "row", "columnheader", "cell"} <= roles, (path, roles)
+            assert ("td", "cell") in read["200%"] and ("table", "table") in read["200%"]
+
+    in_webkit(table, server, steps)
+
+
+def in_webkit(table, server, steps) -> None:
+    """Start a phone with WebKit on it, then run the table and its web server while `await
+    steps(page)` plays; no uncaught error of the page's script on the way."""
+    with webkit_phone() as page:
+
+        async def play() -> None:
+            await steps(page)
+            assert await page.script_errors() == [], "the page's script failed"
+
+        run_with_server(table, server, play)
+
+
+async def _unfolded_at(page, url: str, size: str) -> None:
+    await page.goto(url)
+    await page.evaluate(text_size(size))
+    await page.evaluate(f"() => {{ {UNFOLD}; }}")
+    await page.evaluate("() => document.fonts.ready.then(() => null)")
+    await page.evaluate(f"() => {AFTER_A_FRAME}")
