@@ -36,20 +36,28 @@ PROGRAMS = {"WebKitWebDriver": DRIVER, "Xvfb": shutil.which("Xvfb") or "/usr/bin
 SMALL_PHONE = (360, 740)
 POLL = 0.05  # seconds between two looks at the page while waiting for it
 
-# The page's uncaught errors, kept in the page from the first step after it loaded
+# The page's uncaught errors and what its Content Security Policy refused, kept in the page
+# from the first step after it loaded (written into every script WebDriver runs in it)
 KEEP_ERRORS = """if (!window.qwixxErrors) {
     window.qwixxErrors = [];
     addEventListener('error', (e) => qwixxErrors.push(String(e.message)));
     addEventListener('unhandledrejection', (e) => qwixxErrors.push(String(e.reason)));
+    document.addEventListener('securitypolicyviolation',
+        (e) => qwixxErrors.push(`refused by ${e.violatedDirective}: ${e.blockedURI}`));
 }"""
 # The source of a function (FUNCTION, written into the script: the page's CSP rightly refuses
 # `eval`, while WebDriver's own scripts run beside it), called with the script's arguments but
-# the last, WebDriver's callback; its promise awaited
-CALL = """const done = arguments[arguments.length - 1];
+# the last, WebDriver's callback; its promise awaited, and the errors kept so far handed over
+CALL = (
+    KEEP_ERRORS
+    + """
+const done = arguments[arguments.length - 1];
 const args = Array.prototype.slice.call(arguments, 0, arguments.length - 1);
+const kept = () => window.qwixxErrors.splice(0);
 Promise.resolve().then(() => (FUNCTION)(...args)).then(
-    (value) => done({value: value === undefined ? null : value}),
-    (error) => done({error: String(error)}));"""
+    (value) => done({value: value === undefined ? null : value, errors: kept()}),
+    (error) => done({error: String(error), errors: kept()}));"""
+)
 
 
 def missing() -> list[str]:
@@ -143,15 +151,11 @@ class WebKitPage:
         await asyncio.to_thread(self._loaded, self.driver.refresh)
 
     def _loaded(self, load: Any, *args: Any) -> None:
-        self._keep_errors()
-        load(*args)
-        self.driver.execute_script(KEEP_ERRORS)
-
-    def _keep_errors(self) -> None:
-        """The page's errors, kept here (before another page replaces it), and cleared there."""
+        """The page loaded, its errors kept from now on (the last page's handed over)."""
         with contextlib.suppress(Exception):  # (no page yet)
-            script = "const e = window.qwixxErrors || []; window.qwixxErrors = []; return e"
-            self.errors += self.driver.execute_script(script)
+            self._call("() => null")
+        load(*args)
+        self._call("() => null")
 
     async def evaluate(self, function: str, *args: Any) -> Any:
         """What the JavaScript function `function` returns (its promise awaited), as JSON."""
@@ -159,6 +163,7 @@ class WebKitPage:
 
     def _call(self, function: str, *args: Any) -> Any:
         answer = self.driver.execute_async_script(CALL.replace("FUNCTION", function), *args)
+        self.errors += answer["errors"]
         if "error" in answer:
             raise AssertionError(f"the page's script failed: {answer['error']}")
         return answer["value"]
@@ -182,11 +187,23 @@ class WebKitPage:
         refused if anything else would take the tap."""
         await asyncio.to_thread(lambda: self.driver.find_element("css selector", selector).click())
 
+    async def click_button(self, name: str) -> None:
+        """A tap on the button that says `name`."""
+        path = f"//button[normalize-space()={_quoted(name)}]"
+        await asyncio.to_thread(lambda: self.driver.find_element("xpath", path).click())
+
+    async def wait_for_text(self, text: str) -> None:
+        await self.wait_for_function("(t) => document.body.innerText.includes(t)", text)
+
     async def fill(self, selector: str, text: str) -> None:
+        """`text` typed into the field, each line ended with the Return key (WebKit's driver
+        types nothing for a bare "\\n")."""
+        from selenium.webdriver.common.keys import Keys
+
         def typed() -> None:
             field = self.driver.find_element("css selector", selector)
             field.clear()
-            field.send_keys(text)
+            field.send_keys(text.replace("\n", Keys.RETURN))
 
         await asyncio.to_thread(typed)
 
@@ -201,6 +218,13 @@ class WebKitPage:
         return await asyncio.to_thread(computed)
 
     async def script_errors(self) -> list[str]:
-        """The uncaught errors of every page this phone has shown, the one it shows included."""
-        await asyncio.to_thread(self._keep_errors)
+        """The uncaught errors and refusals of every page this phone has shown, so far."""
+        await asyncio.to_thread(self._call, "() => null")
         return self.errors
+
+
+def _quoted(text: str) -> str:
+    """`text` as an XPath string literal (which has no escapes: concat() of its pieces)."""
+    if "'" not in text:
+        return f"'{text}'"
+    return "concat(" + ', "\'", '.join(f"'{piece}'" for piece in text.split("'")) + ")"

@@ -5,45 +5,14 @@ refuse (no console error) on a phone's screen."""
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
-
 from support import HANG
 from support.browser import browser_module, connected, run_in_browser_loop
+from support.league_evening import NOW, evening
 
-from firmware_py.league.core import League
-from firmware_py.league.store import Store
 from firmware_py.league.web import Evening, LeaguePage
 
 pytestmark = browser_module("browser-league")
 SMALL_PHONE = {"width": 360, "height": 740}
-NOW = datetime.fromisoformat("2026-11-22T21:00:00+01:00")
-
-
-def result(number: int, scores: dict[str, int]) -> bytes:
-    players = [
-        {"name": name, "seat": seat, "kind": "phone", "level": None, "score": score,
-         "penalties": 0, "place": 1 + sum(other > score for other in scores.values())}
-        for seat, (name, score) in enumerate(scores.items(), start=1)
-    ]  # fmt: skip
-    return json.dumps({
-        "id": f"t1-{number:06d}", "tower": "t1", "game": number, "variant": "classic",
-        "started": None, "finished": f"2026-11-22T19:{number:02d}:00+00:00", "reason": "locks",
-        "players": players, "winners": [p["name"] for p in players if p["place"] == 1],
-    }).encode()  # fmt: skip
-
-
-def evening(tmp_path) -> League:
-    league = League(Store(tmp_path / "league.sqlite"), "qwixx")
-    league.take("qwixx/t1/availability", b"online")
-    league.take("qwixx/t2/availability", b"online")
-    for number in range(1, 4):
-        league.take("qwixx/t1/result", result(number, {"<i>Zoë": 60, "Ann": 40 + number}))
-    state = {"state": "roll", "variant": "classic", "active": "Ben", "seats": [
-        {"name": "Ben", "score": 12, "penalties": 0}, {"name": "Cleo", "score": 9,
-                                                       "penalties": 0}]}  # fmt: skip
-    league.take("qwixx/t2/state", json.dumps(state).encode())
-    return league
 
 
 def test_the_league_page_on_a_phone(tmp_path):

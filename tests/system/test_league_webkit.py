@@ -1,0 +1,100 @@
+"""The league's pages in WebKit, the engine of Safari and of every browser on an iPhone
+(Debian's WebKitGTK through WebDriver, tests/support/webkit.py), as the chromium tests beside it
+use them: a guest reads the standings, a name that is markup shown as typed, and taps through to
+a player's page; the café's organiser signs in on a phone, creates a tournament, draws and starts
+its first round and sees the tables' points, while a guest's phone sees the same points and no
+organiser's button. No error of a page's script, nothing its security policy refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from support.league_evening import NOW, evening
+from support.organiser import PASSWORD
+from support.tournament_results import result
+from support.webkit import webkit_module, webkit_phone
+
+from firmware_py.league.core import League
+from firmware_py.league.organiser import Organisers
+from firmware_py.league.store import Store
+from firmware_py.league.web import Evening, LeaguePage
+
+pytestmark = webkit_module("webkit-league")
+ROWS = "(s) => [...document.querySelectorAll(s)].map(row => row.innerText)"
+TEXT = "(s) => document.querySelector(s).innerText"
+BOLD = "(t) => [...document.querySelectorAll('main b')].filter(b => b.textContent === t).length"
+PLAYERS = "Ann\nBen\nCleo\n<b>Zed\nEve\nRobo (hard)"
+
+
+def test_in_webkit_a_guest_reads_the_standings_and_taps_through_to_a_player(tmp_path):
+    with webkit_phone() as phone:
+
+        async def look() -> None:
+            league = evening(tmp_path)
+            server = LeaguePage(league, "127.0.0.1", 0, Evening(6, clock=lambda: NOW))
+            port = await server.start()
+            try:
+                await phone.goto(f"http://127.0.0.1:{port}/")
+                assert await phone.evaluate("() => document.title") == "Qwixx league"
+                standings = await phone.evaluate(ROWS, "table.standings tbody tr")
+                assert len(standings) == 2
+                assert standings[0].startswith("1\t<i>Zoë") and "±" in standings[0]
+                assert await phone.evaluate("() => document.querySelectorAll('main i').length") == 0
+                tables = await phone.evaluate(TEXT, "ul.tables")
+                assert "t2: classic: Ben 12, Cleo 9; Ben rolls" in tables
+                assert len(await phone.evaluate(ROWS, "table.games tbody tr")) == 3
+                await phone.click("table.standings tbody tr:first-child a")
+                await phone.wait_for_function("() => location.pathname.includes('/player/')")
+                assert await phone.evaluate(TEXT, "h1") == "<i>Zoë"
+                assert "Place 1 with a rating of" in await phone.evaluate(TEXT, "p.rating")
+                assert await phone.script_errors() == []
+            finally:
+                await server.stop()
+
+        asyncio.run(look())
+
+
+def test_in_webkit_the_organiser_runs_a_round_and_a_guest_sees_its_points(tmp_path):
+    with webkit_phone() as organiser, webkit_phone() as guest:
+
+        async def organise() -> None:
+            league = League(Store(tmp_path / "league.sqlite"), "qwixx")
+            league.tournament.chance = random.Random(3)
+            for tower in ("t1", "t2"):
+                league.take(f"qwixx/{tower}/availability", b"online")
+            server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+            url = f"http://127.0.0.1:{await server.start()}/tournament"
+            try:
+                await organiser.goto(url)
+                await organiser.fill("input[name=password]", PASSWORD)
+                await organiser.click_button("Sign in")
+                await organiser.wait_for_text("signed in as the organiser")
+                await organiser.fill("input[name=name]", "Friday cup")
+                await organiser.fill("input[name=rounds]", "2")
+                await organiser.fill("textarea[name=players]", PLAYERS)
+                await organiser.click_button("Create the tournament")
+                await organiser.wait_for_text("6 players, 2 rounds")
+                await organiser.click_button("Draw the next round's tables")
+                await organiser.wait_for_text("round 1's tables are drawn")
+                await organiser.click_button("Start the round")
+                await organiser.wait_for_text("round 1 has begun at every table")
+                _, tables = league.tournament.round_now()
+                for number, table in enumerate(tables, start=1):
+                    scores = {name: 60 - 10 * seat for seat, name in enumerate(table.players)}
+                    league.take(f"qwixx/{table.tower}/result",
+                                result(table.tower, number, scores, (1, 1)))  # fmt: skip
+                await organiser.reload()
+                assert "over: every table reported" in await organiser.evaluate(TEXT, "p.round")
+                points = await organiser.evaluate(ROWS, "table.points tbody tr")
+                assert len(points) == 6 and points[0].split("\t")[2] == "5", points
+                assert await organiser.evaluate(BOLD, "Zed") == 0  # "<b>Zed" shown as typed
+                await guest.goto(url)
+                assert await guest.evaluate(ROWS, "table.points tbody tr") == points
+                buttons = await guest.evaluate(ROWS, "button")
+                assert "Start the round" not in buttons and "Sign in" in buttons
+                assert await organiser.script_errors() == [] and await guest.script_errors() == []
+            finally:
+                await server.stop()
+
+        asyncio.run(organise())
