@@ -70,12 +70,16 @@ def kept(league: League) -> int:
         return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
-def publisher(broker: Broker, tower: str) -> mqtt.Client:
+def publisher(broker: Broker, tower: str, source: str = "", queued: int = 0) -> mqtt.Client:
+    """A client with the listener's login (which may publish), connected from the address
+    `source` when given (127.x: each device its own); it refuses a publication beyond `queued`
+    waiting (0: no limit) with MQTT_ERR_QUEUE_SIZE."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-{tower}")
     client.username_pw_set(LISTENER, LISTENER_PASSWORD)
     client.tls_set(ca_certs=str(broker.pki.ca))
     client.max_inflight_messages_set(100)
-    client.connect("localhost", broker.port)
+    client.max_queued_messages_set(queued)
+    client.connect("localhost", broker.port, bind_address=source)
     client.loop_start()
     return client
 

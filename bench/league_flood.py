@@ -3,7 +3,7 @@ front page as fast as the league answers, each device from its own 127.x address
 of their own, while a guest from another address opens the page once a second. The real
 `qwixx-tower league` process on Debian's mosquitto (as bench/league.py starts them), with
 STORED games in its file. Printed: the pages the flood was answered (and refused, 429) per
-second, and the guest's pages loaded, with their median and p99 in milliseconds.
+second, and the guest's pages loaded, with their median, p99 and worst in milliseconds.
 
     .venv/bin/python bench/league_flood.py [--devices 50] [--loops 4] [--seconds 20]
                                            [--stored 10000]
@@ -89,6 +89,31 @@ async def guest(url: str, seconds: float) -> list[float | None]:
     return took
 
 
+def guest_during(
+    url: str, workers: list[multiprocessing.Process], seconds: float
+) -> list[float | None]:
+    """`workers` (the attack) started, and the guest's loads while they run: from a second
+    after their start (the attack under way) to a second before their end."""
+    for worker in workers:
+        worker.start()
+    time.sleep(1.0)
+    loads = asyncio.run(guest(url, seconds - 2.0))
+    for worker in workers:
+        worker.join()
+    return loads
+
+
+def load_words(loads: list[float | None]) -> str:
+    """The guest's loads in words: how many loaded, their median, p99 and worst."""
+    loaded = sorted(each for each in loads if each is not None)
+    words = "none"
+    if loaded:
+        p99 = loaded[max(0, int(len(loaded) * 0.99) - 1)]
+        words = (f"median {statistics.median(loaded):.0f} ms, p99 {p99:.0f} ms, "
+                 f"worst {loaded[-1]:.0f} ms")  # fmt: skip
+    return f"{len(loaded)} of {len(loads)} pages loaded; {words}"
+
+
 def attack(
     url: str, devices: int, loops: int, seconds: float
 ) -> tuple[dict[str | int, int], list[float | None]]:
@@ -97,12 +122,7 @@ def attack(
         shares = [range(part, devices, PROCESSES) for part in range(PROCESSES)]
         workers = [multiprocessing.Process(target=flood, args=(url, share, loops, seconds, counts))
                    for share in shares]  # fmt: skip
-        for worker in workers:
-            worker.start()
-        time.sleep(1.0)  # the flood under way
-        loads = asyncio.run(guest(url, seconds - 2.0))
-        for worker in workers:
-            worker.join()
+        loads = guest_during(url, workers, seconds)
         return dict(counts), loads
 
 
@@ -126,12 +146,7 @@ def main() -> None:
     per_second = {status: round(count / args.seconds) for status, count in answered.items()}
     print(f"flood: {args.devices} devices x {args.loops} looping GETs for {args.seconds:.0f} s "
           f"({args.stored} games stored): answers {answered}, per second {per_second}")  # fmt: skip
-    loaded = sorted(each for each in loads if each is not None)
-    words = "none"
-    if loaded:
-        p99 = loaded[max(0, int(len(loaded) * 0.99) - 1)]
-        words = f"median {statistics.median(loaded):.0f} ms, p99 {p99:.0f} ms"
-    print(f"guest (one load a second): {len(loaded)} of {len(loads)} pages loaded; {words}")
+    print(f"guest (one load a second): {load_words(loads)}")
 
 
 if __name__ == "__main__":

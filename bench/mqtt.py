@@ -11,14 +11,23 @@ real `run` process with computer players, and a listener subscribed to everythin
 - reconnect: the broker killed, and started again on its port a second later; from the moment
   it takes connections again to the tower's "online" heard (each restart after the tower has
   been connected long enough for its back-off to start afresh).
+- results from the journal: the first game the tower without [mqtt] finished, copied into a
+  journal of RESULTS games (its log and its note of seats), published by the tower's own
+  results part (firmware_py/bus/results.py, `Results.publish_all`, each result with its
+  `previous` looked up and the note of what is published kept durably after each) to a
+  publisher that returns at once, so the broker's acknowledgement is not in the figure:
+  seconds for all of them and milliseconds a result; then all of them again, as a league's
+  "resend all" asks (a new league file).
 
-    .venv/bin/python bench/mqtt.py [--games 5] [--pace 0.02] [--restarts 5]
+    .venv/bin/python bench/mqtt.py [--games 5] [--pace 0.02] [--restarts 5] [--results 1000]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -34,6 +43,8 @@ from support.mosquitto import Broker, Pki  # noqa: E402
 from support.tower import Tower  # noqa: E402
 
 from firmware_py.bus.link import STEADY  # noqa: E402
+from firmware_py.bus.results import Results  # noqa: E402
+from firmware_py.journal.journal import SEATS, Journal, log_path, read_game  # noqa: E402
 
 PLAYERS = ["--players", "Ann,Ben,Cleo"]
 
@@ -79,11 +90,47 @@ def reconnect_seconds(broker: Broker, listener: BusListener, restarts: int) -> l
     return found
 
 
+def journal_of(played: Path, folder: Path, games: int) -> Journal:
+    """A journal in `folder` of `games` copies of the first game finished in the state
+    directory `played` (its log and its note of seats), numbered from 1."""
+    first = next(path for path in Journal(played).games() if read_game(path).game.over)
+    folder.mkdir(parents=True)
+    for number in range(1, games + 1):
+        log = log_path(folder, number)
+        shutil.copy(first, log)
+        shutil.copy(first.with_suffix(SEATS), log.with_suffix(SEATS))
+    return Journal(folder)
+
+
+def publishing(results: Results) -> tuple[int, float]:
+    """One pass of `results.publish_all` to a publisher that returns at once: the results
+    published, and its seconds."""
+    published = 0
+
+    async def publish(payload: str) -> None:
+        nonlocal published
+        published += 1
+
+    began = time.perf_counter()
+    asyncio.run(results.publish_all(publish))
+    return published, time.perf_counter() - began
+
+
+def from_the_journal(played: Path, folder: Path, games: int) -> list[tuple[int, float]]:
+    """`publishing` from a journal of `games` games in `folder` (`journal_of`), the first
+    time and again when all are asked for again (as a league with a new file asks)."""
+    results = Results(journal_of(played, folder / "journal", games), "t1", "bench")
+    first = publishing(results)
+    results.resend(0)
+    return [first, publishing(results)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--pace", type=float, default=0.02)
     parser.add_argument("--restarts", type=int, default=5)
+    parser.add_argument("--results", type=int, default=1000, help="games in the journal published")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -93,6 +140,7 @@ def main() -> None:
                 cpu_on, rss_on = finished(on)
             with tower(folder / "off", "", args.games, args.pace) as off:
                 cpu_off, rss_off = finished(off)
+            first, again = from_the_journal(folder / "off" / "state", folder, args.results)
             latencies = sorted(roll_latencies(listener))
             ours = ("qwixx/", "homeassistant/device/")
             sent = sum(message.topic.startswith(ours) for message in listener.heard)
@@ -123,6 +171,11 @@ def main() -> None:
         f"back on the bus after a broker restart: median {statistics.median(reconnects):.2f} s, "
         f"max {max(reconnects):.2f} s over {len(reconnects)} restarts"
     )
+    for (published, seconds), what in ((first, "published"), (again, "published again")):
+        print(
+            f"results from the journal of {args.results} games: {published} {what} in "
+            f"{seconds:.2f} s ({seconds / max(1, published) * 1000:.2f} ms a result)"
+        )
 
 
 if __name__ == "__main__":
