@@ -217,10 +217,26 @@ class WebKitPage:
 
         return await asyncio.to_thread(computed)
 
+    async def names(self, selector: str) -> list[tuple[str, str]]:
+        """(role, name) of each element `selector` finds, as WebKit's accessibility tree
+        computes them (WebDriver's computed role and label): what VoiceOver says of it, its
+        words run together as spoken (the space WebKit puts between a cell's number and its
+        hidden words, before their comma, is no word)."""
+
+        def computed() -> list[tuple[str, str]]:
+            found = self.driver.find_elements("css selector", selector)
+            return [(element.aria_role, _spoken(element.accessible_name)) for element in found]
+
+        return await asyncio.to_thread(computed)
+
     async def script_errors(self) -> list[str]:
         """The uncaught errors and refusals of every page this phone has shown, so far."""
         await asyncio.to_thread(self._call, "() => null")
         return self.errors
+
+
+def _spoken(words: str) -> str:
+    return " ".join(words.split()).replace(" ,", ",")
 
 
 def _quoted(text: str) -> str:

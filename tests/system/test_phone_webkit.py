@@ -26,6 +26,7 @@ from support.page_probes import (
     UNFOLD,
     UNLABELLED,
 )
+from support.phone_page import dora_crossed_red_5_and_rolls, first_roll
 from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 from support.webkit import webkit_module, webkit_phone
 
@@ -134,6 +135,46 @@ def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_pho
         assert large["total"]["right"] <= 360
         assert await page.evaluate(CELLS_OUT_OF_VIEW) == []
         assert await page.evaluate(TOO_SMALL) == []
+
+    in_webkit(table, server, steps)
+
+
+def test_in_webkit_voiceover_is_told_the_dice_rows_cells_moves_and_scores(tmp_path):
+    """What VoiceOver hears on an iPhone is what WebKit's accessibility tree holds: after Dora
+    crossed red 5 and rolled white 1 + 4 (every colour die 2; action 1, the white 5 only where
+    no 5 is crossed yet), the dice by colour and number,
+    each row with its crosses, each cell with its state in words (never the cross's "✕"), the
+    moves as a named group of buttons, her penalties and the scores."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(page) -> None:
+        await seated(page, server, "Dora")
+        first_roll(table)
+        dora_crossed_red_5_and_rolls(table)
+        await page.wait_for_selector("#moves .move")
+        assert (await page.names("#dice"))[0] == ("list", "Dice")
+        assert await page.names("#dice li") == [
+            ("listitem", "white die 1"), ("listitem", "white die 4"), *[
+                ("listitem", f"{colour} die 2") for colour in ("red", "yellow", "green", "blue")]
+        ]  # fmt: skip
+        rows = await page.names("#sheet .cells")
+        assert rows[:2] == [("list", "red row, 1 cross"), ("list", "yellow row, 0 crosses")]
+        red = dict(zip(range(2, 13), await page.names("#sheet .row.red .cell"), strict=False))
+        assert red[2] == ("listitem", "2, skipped") and red[5] == ("listitem", "5, crossed")
+        assert red[6] == ("listitem", "6")
+        yellow = await page.names("#sheet .row.yellow .cell")
+        assert yellow[3:5] == [("listitem", "5, you may cross it"), ("listitem", "6")]
+        assert (await page.names("#moves"))[0] == ("group", "Choose a number to cross")
+        moves = await page.names("#moves .move")
+        assert [name for _, name in moves] == ["yellow 5", "green 5", "blue 5"]
+        assert await page.names("#pass") == [("button", "Pass")]
+        scores = await page.names("#scores li")
+        assert [name.split(":")[0] for _, name in scores] == ["Bot", "Dora"]
+        said = await page.evaluate("() => document.getElementById('penalties').textContent")
+        assert said.startswith("penalties: 0 of 4")  # Dora's (Bot has one)
+        heard = [name for selector in ("#dice li", "#sheet .cell", "#moves .move", "#scores li")
+                 for _, name in await page.names(selector)]  # fmt: skip
+        assert not any("✕" in name for name in heard)
 
     in_webkit(table, server, steps)
 
