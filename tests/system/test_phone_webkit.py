@@ -107,6 +107,36 @@ def test_in_webkit_a_player_crosses_a_five_plays_the_game_out_and_a_reload_keeps
     in_webkit(table, server, steps)
 
 
+@pytest.mark.xdist_group("webkit-games")  # (beside the module's others: half a minute in all)
+@pytest.mark.parametrize("variant", sheet_names())
+def test_in_webkit_a_whole_game_of_every_sheet_is_played_from_the_phone(tmp_path, variant):
+    """Dora plays each sheet to its end against Bot on WebKit's page, taking whatever it
+    offers first (a bonus row's box, a double cross, a swap, a choice of row) or passing; the
+    tower takes every decision she sends, and her page ends on game over with her score as the
+    tower counts it, and no error of the page's script on the way."""
+    table, _, server = web_tower(tmp_path, [BOT], variant=variant)
+
+    async def steps(page) -> None:
+        await seated(page, server, "Dora")
+        table.settings = replace(table.settings, pace=0.02)
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.evaluate(PLAY_BY_ITSELF)
+        while not table.game.over:
+            if table.game.phase == "roll" and table.game.active_name == "Dora":
+                table.press()  # the tower's roll button, for Dora's roll
+            await asyncio.sleep(0.02)
+        taps = await page.evaluate("() => taps")
+        assert taps["mark"] > 0, taps
+        await page.wait_for_function("() => document.getElementById('text')"
+                                     ".textContent.includes('Game over')")  # fmt: skip
+        total = await page.evaluate("() => document.getElementById('total').textContent")
+        assert total == f"score {table.game.total('Dora')}"
+
+    in_webkit(table, server, steps)
+
+
 @pytest.mark.parametrize("variant", sheet_names())
 def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_phone(
     tmp_path, variant
