@@ -215,7 +215,8 @@ HISTORY = {"game": "/history/game/2", "player": "/history/player?name=Cleo"}
 def test_in_webkit_at_200_percent_text_the_history_needs_no_sideways_scrolling(tmp_path):
     """A game's story and a player's page on a 360 px phone at 200 % text, every table under
     a chart unfolded: nothing runs off the side, no chart or table scrolls sideways, and each
-    cell of a table folded into blocks shows its column's heading beside it."""
+    cell of a table folded into blocks shows its column's heading beside it. VoiceOver hears
+    each chart as a picture described in words (the game's: who won with how many points)."""
     table, server = history_tower(tmp_path, more_of_the_known_game)
 
     async def steps(page) -> None:
@@ -225,6 +226,13 @@ def test_in_webkit_at_200_percent_text_the_history_needs_no_sideways_scrolling(t
             assert await page.evaluate(SPILLS) == [], name
             assert await page.evaluate(SIDEWAYS) == [], name
             assert await page.evaluate(UNLABELLED) == [], name
+            charts = await page.names("svg.chart")
+            assert len(charts) == {"game": 2, "player": 3}[name]
+            assert all(
+                role in ("img", "image") and len(words) > 20 for role, words in charts
+            )  # (ARIA 1.3 calls img "image")
+            if name == "game":
+                assert "Ben won with 47 points." in charts[0][1], charts
 
     in_webkit(table, server, steps)
 
