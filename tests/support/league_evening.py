@@ -1,15 +1,20 @@
 """An evening at the league as its page shows it: two towers on the bus, three games of
 t1's played ("<i>Zoë", a name that is markup, beats Ann each time) and t2's game in progress;
-for the league page's browser tests (chromium and WebKit)."""
+and a café's league about to run a tournament; for the league's browser tests (chromium and
+WebKit)."""
 
 from __future__ import annotations
 
 import json
+import random
 from datetime import datetime
 from pathlib import Path
 
 from firmware_py.league.core import League
+from firmware_py.league.organiser import Organisers
 from firmware_py.league.store import Store
+from firmware_py.league.web import Evening, LeaguePage
+from support.organiser import PASSWORD
 
 NOW = datetime.fromisoformat("2026-11-22T21:00:00+01:00")  # the evening's clock
 
@@ -40,3 +45,13 @@ def evening(tmp_path: Path) -> League:
                                                        "penalties": 0}]}  # fmt: skip
     league.take("qwixx/t2/state", json.dumps(state).encode())
     return league
+
+
+def before_the_tournament(tmp_path: Path) -> tuple[League, LeaguePage]:
+    """A league with towers t1 and t2 on the bus, its draws made by a known chance, and its
+    page (not started) with the organiser's password PASSWORD."""
+    league = League(Store(tmp_path / "league.sqlite"), "qwixx")
+    league.tournament.chance = random.Random(3)
+    for tower in ("t1", "t2"):
+        league.take(f"qwixx/{tower}/availability", b"online")
+    return league, LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))

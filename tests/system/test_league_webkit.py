@@ -8,16 +8,12 @@ organiser's button. No error of a page's script, nothing its security policy ref
 from __future__ import annotations
 
 import asyncio
-import random
 
-from support.league_evening import NOW, evening
+from support.league_evening import NOW, before_the_tournament, evening
 from support.organiser import PASSWORD
 from support.tournament_results import result
 from support.webkit import webkit_module, webkit_phone
 
-from firmware_py.league.core import League
-from firmware_py.league.organiser import Organisers
-from firmware_py.league.store import Store
 from firmware_py.league.web import Evening, LeaguePage
 
 pytestmark = webkit_module("webkit-league")
@@ -59,11 +55,7 @@ def test_in_webkit_the_organiser_runs_a_round_and_a_guest_sees_its_points(tmp_pa
     with webkit_phone() as organiser, webkit_phone() as guest:
 
         async def organise() -> None:
-            league = League(Store(tmp_path / "league.sqlite"), "qwixx")
-            league.tournament.chance = random.Random(3)
-            for tower in ("t1", "t2"):
-                league.take(f"qwixx/{tower}/availability", b"online")
-            server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+            league, server = before_the_tournament(tmp_path)
             url = f"http://127.0.0.1:{await server.start()}/tournament"
             try:
                 await organiser.goto(url)

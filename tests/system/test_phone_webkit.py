@@ -58,6 +58,17 @@ async def _shows_the_sheet_of(page, name: str) -> None:
     await page.wait_for_function("(n) => document.getElementById('player').textContent === n", name)
 
 
+async def dora_plays_it_out(page, table) -> dict[str, int]:
+    """Dora's page taps the first thing it offers, or passes, until the game is over; the
+    tower's roll button is pressed for her rolls. What she tapped, by kind."""
+    await page.evaluate(PLAY_BY_ITSELF)
+    while not table.game.over:
+        if table.game.phase == "roll" and table.game.active_name == "Dora":
+            table.press()
+        await asyncio.sleep(0.02)
+    return await page.evaluate("() => taps")
+
+
 def ranking(game) -> list[list]:
     """Best total first, each numbered by its place; players level share the number."""
     totals = sorted(((game.total(p.name), p.name) for p in game.players), key=lambda t: -t[0])
@@ -83,12 +94,7 @@ def test_in_webkit_a_player_crosses_a_five_plays_the_game_out_and_a_reload_keeps
         await page.click("#confirm-button")
         await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
         assert table.game.player("Dora").crosses(0) == 1
-        await page.evaluate(PLAY_BY_ITSELF)
-        while not table.game.over:
-            if table.game.phase == "roll" and table.game.active_name == "Dora":
-                table.press()  # the tower's roll button, for the phone player's roll
-            await asyncio.sleep(0.02)
-        taps = await page.evaluate("() => taps")
+        taps = await dora_plays_it_out(page, table)
         assert taps["mark"] > 0 and taps["pass"] > 0, taps
         await page.wait_for_function("() => document.getElementById('text')"
                                      ".textContent.includes('Game over')")  # fmt: skip
@@ -122,12 +128,7 @@ def test_in_webkit_a_whole_game_of_every_sheet_is_played_from_the_phone(tmp_path
         table.new_game()
         if table.draft is not None:
             table.press()  # longo: the tower draws the lucky numbers
-        await page.evaluate(PLAY_BY_ITSELF)
-        while not table.game.over:
-            if table.game.phase == "roll" and table.game.active_name == "Dora":
-                table.press()  # the tower's roll button, for Dora's roll
-            await asyncio.sleep(0.02)
-        taps = await page.evaluate("() => taps")
+        taps = await dora_plays_it_out(page, table)
         assert taps["mark"] > 0, taps
         await page.wait_for_function("() => document.getElementById('text')"
                                      ".textContent.includes('Game over')")  # fmt: skip

@@ -7,16 +7,11 @@ page's security headers refuse (no console error), and no script on the page."""
 from __future__ import annotations
 
 import json
-import random
 
 from support import HANG
 from support.browser import browser_module, connected, run_in_browser_loop
+from support.league_evening import before_the_tournament
 from support.organiser import PASSWORD
-
-from firmware_py.league.core import League
-from firmware_py.league.organiser import Organisers
-from firmware_py.league.store import Store
-from firmware_py.league.web import Evening, LeaguePage
 
 pytestmark = browser_module("browser-tournament")
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -39,11 +34,7 @@ def result(tower: str, number: int, players: list[str], tag: dict[str, int]) -> 
 
 def test_the_organiser_runs_a_round_from_a_phone(tmp_path):
     async def organise() -> None:
-        league = League(Store(tmp_path / "league.sqlite"), "qwixx")
-        league.tournament.chance = random.Random(3)
-        for tower in ("t1", "t2"):
-            league.take(f"qwixx/{tower}/availability", b"online")
-        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        league, server = before_the_tournament(tmp_path)
         port = await server.start()
         url = f"http://127.0.0.1:{port}/tournament"
         try:
