@@ -17,9 +17,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
+from firmware_py.league import tournament_store
 from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Order, Standing
+from firmware_py.league.schema import make_tables
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS ratings (
 CREATE TABLE IF NOT EXISTS rated (one INTEGER PRIMARY KEY CHECK (one = 1), last TEXT NOT NULL,
                                   games INTEGER NOT NULL);
 """
+TABLES = (SCHEMA, tournament_store.SCHEMA)  # every table in the league's file, made here
 
 
 class StoreError(TowerError):
@@ -104,7 +107,7 @@ class Store:
         # in the system's cache); a power cut may take the last ones, which the league asks the
         # towers for again at its next connection (newest game number kept + 1).
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        make_tables(self.db, TABLES)  # (a file whose tables are not as these make them: damaged)
         self._keys_made_anew()
 
     def close(self) -> None:

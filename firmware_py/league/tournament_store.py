@@ -75,8 +75,7 @@ class TournamentStore:
     """The tournaments' tables in the league's file (`db`: its connection)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-        self.db.executescript(SCHEMA)
+        self.db = db  # (its tables made, with the league's others, by store.Store)
 
     def current(self) -> Header | None:
         """The latest tournament (ended or not), None before the first."""

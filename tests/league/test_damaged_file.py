@@ -117,3 +117,64 @@ def test_a_game_number_edited_into_text_does_not_stop_the_league_asking_the_towe
     edited(path, "UPDATE games SET number = 'three' WHERE number = 3")
     league = open_league(path, "qwixx")
     assert league.asked_again() == {"t1": 3}  # after game 2, the newest with a number
+
+
+SCHEMA_DAMAGE = {  # what was done to a league's file, in one connection
+    "a column dropped": "ALTER TABLE games DROP COLUMN reason",
+    "a column added": "ALTER TABLE games ADD COLUMN note TEXT",
+    "a column renamed in sqlite_master": "PRAGMA writable_schema = ON; UPDATE sqlite_master "
+    "SET sql = replace(sql, 'online', 'on_bus') WHERE name = 'towers'",
+    "a table dropped": "DROP TABLE placings",
+    "a table made a view": "DROP TABLE seatings; CREATE VIEW seatings AS SELECT 1 AS round",
+    "a trigger put on a table": "CREATE TRIGGER refuse BEFORE INSERT ON games "
+    "BEGIN SELECT RAISE(ABORT, 'no'); END",
+}
+
+
+def schema_edited(path: Path, script: str) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(script)
+    db.close()
+
+
+@pytest.mark.parametrize("damage", SCHEMA_DAMAGE)
+def test_a_file_whose_tables_are_not_the_league_s_is_set_aside_and_the_page_answers(
+    tmp_path, damage
+):
+    """SQLite's integrity_check reads pages, not the tables' meaning: a file whose tables were
+    changed (by hand, or by a damaged sqlite_master) started, then a page failed later in the
+    evening ("no such column: online"), or every result from the bus did ("table games has 7
+    columns but 8 values were supplied"), or players' pages lost their games. Now it is
+    damaged, as a file a power cut broke: kept in quarantine/ as it was, a new file begun."""
+    path = league_file(tmp_path / "league.sqlite")
+    schema_edited(path, SCHEMA_DAMAGE[damage])
+    data = path.read_bytes()
+
+    league = open_league(path, "qwixx")
+
+    assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == data
+    assert league.store.games() == 0 and "t1" not in front_page(league)
+    league.take("qwixx/t1/result", result("t1", 4, {"Ann": 30, "Ben": 20}, None))  # filled again
+    assert "t1" in front_page(league) and league.tournament.store.tables(1) == {}
+    assert len(league.store.latest(50, player=league.ratings.standings()[0].key)) == 1
+
+
+def test_a_file_of_an_older_league_gets_the_tables_it_lacks_and_keeps_its_games(tmp_path):
+    """A file from before the ratings were saved and before tournaments (no such tables, nor
+    the index on when a tower's games began, keys made the first way) is no damage: the tables
+    and the index are made, its games kept and keyed anew, nothing set aside."""
+    path = league_file(tmp_path / "league.sqlite")
+    for table in ("ratings", "rated", "tournaments", "entrants", "seatings", "round_games"):
+        edited(path, f"DROP TABLE {table}")
+    edited(path, "DROP INDEX games_of_tower_begun")
+    edited(path, "PRAGMA application_id = 0")  # (not stamped with its tables: older)
+    edited(path, "PRAGMA user_version = 1")
+
+    league = open_league(path, "qwixx")
+
+    assert not (tmp_path / "quarantine").exists()
+    assert [game.id for game in league.store.latest(50)] == ["t1-000003", "t1-000002", "t1-000001"]
+    assert games_rated(league) == {"Ann": 3, "Ben": 3} and league.tournament.store.tables(1) == {}
+    league.save_ratings()  # (into a table made)
+    league.store.close()
+    assert open_league(path, "qwixx").saved.load() is not None
