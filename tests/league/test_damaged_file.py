@@ -14,6 +14,8 @@ from support.tournament_results import result
 from firmware_py.league.core import League, open_league
 from firmware_py.league.pages import league_page
 from firmware_py.league.store import Store, StoreError
+from firmware_py.league.tournament import read_entrants
+from firmware_py.league.tournament_pages import tournament_page
 
 
 def league_file(path: Path) -> Path:
@@ -178,3 +180,48 @@ def test_a_file_of_an_older_league_gets_the_tables_it_lacks_and_keeps_its_games(
     league.save_ratings()  # (into a table made)
     league.store.close()
     assert open_league(path, "qwixx").saved.load() is not None
+
+
+def a_round_played(path: Path) -> list[str]:
+    """A league's file whose tournament's first round is drawn (two tables of three, at two of
+    three towers), begun, and each table's game in; the towers of its tables."""
+    league = League(Store(path), "qwixx")
+    league.tournament.create("Cup", 2, read_entrants("Ann\nBen\nCleo\nDan\nEve\nFinn"))
+    league.tournament.draw(["t1", "t2", "t3"])
+    league.tournament.start()
+    tables = league.tournament.round_now()[1]
+    for number, table in enumerate(tables, start=1):
+        scores = {name: 40 - seat for seat, name in enumerate(table.players)}
+        league.take(f"qwixx/{table.tower}/result", result(table.tower, number, scores, (1, 1)))
+    league.store.close()
+    return [table.tower for table in tables]
+
+
+def the_tournament_page(league: League) -> str:
+    tournament = league.tournament
+    return tournament_page(tournament.header, *tournament.round_now(), tournament.totals(), "")
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("round_games.scores", "Ann 40, Ben 39"), ("round_games.scores", '["Ann", 40]'),
+     ("seatings.players", b"Ann, Ben")],
+)  # fmt: skip
+def test_a_tournament_table_edited_into_rubbish_still_lets_the_tournament_page_draw(
+    tmp_path, column, value
+):
+    """A table's players or scores in the file edited (or damaged) into what is no JSON of
+    the league's: the tournament's page ended in a traceback (JSONDecodeError, AttributeError;
+    found by fuzzing league_file). That table is shown without them, said in the log; the
+    round's other tables as they were."""
+    path = tmp_path / "league.sqlite"
+    first, edited_one = a_round_played(path)
+    table, name = column.split(".")
+    edited(path, f"UPDATE {table} SET {name} = ? WHERE tower = ?", value, edited_one)
+    league = open_league(path, "qwixx")
+
+    page = the_tournament_page(league)  # was: a traceback
+
+    assert f"<b>{first}</b>" in page and f"<b>{edited_one}</b>" in page
+    kept = league.tournament.round_now()[1][0]
+    assert kept.tower == first and len(kept.players) == len(kept.scores) == 3
