@@ -26,6 +26,7 @@ from firmware_py.league.schema import make_tables
 log = logging.getLogger(__name__)
 
 MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
+NAMED = "WHERE typeof(tower) = 'text'"  # (a tower's name edited into bytes or NULL: left out)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -194,7 +195,7 @@ class Store:
     def towers(self) -> dict[str, bool]:
         """Every tower heard of, and whether it is on the bus (by name)."""
         if self._towers is None:
-            rows = self.db.execute("SELECT tower, online FROM towers ORDER BY tower")
+            rows = self.db.execute(f"SELECT tower, online FROM towers {NAMED} ORDER BY tower")
             self._towers = {tower: bool(online) for tower, online in rows}
         return self._towers
 
@@ -217,7 +218,7 @@ class Store:
         rows = self.db.execute(
             "SELECT tower, coalesce((SELECT number FROM games WHERE games.tower = towers.tower "
             "AND typeof(number) = 'integer' "  # (a number edited into text counts from nothing)
-            "ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers"
+            f"ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers {NAMED}"
         )
         return dict(rows.fetchall())
 
@@ -276,7 +277,17 @@ class SavedRatings:
             return None
         rows = self.db.execute("SELECT key, name, kind, mu, sigma, games, wins FROM ratings")
         players = {row[0]: Standing(*row) for row in rows}
+        if not all(map(_as_saved, players.values())):
+            return None  # (likewise)
         return players, (last[0], last[1], last[2]), rated
+
+
+def _as_saved(one: Standing) -> bool:
+    """Each value of the standing is of the kind the league saved (not text where a number
+    goes, bytes where a name goes, NULL where a key goes)."""
+    named = all(isinstance(text, str) for text in (one.key, one.name, one.kind or ""))
+    rated = isinstance(one.mu, float) and isinstance(one.sigma, float)
+    return named and rated and type(one.games) is int and type(one.wins) is int
 
 
 def _text(data: bytes) -> str:

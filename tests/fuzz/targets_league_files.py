@@ -117,8 +117,9 @@ def _changed(fuzz: FuzzInput) -> set[str]:
     db = sqlite3.connect(FILE, isolation_level=None)
     try:
         where = f"rowid = (SELECT rowid FROM {table} ORDER BY rowid LIMIT 1 OFFSET ?)"
-        games = {"games": "id", "placings": "game"}.get(table)
-        touched = db.execute(f"SELECT {games} FROM {table} WHERE {where}", (row,)).fetchall()
+        games = {"games": "id", "placings": "game"}.get(table)  # (other tables touch no game)
+        looked_up = f"SELECT {games or 'NULL'} FROM {table} WHERE {where}"
+        touched = db.execute(looked_up, (row,)).fetchall()
         if remove:
             db.execute(f"DELETE FROM {table} WHERE {where}", (row,))
         else:

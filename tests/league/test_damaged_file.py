@@ -82,6 +82,37 @@ def test_a_name_damaged_on_the_card_is_shown_and_its_page_still_draws(tmp_path):
     assert "An\ufffd" in page
 
 
+@pytest.mark.parametrize(
+    "sql, value",
+    [("UPDATE ratings SET mu = ? WHERE name = 'Ann'", "high"),
+     ("UPDATE ratings SET name = ? WHERE name = 'Ann'", b"Ann"),
+     ("UPDATE ratings SET key = ? WHERE name = 'Ann'", None)],
+)  # fmt: skip
+def test_saved_ratings_edited_into_values_of_other_kinds_are_made_again(tmp_path, sql, value):
+    """A saved rating whose number became text, whose name became bytes or whose key became
+    NULL made the front page end in a traceback (TypeError); now the saved ratings are not
+    used and every game is rated again, as for saved ratings that are no JSON."""
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, sql, value)
+
+    league = open_league(path, "qwixx")
+
+    assert ">Ann</a>" in front_page(league) and games_rated(league) == {"Ann": 3, "Ben": 3}
+
+
+@pytest.mark.parametrize("name", [b"t2", None])
+def test_a_tower_whose_name_is_no_text_is_left_out_and_the_page_draws(tmp_path, name):
+    """A tower's name in the file edited into bytes or NULL: the front page ended in a
+    traceback (bytes and text cannot be sorted together). Now that row is left out; tower
+    t1 is shown and asked for the games after its newest, as before."""
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "INSERT INTO towers VALUES (?, 1)", name)
+
+    league = open_league(path, "qwixx")
+
+    assert "t1" in front_page(league) and league.asked_again() == {"t1": 4}
+
+
 @pytest.mark.parametrize("damage", ["a page zeroed", "no SQLite file"])
 def test_a_file_damaged_on_the_card_is_set_aside_and_a_new_one_begun(tmp_path, damage):
     """Nobody at a café should have to delete the league's file for the league to start: a
