@@ -22,7 +22,6 @@ import argparse
 import http.client
 import json
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -36,7 +35,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
-from support.league import League  # noqa: E402
+from support.league import League, reading  # noqa: E402
 from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker, Pki  # noqa: E402
 
 from firmware_py.league.identity import player_key  # noqa: E402
@@ -66,7 +65,7 @@ def result(tower: str, number: int, chance: random.Random, spread: int = 20) -> 
 
 
 def kept(league: League) -> int:
-    with sqlite3.connect(f"file:{league.database}?mode=ro", uri=True) as db:
+    with reading(league.database) as db:
         return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
 
 

@@ -17,13 +17,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
+from firmware_py.league import tournament_store
 from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Order, Standing
+from firmware_py.league.schema import make_tables
 
 log = logging.getLogger(__name__)
 
 MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
+NAMED = "WHERE typeof(tower) = 'text'"  # (a tower's name edited into bytes or NULL: left out)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -47,6 +50,7 @@ CREATE TABLE IF NOT EXISTS ratings (
 CREATE TABLE IF NOT EXISTS rated (one INTEGER PRIMARY KEY CHECK (one = 1), last TEXT NOT NULL,
                                   games INTEGER NOT NULL);
 """
+TABLES = (SCHEMA, tournament_store.SCHEMA)  # every table in the league's file, made here
 
 
 class StoreError(TowerError):
@@ -104,7 +108,7 @@ class Store:
         # in the system's cache); a power cut may take the last ones, which the league asks the
         # towers for again at its next connection (newest game number kept + 1).
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        make_tables(self.db, TABLES)  # (a file whose tables are not as these make them: damaged)
         self._keys_made_anew()
 
     def close(self) -> None:
@@ -191,7 +195,7 @@ class Store:
     def towers(self) -> dict[str, bool]:
         """Every tower heard of, and whether it is on the bus (by name)."""
         if self._towers is None:
-            rows = self.db.execute("SELECT tower, online FROM towers ORDER BY tower")
+            rows = self.db.execute(f"SELECT tower, online FROM towers {NAMED} ORDER BY tower")
             self._towers = {tower: bool(online) for tower, online in rows}
         return self._towers
 
@@ -214,7 +218,7 @@ class Store:
         rows = self.db.execute(
             "SELECT tower, coalesce((SELECT number FROM games WHERE games.tower = towers.tower "
             "AND typeof(number) = 'integer' "  # (a number edited into text counts from nothing)
-            "ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers"
+            f"ORDER BY started DESC, finished DESC, number DESC LIMIT 1), 0) FROM towers {NAMED}"
         )
         return dict(rows.fetchall())
 
@@ -273,7 +277,17 @@ class SavedRatings:
             return None
         rows = self.db.execute("SELECT key, name, kind, mu, sigma, games, wins FROM ratings")
         players = {row[0]: Standing(*row) for row in rows}
+        if not all(map(_as_saved, players.values())):
+            return None  # (likewise)
         return players, (last[0], last[1], last[2]), rated
+
+
+def _as_saved(one: Standing) -> bool:
+    """Each value of the standing is of the kind the league saved (not text where a number
+    goes, bytes where a name goes, NULL where a key goes)."""
+    named = all(isinstance(text, str) for text in (one.key, one.name, one.kind or ""))
+    rated = isinstance(one.mu, float) and isinstance(one.sigma, float)
+    return named and rated and type(one.games) is int and type(one.wins) is int
 
 
 def _text(data: bytes) -> str:

@@ -7,8 +7,11 @@ not a cache the towers can fill again: the organiser's draw and start are kept o
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -68,15 +71,16 @@ class Header:
 
     @property
     def towers(self) -> list[str]:
-        return list(json.loads(self.towers_named))
+        """(Names changed in the file into something else: none, every tower on the bus, as
+        the page then says.)"""
+        return list(_names(self.towers_named) or ())
 
 
 class TournamentStore:
     """The tournaments' tables in the league's file (`db`: its connection)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-        self.db.executescript(SCHEMA)
+        self.db = db  # (its tables made, with the league's others, by store.Store)
 
     def current(self) -> Header | None:
         """The latest tournament (ended or not), None before the first."""
@@ -153,7 +157,36 @@ class TournamentStore:
         )
         rounds: dict[int, list[RoundTable]] = {}
         for round_, tower, players, drawn, started, game, scores in rows:
-            kept = tuple(json.loads(scores).items()) if scores else ()
-            table = RoundTable(tower, tuple(json.loads(players)), drawn, started, game, kept)
+            seated, kept = _names(players), _scores(scores) if scores is not None else ()
+            if seated is None or kept is None:
+                log.warning("round %r at tower %r in the league's file cannot be read: shown "
+                            "without its %s", round_, tower,
+                            "players" if seated is None else "scores")  # fmt: skip
+            table = RoundTable(tower, seated or (), drawn, started, game, kept or ())
             rounds.setdefault(round_, []).append(table)
         return rounds
+
+
+def _json(text: object) -> object:
+    """A JSON column's value as the league wrote it; None for a value changed (by hand, or
+    damaged on the card) into one that is no JSON text."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _names(text: object) -> tuple[str, ...] | None:
+    value = _json(text)
+    if isinstance(value, list) and all(isinstance(name, str) for name in value):
+        return tuple(value)
+    return None
+
+
+def _scores(text: object) -> tuple[tuple[str, int], ...] | None:
+    value = _json(text)
+    if isinstance(value, dict) and all(type(score) is int for score in value.values()):
+        return tuple(value.items())
+    return None

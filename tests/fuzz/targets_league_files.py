@@ -6,9 +6,9 @@ aside and a new one begun: the file is a cache the towers fill again), never end
 traceback.
 
 - `league_file`: the whole file is the fuzzer's bytes (seeded with a real league's file, so
-  that mutation reaches the pages inside it): the league starts, always. Its
-  pages are not drawn here: a file whose schema was damaged yet passes SQLite's
-  integrity_check (a column renamed) starts, then fails on a page (left open).
+  that mutation reaches the pages inside it): the league starts, always, and its pages draw
+  (a file whose tables are not the league's, yet passes SQLite's integrity_check, a column
+  renamed, is damaged too: league.schema).
 - `league_rows`: a real league's file with one value of one row changed to anything SQLite
   holds (text, a number, NULL, bytes), or one row removed, as an organiser's `UPDATE` would;
   the league starts and its pages draw, and every game whose row is as the league wrote it is
@@ -73,8 +73,8 @@ def good_file() -> bytes:
 
 
 @contextlib.contextmanager
-def _started(pages: bool = True) -> Iterator[League | None]:
-    """The league over FILE, as `qwixx-tower league` starts it, its pages drawn (`pages`);
+def _started() -> Iterator[League | None]:
+    """The league over FILE, as `qwixx-tower league` starts it, its pages drawn;
     None when the file is refused (in words)."""
     for extra in ("-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
@@ -87,8 +87,7 @@ def _started(pages: bool = True) -> Iterator[League | None]:
         yield None
         return
     try:
-        if pages:
-            league_pages(league)
+        league_pages(league)
         yield league
     finally:
         league.store.close()
@@ -96,7 +95,7 @@ def _started(pages: bool = True) -> Iterator[League | None]:
 
 def league_file(data: bytes) -> None:
     FILE.write_bytes(data)
-    with _started(pages=False) as league:  # (left open: a schema damaged past the check, a page)
+    with _started() as league:
         assert league is not None, "the league did not start: its file is a cache, begun anew"
 
 
@@ -118,8 +117,9 @@ def _changed(fuzz: FuzzInput) -> set[str]:
     db = sqlite3.connect(FILE, isolation_level=None)
     try:
         where = f"rowid = (SELECT rowid FROM {table} ORDER BY rowid LIMIT 1 OFFSET ?)"
-        games = {"games": "id", "placings": "game"}.get(table)
-        touched = db.execute(f"SELECT {games} FROM {table} WHERE {where}", (row,)).fetchall()
+        games = {"games": "id", "placings": "game"}.get(table)  # (other tables touch no game)
+        looked_up = f"SELECT {games or 'NULL'} FROM {table} WHERE {where}"
+        touched = db.execute(looked_up, (row,)).fetchall()
         if remove:
             db.execute(f"DELETE FROM {table} WHERE {where}", (row,))
         else:

@@ -14,6 +14,8 @@ from support.tournament_results import result
 from firmware_py.league.core import League, open_league
 from firmware_py.league.pages import league_page
 from firmware_py.league.store import Store, StoreError
+from firmware_py.league.tournament import read_entrants
+from firmware_py.league.tournament_pages import tournament_page
 
 
 def league_file(path: Path) -> Path:
@@ -80,6 +82,37 @@ def test_a_name_damaged_on_the_card_is_shown_and_its_page_still_draws(tmp_path):
     assert "An\ufffd" in page
 
 
+@pytest.mark.parametrize(
+    "sql, value",
+    [("UPDATE ratings SET mu = ? WHERE name = 'Ann'", "high"),
+     ("UPDATE ratings SET name = ? WHERE name = 'Ann'", b"Ann"),
+     ("UPDATE ratings SET key = ? WHERE name = 'Ann'", None)],
+)  # fmt: skip
+def test_saved_ratings_edited_into_values_of_other_kinds_are_made_again(tmp_path, sql, value):
+    """A saved rating whose number became text, whose name became bytes or whose key became
+    NULL made the front page end in a traceback (TypeError); now the saved ratings are not
+    used and every game is rated again, as for saved ratings that are no JSON."""
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, sql, value)
+
+    league = open_league(path, "qwixx")
+
+    assert ">Ann</a>" in front_page(league) and games_rated(league) == {"Ann": 3, "Ben": 3}
+
+
+@pytest.mark.parametrize("name", [b"t2", None])
+def test_a_tower_whose_name_is_no_text_is_left_out_and_the_page_draws(tmp_path, name):
+    """A tower's name in the file edited into bytes or NULL: the front page ended in a
+    traceback (bytes and text cannot be sorted together). Now that row is left out; tower
+    t1 is shown and asked for the games after its newest, as before."""
+    path = league_file(tmp_path / "league.sqlite")
+    edited(path, "INSERT INTO towers VALUES (?, 1)", name)
+
+    league = open_league(path, "qwixx")
+
+    assert "t1" in front_page(league) and league.asked_again() == {"t1": 4}
+
+
 @pytest.mark.parametrize("damage", ["a page zeroed", "no SQLite file"])
 def test_a_file_damaged_on_the_card_is_set_aside_and_a_new_one_begun(tmp_path, damage):
     """Nobody at a café should have to delete the league's file for the league to start: a
@@ -117,3 +150,109 @@ def test_a_game_number_edited_into_text_does_not_stop_the_league_asking_the_towe
     edited(path, "UPDATE games SET number = 'three' WHERE number = 3")
     league = open_league(path, "qwixx")
     assert league.asked_again() == {"t1": 3}  # after game 2, the newest with a number
+
+
+SCHEMA_DAMAGE = {  # what was done to a league's file, in one connection
+    "a column dropped": "ALTER TABLE games DROP COLUMN reason",
+    "a column added": "ALTER TABLE games ADD COLUMN note TEXT",
+    "a column renamed in sqlite_master": "PRAGMA writable_schema = ON; UPDATE sqlite_master "
+    "SET sql = replace(sql, 'online', 'on_bus') WHERE name = 'towers'",
+    "a table dropped": "DROP TABLE placings",
+    "a table made a view": "DROP TABLE seatings; CREATE VIEW seatings AS SELECT 1 AS round",
+    "a trigger put on a table": "CREATE TRIGGER refuse BEFORE INSERT ON games "
+    "BEGIN SELECT RAISE(ABORT, 'no'); END",
+}
+
+
+def schema_edited(path: Path, script: str) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(script)
+    db.close()
+
+
+@pytest.mark.parametrize("damage", SCHEMA_DAMAGE)
+def test_a_file_whose_tables_are_not_the_league_s_is_set_aside_and_the_page_answers(
+    tmp_path, damage
+):
+    """SQLite's integrity_check reads pages, not the tables' meaning: a file whose tables were
+    changed (by hand, or by a damaged sqlite_master) started, then a page failed later in the
+    evening ("no such column: online"), or every result from the bus did ("table games has 7
+    columns but 8 values were supplied"), or players' pages lost their games. Now it is
+    damaged, as a file a power cut broke: kept in quarantine/ as it was, a new file begun."""
+    path = league_file(tmp_path / "league.sqlite")
+    schema_edited(path, SCHEMA_DAMAGE[damage])
+    data = path.read_bytes()
+
+    league = open_league(path, "qwixx")
+
+    assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == data
+    assert league.store.games() == 0 and "t1" not in front_page(league)
+    league.take("qwixx/t1/result", result("t1", 4, {"Ann": 30, "Ben": 20}, None))  # filled again
+    assert "t1" in front_page(league) and league.tournament.store.tables(1) == {}
+    assert len(league.store.latest(50, player=league.ratings.standings()[0].key)) == 1
+
+
+def test_a_file_of_an_older_league_gets_the_tables_it_lacks_and_keeps_its_games(tmp_path):
+    """A file from before the ratings were saved and before tournaments (no such tables, nor
+    the index on when a tower's games began, keys made the first way) is no damage: the tables
+    and the index are made, its games kept and keyed anew, nothing set aside."""
+    path = league_file(tmp_path / "league.sqlite")
+    for table in ("ratings", "rated", "tournaments", "entrants", "seatings", "round_games"):
+        edited(path, f"DROP TABLE {table}")
+    edited(path, "DROP INDEX games_of_tower_begun")
+    edited(path, "PRAGMA application_id = 0")  # (not stamped with its tables: older)
+    edited(path, "PRAGMA user_version = 1")
+
+    league = open_league(path, "qwixx")
+
+    assert not (tmp_path / "quarantine").exists()
+    assert [game.id for game in league.store.latest(50)] == ["t1-000003", "t1-000002", "t1-000001"]
+    assert games_rated(league) == {"Ann": 3, "Ben": 3} and league.tournament.store.tables(1) == {}
+    league.save_ratings()  # (into a table made)
+    league.store.close()
+    assert open_league(path, "qwixx").saved.load() is not None
+
+
+def a_round_played(path: Path) -> list[str]:
+    """A league's file whose tournament's first round is drawn (two tables of three, at two of
+    three towers), begun, and each table's game in; the towers of its tables."""
+    league = League(Store(path), "qwixx")
+    league.tournament.create("Cup", 2, read_entrants("Ann\nBen\nCleo\nDan\nEve\nFinn"))
+    league.tournament.draw(["t1", "t2", "t3"])
+    league.tournament.start()
+    tables = league.tournament.round_now()[1]
+    for number, table in enumerate(tables, start=1):
+        scores = {name: 40 - seat for seat, name in enumerate(table.players)}
+        league.take(f"qwixx/{table.tower}/result", result(table.tower, number, scores, (1, 1)))
+    league.store.close()
+    return [table.tower for table in tables]
+
+
+def the_tournament_page(league: League) -> str:
+    tournament = league.tournament
+    return tournament_page(tournament.header, *tournament.round_now(), tournament.totals(), "")
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("round_games.scores", "Ann 40, Ben 39"), ("round_games.scores", '["Ann", 40]'),
+     ("seatings.players", b"Ann, Ben")],
+)  # fmt: skip
+def test_a_tournament_table_edited_into_rubbish_still_lets_the_tournament_page_draw(
+    tmp_path, column, value
+):
+    """A table's players or scores in the file edited (or damaged) into what is no JSON of
+    the league's: the tournament's page ended in a traceback (JSONDecodeError, AttributeError;
+    found by fuzzing league_file). That table is shown without them, said in the log; the
+    round's other tables as they were."""
+    path = tmp_path / "league.sqlite"
+    first, edited_one = a_round_played(path)
+    table, name = column.split(".")
+    edited(path, f"UPDATE {table} SET {name} = ? WHERE tower = ?", value, edited_one)
+    league = open_league(path, "qwixx")
+
+    page = the_tournament_page(league)  # was: a traceback
+
+    assert f"<b>{first}</b>" in page and f"<b>{edited_one}</b>" in page
+    kept = league.tournament.round_now()[1][0]
+    assert kept.tower == first and len(kept.players) == len(kept.scores) == 3

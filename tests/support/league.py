@@ -5,6 +5,7 @@ its SQLite file kept. It is forked from the worker's pre-imported parent, as tow
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from support import HANG, spawn
@@ -21,6 +23,21 @@ from support.tower import ReadySocket
 
 PAGE_LINE = re.compile(r"The league's page is at (http://\S+/)")
 ON_THE_BUS = "the league hears the towers on the MQTT broker"
+
+
+@contextlib.contextmanager
+def reading(database: Path) -> Iterator[sqlite3.Connection]:
+    """The league's file read beside it, as another reader would, closed after (`with
+    sqlite3.connect()` only ends a transaction). Opened as a connection that could write
+    (`mode=rw`) and told it may not (`query_only`): one opened read-only (`mode=ro`) after the
+    league stopped made the file's -wal and -shm and could not remove them, and they were left
+    beside a file the league had closed cleanly; this one, the last to close, removes them."""
+    db = sqlite3.connect(f"file:{database}?mode=rw", uri=True)
+    try:
+        db.execute("PRAGMA query_only = ON")
+        yield db
+    finally:
+        db.close()
 
 
 class League:
@@ -68,15 +85,15 @@ class League:
 
     def games(self) -> list[str]:
         """The ids of the games its file holds (read beside it, as another reader would)."""
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+        with reading(self.database) as db:
             return [row[0] for row in db.execute("SELECT id FROM games ORDER BY id")]
 
     def towers_online(self) -> list[str]:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+        with reading(self.database) as db:
             return [row[0] for row in db.execute("SELECT tower FROM towers WHERE online")]
 
     def counts(self) -> dict[str, int]:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+        with reading(self.database) as db:
             return dict(db.execute("SELECT what, count FROM counts").fetchall())
 
     def get(self, path: str) -> tuple[int, str]:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import html
 import http.cookiejar
 import json
-import sqlite3
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from support import HANG
+from support.league import reading
 
 PASSWORD = "the-organisers-secret"
 
@@ -56,7 +56,7 @@ class Browser:
 
 def seatings(database: Path) -> dict[int, dict[str, list[str]]]:
     """Each round's players by tower, as the league keeps them."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+    with reading(database) as db:
         rows = db.execute("SELECT round, tower, players FROM seatings ORDER BY round, tower")
         rounds: dict[int, dict[str, list[str]]] = {}
         for round_, tower, players in rows:
@@ -66,5 +66,5 @@ def seatings(database: Path) -> dict[int, dict[str, list[str]]]:
 
 def round_games(database: Path) -> list[tuple[int, str, str]]:
     """(round, tower, game id) of every table's game counted."""
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+    with reading(database) as db:
         return db.execute("SELECT round, tower, game FROM round_games ORDER BY 1, 2").fetchall()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import urllib.request
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from support import HANG
 from support.bus_listener import BusListener
-from support.league import League
+from support.league import League, reading
 from support.mosquitto import LISTENER, LISTENER_PASSWORD, Broker
 from support.tower import Tower
 
@@ -43,7 +42,7 @@ def results(listener: BusListener) -> dict[str, dict]:
 def games_and_placings(league: League) -> tuple[int, int]:
     """The games and the placings the league's file holds, read at one moment: one statement
     reads one snapshot of the file (its write-ahead log), while results keep arriving."""
-    with sqlite3.connect(f"file:{league.database}?mode=ro", uri=True) as db:
+    with reading(league.database) as db:
         query = "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM placings)"
         games, placings = db.execute(query).fetchone()
         return int(games), int(placings)
@@ -93,8 +92,9 @@ def test_an_empty_league_file_is_filled_again_from_the_towers_journals(tmp_path,
         with League(tmp_path / "league", broker) as league:
             league.wait_on_the_bus()
             league.output.wait_until(lambda _: len(league.games()) >= 4 or None, HANG, every=0.05)
-            league.stop()
-            kept = set(league.games())
+            assert league.stop() == 0
+            kept = set(league.games())  # (read beside it, as another reader would)
+            assert not Path(f"{league.database}-wal").exists()  # stopped cleanly: one file
             if how == "damaged":
                 for extra in ("-wal", "-shm"):  # (the card's damage took the whole file)
                     Path(f"{league.database}{extra}").unlink(missing_ok=True)
