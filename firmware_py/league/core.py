@@ -206,6 +206,9 @@ def _league_over(database: Path, prefix: str) -> League:
         damage = store.db.execute("PRAGMA integrity_check").fetchone()[0]
         if damage != "ok":
             raise sqlite3.DatabaseError(damage.splitlines()[-1])  # one problem, one line
+        unreadable = TournamentStore(store.db).unreadable()
+        if unreadable is not None:
+            raise sqlite3.DatabaseError(unreadable)
         return League(store, prefix)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
         store.close()

@@ -26,10 +26,15 @@ from firmware_py.league.final_standings import end_message
 from firmware_py.league.incoming import TOWER, Result
 from firmware_py.league.round_points import CLOSED, round_points, round_tag, scored_points
 from firmware_py.league.tournament_record import read_record, record_message, restore
-from firmware_py.league.tournament_store import Entrant, Header, RoundTable, TournamentStore
+from firmware_py.league.tournament_store import (
+    MAX_ROUNDS,
+    Entrant,
+    Header,
+    RoundTable,
+    TournamentStore,
+)
 from firmware_py.seats.names import MAX_NAME, clean_name, looks_alike, why_not_name
 
-MAX_ROUNDS = 10
 MAX_TOWERS = 256  # as the league keeps
 MAX_ENTRANTS = 100  # twenty towers of five
 LEVELS = ("easy", "medium", "hard")

@@ -10,6 +10,7 @@ import json
 import logging
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,22 @@ CREATE TABLE IF NOT EXISTS round_games (
     scores TEXT NOT NULL, PRIMARY KEY (tournament, round, tower)
 );
 """
+
+
+MAX_ROUNDS = 10  # a tournament's rounds, at most
+TIME, NONE = "a time", None  # a column's kinds: a time as the league writes it (ISO 8601), NULL
+# What the league writes in the tournament's tables, column by column (players, scores and
+# towers, JSON texts, are read as far as they can be where they are used, not here)
+KINDS: dict[str, dict[str, tuple[object, ...]]] = {
+    "tournaments": {"id": (int,), "name": (str,), "rounds": (range(1, MAX_ROUNDS + 1),),
+                    "created": (TIME,), "ended": (TIME, NONE)},
+    "entrants": {"tournament": (int,), "name": (str,), "computer": (str, NONE),
+                 "left_after": (int, NONE)},
+    "seatings": {"tournament": (int,), "round": (range(1, MAX_ROUNDS + 1),), "tower": (str,),
+                 "drawn": (TIME,), "started": (TIME, NONE)},
+    "round_games": {"tournament": (int,), "round": (range(1, MAX_ROUNDS + 1),),
+                    "tower": (str,), "game": (str,)},
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -81,6 +98,18 @@ class TournamentStore:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db  # (its tables made, with the league's others, by store.Store)
+
+    def unreadable(self) -> str | None:
+        """The first value in the tournament's tables of a kind the league does not write
+        there (a file edited by hand, or damaged on the card past SQLite's own checks), in a
+        few words; None when every one is as written. Read at the start: such a file is set
+        aside as damaged, and the tournament restored from its signed record on the broker."""
+        for table, kinds in KINDS.items():
+            for row in self.db.execute(f"SELECT {', '.join(kinds)} FROM {table}"):  # (our names)
+                for (column, allowed), value in zip(kinds.items(), row, strict=True):
+                    if not any(_is(value, kind) for kind in allowed):
+                        return f"the {column} of a row of {table} is {_shown(value)}"
+        return None
 
     def current(self) -> Header | None:
         """The latest tournament (ended or not), None before the first."""
@@ -165,6 +194,27 @@ class TournamentStore:
             table = RoundTable(tower, seated or (), drawn, started, game, kept or ())
             rounds.setdefault(round_, []).append(table)
         return rounds
+
+
+def _is(value: object, kind: object) -> bool:
+    if kind is TIME:
+        return isinstance(value, str) and _a_time(value)
+    if isinstance(kind, range):
+        return type(value) is int and value in kind
+    return value is kind if kind is NONE else type(value) is kind
+
+
+def _a_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _shown(value: object) -> str:
+    """A value as the log says it: its kind, and a few of its characters."""
+    return f"{type(value).__name__} {str(value)[:20]!r}"
 
 
 def _json(text: object) -> object:

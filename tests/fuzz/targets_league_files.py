@@ -12,7 +12,9 @@ traceback.
 - `league_rows`: a real league's file with one value of one row changed to anything SQLite
   holds (text, a number, NULL, bytes), or one row removed, as an organiser's `UPDATE` would;
   the league starts and its pages draw, and every game whose row is as the league wrote it is
-  still counted.
+  still counted. A value of another kind in the tournament's tables (the organiser's
+  decisions, which the league's signed record on the broker restores) sets the file aside
+  whole in quarantine/, as damage does: the towers fill the new file again.
 
 Kept inputs: tests/fuzz/seeds/TARGET/ and tests/fuzz/found/TARGET/.
 """
@@ -33,6 +35,7 @@ from support.tournament_results import result
 
 from firmware_py.league.core import League, open_league
 from firmware_py.league.store import StoreError
+from firmware_py.league.tournament_store import KINDS
 
 _FOLDER = tempfile.TemporaryDirectory(prefix="qwixx-fuzz-league-")  # removed when the process ends
 FOLDER = Path(_FOLDER.name)
@@ -110,8 +113,9 @@ def _value(fuzz: FuzzInput) -> object:
     return None
 
 
-def _changed(fuzz: FuzzInput) -> set[str]:
-    """One cell changed, or one row removed, in FILE; the ids of the games it touched."""
+def _changed(fuzz: FuzzInput) -> tuple[str, set[str]]:
+    """One cell changed, or one row removed, in FILE: its table, the ids of the games it
+    touched."""
     table, column = fuzz.pick(CELLS)
     row, value, remove = fuzz.number(0, 3), _value(fuzz), fuzz.number(0, 7) == 0
     db = sqlite3.connect(FILE, isolation_level=None)
@@ -125,18 +129,24 @@ def _changed(fuzz: FuzzInput) -> set[str]:
         else:
             db.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (value, row))
     except (sqlite3.Error, OverflowError):  # refused by its column (NOT NULL, a key twice)
-        return set()
+        return table, set()
     finally:
         db.close()
-    return {str(game) for (game,) in touched} if games else set()
+    return table, {str(game) for (game,) in touched} if games else set()
 
 
 def league_rows(data: bytes) -> None:
     FILE.write_bytes(good_file())
-    touched = _changed(FuzzInput(data))
+    table, touched = _changed(FuzzInput(data))
+    changed = FILE.read_bytes()
     with _started() as league:
         assert league is not None, "a league's file with one value changed was refused"
         kept = {one.id for one in league.store.latest(50)}
+    aside = [path.read_bytes() for path in (FOLDER / "quarantine").glob("league.sqlite*")]
+    if aside:
+        assert table in KINDS, f"the league's file set aside for a value in {table}"
+        assert aside == [changed], "the file set aside is not the file as it was"
+        return
     written = {f"{tower}-{number:06d}" for tower, number in GAMES}
     assert written - touched <= kept, f"games lost beside a changed row: {written - kept}"
 

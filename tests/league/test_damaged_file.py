@@ -256,3 +256,42 @@ def test_a_tournament_table_edited_into_rubbish_still_lets_the_tournament_page_d
     assert f"<b>{first}</b>" in page and f"<b>{edited_one}</b>" in page
     kept = league.tournament.round_now()[1][0]
     assert kept.tower == first and len(kept.players) == len(kept.scores) == 3
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("tournaments.ended", "online"), ("tournaments.rounds", 10**9), ("tournaments.name", b"Cup"),
+     ("entrants.name", b"Ann"), ("entrants.left_after", "one"), ("seatings.round", 1.5),
+     ("seatings.drawn", "at eight"), ("round_games.tower", b"t1")],
+)  # fmt: skip
+def test_a_tournament_value_of_another_kind_sets_the_file_aside_and_its_record_restores_it(
+    tmp_path, column, value
+):
+    """The organiser's decisions edited (or damaged past SQLite's checks) into values of kinds
+    the league never writes there: the tournament's page ended in a traceback ("Invalid
+    isoformat string: 'online'", found by fuzzing league_rows), or a billion rounds filled the
+    points table. Now the file is damaged at the start: kept in quarantine/ as it was, a new
+    one begun; the tournament comes back whole from its signed record on the broker (here
+    the record the league made before the edit), the games from the towers."""
+    path = tmp_path / "league.sqlite"
+    a_round_played(path)
+    before = League(Store(path), "qwixx")
+    before.tournament.key = b"the-organisers-secret"
+    record, header, totals = (
+        before.tournament.record(),
+        before.tournament.header,
+        before.tournament.totals(),
+    )
+    before.store.close()
+    table, name = column.split(".")
+    edited(path, f"UPDATE {table} SET {name} = ? WHERE rowid = 1", value)
+    data = path.read_bytes()
+
+    league = open_league(path, "qwixx")
+
+    assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == data
+    assert league.tournament.header is None and "No tournament" in the_tournament_page(league)
+    league.tournament.key = b"the-organisers-secret"
+    assert record is not None and league.tournament.read_back(record)
+    assert league.tournament.header == header and league.tournament.totals() == totals
+    assert "Cup" in the_tournament_page(league)
