@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from pathlib import Path
 
+import pytest
 from support import HANG
 from support.bus_listener import BusListener
 from support.journal import EVENT_NEWS
@@ -142,6 +145,15 @@ def test_a_tower_restarted_mid_round_carries_its_game_on_and_it_counts_once(tmp_
             tower.__exit__()
 
 
+def edited(database: Path, sql: str) -> None:
+    """The league's file changed by hand, as an organiser with `sqlite3` would."""
+    db = sqlite3.connect(database, isolation_level=None)
+    try:
+        db.execute(sql)
+    finally:
+        db.close()
+
+
 def forge_the_record(broker) -> None:
     """A guest's device puts a record of its own in the league's place (retained): unsigned,
     then garbage. The league refuses both in words and puts its own back."""
@@ -152,9 +164,11 @@ def forge_the_record(broker) -> None:
             guest.publish("qwixx/league/cafe/tournament", payload, qos=1, retain=True)
 
 
-def test_a_rebuilt_league_reads_its_tournament_back_from_the_broker(tmp_path, broker):
+@pytest.mark.parametrize("how", ["--rebuild", "damaged"])
+def test_a_rebuilt_league_reads_its_tournament_back_from_the_broker(tmp_path, broker, how):
     """docs/league.md, "A rebuilt league keeps its tournament": the league's file is a cache;
-    emptied (`--rebuild`), it gets the games from the towers' journals and the organiser's
+    emptied (`--rebuild`), or set aside at the start as damaged (here: the tournament's end
+    edited into a word), it gets the games from the towers' journals and the organiser's
     draw, starts and tables counted from the tournament's signed record, retained on the
     broker. A forged record is refused in words, and the league's own is put back."""
     with the_league(tmp_path, broker) as league:
@@ -167,7 +181,12 @@ def test_a_rebuilt_league_reads_its_tournament_back_from_the_broker(tmp_path, br
             HANG)  # fmt: skip
         assert "not signed with this league's organiser's password" in league.output.text
         league.stop()
-        league.start("--rebuild")
+        if how == "damaged":
+            edited(league.database, "UPDATE tournaments SET ended = 'online'")
+            league.start()
+            assert league.output.first(r"is damaged \(the ended of a row of tournaments", 0, HANG)
+        else:
+            league.start("--rebuild")
         assert league.output.first("read back from its record on the broker", 0, HANG)
         league.output.wait_until(lambda _: round_games(league.database) == counted or None,
                                  HANG, 0.1)  # fmt: skip
