@@ -81,11 +81,12 @@ def webkit_module(group: str) -> list[pytest.MarkDecorator]:
 
 
 @contextlib.contextmanager
-def webkit_phone(size: tuple[int, int] = SMALL_PHONE) -> Iterator[WebKitPage]:
-    """A phone of `size` CSS px (width, height) with WebKit's browser open on it."""
+def webkit_phone(size: tuple[int, int] = SMALL_PHONE, storage: bool = True) -> Iterator[WebKitPage]:
+    """A phone of `size` CSS px (width, height) with WebKit's browser open on it; `storage`
+    False: a browser that keeps no site data (its localStorage is null)."""
     assert missing() == [], f"WebKit's parts are missing: {missing()}"
     with _screen(size) as display:
-        page = _browser_on(display)
+        page = _browser_on(display, [] if storage else ["--enable-html5-local-storage=false"])
         try:
             yield page
         finally:
@@ -120,7 +121,7 @@ def _screen(size: tuple[int, int]) -> Iterator[str]:
                 process.wait(HANG)
 
 
-def _browser_on(display: str) -> WebKitPage:
+def _browser_on(display: str, arguments: list[str]) -> WebKitPage:
     from selenium import webdriver
     from selenium.webdriver.webkitgtk.options import Options
     from selenium.webdriver.webkitgtk.service import Service
@@ -129,6 +130,8 @@ def _browser_on(display: str) -> WebKitPage:
     options.binary_location = MINIBROWSERS[0]
     options.add_argument("--automation")
     options.add_argument("--full-screen")
+    for argument in arguments:
+        options.add_argument(argument)
     environment = {**os.environ, "DISPLAY": display, "NO_AT_BRIDGE": "1"}
     service = Service(executable_path=DRIVER, env=environment)
     driver = webdriver.WebKitGTK(options=options, service=service)

@@ -113,6 +113,38 @@ def test_in_webkit_a_player_crosses_a_five_plays_the_game_out_and_a_reload_keeps
     in_webkit(table, server, steps)
 
 
+def test_in_webkit_a_browser_that_keeps_no_site_data_still_plays_and_says_what_a_reload_costs(
+    tmp_path,
+):
+    """A phone whose browser keeps no data for sites (its storage turned off: localStorage is
+    null): the page's script failed at its start (it read the patterns switch from the
+    storage), so nobody could even join. Now it says, on the join page, to keep the page open
+    while playing; its player joins and crosses; reloaded, the page is back at the join page,
+    saying so again (a name alone takes no seat mid-game), with no error on the way."""
+    table, _, server = web_tower(tmp_path, [BOT])
+    note = "() => !document.getElementById('keeps-nothing').hidden"
+
+    async def steps(page) -> None:
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#join:not([hidden])")
+        assert await page.evaluate(note)
+        await page.fill("#name", "Dora")
+        await page.click("#join-button")
+        await _shows_the_sheet_of(page, "Dora")
+        bot_rolls_five(table)
+        await page.wait_for_selector("#moves .move[data-row='red'][data-number='5']")
+        await page.click("#moves .move[data-row='red'][data-number='5']")
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
+        assert table.game.player("Dora").crosses(0) == 1
+        await page.reload()
+        await page.wait_for_selector("#join:not([hidden])")
+        assert await page.evaluate(note)
+        assert await page.evaluate("() => document.getElementById('game').hidden")
+
+    in_webkit(table, server, steps, storage=False)
+
+
 @pytest.mark.xdist_group("webkit-games")  # (beside the module's others: half a minute in all)
 @pytest.mark.parametrize("variant", sheet_names())
 def test_in_webkit_a_whole_game_of_every_sheet_is_played_from_the_phone(tmp_path, variant):
@@ -261,10 +293,11 @@ def test_in_webkit_a_table_folded_into_blocks_is_still_read_as_a_table(tmp_path)
     in_webkit(table, server, steps)
 
 
-def in_webkit(table, server, steps) -> None:
-    """Start a phone with WebKit on it, then run the table and its web server while `await
-    steps(page)` plays; no uncaught error of the page's script on the way."""
-    with webkit_phone() as page:
+def in_webkit(table, server, steps, storage: bool = True) -> None:
+    """Start a phone with WebKit on it (`storage`: as `webkit_phone`), then run the table and
+    its web server while `await steps(page)` plays; no uncaught error of the page's script on
+    the way."""
+    with webkit_phone(storage=storage) as page:
 
         async def play() -> None:
             await steps(page)

@@ -612,3 +612,32 @@ def test_a_pad_s_player_is_named_from_a_phone_that_takes_no_seat(tmp_path):
         with_browser(table, server, steps, hub=pad.hub)
     finally:
         pad.pad.unplug()
+
+
+# What chromium (and Firefox) do where the player blocked site data ("Block all cookies", or
+# for this site): reading `localStorage` throws a SecurityError, before the page's script runs
+STORAGE_BLOCKED = """Object.defineProperty(window, "localStorage", {get() {
+    throw new DOMException("Access is denied for this document.", "SecurityError"); }});"""
+
+
+def test_a_phone_that_blocks_site_data_joins_plays_and_is_told_what_a_reload_costs(bot_tower):
+    """Site data blocked on the phone: the page's script ended at its first read of the
+    storage, so the join page never appeared. Now it says to keep the page open while playing,
+    and the player joins and crosses as anyone does."""
+    table, _, server = bot_tower
+
+    async def steps(browser) -> None:
+        page = await phone(browser)
+        await page.add_init_script(STORAGE_BLOCKED)
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        await page.wait_for_selector("#join:not([hidden])")
+        assert await page.is_visible("#keeps-nothing")
+        await join(page, server, "Dora")
+        await seated(page, "Dora")
+        bot_rolls_five(table)
+        await page.click("#moves .move[data-row='red'][data-number='5']")
+        await page.click("#confirm-button")
+        await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
+        assert table.game.player("Dora").crosses(0) == 1
+
+    with_browser(table, server, steps)

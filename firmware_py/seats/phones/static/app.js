@@ -14,6 +14,28 @@ const COLOUR_NAMES = { red: "red", yellow: "yellow", green: "green", blue: "blue
 const LETTERS = { white: "W", red: "R", yellow: "Y", green: "G", blue: "B",
                   "red-yellow": "RY", "yellow-green": "YG", "green-blue": "GB" };
 const PATTERNS_KEY = "qwixx-patterns";
+// What the phone remembers (its seat's token, the patterns switch): the browser's localStorage,
+// or, where the browser keeps no site data for the page (site data blocked, storage turned off,
+// a storage that is full), whose localStorage throws or is null, a memory that lasts as long as
+// the page does: the player plays on, and after a reload sits down again when the game ends
+// (a name alone takes no seat in a game: the seat's token does).
+let keepsNothing = false;  // (then the join page says what a reload costs)
+const saved = (() => {
+  try {
+    const storage = window.localStorage;
+    storage.setItem(PATTERNS_KEY + "-probe", "1");
+    storage.removeItem(PATTERNS_KEY + "-probe");
+    return storage;
+  } catch (error) {
+    keepsNothing = true;
+    const kept = new Map();
+    return {
+      getItem: (key) => (kept.has(key) ? kept.get(key) : null),
+      setItem: (key, value) => kept.set(key, String(value)),
+      removeItem: (key) => kept.delete(key),
+    };
+  }
+})();
 
 let socket = null;
 let stopped = false;  // the tower ended this connection for good (a newer one plays the seat)
@@ -34,7 +56,7 @@ function connect() {
   socket.onopen = () => {
     backoff = 500;
     setStatus("connected", "ok");
-    const token = localStorage.getItem(TOKEN_KEY);
+    const token = saved.getItem(TOKEN_KEY);
     if (token) send({ type: "hello", token });
     for (const decision of pending.values()) send(decision);  // answers lost on the way
   };
@@ -110,10 +132,10 @@ function decide(fields) {
 function handle(message) {
   switch (message.type) {
     case "lobby":
-      if (!localStorage.getItem(TOKEN_KEY)) showLobby(message);
+      if (!saved.getItem(TOKEN_KEY)) showLobby(message);
       break;
     case "token":  // a new token at every hello: the old one is good only until this is kept
-      localStorage.setItem(TOKEN_KEY, message.token);
+      saved.setItem(TOKEN_KEY, message.token);
       send({ type: "kept", token: message.token });
       break;
     case "named":  // a pad's player named from this phone, which stays without a seat
@@ -124,7 +146,7 @@ function handle(message) {
       chooseWho();
       break;
     case "joined":
-      localStorage.setItem(TOKEN_KEY, message.token);
+      saved.setItem(TOKEN_KEY, message.token);
       pending.clear();  // taps of a seat this phone lost: never the new seat's
       document.body.classList.remove("busy");
       clearRefusal();
@@ -149,7 +171,7 @@ function handle(message) {
       if (message.reason.includes("is not this table's code")) keyWasRefused();
       if (message.final) stopped = true;
       if (message.forget) {
-        localStorage.removeItem(TOKEN_KEY);
+        saved.removeItem(TOKEN_KEY);
         showLobby({ may_join: true, text: "type the table code and your name" });
       }
       break;
@@ -880,8 +902,8 @@ function usePatterns(on) {  // shapes per colour, beside the letters, for colour
 }
 
 function keepPatterns(on) {  // the phone remembers the choice (stored only when it changes)
-  if (on) localStorage.setItem(PATTERNS_KEY, "1");
-  else localStorage.removeItem(PATTERNS_KEY);
+  if (on) saved.setItem(PATTERNS_KEY, "1");
+  else saved.removeItem(PATTERNS_KEY);
   usePatterns(on);
 }
 
@@ -890,7 +912,8 @@ $("cancel").addEventListener("click", cancel);
 $("pass").addEventListener("click", () => pending.size || decide({ action: "pass" }));
 $("undo").addEventListener("click", () => pending.size || decide({ action: "undo" }));
 $("patterns").addEventListener("change", (event) => keepPatterns(event.target.checked));
-usePatterns(Boolean(localStorage.getItem(PATTERNS_KEY)));
+usePatterns(Boolean(saved.getItem(PATTERNS_KEY)));
+$("keeps-nothing").hidden = !keepsNothing;
 
 document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
 window.addEventListener("online", reconnectNow);
