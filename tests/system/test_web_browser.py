@@ -24,8 +24,10 @@ from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
 
 from firmware_py.app.assembly import attach_pads
 from firmware_py.app.demo import Cable, RobotFingers, SimulatedPad
+from firmware_py.app.web import history_pages
 from firmware_py.rules import Mark, Pass, Roll
 from firmware_py.seating import PAD
+from firmware_py.seats.phones.server import WebServer
 
 pytestmark = browser_module("browser-pages")
 VIEWPORT = {"width": 390, "height": 780}
@@ -639,5 +641,24 @@ def test_a_phone_that_blocks_site_data_joins_plays_and_is_told_what_a_reload_cos
         await page.click("#confirm-button")
         await page.wait_for_selector("#sheet .cell.crossed[data-row='red'][data-number='5']")
         assert table.game.player("Dora").crosses(0) == 1
+
+    with_browser(table, server, steps)
+
+
+def test_a_phone_without_javascript_is_told_to_turn_it_on_and_reaches_the_history(tmp_path):
+    """A browser with JavaScript off showed "connecting…" for ever and nothing else. Now it
+    says the page needs JavaScript to play, and its link to the history (plain pages) works."""
+    table, hub, _ = web_tower(tmp_path, [BOT])
+    server = WebServer(hub, "127.0.0.1", 0, history_pages(table.journal))
+
+    async def steps(browser) -> None:
+        context = await browser.new_context(viewport=VIEWPORT, java_script_enabled=False)
+        context.set_default_timeout(TIMEOUT)
+        page = await context.new_page()
+        await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
+        said = await page.inner_text("main")
+        assert "This page needs JavaScript to play" in said, said
+        await page.click("main a[href='/history']")
+        await page.wait_for_selector("h1:text('Past games and players')")
 
     with_browser(table, server, steps)
