@@ -202,6 +202,33 @@ def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_pho
     in_webkit(table, server, steps)
 
 
+@pytest.mark.parametrize("variant", ["classic", "longo"])
+def test_in_webkit_on_a_phone_on_its_side_the_sheet_and_the_controls_are_all_in_view(
+    tmp_path, variant
+):
+    """A phone on its side (740 x 360): the sheet and, beside it, the moves, the confirm
+    button and Pass, all without scrolling, as in chromium (test_phone_access.py)."""
+    table, _, server = web_tower(tmp_path, [BOT], variant=variant)
+
+    async def steps(page) -> None:
+        await seated(page, server, "Dora")
+        table.new_game()
+        if table.draft is not None:
+            table.press()  # longo: the tower draws the lucky numbers
+        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+        table.submit(Roll((4, 1), {colour: 2 for colour in table.game.dice_in_play()}))
+        await page.wait_for_selector("#moves .move")
+        await page.click("#moves .move")
+        await page.wait_for_selector("#confirm-button:not([hidden])")
+        layout = await page.evaluate(LAYOUT)
+        for part in ("sheet", "moves", "confirm", "pass"):
+            assert layout[part]["bottom"] <= 360 and layout[part]["right"] <= 740, part
+        assert layout["sheet"]["right"] <= layout["pass"]["left"], "side by side"
+        assert layout["spilled"] == 0 and layout["page"] <= 740
+
+    in_webkit(table, server, steps, size=(740, 360))
+
+
 def test_in_webkit_voiceover_is_told_the_dice_rows_cells_moves_and_scores(tmp_path):
     """What VoiceOver hears on an iPhone is what WebKit's accessibility tree holds: after Dora
     crossed red 5 and rolled white 1 + 4 (every colour die 2; action 1, the white 5 only where
@@ -293,11 +320,11 @@ def test_in_webkit_a_table_folded_into_blocks_is_still_read_as_a_table(tmp_path)
     in_webkit(table, server, steps)
 
 
-def in_webkit(table, server, steps, storage: bool = True) -> None:
-    """Start a phone with WebKit on it (`storage`: as `webkit_phone`), then run the table and
-    its web server while `await steps(page)` plays; no uncaught error of the page's script on
-    the way."""
-    with webkit_phone(storage=storage) as page:
+def in_webkit(table, server, steps, **phone) -> None:
+    """Start a phone with WebKit on it (`phone`: `webkit_phone`'s size and storage), then run
+    the table and its web server while `await steps(page)` plays; no uncaught error of the
+    page's script on the way."""
+    with webkit_phone(**phone) as page:
 
         async def play() -> None:
             await steps(page)
