@@ -232,6 +232,23 @@ class WebKitPage:
 
         return await asyncio.to_thread(computed)
 
+    async def framed_text(self, frame: str) -> str:
+        """The text the frame of id `frame` shows (entered as WebDriver enters a frame of
+        another origin), and back to the page."""
+
+        def read() -> str:
+            self.driver.switch_to.frame(frame)
+            try:
+                return str(
+                    self.driver.execute_script(
+                        "return document.body ? document.body.innerText : ''"
+                    )
+                )
+            finally:
+                self.driver.switch_to.default_content()
+
+        return await asyncio.to_thread(read)
+
     async def script_errors(self) -> list[str]:
         """The uncaught errors and refusals of every page this phone has shown, so far."""
         await asyncio.to_thread(self._call, "() => null")

@@ -13,6 +13,7 @@ import asyncio
 from dataclasses import replace
 
 import pytest
+from aiohttp import web
 from support.history import history_tower, more_of_the_known_game
 from support.page_probes import (
     AFTER_A_FRAME,
@@ -143,6 +144,36 @@ def test_in_webkit_a_browser_that_keeps_no_site_data_still_plays_and_says_what_a
         assert await page.evaluate("() => document.getElementById('game').hidden")
 
     in_webkit(table, server, steps, storage=False)
+
+
+def test_in_webkit_a_guest_s_page_cannot_show_the_tower_s_page_in_a_frame(tmp_path):
+    """A page of a guest's device on the Wi-Fi (another origin) puts the tower's join page in a
+    frame under its own, to steer a player's taps (clickjacking): WebKit shows nothing of the
+    tower's page there, as its headers ask (frame-ancestors 'none', X-Frame-Options DENY),
+    while the same page opened by itself shows the join form."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(page) -> None:
+        tower = f"http://127.0.0.1:{server.port}/?code={CODE}"
+        guest = web.Application()
+        framing = f'<p id="bait">Win a prize!</p><iframe id="tower" src="{tower}"></iframe>'
+        guest.router.add_get("/", lambda _: web.Response(text=framing, content_type="text/html"))
+        runner = web.AppRunner(guest)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        try:
+            port = runner.addresses[0][1]
+            await page.goto(f"http://127.0.0.1:{port}/")
+            await page.wait_for_selector("#bait")
+            await page.evaluate(f"() => {AFTER_A_FRAME}")
+            assert await page.framed_text("tower") == ""
+            await page.goto(tower)
+            await page.wait_for_selector("#join:not([hidden])")
+        finally:
+            await runner.cleanup()
+
+    in_webkit(table, server, steps)
 
 
 @pytest.mark.xdist_group("webkit-games")  # (beside the module's others: half a minute in all)
