@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from support.guest_page import guest_page
 from support.league_evening import NOW, before_the_tournament, evening
 from support.organiser import PASSWORD
 from support.tournament_results import result
@@ -86,6 +87,47 @@ def test_in_webkit_the_organiser_runs_a_round_and_a_guest_sees_its_points(tmp_pa
                 buttons = await guest.evaluate(ROWS, "button")
                 assert "Start the round" not in buttons and "Sign in" in buttons
                 assert await organiser.script_errors() == [] and await guest.script_errors() == []
+            finally:
+                await server.stop()
+
+        asyncio.run(organise())
+
+
+def test_in_webkit_a_guest_s_page_neither_shows_the_organiser_s_page_nor_acts_for_them(tmp_path):
+    """The organiser, signed in on an iPhone, opens a guest's page on the Wi-Fi (another
+    origin): one that puts the tournament's page in a frame, to steer the organiser's taps,
+    shows nothing of it; one that posts "draw the next round's tables" to the league in the
+    organiser's name, their browser and session at hand, draws nothing. The organiser's own
+    tap on the league's page then draws."""
+    with webkit_phone() as organiser:
+
+        async def organise() -> None:
+            league, server = before_the_tournament(tmp_path)
+            url = f"http://127.0.0.1:{await server.start()}/tournament"
+            framing = f'<p id="bait">Free drinks!</p><iframe id="league" src="{url}"></iframe>'
+            posting = (f'<form id="draw" method="post" action="{url}/draw"></form>'
+                       '<script>document.getElementById("draw").submit()</script>')  # fmt: skip
+            try:
+                await organiser.goto(url)
+                await organiser.fill("input[name=password]", PASSWORD)
+                await organiser.click_button("Sign in")
+                await organiser.wait_for_text("signed in as the organiser")
+                await organiser.fill("textarea[name=players]", PLAYERS)
+                await organiser.click_button("Create the tournament")
+                await organiser.wait_for_text("6 players, 5 rounds")
+                async with guest_page(framing) as guest:
+                    await organiser.goto(guest)
+                    await organiser.wait_for_selector("#bait")
+                    assert await organiser.framed_text("league") == ""
+                async with guest_page(posting) as guest:
+                    await organiser.goto(guest)
+                    await organiser.wait_for_function("(u) => location.href.startsWith(u)", url)
+                    await organiser.wait_for_function("() => document.readyState === 'complete'")
+                assert league.tournament.rounds() == {}, "a guest's page drew a round"
+                await organiser.goto(url)
+                await organiser.click_button("Draw the next round's tables")
+                await organiser.wait_for_text("round 1's tables are drawn")
+                assert list(league.tournament.rounds()) == [1]
             finally:
                 await server.stop()
 

@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-from aiohttp import web
+from support.guest_page import guest_page
 from support.history import history_tower, more_of_the_known_game
 from support.page_probes import (
     AFTER_A_FRAME,
@@ -155,23 +155,14 @@ def test_in_webkit_a_guest_s_page_cannot_show_the_tower_s_page_in_a_frame(tmp_pa
 
     async def steps(page) -> None:
         tower = f"http://127.0.0.1:{server.port}/?code={CODE}"
-        guest = web.Application()
         framing = f'<p id="bait">Win a prize!</p><iframe id="tower" src="{tower}"></iframe>'
-        guest.router.add_get("/", lambda _: web.Response(text=framing, content_type="text/html"))
-        runner = web.AppRunner(guest)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        try:
-            port = runner.addresses[0][1]
-            await page.goto(f"http://127.0.0.1:{port}/")
+        async with guest_page(framing) as guest:
+            await page.goto(guest)
             await page.wait_for_selector("#bait")
             await page.evaluate(f"() => {AFTER_A_FRAME}")
             assert await page.framed_text("tower") == ""
-            await page.goto(tower)
-            await page.wait_for_selector("#join:not([hidden])")
-        finally:
-            await runner.cleanup()
+        await page.goto(tower)
+        await page.wait_for_selector("#join:not([hidden])")
 
     in_webkit(table, server, steps)
 
