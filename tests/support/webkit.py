@@ -1,5 +1,6 @@
-"""The phone page in WebKit, the engine of Safari and of every browser on an iPhone: Debian's
-WebKitGTK, its MiniBrowser driven through WebKitWebDriver by Selenium (W3C WebDriver).
+"""The tower's and the league's pages in WebKit, the engine of Safari and of every browser on
+an iPhone: Debian's WebKitGTK, its MiniBrowser driven through WebKitWebDriver by Selenium (W3C
+WebDriver).
 
 Each phone is a MiniBrowser of its own (own storage) on an X screen of its own the size of the
 phone (Xvfb), full screen under a small window manager (matchbox), so that the page's viewport is
@@ -88,6 +89,9 @@ def webkit_phone(size: tuple[int, int] = SMALL_PHONE, storage: bool = True) -> I
     with _screen(size) as display:
         page = _browser_on(display, [] if storage else ["--enable-html5-local-storage=false"])
         try:
+            # (full screen once the window manager has taken the window: on a busy machine it
+            # may start after the browser, and a page laid out before would be no phone's)
+            page._until("([w, h]) => innerWidth === w && innerHeight === h", list(size))
             yield page
         finally:
             page.driver.quit()
