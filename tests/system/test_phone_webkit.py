@@ -70,6 +70,20 @@ async def dora_plays_it_out(page, table) -> dict[str, int]:
     return await page.evaluate("() => taps")
 
 
+async def deciding(page, table, server, colours: int) -> None:
+    """Dora seated in a new game, Bot's roll of white 4 + 1 (every colour die on `colours`),
+    and the first move chosen on her page, its confirm button shown."""
+    await seated(page, server, "Dora")
+    table.new_game()
+    if table.draft is not None:
+        table.press()  # longo: the tower draws the lucky numbers
+    await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
+    table.submit(Roll((4, 1), {colour: colours for colour in table.game.dice_in_play()}))
+    await page.wait_for_selector("#moves .move")
+    await page.click("#moves .move")
+    await page.wait_for_selector("#confirm-button:not([hidden])")
+
+
 def ranking(game) -> list[list]:
     """Best total first, each numbered by its place; players level share the number."""
     totals = sorted(((game.total(p.name), p.name) for p in game.players), key=lambda t: -t[0])
@@ -202,15 +216,7 @@ def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_pho
     table, _, server = web_tower(tmp_path, [BOT], variant=variant)
 
     async def steps(page) -> None:
-        await seated(page, server, "Dora")
-        table.new_game()
-        if table.draft is not None:
-            table.press()  # longo: the tower draws the lucky numbers
-        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
-        table.submit(Roll((4, 1), {colour: 1 for colour in table.game.dice_in_play()}))
-        await page.wait_for_selector("#moves .move")
-        await page.click("#moves .move")
-        await page.wait_for_selector("#confirm-button:not([hidden])")
+        await deciding(page, table, server, colours=1)
         usual = await page.evaluate(LAYOUT)
         await page.evaluate(text_size("200%"))
         await page.evaluate(f"() => {AFTER_A_FRAME}")
@@ -233,15 +239,7 @@ def test_in_webkit_on_a_phone_on_its_side_the_sheet_and_the_controls_are_all_in_
     table, _, server = web_tower(tmp_path, [BOT], variant=variant)
 
     async def steps(page) -> None:
-        await seated(page, server, "Dora")
-        table.new_game()
-        if table.draft is not None:
-            table.press()  # longo: the tower draws the lucky numbers
-        await page.wait_for_function("() => document.body.dataset.phase === 'roll'")
-        table.submit(Roll((4, 1), {colour: 2 for colour in table.game.dice_in_play()}))
-        await page.wait_for_selector("#moves .move")
-        await page.click("#moves .move")
-        await page.wait_for_selector("#confirm-button:not([hidden])")
+        await deciding(page, table, server, colours=2)
         layout = await page.evaluate(LAYOUT)
         for part in ("sheet", "moves", "confirm", "pass"):
             assert layout[part]["bottom"] <= 360 and layout[part]["right"] <= 740, part
