@@ -181,6 +181,34 @@ def test_in_webkit_a_guest_s_page_cannot_show_the_tower_s_page_in_a_frame(tmp_pa
     in_webkit(table, server, steps)
 
 
+# A guest's page that opens the tower's WebSocket from the player's phone and notes what it
+# hears: whether it opened, and what the tower said
+HIJACK = """<p id="bait">Win a prize!</p><script>
+window.heard = [];
+const socket = new WebSocket("ws://127.0.0.1:PORT/ws");
+socket.onopen = () => { heard.push("open"); socket.send('{"type": "hello", "token": "x"}'); };
+socket.onmessage = (event) => heard.push(String(event.data));
+socket.onclose = () => heard.push("closed");
+</script>"""
+
+
+def test_in_webkit_a_guest_s_page_cannot_talk_to_the_tower_from_a_player_s_phone(tmp_path):
+    """A guest's page, opened on a player's phone, opens the tower's WebSocket (the phone on
+    the table's Wi-Fi, the guest's device not): WebKit names the guest's origin, and the tower
+    refuses the connection before it opens; the lobby is never sent to it."""
+    table, _, server = web_tower(tmp_path, [BOT])
+
+    async def steps(page) -> None:
+        async with guest_page(HIJACK.replace("PORT", str(server.port))) as guest:
+            await page.goto(guest)
+            heard = await page.wait_for_function(  # (closed, or a word from the tower)
+                "() => heard.some((h) => h === 'closed' || h.startsWith('{')) && heard"
+            )
+        assert heard == ["closed"], heard
+
+    in_webkit(table, server, steps)
+
+
 @pytest.mark.xdist_group("webkit-games")  # (beside the module's others: half a minute in all)
 @pytest.mark.parametrize("variant", sheet_names())
 def test_in_webkit_a_whole_game_of_every_sheet_is_played_from_the_phone(tmp_path, variant):
