@@ -17,8 +17,8 @@ const PATTERNS_KEY = "qwixx-patterns";
 // What the phone remembers (its seat's token, the patterns switch): the browser's localStorage,
 // or, where the browser keeps no site data for the page (site data blocked, storage turned off,
 // a storage that is full), whose localStorage throws or is null, a memory that lasts as long as
-// the page does: the player plays on, and after a reload sits down again when the game ends
-// (a name alone takes no seat in a game: the seat's token does).
+// the page does: the player plays on, and after a reload joins again between games, as a new
+// seat (a name alone takes no seat: the seat's token does).
 let keepsNothing = false;  // (then the join page says what a reload costs)
 const saved = (() => {
   try {
