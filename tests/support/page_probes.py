@@ -110,3 +110,10 @@ PLAY_BY_ITSELF = """() => {
 DRAWN_PARTS = """() => Object.fromEntries(
     ["sheet", "dice", "penalties", "total", "scores", "moves", "lucky"].map(
         (id) => [id, document.getElementById(id).outerHTML]))"""
+
+# Fields a player types into whose text is smaller than 16 CSS px: focusing one, Safari on an
+# iPhone zooms the page in (and leaves it zoomed), the form out of view beside it
+ZOOMED_ON_FOCUS = """() => [...document.querySelectorAll(
+        'input:not([type=checkbox]):not([type=hidden]), select, textarea')]
+    .filter(e => e.offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 16)
+    .map(e => `${e.name || e.id}: ${getComputedStyle(e).fontSize}`)"""

@@ -12,6 +12,7 @@ import asyncio
 from support.guest_page import guest_page
 from support.league_evening import NOW, before_the_tournament, evening
 from support.organiser import PASSWORD
+from support.page_probes import ZOOMED_ON_FOCUS
 from support.tournament_results import result
 from support.webkit import webkit_module, webkit_phone
 
@@ -60,9 +61,11 @@ def test_in_webkit_the_organiser_runs_a_round_and_a_guest_sees_its_points(tmp_pa
             url = f"http://127.0.0.1:{await server.start()}/tournament"
             try:
                 await organiser.goto(url)
+                assert await organiser.evaluate(ZOOMED_ON_FOCUS) == []  # the password's field
                 await organiser.fill("input[name=password]", PASSWORD)
                 await organiser.click_button("Sign in")
                 await organiser.wait_for_text("signed in as the organiser")
+                assert await organiser.evaluate(ZOOMED_ON_FOCUS) == []  # (as an iPhone would)
                 await organiser.fill("input[name=name]", "Friday cup")
                 await organiser.fill("input[name=rounds]", "2")
                 await organiser.fill("textarea[name=players]", PLAYERS)

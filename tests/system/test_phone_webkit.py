@@ -26,6 +26,7 @@ from support.page_probes import (
     TOO_SMALL,
     UNFOLD,
     UNLABELLED,
+    ZOOMED_ON_FOCUS,
 )
 from support.phone_page import dora_crossed_red_5_and_rolls, first_roll
 from support.web import BOT, CODE, bot_rolls_five, run_with_server, web_tower
@@ -49,6 +50,7 @@ async def seated(page, server, name: str) -> None:
     await page.goto(f"http://127.0.0.1:{server.port}/?code={CODE}")
     await page.wait_for_selector("#join:not([hidden])")
     assert await page.evaluate("() => document.getElementById('code').value") == CODE
+    assert await page.evaluate(ZOOMED_ON_FOCUS) == []  # (an iPhone zooms in on smaller text)
     await page.fill("#name", name)
     await page.click("#join-button")
     await _shows_the_sheet_of(page, name)
