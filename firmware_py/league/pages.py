@@ -51,11 +51,22 @@ def standings_table(standings: Sequence[Standing], limit: int) -> str:
     more = len(standings) - limit
     note = f"<p>{more} more players below.</p>" if more > 0 else ""
     return (
-        '<table class="standings"><thead><tr><th>#</th><th>Player</th>'
-        '<th title="mu - 3 sigma: a rating the player is almost surely above">Rating</th>'
-        '<th title="the skill it expects, ± twice its uncertainty">Skill</th>'
-        f"<th>Games</th><th>Wins</th></tr></thead><tbody>{rows}</tbody></table>{note}"
+        table_box(
+            "Standings",
+            '<table class="standings"><thead><tr><th>#</th><th>Player</th>'
+            '<th title="mu - 3 sigma: a rating the player is almost surely above">Rating</th>'
+            '<th title="the skill it expects, ± twice its uncertainty">Skill</th>'
+            f"<th>Games</th><th>Wins</th></tr></thead><tbody>{rows}</tbody></table>",
+        )
+        + note
     )
+
+
+def table_box(name: str, table: str) -> str:
+    """A table in a box of its own: on a screen too narrow for its columns (a phone at large
+    text) the box scrolls sideways, never the page; the box takes the focus, so that a
+    keyboard scrolls it too, and is named for a screen reader."""
+    return f'<div class="table-box" tabindex="0" role="region" aria-label="{name}">{table}</div>'
 
 
 def _computer(one: Standing) -> str:
@@ -85,9 +96,10 @@ def games_table(games: Iterable[Result], empty: str) -> str:
     rows = "".join(_game_row(game) for game in games)
     if not rows:
         return f"<p>{escape(empty)}</p>"
-    return (
+    return table_box(
+        "Games",
         '<table class="games"><thead><tr><th>Ended</th><th>Table</th><th>Variant</th>'
-        f"<th>Players, by place</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>Players, by place</th></tr></thead><tbody>{rows}</tbody></table>",
     )
 
 

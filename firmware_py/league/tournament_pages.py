@@ -11,7 +11,7 @@ from html import escape
 
 from firmware_py.league.by_hand import score_field
 from firmware_py.league.final_standings import points_words, ranks, top
-from firmware_py.league.pages import page
+from firmware_py.league.pages import page, table_box
 from firmware_py.league.round_points import BY_HAND, CLOSED, round_points
 from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
@@ -94,10 +94,11 @@ def points_table(rounds: int, totals: Sequence[Total]) -> str:
         + "</tr>"
         for rank, one in zip(ranks(totals), totals, strict=True)
     )
-    return (
+    return table_box(
+        "Points",
         f'<table class="points"><thead><tr><th>#</th><th>Player</th><th>Points</th>'
         f'<th title="Qwixx points scored: the tie-break">Scored</th>{heads}'
-        f"</tr></thead><tbody>{rows}</tbody></table>"
+        f"</tr></thead><tbody>{rows}</tbody></table>",
     )
 
 

@@ -12,7 +12,7 @@ import asyncio
 from support.guest_page import guest_page
 from support.league_evening import NOW, before_the_tournament, evening
 from support.organiser import PASSWORD
-from support.page_probes import ZOOMED_ON_FOCUS
+from support.page_probes import AFTER_A_FRAME, ZOOMED_ON_FOCUS
 from support.tournament_results import result
 from support.webkit import webkit_module, webkit_phone
 
@@ -135,3 +135,45 @@ def test_in_webkit_a_guest_s_page_neither_shows_the_organiser_s_page_nor_acts_fo
                 await server.stop()
 
         asyncio.run(organise())
+
+
+# What a phone's screen cannot show whole: the page's width, and each table's box that scrolls
+WIDER = """() => ({page: document.documentElement.scrollWidth,
+    boxes: [...document.querySelectorAll('.table-box')].filter(
+        (box) => box.scrollWidth > box.clientWidth).map(
+        (box) => [box.getAttribute('aria-label'), box.tabIndex])})"""
+
+
+def test_in_webkit_the_league_s_pages_never_scroll_sideways_on_a_phone(tmp_path):
+    """On a 360 px phone the standings were 368 px wide ("Wins" cut at the edge) and the page
+    scrolled sideways; at 200 % text 753 px. Now, at the usual size, the standings and the
+    evening's games fit whole; at 200 % text the page still never scrolls sideways: a table
+    wider than the phone scrolls in its own box, which a keyboard can reach and a screen
+    reader names. The same on a player's page."""
+    with webkit_phone() as phone:
+
+        async def look() -> None:
+            league = evening(tmp_path)
+            server = LeaguePage(league, "127.0.0.1", 0, Evening(6, clock=lambda: NOW))
+            port = await server.start()
+            try:
+                for page in ("front", "player"):
+                    for size in ("100%", "200%"):
+                        await phone.goto(f"http://127.0.0.1:{port}/")
+                        if page == "player":
+                            await phone.click("table.standings tbody tr:first-child a")
+                            await phone.wait_for_function("() => location.pathname !== '/'")
+                        await phone.evaluate("(s) => { document.documentElement.style"
+                                             ".fontSize = s; }", size)  # fmt: skip
+                        await phone.evaluate(f"() => {AFTER_A_FRAME}")
+                        wider = await phone.evaluate(WIDER)
+                        assert wider["page"] <= 360, (page, size, wider)
+                        boxes = wider["boxes"]
+                        if size == "100%":
+                            assert boxes == [], (page, boxes)  # the tables fit whole
+                        else:  # wider than the phone: each in its own box, named, reachable
+                            assert boxes and all(name and focus == 0 for name, focus in boxes)
+            finally:
+                await server.stop()
+
+        asyncio.run(look())
