@@ -36,18 +36,18 @@ CREATE TABLE IF NOT EXISTS round_games (
 
 
 MAX_ROUNDS = 10  # a tournament's rounds, at most
-TIME, NONE = "a time", None  # a column's kinds: a time as the league writes it (ISO 8601), NULL
-# What the league writes in the tournament's tables, column by column (players, scores and
-# towers, JSON texts, are read as far as they can be where they are used, not here)
+ROUNDS = range(1, MAX_ROUNDS + 1)  # a round's number, or a tournament's rounds
+TIME = "a time"  # a column's kind: a time as the league writes it (ISO 8601)
+# What the league writes in the tournament's tables, column by column (None: NULL); players,
+# scores and towers, JSON texts, are read as far as they can be where they are used, not here
 KINDS: dict[str, dict[str, tuple[object, ...]]] = {
-    "tournaments": {"id": (int,), "name": (str,), "rounds": (range(1, MAX_ROUNDS + 1),),
-                    "created": (TIME,), "ended": (TIME, NONE)},
-    "entrants": {"tournament": (int,), "name": (str,), "computer": (str, NONE),
-                 "left_after": (int, NONE)},
-    "seatings": {"tournament": (int,), "round": (range(1, MAX_ROUNDS + 1),), "tower": (str,),
-                 "drawn": (TIME,), "started": (TIME, NONE)},
-    "round_games": {"tournament": (int,), "round": (range(1, MAX_ROUNDS + 1),),
-                    "tower": (str,), "game": (str,)},
+    "tournaments": {"id": (int,), "name": (str,), "rounds": (ROUNDS,), "created": (TIME,),
+                    "ended": (TIME, None)},
+    "entrants": {"tournament": (int,), "name": (str,), "computer": (str, None),
+                 "left_after": (int, None)},
+    "seatings": {"tournament": (int,), "round": (ROUNDS,), "tower": (str,), "drawn": (TIME,),
+                 "started": (TIME, None)},
+    "round_games": {"tournament": (int,), "round": (ROUNDS,), "tower": (str,), "game": (str,)},
 }  # fmt: skip
 
 
@@ -201,7 +201,7 @@ def _is(value: object, kind: object) -> bool:
         return isinstance(value, str) and _a_time(value)
     if isinstance(kind, range):
         return type(value) is int and value in kind
-    return value is kind if kind is NONE else type(value) is kind
+    return value is None if kind is None else type(value) is kind
 
 
 def _a_time(text: str) -> bool:

@@ -5,8 +5,10 @@ WebKit)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 
@@ -55,3 +57,15 @@ def before_the_tournament(tmp_path: Path) -> tuple[League, LeaguePage]:
     for tower in ("t1", "t2"):
         league.take(f"qwixx/{tower}/availability", b"online")
     return league, LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+
+
+@contextlib.asynccontextmanager
+async def evening_served(tmp_path: Path) -> AsyncIterator[str]:
+    """The evening's league and its page on a free port of 127.0.0.1, its clock at NOW (SQLite
+    in the thread of the loop that serves it); the page's address while it is served."""
+    server = LeaguePage(evening(tmp_path), "127.0.0.1", 0, Evening(6, clock=lambda: NOW))
+    port = await server.start()
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        await server.stop()

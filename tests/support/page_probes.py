@@ -117,3 +117,6 @@ ZOOMED_ON_FOCUS = """() => [...document.querySelectorAll(
         'input:not([type=checkbox]):not([type=hidden]), select, textarea')]
     .filter(e => e.offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 16)
     .map(e => `${e.name || e.id}: ${getComputedStyle(e).fontSize}`)"""
+
+# The player's text size (a percentage), as a phone's text setting sets the page's root
+TEXT_SIZE = "(size) => { document.documentElement.style.fontSize = size; }"

@@ -10,13 +10,11 @@ from __future__ import annotations
 import asyncio
 
 from support.guest_page import guest_page
-from support.league_evening import NOW, before_the_tournament, evening
+from support.league_evening import before_the_tournament, evening_served
 from support.organiser import PASSWORD
-from support.page_probes import AFTER_A_FRAME, ZOOMED_ON_FOCUS
+from support.page_probes import AFTER_A_FRAME, TEXT_SIZE, ZOOMED_ON_FOCUS
 from support.tournament_results import result
 from support.webkit import webkit_module, webkit_phone
-
-from firmware_py.league.web import Evening, LeaguePage
 
 pytestmark = webkit_module("webkit-league")
 ROWS = "(s) => [...document.querySelectorAll(s)].map(row => row.innerText)"
@@ -29,11 +27,8 @@ def test_in_webkit_a_guest_reads_the_standings_and_taps_through_to_a_player(tmp_
     with webkit_phone() as phone:
 
         async def look() -> None:
-            league = evening(tmp_path)
-            server = LeaguePage(league, "127.0.0.1", 0, Evening(6, clock=lambda: NOW))
-            port = await server.start()
-            try:
-                await phone.goto(f"http://127.0.0.1:{port}/")
+            async with evening_served(tmp_path) as url:
+                await phone.goto(url)
                 assert await phone.evaluate("() => document.title") == "Qwixx league"
                 standings = await phone.evaluate(ROWS, "table.standings tbody tr")
                 assert len(standings) == 2
@@ -47,8 +42,6 @@ def test_in_webkit_a_guest_reads_the_standings_and_taps_through_to_a_player(tmp_
                 assert await phone.evaluate(TEXT, "h1") == "<i>Zoë"
                 assert "Place 1 with a rating of" in await phone.evaluate(TEXT, "p.rating")
                 assert await phone.script_errors() == []
-            finally:
-                await server.stop()
 
         asyncio.run(look())
 
@@ -153,18 +146,14 @@ def test_in_webkit_the_league_s_pages_never_scroll_sideways_on_a_phone(tmp_path)
     with webkit_phone() as phone:
 
         async def look() -> None:
-            league = evening(tmp_path)
-            server = LeaguePage(league, "127.0.0.1", 0, Evening(6, clock=lambda: NOW))
-            port = await server.start()
-            try:
+            async with evening_served(tmp_path) as url:
                 for page in ("front", "player"):
                     for size in ("100%", "200%"):
-                        await phone.goto(f"http://127.0.0.1:{port}/")
+                        await phone.goto(url)
                         if page == "player":
                             await phone.click("table.standings tbody tr:first-child a")
                             await phone.wait_for_function("() => location.pathname !== '/'")
-                        await phone.evaluate("(s) => { document.documentElement.style"
-                                             ".fontSize = s; }", size)  # fmt: skip
+                        await phone.evaluate(TEXT_SIZE, size)
                         await phone.evaluate(f"() => {AFTER_A_FRAME}")
                         wider = await phone.evaluate(WIDER)
                         assert wider["page"] <= 360, (page, size, wider)
@@ -173,7 +162,5 @@ def test_in_webkit_the_league_s_pages_never_scroll_sideways_on_a_phone(tmp_path)
                             assert boxes == [], (page, boxes)  # the tables fit whole
                         else:  # wider than the phone: each in its own box, named, reachable
                             assert boxes and all(name and focus == 0 for name, focus in boxes)
-            finally:
-                await server.stop()
 
         asyncio.run(look())

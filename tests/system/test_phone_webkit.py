@@ -23,6 +23,7 @@ from support.page_probes import (
     PLAY_BY_ITSELF,
     SIDEWAYS,
     SPILLS,
+    TEXT_SIZE,
     TOO_SMALL,
     UNFOLD,
     UNLABELLED,
@@ -39,10 +40,6 @@ pytestmark = webkit_module("webkit")
 LEGAL = """() => [...document.querySelectorAll('#sheet .cell.legal')]
     .map(c => c.dataset.row + ' ' + c.dataset.number)"""
 SCORES = "() => [...document.querySelectorAll('#scores li')].map(i => [i.value, i.textContent])"
-
-
-def text_size(size: str) -> str:
-    return f"() => {{ document.documentElement.style.fontSize = '{size}'; }}"
 
 
 async def seated(page, server, name: str) -> None:
@@ -248,7 +245,7 @@ def test_in_webkit_at_200_percent_text_every_sheet_stays_in_view_on_a_360_px_pho
     async def steps(page) -> None:
         await deciding(page, table, server, colours=1)
         usual = await page.evaluate(LAYOUT)
-        await page.evaluate(text_size("200%"))
+        await page.evaluate(TEXT_SIZE, "200%")
         await page.evaluate(f"() => {AFTER_A_FRAME}")
         large = await page.evaluate(LAYOUT)
         assert large["number"] >= 1.9 * usual["number"]
@@ -385,7 +382,7 @@ def in_webkit(table, server, steps, **phone) -> None:
 
 async def _unfolded_at(page, url: str, size: str) -> None:
     await page.goto(url)
-    await page.evaluate(text_size(size))
+    await page.evaluate(TEXT_SIZE, size)
     await page.evaluate(f"() => {{ {UNFOLD}; }}")
     await page.evaluate("() => document.fonts.ready.then(() => null)")
     await page.evaluate(f"() => {AFTER_A_FRAME}")

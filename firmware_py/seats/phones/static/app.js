@@ -19,7 +19,6 @@ const PATTERNS_KEY = "qwixx-patterns";
 // a storage that is full), whose localStorage throws or is null, a memory that lasts as long as
 // the page does: the player plays on, and after a reload joins again between games, as a new
 // seat (a name alone takes no seat: the seat's token does).
-let keepsNothing = false;  // (then the join page says what a reload costs)
 const saved = (() => {
   try {
     const storage = window.localStorage;
@@ -27,7 +26,6 @@ const saved = (() => {
     storage.removeItem(PATTERNS_KEY + "-probe");
     return storage;
   } catch (error) {
-    keepsNothing = true;
     const kept = new Map();
     return {
       getItem: (key) => (kept.has(key) ? kept.get(key) : null),
@@ -913,7 +911,7 @@ $("pass").addEventListener("click", () => pending.size || decide({ action: "pass
 $("undo").addEventListener("click", () => pending.size || decide({ action: "undo" }));
 $("patterns").addEventListener("change", (event) => keepPatterns(event.target.checked));
 usePatterns(Boolean(saved.getItem(PATTERNS_KEY)));
-$("keeps-nothing").hidden = !keepsNothing;
+$("keeps-nothing").hidden = saved instanceof Storage;  // (else: what a reload costs)
 
 document.addEventListener("visibilitychange", () => document.hidden || reconnectNow());
 window.addEventListener("online", reconnectNow);
