@@ -34,6 +34,7 @@ from firmware_py.seating import (
     PHONE,
     SeatSpec,
 )
+from firmware_py.words import local_time, moment
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,7 @@ def _end(data: dict[str, Any]) -> TournamentEnd:
 def end_words(end: TournamentEnd) -> str:
     """The tournament's end, in words: 'Friday cup is over: 1. Ann 9, 2. Ben 8.5, ...'."""
     named = ", ".join(f"{place}. {name} {points}" for place, name, points in end.top)
-    ended = f" (ended at {clock_time(end.ended)})" if end.ended else ""
+    ended = f" (ended at {local_time(end.ended)})" if end.ended else ""
     return f"{end.name} is over{ended}: {named or 'nobody placed'}"
 
 
@@ -151,7 +152,9 @@ def long_over(end: TournamentEnd, now: datetime) -> bool:
     tower restarted the next day would show last night's winners until its first game."""
     if end.ended is None:
         return False
-    ended = datetime.fromisoformat(end.ended)
+    ended = moment(end.ended)
+    if ended is None:
+        return False
     if ended.tzinfo is None:
         ended = ended.replace(tzinfo=UTC)
     return now - ended > END_SHOWN_FOR
@@ -160,10 +163,8 @@ def long_over(end: TournamentEnd, now: datetime) -> bool:
 def _time(value: Any) -> str | None:
     if value is None:
         return None
-    try:
-        datetime.fromisoformat(value)
-    except (TypeError, ValueError) as error:
-        raise NotASeating("a time that is not an ISO time") from error
+    if moment(value) is None:
+        raise NotASeating("a time that is not an ISO time")
     return str(value)
 
 
@@ -175,10 +176,6 @@ def seats_of(seating: RoundSeating) -> list[SeatSpec]:
             for name, level in seating.players]  # fmt: skip
 
 
-def clock_time(iso: str | None) -> str:
-    return datetime.fromisoformat(iso).astimezone().strftime("%H:%M") if iso else ""
-
-
 def round_words(seating: RoundSeating) -> str:
     """What the table shows of its round, in words."""
     head = f"{seating.name}, round {seating.round} of {seating.rounds}"
@@ -186,8 +183,8 @@ def round_words(seating: RoundSeating) -> str:
         return f"{head}: this table sits this round out"
     names = ", ".join(name for name, _ in seating.players)
     if seating.started:
-        return f"{head}: {names}; begun at {clock_time(seating.started)}"
-    return f"{head}: {names}; drawn at {clock_time(seating.drawn)}, the organiser starts it"
+        return f"{head}: {names}; begun at {local_time(seating.started)}"
+    return f"{head}: {names}; drawn at {local_time(seating.drawn)}, the organiser starts it"
 
 
 class RoundSeats(Protocol):

@@ -15,6 +15,7 @@ from pathlib import Path
 from firmware_py.journal.disk import QUARANTINE
 from firmware_py.journal.journal import Journal, JournalError, is_abandoned, is_empty, read_game
 from firmware_py.journal.lines import recorded_at
+from firmware_py.words import DAY_AND_CLOCK
 
 WIDTH = 80  # a terminal's columns
 SCORES_ROOM = 16  # columns the scores keep beside the rest at least, else they go below it
@@ -90,4 +91,4 @@ def _began(path: Path) -> str:
             when = recorded_at(log.readline())
     except OSError:
         when = None
-    return when.astimezone().strftime("%a %Y-%m-%d %H:%M") if when else ""
+    return when.astimezone().strftime(DAY_AND_CLOCK) if when else ""

@@ -14,6 +14,7 @@ from typing import Any
 
 from firmware_py.errors import TowerError
 from firmware_py.rules import Event, Game, Mark, Pass, Refused, Roll, Start, Undo
+from firmware_py.words import moment
 from sheets import COLOURS
 
 
@@ -266,8 +267,7 @@ def recorded_at(line: str | bytes) -> datetime | None:
     """When the tower recorded the event of a log line (its optional `time`); None for a line
     without one (logs from before it was written), or with one that is not a timestamp."""
     try:
-        data = json.loads(line)
-        when = datetime.fromisoformat(data["time"])
+        when = moment(json.loads(line)["time"])
     except (ValueError, TypeError, KeyError, RecursionError):
         return None
-    return when if when.tzinfo is not None else None
+    return when if when is not None and when.tzinfo is not None else None

@@ -14,11 +14,12 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from firmware_py.errors import TowerError
 from firmware_py.seats.names import clean_name, looks, why_not_name
+from firmware_py.words import moment
 from sheets import sheet_names
 
 MAX_RESULT = 4096  # bytes: five players' result is about 1,000
@@ -201,12 +202,9 @@ def _one_of(value: object, allowed: tuple[str | None, ...], key: str) -> Any:
 def _time(value: object, key: str) -> str | None:
     if value is None:
         return None
-    try:
-        if not isinstance(value, str) or len(value) > 40:
-            raise ValueError(value)
-        moment = datetime.fromisoformat(value)
-    except ValueError as error:
-        raise NotAResult(f"{key} {str(value)[:40]!r} is not a time") from error
-    if moment.tzinfo is None:
+    when = moment(value) if isinstance(value, str) and len(value) <= 40 else None
+    if when is None:
+        raise NotAResult(f"{key} {str(value)[:40]!r} is not a time")
+    if when.tzinfo is None:
         raise NotAResult(f"{key} {value!r} says no time zone")
-    return moment.astimezone(UTC).isoformat()
+    return when.astimezone(UTC).isoformat()

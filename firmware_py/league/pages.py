@@ -12,6 +12,7 @@ from firmware_py.league.identity import named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Standing
 from firmware_py.league.tables import TableNow
+from firmware_py.words import CLOCK, DAY_AND_CLOCK, local_time
 
 REFRESH = 15  # seconds between two loads of a page: the evening goes on
 Towers = dict[str, bool]
@@ -92,8 +93,10 @@ def _table(tower: str, online: bool, now: TableNow | None) -> str:
     return f"<li><b>{escape(tower)}</b>: {escape(now.variant)}: {seats}{turn}</li>"
 
 
-def games_table(games: Iterable[Result], empty: str) -> str:
-    rows = "".join(_game_row(game) for game in games)
+def games_table(games: Iterable[Result], empty: str, shape: str = CLOCK) -> str:
+    """The games, each ended at its time in the league's local time, in `shape` (the clock
+    alone for one evening's, the day too for a player's, which span evenings)."""
+    rows = "".join(_game_row(game, shape) for game in games)
     if not rows:
         return f"<p>{escape(empty)}</p>"
     return table_box(
@@ -108,8 +111,8 @@ def _who(one: Placing) -> str:
     return player_link(player_key(one), one.name) if named(one) else escape(one.name)
 
 
-def _game_row(game: Result) -> str:
-    ended = (game.finished or "")[11:16]  # HH:MM, UTC as the towers say it
+def _game_row(game: Result, shape: str) -> str:
+    ended = local_time(game.finished, shape)
     players = ", ".join(
         f"{one.place}. {_who(one)} {one.score}"
         for one in sorted(game.players, key=lambda one: (one.place, one.seat))
@@ -138,7 +141,7 @@ def player_page(one: Standing, rank: int, games: Iterable[Result]) -> str:
         one.name,
         f'<p><a href="/">The league</a></p><p class="rating">Place {rank} with a rating of '
         f"{one.ordinal:.1f} (skill {rating_words(one)}), {one.games} games, {one.wins} won.</p>"
-        "<h2>Latest games</h2>" + games_table(games, "No games."),
+        "<h2>Latest games</h2>" + games_table(games, "No games.", DAY_AND_CLOCK),
     )
 
 

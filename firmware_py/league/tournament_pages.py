@@ -6,7 +6,6 @@ need no script (the page's policy allows none)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from html import escape
 
 from firmware_py.league.by_hand import score_field
@@ -15,13 +14,7 @@ from firmware_py.league.pages import page, table_box
 from firmware_py.league.round_points import BY_HAND, CLOSED, round_points
 from firmware_py.league.tournament import Total
 from firmware_py.league.tournament_store import Entrant, Header, RoundTable
-
-
-def clock_time(iso: str | None) -> str:
-    """An ISO time of the league's as HH:MM in the league's local time."""
-    if not iso:
-        return ""
-    return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
+from firmware_py.words import local_time
 
 
 def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTable],
@@ -42,7 +35,7 @@ def tournament_page(header: Header | None, round_: int, tables: Sequence[RoundTa
 
 def _state(header: Header, round_: int, tables: Sequence[RoundTable]) -> str:
     if header.ended:
-        return f"<p>Ended at {clock_time(header.ended)}.</p>"
+        return f"<p>Ended at {local_time(header.ended)}.</p>"
     if round_ == 0:
         at = ", ".join(escape(tower) for tower in header.towers) or "every tower on the bus"
         return f"<p>{header.rounds} rounds at {at}; no round drawn yet.</p>"
@@ -77,9 +70,9 @@ def _table(table: RoundTable) -> str:
     elif table.game:
         state = "reported"
     elif table.started:
-        state = f"playing since {clock_time(table.started)}"
+        state = f"playing since {local_time(table.started)}"
     else:
-        state = f"drawn at {clock_time(table.drawn)}, waiting for the start"
+        state = f"drawn at {local_time(table.drawn)}, waiting for the start"
     return f"<li><b>{escape(table.tower)}</b>: {players} ({state})</li>"
 
 

@@ -10,7 +10,8 @@ import json
 import logging
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
+
+from firmware_py.words import moment
 
 log = logging.getLogger(__name__)
 
@@ -198,18 +199,10 @@ class TournamentStore:
 
 def _is(value: object, kind: object) -> bool:
     if kind is TIME:
-        return isinstance(value, str) and _a_time(value)
+        return moment(value) is not None
     if isinstance(kind, range):
         return type(value) is int and value in kind
     return value is None if kind is None else type(value) is kind
-
-
-def _a_time(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _shown(value: object) -> str:

@@ -152,6 +152,17 @@ def test_history_says_when_each_game_began_in_local_time_and_who_won(tmp_path):
                                       "unfinished"]  # fmt: skip
 
 
+def test_history_lists_a_game_whose_time_no_clock_can_show_without_its_date(tmp_path):
+    """A start time edited to year 1 ahead of UTC reads as ISO 8601 but overflows on the way
+    to local time: `history` ended in a traceback. The game is listed as one without a time."""
+    start = ('{"event": "start", "variant": "classic", "players": ["Ann"], '
+             '"time": "0001-01-01T00:00:00+01:00"}\n')  # fmt: skip
+    (tmp_path / "game-000001.jsonl").write_text(start)
+    result = qwixx("history", "--state-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[:3] == ["game-000001", "classic", "unfinished"]
+
+
 def test_history_of_an_empty_state_directory_says_so(tmp_path):
     result = qwixx("history", "--state-dir", str(tmp_path / "none"))
     assert result.returncode == 0

@@ -57,6 +57,18 @@ def test_any_message_is_a_seating_or_refused_in_words(value):
         assert str(why)
 
 
+@pytest.mark.parametrize("key", ["drawn", "started"])
+@pytest.mark.parametrize("time", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_a_time_no_clock_can_show_is_refused(key, time):
+    """Year 1 ahead of UTC (or 9999 behind it) reads as ISO 8601 but overflows on its way to
+    the local time the table shows it in: taken, it ended the table's set-up screen in a
+    traceback. It is no time the league writes, so the message is refused in words."""
+    data = json.loads(seating(started=True))
+    data[key] = time
+    with pytest.raises(NotASeating, match="not an ISO time"):
+        read_seating(json.dumps(data))
+
+
 class Tower:
     """A tower's table and its bus client (never connected: the test hands it messages)."""
 

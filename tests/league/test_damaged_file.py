@@ -262,7 +262,8 @@ def test_a_tournament_table_edited_into_rubbish_still_lets_the_tournament_page_d
     "column, value",
     [("tournaments.ended", "online"), ("tournaments.rounds", 10**9), ("tournaments.name", b"Cup"),
      ("entrants.name", b"Ann"), ("entrants.left_after", "one"), ("seatings.round", 1.5),
-     ("seatings.drawn", "at eight"), ("round_games.tower", b"t1")],
+     ("seatings.drawn", "at eight"), ("seatings.drawn", "0001-01-01T00:00:00+01:00"),
+     ("round_games.tower", b"t1")],
 )  # fmt: skip
 def test_a_tournament_value_of_another_kind_sets_the_file_aside_and_its_record_restores_it(
     tmp_path, column, value

@@ -86,6 +86,10 @@ def score(value):
         (tampered(reason="boredom"), "reason"),
         (tampered(started="yesterday"), "is not a time"),
         (tampered(finished="2026-11-22T19:31:40"), "says no time zone"),
+        # A time that reads but no clock can show (year 1 ahead of UTC, 9999 behind it)
+        # overflowed in the conversion to UTC: the league stopped hearing the bus.
+        (tampered(started="0001-01-01T00:00:00+01:00"), "is not a time"),
+        (tampered(finished="9999-12-31T23:59:59-01:00"), "is not a time"),
         (tampered(players=[]), "players must be a list of 1 to 5"),
         (tampered(players=["Ann"]), "each player must be a JSON object"),
         (tampered(rename("Ann\u200b\u200b")), "is not a player's name as a tower seats one"),

@@ -23,7 +23,6 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from functools import cached_property
 from html import escape
 from typing import TYPE_CHECKING, Protocol
@@ -33,7 +32,7 @@ from aiohttp import web
 
 from firmware_py.seats.names import MAX_NAME, clean_name
 from firmware_py.seats.phones.budget import PageBudget
-from firmware_py.words import in_digits, plural
+from firmware_py.words import DAY_AND_CLOCK, in_digits, local_time, plural
 
 if TYPE_CHECKING:  # (the figures are made at the first page or the warm-up, after READY=1)
     from firmware_py.journal.figures import GameSummary, PlayerHistory
@@ -323,10 +322,8 @@ def _game_item(summary: GameSummary) -> str:
 
 def _when(began: str) -> str:
     """When a game began, in the tower's local time (", Sun 2026-11-22 19:04"), or ""."""
-    try:
-        return datetime.fromisoformat(began).astimezone().strftime(", %a %Y-%m-%d %H:%M")
-    except ValueError:
-        return ""
+    when = local_time(began, DAY_AND_CLOCK)
+    return f", {when}" if when else ""
 
 
 def _recent_games(history: PlayerHistory) -> str:
