@@ -244,6 +244,18 @@ def test_a_configuration_that_is_not_utf_8_or_not_toml_is_one_sentence(tmp_path)
     assert "cannot read it" in one_sentence_and_status_2(qwixx("run", "--config", str(folder)))
 
 
+def test_a_nul_character_anywhere_in_the_configuration_is_one_sentence(tmp_path):
+    """TOML can write a NUL (\\u0000); a path or name holding one reached the system, which
+    refused it with "ValueError: embedded null byte": `run` and `doctor` ended in tracebacks."""
+    config = tmp_path / "config.toml"
+    config.write_text('[tower]\nstate_dir = "/var/lib/qwixx\\u0000tower"\n')
+    stderr = one_sentence_and_status_2(qwixx("run", "--config", str(config)))
+    assert "[tower] state_dir: holds a NUL character" in stderr
+    checked = qwixx("doctor", "--config", str(config))
+    assert checked.returncode == 2 and "Traceback" not in checked.stderr
+    assert "[!!] config.toml: [tower] state_dir: holds a NUL character" in checked.stdout
+
+
 def test_screens_must_be_a_folder_the_tower_can_write_in(tmp_path):
     picture = tmp_path / "frame.png"
     picture.write_bytes(b"")

@@ -74,6 +74,9 @@ def test_the_example_configuration_of_the_reference_build_loads():
         ({"dice": {"pixels": {"white 3": 1}}}, "[dice.pixels] white 3: unknown key"),
         ({"pads": {"ports": "/dev/ttyACM0"}}, "[pads] ports: must be a list of paths"),
         ({"screen": {}}, "screen: unknown key; known keys: tower, button"),
+        ({"pads": {"ports": ["/dev/ttyACM\0"]}}, "[pads] ports: holds a NUL character"),
+        ({"mqtt": {"host": "cafe\0.local"}}, "[mqtt] host: holds a NUL character"),
+        ({"displays": [{"role": "main", "font": "\0"}]}, "displays: holds a NUL character"),
     ],
 )
 def test_a_wrong_value_is_refused_with_key_and_fix(data, message):

@@ -34,6 +34,7 @@ def test_a_league_file_as_docs_league_md_shows_it():
         ({"mqtt": BROKER, "league": {"port": 70000}}, "[league] port: must be a whole number"),
         ({"mqtt": BROKER, "league": {"day_starts": 24}}, "[league] day_starts: must be"),
         ({"mqtt": BROKER, "league": {"database": "league.sqlite"}}, "must be an absolute path"),
+        ({"mqtt": BROKER, "league": {"database": "/l\0.sqlite"}}, "database: holds a NUL"),
         ({"mqtt": BROKER, "league": {"host": "a b"}}, "[league] host: must be an address"),
         ({"mqtt": BROKER, "tower": {}}, "tower: unknown key"),
         ({"mqtt": {"host": "cafe.local", "prefix": "qwixx/#"}}, "[mqtt] prefix: must be"),

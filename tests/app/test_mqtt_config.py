@@ -33,6 +33,9 @@ def test_a_full_section_and_its_defaults():
     [
         ({}, "[mqtt] host: is missing: the broker's name or address"),
         ({"host": "my broker"}, "[mqtt] host: 'my broker' has a space"),
+        # Names the resolver cannot encode (IDNA) stopped the league with UnicodeError.
+        ({"host": "cafe..local"}, "[mqtt] host: 'cafe..local' is not a host name"),
+        ({"host": "a" * 64 + ".local"}, "each part between dots is 1 to 63"),
         ({"host": "h", "port": 0}, "[mqtt] port: must be a whole number from 1 to 65535"),
         ({"host": "h", "tls": "yes"}, "[mqtt] tls: must be true or false, not 'yes'"),
         ({"host": "h", "ca_file": "ca.pem"}, "[mqtt] ca_file: must be an absolute path"),
@@ -50,3 +53,9 @@ def test_a_wrong_value_is_refused_with_the_key_and_the_fix(section, message):
     with pytest.raises(ConfigError) as refused:
         parse_config({"mqtt": section})
     assert message in str(refused.value)
+
+
+@pytest.mark.parametrize("host", ["192.168.1.10", "fd00::1", "café.local", "broker.lan.", "h"])
+def test_addresses_and_names_a_resolver_takes_are_hosts(host):
+    mqtt = parse_config({"mqtt": {"host": host}}).mqtt
+    assert mqtt is not None and mqtt.host == host

@@ -46,6 +46,7 @@ def load_league_config(path: Path) -> LeagueConfig:
 
 def parse_league_config(data: TomlTable, source: str) -> LeagueConfig:
     check = TomlValues(source)
+    check.no_nul(data)
     check.known_keys(data, "", SECTIONS)
     if "mqtt" not in data:
         raise check.fail("", "[mqtt]", "is missing: the café's broker the towers publish to")

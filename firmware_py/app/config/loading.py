@@ -45,6 +45,7 @@ def parse_config(data: TomlTable, source: str = "config.toml") -> TowerConfig:
     """Check a parsed configuration file; `source` names it in the messages. The sections are
     checked in this order, so a file with several mistakes is told of the same one first."""
     check = TomlValues(source)
+    check.no_nul(data)
     check.known_keys(data, "", SECTIONS)
     tower = check.table(data, "tower")
     gpio, dice = GpioChecker(source), DiceChecker(source)

@@ -26,6 +26,16 @@ class TomlValues:
         where = f"[{section}] {key}" if section else key
         return ConfigError(f"{self.source}: {where}: {problem}")
 
+    def no_nul(self, data: TomlTable) -> None:
+        """No text in the file holds a NUL character (TOML writes it \\u0000): no path, name
+        or address can hold one, and the system refuses it with a ValueError nobody reads."""
+        for section, table in data.items():
+            inside = table.items() if isinstance(table, dict) else [(section, table)]
+            for key, value in inside:
+                if _holds_nul(value):
+                    raise self.fail(section if section != key else "", key,
+                                    "holds a NUL character (\\u0000): take it out")  # fmt: skip
+
     def table(self, data: TomlTable, section: str) -> TomlTable:
         value = data.get(section, {})
         if not isinstance(value, dict):
@@ -122,3 +132,14 @@ class TomlValues:
             raise self.fail(
                 section, key, f"{name.strip()!r} is longer than {NAME_LENGTH} characters"
             )
+
+
+def _holds_nul(value: object) -> bool:
+    """A string with a NUL in it, or a list or table holding one, however deep."""
+    if isinstance(value, str):
+        return "\0" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(inner) for key, inner in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(inner) for inner in value)
+    return False
