@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from firmware_py.app.config import WebConfig
 from firmware_py.journal.journal import Journal
+from firmware_py.json_text import json_value
 from firmware_py.seats.names import looks
 from firmware_py.seats.phones.hub import WebHub
 from firmware_py.show.qr import join_lines
@@ -51,7 +52,7 @@ class PortNote:
     def kept(self) -> int:
         """The port to listen on first: the one chosen before, else the configured one."""
         try:
-            note = json.loads(self.path.read_text(encoding="utf-8"))
+            note = json_value(self.path.read_text(encoding="utf-8"))
             if note["configured"] == self.configured and 0 < int(note["port"]) < 65536:
                 return int(note["port"])
         except (OSError, ValueError, TypeError, KeyError):

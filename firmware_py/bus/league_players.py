@@ -8,10 +8,10 @@ in words (NotPlayers), counted by the inbox and ignored.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from firmware_py.errors import TowerError
+from firmware_py.json_text import json_value
 from firmware_py.seating import NAME_LENGTH
 
 MAX_MESSAGE = 2048  # bytes: forty names of sixteen characters are about 800
@@ -27,7 +27,7 @@ def read_players(words: str) -> tuple[str, ...]:
     if not words:
         return ()
     try:
-        data = json.loads(words)
+        data = json_value(words)
     except ValueError as error:
         raise NotPlayers("not JSON") from error
     names: Any = data.get("players") if isinstance(data, dict) else None

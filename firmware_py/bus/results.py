@@ -38,6 +38,7 @@ from firmware_py.journal.journal import (
     write_durably,
 )
 from firmware_py.journal.lines import recorded_at
+from firmware_py.json_text import json_value
 from firmware_py.rules import Game
 
 log = logging.getLogger(__name__)
@@ -237,7 +238,7 @@ class Results:
     def _read_note(self) -> int:
         """The last game number this broker acknowledged (0: none, or another broker's note)."""
         try:
-            note = json.loads(self.note.read_bytes())
+            note = json_value(self.note.read_bytes())
             if note["broker"] == self.broker and isinstance(note["through"], int):
                 return max(0, note["through"])
         except (OSError, ValueError, TypeError, KeyError):

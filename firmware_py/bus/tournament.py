@@ -17,7 +17,6 @@ refused, counted by the inbox and ignored.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,6 +24,7 @@ from typing import Any, Protocol
 
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal, JournalError, number_of, write_durably
+from firmware_py.json_text import json_value
 from firmware_py.seating import (
     COMPUTER,
     DRAWN,
@@ -82,7 +82,7 @@ def read_seating(words: str) -> RoundSeating | TournamentEnd | None:
     if not words:
         return None
     try:
-        data = json.loads(words)
+        data = json_value(words)
     except ValueError as error:
         raise NotASeating("not JSON") from error
     if not isinstance(data, dict):
@@ -277,7 +277,7 @@ class TournamentRounds:
 
     def _read_note(self) -> dict[int, Key]:
         try:
-            rows = json.loads(self.path.read_bytes())
+            rows = json_value(self.path.read_bytes())
             return {int(number): (int(t), int(r)) for number, t, r in rows}
         except (OSError, ValueError, TypeError):
             return {}

@@ -39,6 +39,7 @@ from firmware_py.journal.figures import (
 )
 from firmware_py.journal.journal import ABANDONED as ABANDONED_SUFFIX
 from firmware_py.journal.journal import number_of
+from firmware_py.json_text import json_value
 
 log = logging.getLogger(__name__)
 
@@ -246,18 +247,18 @@ def _load(path: Path) -> tuple[dict[str, tuple[Stamp, GameSummary]], int]:
 
 def _header(line: bytes) -> object:
     try:
-        header = json.loads(line)
-    except (ValueError, RecursionError):
+        header = json_value(line)
+    except ValueError:
         return None
     return header.get("history-index") if isinstance(header, dict) else None
 
 
 def _entry(line: bytes) -> tuple[str, Stamp, GameSummary] | None:
     try:
-        data = json.loads(line)
+        data = json_value(line)
         stamp = (int(data["size"]), int(data["time"]), bool(data["abandoned"]))
         return str(data["log"]), stamp, _from_json(data["game"])
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError):
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):
         return None
 
 

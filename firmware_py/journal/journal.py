@@ -39,6 +39,7 @@ from firmware_py.errors import TowerError
 from firmware_py.journal import disk
 from firmware_py.journal.disk import QUARANTINE, SetAside, set_aside
 from firmware_py.journal.lines import LogError, event_to_line, now, replay
+from firmware_py.json_text import json_value
 from firmware_py.rules import Event, Game, Start
 
 log = logging.getLogger(__name__)
@@ -418,8 +419,8 @@ class Journal:
     def noted_phone_tokens(self) -> dict[str, list[str]]:
         """What `note_phone_tokens` wrote last ({} without a note one can read)."""
         try:
-            record = json.loads(disk.read_regular(self.directory / PHONE_TOKENS))
-        except (OSError, ValueError, RecursionError):
+            record = json_value(disk.read_regular(self.directory / PHONE_TOKENS))
+        except (OSError, ValueError):
             return {}
         if not isinstance(record, dict) or not all(
             isinstance(digests, list) and all(isinstance(each, str) for each in digests)
@@ -454,10 +455,10 @@ class Journal:
         """The lucky numbers being chosen when the tower stopped, as `note_draft` wrote them;
         None if there is no such note, or a game has started since it was written."""
         try:
-            record = json.loads(disk.read_regular(self.directory / DRAFT))
+            record = json_value(disk.read_regular(self.directory / DRAFT))
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, RecursionError) as error:
+        except (OSError, ValueError) as error:
             raise JournalError(f"cannot read {DRAFT}: {error}") from error
         if not isinstance(record, dict):
             raise JournalError(f"{DRAFT} holds no note of lucky numbers")
@@ -553,10 +554,10 @@ def _seat_list(path: Path) -> tuple[list[dict[str, str]], str]:
     """A note of seats read back ({"name", "kind", "pad"} each, and "level" where noted), and
     what is wrong with it: "" when nothing, "is missing" or "cannot be read"."""
     try:
-        record = json.loads(disk.read_regular(path))
+        record = json_value(disk.read_regular(path))
     except FileNotFoundError:
         return [], "is missing"
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError):
         return [], "cannot be read"
     keys = {"name", "kind", "pad"}
     if not isinstance(record, list) or not all(

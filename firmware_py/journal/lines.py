@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from firmware_py.errors import TowerError
+from firmware_py.json_text import json_value
 from firmware_py.rules import Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from firmware_py.words import moment
 from sheets import COLOURS
@@ -95,11 +96,11 @@ def parse_line(text: str) -> Start | Event:
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except json.JSONDecodeError as error:
         raise Refused(f"not valid JSON ({error.msg} at column {error.colno})") from error
-    except RecursionError as error:  # brackets in brackets past Python's depth: no event
-        raise Refused("not valid JSON (nested too deeply)") from error
+    except ValueError as error:  # nested past Python's depth, or a number of 4,301 digits
+        raise Refused(f"not valid JSON ({error})") from error
     if not isinstance(data, dict):
         raise Refused('each line must be a JSON object such as {"event": "roll", ...}')
     return data
@@ -267,7 +268,7 @@ def recorded_at(line: str | bytes) -> datetime | None:
     """When the tower recorded the event of a log line (its optional `time`); None for a line
     without one (logs from before it was written), or with one that is not a timestamp."""
     try:
-        when = moment(json.loads(line)["time"])
-    except (ValueError, TypeError, KeyError, RecursionError):
+        when = moment(json_value(line)["time"])
+    except (ValueError, TypeError, KeyError):
         return None
     return when if when is not None and when.tzinfo is not None else None

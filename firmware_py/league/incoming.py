@@ -11,13 +11,13 @@ that follow from the scores. Anything else raises `NotAResult` with what is wron
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
 from firmware_py.errors import TowerError
+from firmware_py.json_text import json_value
 from firmware_py.seats.names import clean_name, looks, why_not_name
 from firmware_py.words import moment
 from sheets import sheet_names
@@ -116,7 +116,7 @@ def json_object(payload: bytes, most: int, what: str) -> dict[str, Any]:
     if len(payload) > most:
         raise NotAResult(f"{len(payload)} bytes: {what} is at most {most}")
     try:
-        data = json.loads(payload.decode("utf-8"))
+        data = json_value(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise NotAResult(f"{what} not JSON in UTF-8 ({error})") from error
     if not isinstance(data, dict):

@@ -3,9 +3,9 @@ reported table's placement points (docs/league.md, "Tournaments")."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
+from firmware_py.json_text import json_value
 from firmware_py.league.draw import MEAN, placement_points
 from firmware_py.league.tournament_store import RoundTable
 
@@ -16,7 +16,7 @@ BY_HAND = "(by hand)"  # the game of a table whose result the organiser typed in
 def round_tag(payload: bytes) -> tuple[int, int] | None:
     """The (tournament, round) a tower's result says its game was played for, if any."""
     try:
-        tag = json.loads(payload).get("round")
+        tag = json_value(payload).get("round")
         number, round_ = tag["tournament"], tag["round"]
     except (ValueError, TypeError, KeyError, AttributeError):
         return None

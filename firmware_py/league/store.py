@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from firmware_py.errors import TowerError
+from firmware_py.json_text import json_value
 from firmware_py.league import tournament_store
 from firmware_py.league.identity import KEYS, named, player_key
 from firmware_py.league.incoming import Placing, Result
@@ -267,7 +268,7 @@ class SavedRatings:
         if row is None:
             return None
         try:  # (a row changed by hand: the ratings are made again from the games)
-            last, rated = tuple(json.loads(row[0])), int(row[1])
+            last, rated = tuple(json_value(row[0])), int(row[1])
             counted = self.db.execute(
                 "SELECT count(*) FROM games WHERE (finished, started, id) <= (?, ?, ?)", last
             ).fetchone()[0]
@@ -319,5 +320,5 @@ def _result(row: tuple[str, str, int, str, str, str, str, str]) -> Result:
         started=started or None,
         finished=finished or None,
         reason=reason,
-        players=tuple(Placing(**player) for player in json.loads(players)),
+        players=tuple(Placing(**player) for player in json_value(players)),
     )

@@ -21,6 +21,7 @@ import sqlite3
 from typing import Any
 
 from firmware_py.errors import TowerError
+from firmware_py.json_text import json_value
 from firmware_py.league.tournament_store import TournamentStore
 
 MAX_RECORD = 512 * 1024  # bytes: 100 players, 10 rounds of 20 tables take about 60 KiB
@@ -63,7 +64,7 @@ def read_record(payload: bytes, key: bytes | None) -> dict[str, Any]:
     if len(payload) > MAX_RECORD:
         raise RecordRefused(f"it is larger than {MAX_RECORD // 1024} KiB")
     try:
-        outer = json.loads(payload)
+        outer = json_value(payload)
         body, signature = outer["record"], outer["signature"]
         if not isinstance(body, str) or not isinstance(signature, str):
             raise TypeError
@@ -73,7 +74,7 @@ def read_record(payload: bytes, key: bytes | None) -> dict[str, Any]:
     if not hmac.compare_digest(signature.encode(), expected.encode()):
         raise RecordRefused("it is not signed with this league's organiser's password")
     try:  # (signed, yet not a record: written by a league of another version, or damaged)
-        record = json.loads(body)
+        record = json_value(body)
     except ValueError:
         raise RecordRefused("it is signed, but it is not a record this league can read") from None
     if not isinstance(record, dict):

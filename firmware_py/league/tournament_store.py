@@ -11,6 +11,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass
 
+from firmware_py.json_text import json_value
 from firmware_py.words import moment
 
 log = logging.getLogger(__name__)
@@ -216,7 +217,7 @@ def _json(text: object) -> object:
     if not isinstance(text, str):
         return None
     try:
-        return json.loads(text)
+        return json_value(text)
     except ValueError:
         return None
 

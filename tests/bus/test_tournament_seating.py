@@ -21,6 +21,7 @@ from firmware_py.app.assembly import attach_bus, build_table
 from firmware_py.app.config import SIMULATED
 from firmware_py.app.hardware import build_hardware
 from firmware_py.bus.inbox import Verdict
+from firmware_py.bus.league_players import NotPlayers, read_players
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import Topics
 from firmware_py.bus.tournament import NotASeating, read_seating
@@ -67,6 +68,15 @@ def test_a_time_no_clock_can_show_is_refused(key, time):
     data[key] = time
     with pytest.raises(NotASeating, match="not an ISO time"):
         read_seating(json.dumps(data))
+
+
+def test_brackets_nested_past_python_s_depth_are_no_seating():
+    """1,500 "[" fit the seating's 2 KiB and raised RecursionError out of the reading: the
+    tower's bus link failed, and came back to the same message, retained on the broker."""
+    with pytest.raises(NotASeating, match="not JSON"):
+        read_seating("[" * 1500)
+    with pytest.raises(NotPlayers, match="not JSON"):
+        read_players("[" * 1500)
 
 
 class Tower:

@@ -382,6 +382,11 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
     [
         ("{not json", "the tower could not read that message (not JSON); reload the page"),
         ("[1, 2]", "the tower could not read that message (not an object); reload the page"),
+        pytest.param(
+            "[" * 1500,
+            "the tower could not read that message (not JSON); reload the page",
+            id="nested-too-deeply",
+        ),  # (RecursionError: the socket closed)
         ('{"type": "shout"}', "the tower does not know that message; reload the page"),
         ('{"type": ["hello"]}', "the tower does not know that message; reload the page"),
         ('{"type": "decide", "request": ["x"]}', "the page sent a decision without a request"),

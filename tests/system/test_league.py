@@ -132,8 +132,11 @@ def test_rubbish_on_the_bus_is_counted_and_ignored_and_names_are_escaped(tmp_pat
                  "penalties": 0, "place": 2},
             ],
         }  # fmt: skip
+        # Each of the last two stopped the league's listener: brackets nested past Python's
+        # depth (RecursionError), a time that overflows on its way to UTC (OverflowError).
+        year_one = {**good, "started": "0001-01-01T00:00:00+01:00"}
         rubbish = [b"\xff" * 10, b"{}", json.dumps({**good, "tower": "t8"}).encode(),
-                   b"x" * 100_000]  # fmt: skip
+                   b"x" * 100_000, b"[" * 1500, json.dumps(year_one).encode()]  # fmt: skip
         for payload in rubbish:
             guest.publish("qwixx/t7/result", payload, qos=1).wait_for_publish(HANG)
         for _ in range(20):

@@ -26,6 +26,7 @@ from typing import Any
 
 from firmware_py.errors import TowerError
 from firmware_py.journal.journal import Journal
+from firmware_py.json_text import json_value
 from firmware_py.seating import waiting_drawn
 from firmware_py.seats.devices import BEFORE_A_GAME, RemoteDecision, RemoteSeats, with_absence
 from firmware_py.seats.names import MAX_NAME, clean_name, why_not_name
@@ -502,7 +503,7 @@ def parse(text: str) -> dict[str, Any]:
             f"that message is too long ({len(text)} characters; at most {MAX_MESSAGE})"
         )
     try:
-        message = json.loads(text)
+        message = json_value(text)
     except ValueError:
         raise PageRefused(
             "the tower could not read that message (not JSON); reload the page"

@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 
 from firmware_py.journal import disk
+from firmware_py.json_text import json_value
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def new_join_key() -> str:
 def noted_join_key(state_dir: Path) -> str | None:
     """The key kept in `state_dir`, None without one (nothing is written: for `doctor`)."""
     try:
-        key = json.loads(disk.read_regular(state_dir / KEY_FILE))["key"]
+        key = json_value(disk.read_regular(state_dir / KEY_FILE))["key"]
     except (OSError, ValueError, TypeError, KeyError):
         return None  # none yet, or unreadable
     return key if isinstance(key, str) and WELL_FORMED.fullmatch(key) else None
