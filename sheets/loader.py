@@ -82,6 +82,8 @@ def load_sheet_file(path: Path | str) -> Sheet:
         raise SheetError(f"{path.name}: cannot read the file: {error.strerror}") from error
     except tomllib.TOMLDecodeError as error:
         raise SheetError(f"{path.name}: not valid TOML: {error}") from error
+    except RecursionError as error:  # arrays or tables in each other past Python's depth
+        raise SheetError(f"{path.name}: not valid TOML: nested too deeply") from error
     return parse_sheet(data, source=path.name)
 
 

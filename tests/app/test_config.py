@@ -93,6 +93,9 @@ def test_a_missing_or_broken_file_is_refused_in_words(tmp_path):
     broken.write_text("[button\npin = 17\n")
     with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML"):
         load_config(broken)
+    broken.write_text("x = " + "[" * 3000 + "]" * 3000 + "\n")  # (RecursionError in tomllib)
+    with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML: nested too deeply"):
+        load_config(broken)
 
 
 def test_a_display_can_be_watched_through_a_luma_emulator_instead_of_a_chip():

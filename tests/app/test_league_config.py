@@ -10,7 +10,7 @@ import pytest
 from support import HANG, spawn
 from support.lines import Lines
 
-from firmware_py.app.config.league import ConfigError, parse_league_config
+from firmware_py.app.config.league import ConfigError, load_league_config, parse_league_config
 
 BROKER = {"host": "cafe.local", "username": "league", "password_file": "/etc/league-password"}
 
@@ -44,6 +44,14 @@ def test_mistakes_are_said_with_the_key_and_the_fix(data, words):
     with pytest.raises(ConfigError) as refused:
         parse_league_config(data, "league.toml")
     assert words in str(refused.value)
+
+
+def test_a_file_nested_past_python_s_depth_is_one_sentence(tmp_path):
+    """tomllib reads nested tables by recursion: 3,000 ended the league in a traceback."""
+    deep = tmp_path / "league.toml"
+    deep.write_text("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n")
+    with pytest.raises(ConfigError, match=r"^league\.toml: not valid TOML: nested too deeply"):
+        load_league_config(deep)
 
 
 def test_the_command_says_a_missing_file_in_one_line(tmp_path):

@@ -126,6 +126,14 @@ def test_a_sheet_file_that_is_not_toml_is_refused_with_its_name(tmp_path):
         load_sheet_file(path)
 
 
+def test_a_sheet_file_nested_past_python_s_depth_is_refused_with_its_name(tmp_path):
+    """tomllib reads nested arrays by recursion: 3,000 raised RecursionError, a traceback."""
+    path = tmp_path / "deep.toml"
+    path.write_text("rows = " + "[" * 3000 + "]" * 3000 + "\n")
+    with pytest.raises(SheetError, match=r"^deep\.toml: not valid TOML: nested too deeply"):
+        load_sheet_file(path)
+
+
 def test_a_sheet_file_saved_in_another_encoding_is_refused_in_words(tmp_path):
     """A maker who lists their own Connected pads and saves the file as Latin-1 is told to
     save it as UTF-8 (it ended in a UnicodeDecodeError's traceback, found by fuzzing)."""

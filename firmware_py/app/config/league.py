@@ -3,13 +3,12 @@ broker in [mqtt], as a tower's, and the league's own [league]: its file and its 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_py.app.config.mqtt import MqttChecker
 from firmware_py.app.config.settings import ConfigError, MqttConfig
-from firmware_py.app.config.values import TomlTable, TomlValues
+from firmware_py.app.config.values import TomlTable, TomlValues, read_toml
 
 SECTIONS = ("mqtt", "league")
 # [mqtt] as a tower's, less what only a tower does (Home Assistant's device, its commands);
@@ -33,14 +32,7 @@ class LeagueConfig:
 
 def load_league_config(path: Path) -> LeagueConfig:
     """Read and check the league's file; ConfigError names the key and the fix."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError as error:
-        raise ConfigError(f"{path}: no such file (docs/league.md shows one)") from error
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read it as UTF-8 text: {error}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path.name}: not valid TOML: {error}") from error
+    data = read_toml(path, missing="docs/league.md shows one")
     return parse_league_config(data, path.name)
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from firmware_py.app.config.displays import DisplaysChecker
 from firmware_py.app.config.hardware import DiceChecker, GpioChecker, PadsChecker, SoundChecker
 from firmware_py.app.config.mqtt import MqttChecker
 from firmware_py.app.config.seats import TableChecker, WebChecker
-from firmware_py.app.config.settings import SIMULATED, ConfigError, TowerConfig
-from firmware_py.app.config.values import TomlTable, TomlValues
+from firmware_py.app.config.settings import SIMULATED, TowerConfig
+from firmware_py.app.config.values import TomlTable, TomlValues, read_toml
 from sheets import sheet_names
 
 SECTIONS = (
@@ -24,20 +23,7 @@ def load_config(path: Path | str | None) -> TowerConfig:
     if path is None:
         return SIMULATED
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
-        ) from error
-    except FileNotFoundError as error:
-        raise ConfigError(
-            f"{path}: no such file (without --config the tower is simulated)"
-        ) from error
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read it: {error.strerror}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path.name}: not valid TOML: {error}") from error
+    data = read_toml(path, missing="without --config the tower is simulated")
     return parse_config(data, source=path.name)
 
 
