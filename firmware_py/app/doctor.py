@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from drivers.button import RollButton
 from drivers.buzzer import TEST, Buzzer
+from drivers.clock import clock_synchronised
 from drivers.display import open_display
 from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DriverError, PixelsConfigError, SpeechError
@@ -72,6 +73,7 @@ def run_checks(config: TowerConfig, state_dir: Path | None = None) -> Iterator[C
     state_dir = state_dir or config.state_dir or default_state_dir()
     yield _phones(config, state_dir)
     yield from _guarded("MQTT", lambda: _mqtt(config))
+    yield _clock(config)
     yield _state_dir(state_dir)
 
 
@@ -393,6 +395,30 @@ def _mqtt(config: TowerConfig) -> Check:
     except ImportError:
         return False, "MQTT: [mqtt] is set, but aiomqtt is not: pip install 'qwixx-tower[mqtt]'"
     return broker_check(config.mqtt)
+
+
+CLOCK_HINT = 'a Pi keeps no time without power: see docs/kiosk.md, "The clock"'
+
+
+def _clock(config: TowerConfig) -> Check:
+    """Whether a time server sets the clock the games are dated by. Unset, it needs attention
+    on a tower that publishes its results ([mqtt]: the league orders and sorts its evening by
+    their times); a tower that keeps its games to itself only has its history's dates wrong."""
+    synchronised = clock_synchronised()
+    if synchronised is None:
+        return True, "clock: cannot tell whether a time server sets it (`timedatectl` may)"
+    if synchronised:
+        return True, "clock: set from a time server"
+    if config.mqtt is None:
+        return True, (
+            "clock: not set from any time server: the history's dates are a guess;\n"
+            f"     {CLOCK_HINT}"
+        )
+    return False, (
+        "clock: not set from any time server: the games' dates are a guess\n"
+        "     (the history, the results on the bus, the league's evening); a Pi keeps\n"
+        '     no time without power: see docs/kiosk.md, "The clock"'
+    )
 
 
 def _state_dir(path: Path) -> Check:

@@ -11,6 +11,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from drivers.clock import clock_synchronised
 from drivers.errors import GpioUnavailableError
 from firmware_py.app import collector, systemd
 from firmware_py.app import web as web_tower
@@ -48,6 +49,11 @@ if TYPE_CHECKING:  # (the web server and its aiohttp are loaded only when [web] 
 
 log = logging.getLogger("qwixx-tower")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+CLOCK_UNSET = (
+    "the clock is not set from any time server: the games are dated by a guess "
+    '(docs/kiosk.md, "The clock"; qwixx-tower doctor says more)'
+)
+CLOCK_SET = "the clock is set from a time server"
 
 
 def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpec]) -> int:
@@ -160,6 +166,7 @@ async def _serve(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, table.stop)
+    _log_the_clock()
     try:
         await table.start(games=games)
         await doors.open(table, port_note)
@@ -169,6 +176,16 @@ async def _serve(
         await doors.bus.close()
         if doors.web is not None:
             await doors.web.stop()
+
+
+def _log_the_clock() -> None:
+    """Whether a time server sets the clock the games are dated by, in the log (systemd's
+    journal) and not on the displays: players can do nothing about it, the maker reads it."""
+    synchronised = clock_synchronised()
+    if synchronised is False:
+        log.warning("%s", CLOCK_UNSET)
+    elif synchronised:
+        log.info("%s", CLOCK_SET)
 
 
 def _file_in_the_way(state_dir: Path) -> Path | None:

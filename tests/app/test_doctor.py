@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from itertools import takewhile
 
 from firmware_py.app.config import SIMULATED, parse_config
 from firmware_py.app.doctor import report, run_checks
@@ -59,7 +60,7 @@ def test_doctor_shows_where_phones_join_with_a_qr_code_to_scan(tmp_path):
     status, lines = doctor(config, tmp_path)
     assert status == 0
     start = lines.index("[ok] phones join at http://127.0.0.1:8088/ (code on the main display)")
-    qr = [line for line in lines[start + 1 :] if not line.startswith("[")]
+    qr = list(takewhile(lambda line: not line.startswith("["), lines[start + 1 :]))
     picture = Image.new("L", (len(qr[0]) + 8, 2 * len(qr) + 8), 0)
     for y, line in enumerate(qr):  # half blocks, light modules drawn as on a dark terminal
         for x, char in enumerate(line):

@@ -35,6 +35,9 @@ from support import HANG
 from support.paths import ROOT
 from support.wheel import UNREACHABLE, install_environment, shared_wheel
 
+from drivers.clock import clock_synchronised
+from firmware_py.app import service
+
 UNIT = ROOT / "systemd" / "qwixx-tower.service"
 SYSTEMD = "/lib/systemd/systemd"
 PYTHON = "/usr/bin/python3"
@@ -352,6 +355,22 @@ def test_the_towers_warnings_are_warnings_in_the_journal(tower):
     assert "the main display does not answer" in warnings
     assert "<4>" not in warnings  # journald read the prefix as the priority
     assert "Ann" not in warnings  # the news is no warning
+
+
+def test_the_tower_reads_its_clocks_state_under_its_unit(tower):
+    """The namespaces share this machine's kernel clock, so the tower under its unit must say
+    what the probe says here; under ProtectClock= its reading was refused (systemd issue
+    26413) and the tower said nothing of a clock no time server sets."""
+    tower.until("READY=1", lambda: tower.unit().get("ActiveState") == "active")
+    synchronised = clock_synchronised()
+    assert synchronised is not None, "this machine's kernel refused adjtimex(2) to the test"
+    said = {True: service.CLOCK_SET, False: service.CLOCK_UNSET}[synchronised]
+    tower.until("the clock's line", lambda: said in tower.journal())
+    if not synchronised:
+        warnings = tower.run(
+            "journalctl", "-u", "qwixx-tower", "-p", "warning", "--no-pager", "-o", "cat"
+        ).stdout
+        assert said in warnings
 
 
 PROBE = """
