@@ -12,6 +12,7 @@ import io
 import logging
 
 import pytest
+from support.paths import ROOT
 
 from firmware_py.app import doctor, service
 from firmware_py.app.cli import main
@@ -93,3 +94,14 @@ def test_run_logs_the_clocks_state_once(tmp_path, monkeypatch, caplog, synchroni
 def test_run_says_nothing_of_a_clock_it_cannot_read(tmp_path, monkeypatch, caplog):
     run_one_game(tmp_path, monkeypatch, caplog, None)
     assert not [r for r in caplog.records if "clock" in r.getMessage()]
+
+
+def test_the_places_the_words_point_at_are_there():
+    """doctor and the log send the maker to docs/kiosk.md, "The clock", which sends the
+    league's organiser on to docs/league.md, "Clocks"."""
+    kiosk = (ROOT / "docs" / "kiosk.md").read_text(encoding="utf-8")
+    league = (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
+    assert '"The clock"' in doctor.CLOCK_HINT and '"The clock"' in service.CLOCK_UNSET
+    assert "\n## The clock\n" in kiosk and '[league.md](league.md), "Clocks"' in kiosk
+    assert "\n## Clocks\n" in league
+    assert "/etc/systemd/timesyncd.conf.d/qwixx.conf" in kiosk
