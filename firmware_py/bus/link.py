@@ -170,7 +170,7 @@ class BusLink:
             await asyncio.wait([self._pass])  # a result on its way is acknowledged, not resent
         for message in self.outbox.take_all():
             await client.publish(
-                message.topic, message.payload, qos=message.qos, retain=message.retain
+                message.topic, message.sendable(), qos=message.qos, retain=message.retain
             )
         await self.results.publish_all(self._result_publisher(client))
 
@@ -187,7 +187,7 @@ class BusLink:
             try:
                 await client.publish(
                     message.topic,
-                    message.payload,
+                    message.sendable(),
                     qos=message.qos,
                     retain=message.retain,
                     timeout=TIMEOUT * 2,

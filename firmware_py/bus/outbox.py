@@ -10,8 +10,11 @@ slowly, and are counted (`dropped`). Only the table's loop touches an outbox.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import deque
 from dataclasses import dataclass
+
+from firmware_py.bus.payloads import now
 
 MAX_WAITING = 256  # messages waiting for a slow broker (a game's busiest second is a dozen)
 
@@ -22,6 +25,15 @@ class Message:
     payload: str
     retain: bool = False
     qos: int = 0
+    clocked: bool = False  # a JSON object that says the tower's time in its "clock" key
+
+    def sendable(self) -> str:
+        """The payload as it leaves now: a clocked one with the tower's time of sending (not
+        of its making: a state sent again after an outage would say the outage's start), by
+        which a league sees how far the tower's clock is from its own."""
+        if not self.clocked:
+            return self.payload
+        return json.dumps({**json.loads(self.payload), "clock": now()})
 
 
 class Outbox:

@@ -41,7 +41,7 @@ class BusPresenter:
         if covers_the_table(view):
             state["seats"] = self._seats or state["seats"]
         self._seats = state["seats"]
-        self.outbox.keep(Message(self.topics.state, json.dumps(state), retain=True))
+        self.outbox.keep(Message(self.topics.state, json.dumps(state), retain=True, clocked=True))
         if before is not None and view.game is not None and not view.started:
             for event in events_between(before, view, the_id):
                 self.outbox.add(Message(self.topics.event, json.dumps(event)))

@@ -12,9 +12,11 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from firmware_py.journal.disk import set_aside
+from firmware_py.league.clocks import offset
 from firmware_py.league.incoming import TOWER, NotAResult, Result, number_in, read_result
 from firmware_py.league.ratings import Ratings
 from firmware_py.league.store import DamagedFile, SavedRatings, Store, StoreError, is_damage
@@ -46,7 +48,13 @@ NOTHING = Heard()
 class League:
     """The store, the ratings over it, and the tables now."""
 
-    def __init__(self, store: Store, prefix: str, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        store: Store,
+        prefix: str,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ):
         self.store = store
         self.levels = prefix.count("/") + 1  # of the prefix; then the tower, then the kind
         self.ratings = Ratings()
@@ -54,6 +62,8 @@ class League:
         self._rated_since_saved = 0
         self._start_ratings()
         self.tables: dict[str, TableNow] = {}
+        self.wall = wall  # the league's own time, which the towers' clocks are held to
+        self.clocks_ahead: dict[str, timedelta] = {}  # tower: its clock ahead of the league's
         self.tournament = Tournament(TournamentStore(store.db))
         self.players_changed = asyncio.Event()  # the towers' menus told again (players_bus)
         self.clock = clock
@@ -121,6 +131,7 @@ class League:
             raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
         if words == "offline":
             self.tables.pop(tower, None)
+            self.clocks_ahead.pop(tower, None)
             return NOTHING
         self.players_changed.set()  # (a tower new to the league is told the players)
         return Heard(resend_to=tower, resend_from=self.resend_from().get(tower, 0))
@@ -130,8 +141,19 @@ class League:
             if not payload or retained:
                 return NOTHING  # an old tower's last words, or one not heard from yet
             raise NotAResult(f"state of tower {tower!r}, which never said it is online")
-        self.tables[tower] = read_state(payload)
+        state = read_state(payload)
+        if not retained:  # as the tower sent it now: its time against the league's
+            self._clock_heard(tower, state)
+        self.tables[tower] = state
         return NOTHING
+
+    def _clock_heard(self, tower: str, state: TableNow) -> None:
+        """How far the tower's clock is from the league's, from a state it sent just now (one
+        the broker kept may be hours old); NotAResult for a time that is no time."""
+        if state.clock is None:
+            self.clocks_ahead.pop(tower, None)
+        else:
+            self.clocks_ahead[tower] = offset(state.clock, self.wall())
 
     def take_record(self, payload: bytes) -> None:
         """The tournament's record, retained on the broker: read back into an emptied file."""

@@ -5,9 +5,11 @@ ids) is escaped, so a name is shown as typed and never read as markup."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 from html import escape
 from urllib.parse import quote
 
+from firmware_py.league.clocks import clock_words
 from firmware_py.league.identity import named, player_key
 from firmware_py.league.incoming import Placing, Result
 from firmware_py.league.ratings import Standing
@@ -74,23 +76,31 @@ def _computer(one: Standing) -> str:
     return ' <span class="kind">(computer)</span>' if one.kind == "computer" else ""
 
 
-def tables_section(towers: Towers, tables: dict[str, TableNow]) -> str:
+Clocks = dict[str, timedelta]  # tower: how far its clock is ahead of the league's
+
+
+def tables_section(towers: Towers, tables: dict[str, TableNow], clocks: Clocks) -> str:
     if not towers:
         return "<p>No tower has been heard of yet.</p>"
-    items = "".join(_table(tower, on, tables.get(tower)) for tower, on in sorted(towers.items()))
+    items = "".join(
+        _table(tower, on, tables.get(tower), clocks.get(tower))
+        for tower, on in sorted(towers.items())
+    )
     return f'<ul class="tables">{items}</ul>'
 
 
-def _table(tower: str, online: bool, now: TableNow | None) -> str:
+def _table(tower: str, online: bool, now: TableNow | None, ahead: timedelta | None) -> str:
     if not online:
         return f"<li><b>{escape(tower)}</b>: off the bus</li>"
+    off = clock_words(ahead) if ahead is not None else None
+    clock = f'<br><span class="clock">{escape(off)}</span>' if off else ""
     if now is None or not now.playing:
-        return f"<li><b>{escape(tower)}</b>: between games</li>"
+        return f"<li><b>{escape(tower)}</b>: between games{clock}</li>"
     seats = ", ".join(
         f"{escape(name)} {score if score is not None else ''}".rstrip() for name, score in now.seats
     )
     turn = f"; {escape(now.active)} rolls" if now.active else ""
-    return f"<li><b>{escape(tower)}</b>: {escape(now.variant)}: {seats}{turn}</li>"
+    return f"<li><b>{escape(tower)}</b>: {escape(now.variant)}: {seats}{turn}{clock}</li>"
 
 
 def games_table(games: Iterable[Result], empty: str, shape: str = CLOCK) -> str:
@@ -124,11 +134,11 @@ def _game_row(game: Result, shape: str) -> str:
 
 
 def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str, TableNow],
-                evening: Iterable[Result], limit: int) -> str:  # fmt: skip
+                clocks: Clocks, evening: Iterable[Result], limit: int) -> str:  # fmt: skip
     return page(
         "Qwixx league",
         '<p><a href="/tournament">Tournament</a></p><h2>Tables now</h2>'
-        + tables_section(towers, tables)
+        + tables_section(towers, tables, clocks)
         + "<h2>Standings</h2>"
         + standings_table(standings, limit)
         + "<h2>This evening's games</h2>"

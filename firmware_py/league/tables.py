@@ -5,8 +5,10 @@ league's page shows is kept."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from firmware_py.league.clocks import clock_in
 from firmware_py.league.incoming import NotAResult, json_object, known_variants
 from firmware_py.seats.names import clean_name
 
@@ -18,12 +20,14 @@ SEATS = 5
 
 @dataclass(frozen=True)
 class TableNow:
-    """A table now: its phase, the game's variant, whose roll, and each seat's score."""
+    """A table now: its phase, the game's variant, whose roll, and each seat's score; the
+    tower's time as the state said it (None from a tower too old to say it)."""
 
     phase: str
     variant: str
     active: str | None
     seats: tuple[tuple[str, int | None], ...]  # (name, score) of each seated player
+    clock: datetime | None = None
 
     @property
     def playing(self) -> bool:
@@ -44,6 +48,7 @@ def read_state(payload: bytes) -> TableNow:
         variant=variant if isinstance(variant, str) and variant in known_variants() else "",
         active=_name(active) if active is not None else None,
         seats=tuple(_seat(seat) for seat in seats if isinstance(seat, dict) and seat.get("name")),
+        clock=clock_in(data),
     )
 
 

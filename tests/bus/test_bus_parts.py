@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -123,11 +124,32 @@ def test_the_state_has_five_seats_and_reads_as_documented():
     game.apply(Roll((3, 4), {"red": 1, "yellow": 2, "green": 3, "blue": 4}))
     view = table_view(game)
     state = state_of(TableView(view.screen, title="Qwixx", phase="action1", game=game), "t1-1")
-    assert state_problems(state) == []
+    assert state_problems(as_sent(state)) == []
     assert (state["white_sum"], state["active"], state["leader"]) == (7, "Ann", "Ann and Ben")
     assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ben", None, None, None]
     between = state_of(TableView("attract", title="Qwixx Longo", phase="attract"), None)
     assert (between["variant"], between["game"], between["active"]) == ("longo", None, None)
+
+
+def as_sent(state: dict) -> dict:
+    """The state as the presenter leaves it in the outbox and the link sends it."""
+    return json.loads(Message("qwixx/t1/state", json.dumps(state), clocked=True).sendable())
+
+
+def test_the_state_says_the_towers_time_as_it_is_sent_not_as_it_was_made():
+    """A league compares the state's `clock` with its own clock to see a tower's clock is
+    wrong: a state kept through an outage and sent at the connection must say the time it is
+    sent, not the time the table changed."""
+    made = state_of(TableView("attract", title="Qwixx", phase="attract"), None)
+    message = Message("qwixx/t1/state", json.dumps(made), retain=True, clocked=True)
+    assert "clock" not in json.loads(message.payload)  # (kept as made: compared, never sent)
+    before = datetime.now(UTC)
+    sent = json.loads(message.sendable())
+    after = datetime.now(UTC)
+    assert before - timedelta(milliseconds=1) <= datetime.fromisoformat(sent["clock"]) <= after
+    assert {key: value for key, value in sent.items() if key != "clock"} == made
+    event = Message("qwixx/t1/event", json.dumps({"event_type": "roll"}))
+    assert event.sendable() == event.payload  # an event has its own time
 
 
 # ---- the device for Home Assistant ------------------------------------------------------

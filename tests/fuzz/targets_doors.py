@@ -36,6 +36,7 @@ from support.fuzz_doors import (
     record_payload,
     result_message,
     seating_message,
+    state_message,
     table_for_fuzzing,
 )
 from support.fuzz_input import FuzzInput
@@ -392,6 +393,8 @@ def league_bus(data: bytes) -> None:
             league.take_record(record_payload(fuzz, league))
         elif kind == "result" and fuzz.flag():
             league.take(f"qwixx/{tower}/result", result_message(fuzz, tower))
+        elif kind == "state" and fuzz.flag():  # a state saying its tower's clock
+            league.take(f"qwixx/{tower}/state", state_message(fuzz), retained=fuzz.flag())
         else:
             league.take(f"qwixx/{tower}/{kind}", fuzz.raw(), retained=fuzz.flag())
     league_pages(league)

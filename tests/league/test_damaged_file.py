@@ -41,7 +41,7 @@ def games_rated(league: League) -> dict[str, int]:
 def front_page(league: League) -> str:
     store = league.store
     return league_page(league.ratings.standings(), store.towers(), league.tables,
-                       store.latest(50), 100)  # fmt: skip
+                       league.clocks_ahead, store.latest(50), 100)  # fmt: skip
 
 
 def test_a_game_edited_into_rubbish_is_left_out_and_the_games_beside_it_still_count(tmp_path):

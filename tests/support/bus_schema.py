@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from firmware_py.bus.payloads import EVENT_TYPES
@@ -228,14 +229,25 @@ def state_problems(state: dict[str, Any]) -> list[str]:
         "locked",
         "winners",
         "seats",
+        "clock",
     }
     problems = [f"keys {sorted(set(state) ^ keys)}"] if set(state) != keys else []
+    if not is_zoned_time(state.get("clock")):
+        problems.append(f"clock: {state.get('clock')!r} is not a time with its offset")
     seats = state.get("seats", [])
     if len(seats) != 5 or any(set(seat) != {"name", "score", "penalties"} for seat in seats):
         problems.append(f"seats: {seats}")
     if not isinstance(state.get("locked"), list) or not isinstance(state.get("winners"), list):
         problems.append("locked and winners are lists")
     return problems
+
+
+def is_zoned_time(text: object) -> bool:
+    """An ISO 8601 time with its offset from UTC ("2026-11-22T19:04:05.120+00:00")."""
+    try:
+        return isinstance(text, str) and datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
 
 
 EVENT_FIELDS = {

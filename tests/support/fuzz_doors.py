@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -133,10 +133,27 @@ def result_message(fuzz: FuzzInput, tower: str) -> bytes:
     return mutated(fuzz, json.loads(result(tower, fuzz.number(1, 30), scores, tag)))
 
 
+LEAGUE_NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)  # the fuzzed league's own time
+
+
+def state_message(fuzz: FuzzInput) -> bytes:
+    """A tower's state saying its clock: a time some way from the league's (a little, hours,
+    centuries), cut short, another's text, or anything JSON carries; mangled a little."""
+    moved = LEAGUE_NOW + timedelta(seconds=fuzz.number(-(6 * 10**10), 6 * 10**10))  # 1,900 years
+    written = moved.isoformat(timespec=fuzz.pick(("auto", "seconds", "milliseconds")))
+    clock = fuzz.pick((written, written[: fuzz.number(0, 32)], written[:19], fuzz.text(40)))
+    players = [{"name": name, "score": fuzz.number(-5, 80)} for name in ("Ann", "Ben")]
+    state = {"state": fuzz.pick(("attract", "roll", "action1")), "variant": "classic",
+             "active": "Ann", "seats": players, "clock": clock}  # fmt: skip
+    if fuzz.number(0, 5) == 0:
+        state["clock"] = fuzz.json()
+    return mutated(fuzz, state)
+
+
 def league_with_a_tournament(stage: int, file: Path = Path(":memory:")) -> League:
     """A league (in memory, or in `file`) whose tournament is (0) not made, (1) made, (2) drawn
     at three towers, (3) begun; its record signed with KEY."""
-    league = League(Store(file), "qwixx")
+    league = League(Store(file), "qwixx", wall=lambda: LEAGUE_NOW)
     league.tournament.clock = lambda: datetime(2026, 11, 27, 19, 0, tzinfo=UTC)
     league.tournament.chance = random.Random(7)
     league.tournament.key = KEY
@@ -170,7 +187,7 @@ def league_pages(league: League) -> None:
     """The league's front page and the tournament's page (with the organiser's forms) drawn
     from what the league now holds, as its web server draws them."""
     league_page(league.ratings.standings(), league.store.towers(), league.tables,
-                league.store.latest(50), 100)  # fmt: skip
+                league.clocks_ahead, league.store.latest(50), 100)  # fmt: skip
     tournament = league.tournament
     header = tournament.header
     round_, tables = tournament.round_now()
