@@ -32,7 +32,7 @@ def game(number: int, finished: str | None) -> Result:
 
 
 def test_the_evening_s_games_end_at_the_caf_s_local_time(in_berlin):
-    page = league_page([], {"kitchen": True}, {}, [game(12, "2026-11-27T19:31:40+00:00")], 100)
+    page = league_page([], {"kitchen": True}, {}, {}, [game(12, "2026-11-27T19:31:40+00:00")], 100)
     assert "<td>20:31</td>" in page
     assert "19:31" not in page
 
@@ -46,5 +46,5 @@ def test_a_player_s_games_say_their_day_as_well(in_berlin):
 
 
 def test_a_game_without_an_end_time_has_an_empty_cell(in_berlin):
-    page = league_page([], {"kitchen": True}, {}, [game(12, None)], 100)
+    page = league_page([], {"kitchen": True}, {}, {}, [game(12, None)], 100)
     assert "<tr><td></td><td>kitchen</td>" in page
