@@ -83,4 +83,9 @@ class Organisers:
         self.wrong[device] = (first, tries + 1)
 
     def is_organiser(self, token: str | None) -> bool:
-        return bool(token) and any(hmac.compare_digest(token or "", one) for one in self.sessions)
+        """A session's token, as the cookie brought it. A token the league gave is ASCII; any
+        other text is none of them (compare_digest raises TypeError on text beyond ASCII: a
+        guest's cookie of "é" answered 500 while the organiser was signed in)."""
+        if not token or not token.isascii():
+            return False
+        return any(hmac.compare_digest(token, one) for one in self.sessions)

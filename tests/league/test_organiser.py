@@ -12,6 +12,7 @@ from support.organiser import PASSWORD, Browser
 
 from firmware_py.league.core import League
 from firmware_py.league.organiser import (
+    COOKIE,
     TRIES,
     WINDOW,
     OrganiserPasswordError,
@@ -63,6 +64,29 @@ def test_a_short_or_missing_password_file_is_said(tmp_path):
         read_password(short)
     with pytest.raises(OrganiserPasswordError, match="missing"):
         read_password(tmp_path / "missing")
+
+
+def test_a_guest_s_cookie_beyond_ascii_is_a_guest_s_not_an_error(tmp_path):
+    """While the organiser was signed in, a guest's browser sending the session cookie as "é"
+    made compare_digest raise TypeError (it compares only ASCII text): every page answered
+    that guest 500, with a traceback in the league's log. It is a guest's cookie: the page."""
+
+    async def guest_with_a_strange_cookie() -> None:
+        league = League(Store(tmp_path / "league.sqlite"), "qwixx")
+        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        url = f"http://127.0.0.1:{await server.start()}"
+        try:
+            await asyncio.to_thread(Browser(url).sign_in)  # the organiser, elsewhere
+            guest = Browser(url)
+            guest.opener.addheaders = [("Cookie", f"{COOKIE}=\xe9t\xe9")]
+            for path in ("/", "/tournament"):
+                status, text = await asyncio.to_thread(guest.get, path)
+                assert status == 200, text
+            assert "Sign in" in (await asyncio.to_thread(guest.get))[1]  # no organiser's forms
+        finally:
+            await server.stop()
+
+    asyncio.run(guest_with_a_strange_cookie())
 
 
 def test_a_form_whose_origin_is_no_url_is_refused_in_words_not_an_error(tmp_path):
