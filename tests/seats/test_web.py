@@ -391,6 +391,11 @@ def test_a_cell_that_is_not_legal_is_refused_with_the_referees_reason(tmp_path):
         ('{"type": ["hello"]}', "the tower does not know that message; reload the page"),
         ('{"type": "decide", "request": ["x"]}', "the page sent a decision without a request"),
         ('{"type": "join", "code": {"a": 1}, "name": "Eve"}', "nothing is not this table"),
+        pytest.param(
+            '{"type": "join", "code": "\\ud800", "name": "Eve"}',
+            "the tower could not read that message (not JSON)",
+            id="lone-surrogate",
+        ),  # (UnicodeEncodeError)
         ('{"type": "hello", "token": 5}', "this phone's seat token is malformed"),
         ('{"type": "join", "code": "4821", "name": ""}', "type your name to join"),
         ('{"type": "join", "code": "4821", "name": "a\\u0000b"}', "a name has letters"),
