@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from firmware_py.app.config import WebConfig
+from firmware_py.journal.disk import read_regular
 from firmware_py.journal.journal import Journal
 from firmware_py.json_text import json_value
 from firmware_py.seats.names import looks
@@ -52,7 +53,7 @@ class PortNote:
     def kept(self) -> int:
         """The port to listen on first: the one chosen before, else the configured one."""
         try:
-            note = json_value(self.path.read_text(encoding="utf-8"))
+            note = json_value(read_regular(self.path))
             if note["configured"] == self.configured and 0 < int(note["port"]) < 65536:
                 return int(note["port"])
         except (OSError, ValueError, TypeError, KeyError):

@@ -24,6 +24,7 @@ from firmware_py.bus.connect import LinkTrouble, client_for, trouble_words
 from firmware_py.bus.outbox import Message
 from firmware_py.bus.settings import DEVICE_NOTE, MqttConfig
 from firmware_py.bus.topics import Topics
+from firmware_py.journal.disk import read_regular
 from firmware_py.journal.journal import JournalError, write_durably
 from firmware_py.json_text import json_value
 
@@ -47,7 +48,7 @@ def remember(settings: MqttConfig, state_dir: Path) -> None:
     record["commands"] = list(settings.commands)
     path = state_dir / DEVICE_NOTE
     try:
-        if path.exists() and json_value(path.read_text()) == record:
+        if path.exists() and json_value(read_regular(path)) == record:
             return
         write_durably(path, record)
     except (OSError, ValueError, JournalError) as error:
@@ -57,7 +58,7 @@ def remember(settings: MqttConfig, state_dir: Path) -> None:
 def remembered(state_dir: Path) -> MqttConfig | None:
     """The broker and topics noted at the last connection (None: none, or unreadable)."""
     try:
-        record: dict[str, Any] = json_value((state_dir / DEVICE_NOTE).read_text())
+        record: dict[str, Any] = json_value(read_regular(state_dir / DEVICE_NOTE))
         for key in ("ca_file", "password_file"):
             record[key] = Path(record[key]) if record.get(key) else None
         record["commands"] = tuple(record.get("commands", ()))

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from firmware_py.journal.disk import read_regular
 from firmware_py.journal.journal import (
     Journal,
     JournalError,
@@ -238,7 +239,7 @@ class Results:
     def _read_note(self) -> int:
         """The last game number this broker acknowledged (0: none, or another broker's note)."""
         try:
-            note = json_value(self.note.read_bytes())
+            note = json_value(read_regular(self.note))
             if note["broker"] == self.broker and isinstance(note["through"], int):
                 return max(0, note["through"])
         except (OSError, ValueError, TypeError, KeyError):

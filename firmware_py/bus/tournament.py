@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from firmware_py.errors import TowerError
+from firmware_py.journal.disk import read_regular
 from firmware_py.journal.journal import Journal, JournalError, number_of, write_durably
 from firmware_py.json_text import json_value
 from firmware_py.seating import (
@@ -277,7 +278,7 @@ class TournamentRounds:
 
     def _read_note(self) -> dict[int, Key]:
         try:
-            rows = json_value(self.path.read_bytes())
+            rows = json_value(read_regular(self.path))
             return {int(number): (int(t), int(r)) for number, t, r in rows}
         except (OSError, ValueError, TypeError):
             return {}

@@ -7,6 +7,7 @@ wrong in one sentence."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import paho.mqtt.client as mqtt
@@ -178,3 +179,23 @@ def test_a_tower_that_dies_is_offline_by_its_last_will(tmp_path, broker):
         f"[!!] MQTT broker localhost:{broker.port} (TLS): refused the connection: is it "
         "running, on that port?"
     ]
+
+
+def test_notes_in_the_state_directory_that_are_fifos_hold_nothing_up(tmp_path, broker):
+    """The bus's notes (what the broker acknowledged, the device it declared, the tournament's
+    rounds) and the web port's note were read with read_bytes/read_text: a FIFO by one of
+    those names (a maker's tool, a damaged card) held the tower's start for ever, no screen,
+    no game. They are read as the journal reads its files: a FIFO is no note."""
+    folder = tower_folder(tmp_path)
+    state = folder / "state"
+    state.mkdir()
+    for note in ("mqtt-results.json", "mqtt-device.json", "tournament-rounds.json",
+                 "web-port.json"):  # fmt: skip
+        os.mkfifo(state / note)
+    section = broker.mqtt_section(extra='commands = ["tournament"]\n')
+    with (
+        BusListener(broker) as listener,
+        Tower(*PLAYERS, folder=folder, pace=0, games=1, web=True, sections=section) as tower,
+    ):
+        assert tower.wait_for_exit() == 0
+        listener.wait_until(lambda: [r["game"] for r in results(listener)] == [1])
