@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-import tomllib
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from firmware_py.errors import TowerError
+from firmware_py.toml_text import NotToml, toml_file
 
 from .model import COLOURS, REWARD_EFFECTS, BonusRow, Reward, Row, Sheet
 from .pads import parse_pads
@@ -73,17 +73,11 @@ def load_sheet_file(path: Path | str) -> Sheet:
     """Load and validate one sheet file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
-    except UnicodeDecodeError as error:
-        raise SheetError(
-            f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
-        ) from error
+        data = toml_file(path)
+    except NotToml as error:
+        raise SheetError(str(error)) from error
     except OSError as error:
         raise SheetError(f"{path.name}: cannot read the file: {error.strerror}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise SheetError(f"{path.name}: not valid TOML: {error}") from error
-    except RecursionError as error:  # arrays or tables in each other past Python's depth
-        raise SheetError(f"{path.name}: not valid TOML: nested too deeply") from error
     return parse_sheet(data, source=path.name)
 
 

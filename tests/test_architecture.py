@@ -38,7 +38,13 @@ RANK = {
     "drivers": -1,
 }
 SHARED = {"view", "menu", "seating", "lucky", "transliterate", "story", "words"}
-LEAVES = {"firmware_py", "firmware_py.errors", "firmware_py.json_text", "firmware_py.pad.protocol"}
+LEAVES = {
+    "firmware_py",
+    "firmware_py.errors",
+    "firmware_py.json_text",
+    "firmware_py.pad.protocol",
+    "firmware_py.toml_text",
+}
 PURE = {"rules", "sheets", "players", "journal", "shared", "leaf"}  # no I/O stage below them
 HARDWARE_LIBRARIES = {"drivers", "gpiozero", "luma", "serial", "bleak", "aiohttp", "PIL"}
 

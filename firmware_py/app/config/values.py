@@ -3,12 +3,12 @@ range, or a ConfigError naming the file, the section, the key and the fix."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from firmware_py.app.config.settings import ConfigError
 from firmware_py.seating import NAME_LENGTH
+from firmware_py.toml_text import NotToml, toml_file
 
 GPIO_PINS = range(0, 28)
 
@@ -20,19 +20,13 @@ def read_toml(path: Path, missing: str) -> TomlTable:
     """The file at `path` read as TOML, or ConfigError in one sentence; `missing` says what to
     do when there is no file."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))  # Notepad writes a BOM
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            f"{path.name}: not UTF-8 text (byte {error.start + 1}): save it as UTF-8"
-        ) from error
+        return toml_file(path)
+    except NotToml as error:
+        raise ConfigError(str(error)) from error
     except FileNotFoundError as error:
         raise ConfigError(f"{path}: no such file ({missing})") from error
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from error
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path.name}: not valid TOML: {error}") from error
-    except RecursionError as error:  # arrays or tables in each other past Python's depth
-        raise ConfigError(f"{path.name}: not valid TOML: nested too deeply") from error
 
 
 class TomlValues:
