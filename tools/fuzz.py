@@ -6,9 +6,12 @@
     python tools/fuzz.py TARGET --replay FILE    run one input through it, without atheris
 
 The corpus a run grows is kept in tests/fuzz/corpus/TARGET (ignored by git), so the next run
-starts where this one stopped; tests/fuzz/seeds/TARGET/, where there is one, seeds it. An input
-that makes a target fail is saved as tests/fuzz/found/TARGET/<its hash>, which the suite then
-replays for good (tests/fuzz/test_fuzz_found.py), and the command to replay it is printed.
+starts where this one stopped; tests/fuzz/seeds/TARGET/, where there is one, seeds it, and
+tests/fuzz/dicts/TARGET.dict, where there is one, is libFuzzer's dictionary for it (words that
+byte mutation seldom builds: the keys a reader knows, a run of "[", a time no clock can show).
+An input that makes a target fail is saved as tests/fuzz/found/TARGET/<its hash>, which the
+suite then replays for good (tests/fuzz/test_fuzz_found.py), and the command to replay it is
+printed.
 atheris (PyPI, the extra `fuzz`) is needed only to fuzz: --help, --list and --replay run
 without it.
 """
@@ -103,7 +106,7 @@ def fuzz(name: str, seconds: int) -> int:
                      "-print_final_stats=1", "-timeout=60", "-rss_limit_mb=3072",
                      # longer inputs early: a target that builds a table runs 50 to 500 inputs
                      # a second, and libFuzzer's default (100) held them to 14 bytes for minutes
-                     "-len_control=10"]  # fmt: skip
+                     "-len_control=10", *dictionary_flag(name)]  # fmt: skip
         command = [sys.executable, __file__, name, "--child", "--", *libfuzzer]
         status = subprocess.run(command, check=False).returncode
         saved = [keep(name, path) for path in sorted(Path(crashes).iterdir())]
@@ -113,6 +116,16 @@ def fuzz(name: str, seconds: int) -> int:
               f"  python tools/fuzz.py {name} --replay {shown}\n"
               f"  python -m pytest tests/fuzz/test_fuzz_found.py -k {name}")  # fmt: skip
     return status if saved or status != 0 else 0
+
+
+def dictionary_flag(name: str) -> list[str]:
+    """`-dict=` with the target's dictionary, where it has one."""
+    path = dictionary(name)
+    return [f"-dict={path}"] if path.is_file() else []
+
+
+def dictionary(name: str) -> Path:
+    return FUZZ / "dicts" / f"{name}.dict"
 
 
 def keep(name: str, artifact: Path) -> Path:
