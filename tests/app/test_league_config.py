@@ -78,6 +78,26 @@ def test_a_league_file_that_cannot_be_had_is_said_in_one_line(tmp_path):
     assert "Traceback" not in done.stderr + done.stdout
 
 
+@pytest.mark.parametrize("host", ["cafe..local", "a" * 64 + ".local"])
+def test_a_page_host_no_resolver_can_encode_is_said_in_one_line(tmp_path, host):
+    """[league] host = "cafe..local" (a typo) or a part of 64 letters: the page's socket asked
+    the resolver, which raised UnicodeError, and the league ended in a traceback before its
+    page (found by the league_config fuzz target once it encoded the hosts as the socket
+    does). Now the file is refused, naming the key and the rule, and nothing starts."""
+    config = tmp_path / "league.toml"
+    database = tmp_path / "league.sqlite"
+    config.write_text(f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "{host}"\n'
+                      f'port = 0\ndatabase = "{database}"\n')  # fmt: skip
+    done = spawn.run([*spawn.TOWER, "league", "--config", str(config)],
+                     capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f'league.toml: [league] host: {host!r} is not an address such as "0.0.0.0" nor a host '
+        "name: each part between dots is 1 to 63 letters, digits or '-'"
+    ]
+    assert not database.exists()
+
+
 def test_a_league_file_that_is_not_a_database_is_set_aside_and_the_league_starts(tmp_path):
     """The league's SQLite file overwritten by something else (the file is a cache, filled
     again by the towers): kept in quarantine/ as it was, said in the log, a new one begun."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from firmware_py.app.config.mqtt import MqttChecker
 from firmware_py.app.config.settings import ConfigError, MqttConfig
-from firmware_py.app.config.values import TomlTable, TomlValues, read_toml
+from firmware_py.app.config.values import TomlTable, TomlValues, read_toml, resolvable
 
 SECTIONS = ("mqtt", "league")
 # [mqtt] as a tower's, less what only a tower does (Home Assistant's device, its commands);
@@ -47,18 +47,28 @@ def parse_league_config(data: TomlTable, source: str) -> LeagueConfig:
     assert mqtt is not None  # the section is there, and "enabled" is not one of its keys
     league = check.table(data, "league")
     check.known_keys(league, "league", LEAGUE_KEYS)
-    host = league.get("host", "0.0.0.0")
-    if not isinstance(host, str) or not host or any(char.isspace() for char in host):
-        raise check.fail("league", "host", f'must be an address such as "0.0.0.0", not {host!r}')
     return LeagueConfig(
         mqtt=mqtt,
         database=check.path(league, "league", "database"),
-        host=host,
+        host=_page_host(check, league),
         port=check.integer(league, "league", "port", 0, 65535, 8090),
         day_starts=check.integer(league, "league", "day_starts", 0, 23, 6),
         catch_up=check.number(league, "league", "catch_up", 1, 3600, 60.0),
         organiser_password_file=check.path(league, "league", "organiser_password_file"),
     )
+
+
+def _page_host(check: TomlValues, league: TomlTable) -> str:
+    """Where the league's page listens: an address, or a name the resolver can encode (the
+    page's socket asks the resolver, which raised UnicodeError for "a..b": a traceback)."""
+    host = league.get("host", "0.0.0.0")
+    if not isinstance(host, str) or not host or any(char.isspace() for char in host):
+        raise check.fail("league", "host", f'must be an address such as "0.0.0.0", not {host!r}')
+    if not resolvable(host):
+        rule = "each part between dots is 1 to 63 letters, digits or '-'"
+        raise check.fail("league", "host", f'{host!r} is not an address such as "0.0.0.0" nor a '
+                         f"host name: {rule}")  # fmt: skip
+    return host
 
 
 __all__ = ["ConfigError", "LeagueConfig", "load_league_config", "parse_league_config"]

@@ -10,12 +10,11 @@ answer, and the game goes on.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import socket
 
 from firmware_py.app.config.settings import MQTT_COMMANDS, MqttConfig
-from firmware_py.app.config.values import TomlTable, TomlValues
+from firmware_py.app.config.values import TomlTable, TomlValues, resolvable
 
 MQTT_KEYS = (
     "enabled",
@@ -93,7 +92,7 @@ class MqttChecker(TomlValues):
             raise self.fail("mqtt", "host", f"must be a host name or an address, not {host!r}")
         if any(char.isspace() or not char.isprintable() for char in host.strip()):
             raise self.fail("mqtt", "host", f"{host!r} has a space or an invisible character")
-        if not _a_host_name(host.strip()):
+        if not resolvable(host.strip()):
             raise self.fail("mqtt", "host", f"{host!r} is not a host name: each part between "
                             "dots is 1 to 63 letters, digits or '-'")  # fmt: skip
         return host.strip()
@@ -133,19 +132,3 @@ def host_name() -> str:
     """This computer's name as a tower id ("qwixx-kitchen"), "tower" if it has none usable."""
     name = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32]
     return name if LEVEL.fullmatch(name) else "tower"
-
-
-def _a_host_name(host: str) -> bool:
-    """An address, or a name the resolver takes: the system encodes a name with IDNA before it
-    looks it up, and a name it cannot encode ("a..b", a part of 64 letters) raised
-    UnicodeError there, out of the connection's errors (the league stopped on it)."""
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        pass
-    try:
-        host.encode("idna")
-    except UnicodeError:
-        return False
-    return True

@@ -3,6 +3,7 @@ range, or a ConfigError naming the file, the section, the key and the fix."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -27,6 +28,22 @@ def read_toml(path: Path, missing: str) -> TomlTable:
         raise ConfigError(f"{path}: no such file ({missing})") from error
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from error
+
+
+def resolvable(host: str) -> bool:
+    """An address, or a name the resolver takes: the system encodes a name with IDNA before it
+    looks it up, and a name it cannot encode ("a..b", a part of 64 letters) raises
+    UnicodeError there, outside the errors a connection or a listening socket expects."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 class TomlValues:
