@@ -107,6 +107,7 @@ def parse_sheet(data: dict[str, Any], source: str = "<sheet>") -> Sheet:
         pads=parse_pads(data.get("pads"), rows, check.fail),
     )
     check.score_covers_rows(sheet)
+    check.rollable(sheet)
     check.doubles_alone(sheet)
     return sheet
 
@@ -320,6 +321,20 @@ class _SheetChecker:
         if value[0] > value[1]:
             raise self.fail("lucky_range", "lowest must not exceed highest")
         return value[0], value[1]
+
+    def rollable(self, sheet: Sheet) -> None:
+        """Every number of a row, and the lucky numbers' range, is a sum two dice can roll: no
+        roll could cross any other, and the referee's tables are as long as the highest number
+        (one of 10**30 made the tower hang at the start of a game on the sheet)."""
+        highest = 2 * sheet.dice_faces
+        sums = f"the sums of two {sheet.dice_faces}-sided dice are 2 to {highest}"
+        for index, row in enumerate(sheet.rows):
+            for number in row.numbers:
+                if not 2 <= number <= highest:
+                    raise self.fail(f"rows[{index}].numbers", f"{number} is no roll: {sums}")
+        low, high = sheet.lucky_range
+        if sheet.lucky_numbers and not 2 <= low <= high <= highest:
+            raise self.fail("lucky_range", f"[{low}, {high}] is not within the rolls: {sums}")
 
     def score_covers_rows(self, sheet: Sheet) -> None:
         # A row ends at its first lock number: at most len - lock_numbers + 1 numbers, and the lock.

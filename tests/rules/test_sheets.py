@@ -107,6 +107,13 @@ def classic_data() -> dict:
             "row red has no number 1",
         ),
         (lambda d: d.update(lucky_numbers=2), "lucky_range", "[lowest, highest]"),
+        (lambda d: d["rows"][3]["numbers"].__setitem__(0, 13), "rows[3].numbers", "13 is no roll"),
+        (lambda d: d["rows"][0]["numbers"].__setitem__(0, 1), "rows[0].numbers", "1 is no roll"),
+        (
+            lambda d: d.update(lucky_numbers=2, lucky_range=[2, 99]),
+            "lucky_range",
+            "[2, 99] is not within the rolls: the sums of two 6-sided dice are 2 to 12",
+        ),
     ],
 )
 def test_a_malformed_sheet_is_refused_naming_file_field_and_problem(change, field, problem):
@@ -132,6 +139,20 @@ def test_a_sheet_file_nested_past_python_s_depth_is_refused_with_its_name(tmp_pa
     path.write_text("rows = " + "[" * 3000 + "]" * 3000 + "\n")
     with pytest.raises(SheetError, match=r"^deep\.toml: not valid TOML: nested too deeply"):
         load_sheet_file(path)
+
+
+def test_a_sheet_whose_number_no_dice_can_roll_is_refused_before_a_game_hangs_on_it():
+    """A maker's sheet with a number of 129 digits in a row (the fuzzer's, from the Connected
+    Chain sheet) loaded, and the first game on it hung the tower: the referee's tables are as
+    long as the highest number. Now the sheet is refused, saying which rolls there are."""
+    data = classic_data()
+    data["rows"][2]["numbers"][8] = 6 * 10**128 + 4
+    with pytest.raises(SheetError) as error:
+        parse_sheet(data, source="my-sheet.toml")
+    assert str(error.value) == (
+        f"my-sheet.toml: rows[2].numbers: {6 * 10**128 + 4} is no roll: "
+        "the sums of two 6-sided dice are 2 to 12"
+    )
 
 
 def test_a_sheet_file_saved_in_another_encoding_is_refused_in_words(tmp_path):
