@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -27,7 +28,7 @@ def json_value(text: str | bytes) -> Any:
         value = json.loads(text)
     except RecursionError as error:
         raise ValueError("nested too deeply") from error
-    if _may_hold_a_surrogate(text) and _holds_a_surrogate(value):
+    if _may_hold_a_surrogate(text) and any(SURROGATE.search(one) for one in texts_in(value)):
         raise ValueError("text that is not Unicode (a lone surrogate)")
     return value
 
@@ -44,18 +45,16 @@ def _may_hold_a_surrogate(text: str | bytes) -> bool:
     return not text.isascii() and SURROGATE.search(text) is not None
 
 
-def _holds_a_surrogate(value: Any) -> bool:
-    """A surrogate in any text of `value`, its keys too (walked without recursion: the value
-    may be nested nearly as deep as Python allows)."""
+def texts_in(value: Any) -> Iterator[str]:
+    """Every text of a value read from JSON or TOML, its tables' keys too, however deep
+    (walked without recursion: a value may be nested nearly as deep as Python allows)."""
     waiting = [value]
     while waiting:
         one = waiting.pop()
         if isinstance(one, str):
-            if SURROGATE.search(one):
-                return True
+            yield one
         elif isinstance(one, dict):
             waiting.extend(one)
             waiting.extend(one.values())
         elif isinstance(one, list):
             waiting.extend(one)
-    return False

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from firmware_py.app.config.mqtt import MqttChecker
 from firmware_py.app.config.settings import ConfigError, MqttConfig
-from firmware_py.app.config.values import TomlTable, TomlValues, read_toml, resolvable
+from firmware_py.app.config.values import HOST_RULE, TomlTable, TomlValues, read_toml, resolvable
 
 SECTIONS = ("mqtt", "league")
 # [mqtt] as a tower's, less what only a tower does (Home Assistant's device, its commands);
@@ -65,9 +65,8 @@ def _page_host(check: TomlValues, league: TomlTable) -> str:
     if not isinstance(host, str) or not host or any(char.isspace() for char in host):
         raise check.fail("league", "host", f'must be an address such as "0.0.0.0", not {host!r}')
     if not resolvable(host):
-        rule = "each part between dots is 1 to 63 letters, digits or '-'"
         raise check.fail("league", "host", f'{host!r} is not an address such as "0.0.0.0" nor a '
-                         f"host name: {rule}")  # fmt: skip
+                         f"host name: {HOST_RULE}")  # fmt: skip
     return host
 
 

@@ -14,7 +14,7 @@ import re
 import socket
 
 from firmware_py.app.config.settings import MQTT_COMMANDS, MqttConfig
-from firmware_py.app.config.values import TomlTable, TomlValues, resolvable
+from firmware_py.app.config.values import HOST_RULE, TomlTable, TomlValues, resolvable
 
 MQTT_KEYS = (
     "enabled",
@@ -93,8 +93,7 @@ class MqttChecker(TomlValues):
         if any(char.isspace() or not char.isprintable() for char in host.strip()):
             raise self.fail("mqtt", "host", f"{host!r} has a space or an invisible character")
         if not resolvable(host.strip()):
-            raise self.fail("mqtt", "host", f"{host!r} is not a host name: each part between "
-                            "dots is 1 to 63 letters, digits or '-'")  # fmt: skip
+            raise self.fail("mqtt", "host", f"{host!r} is not a host name: {HOST_RULE}")
         return host.strip()
 
     def username(self, table: TomlTable) -> str | None:

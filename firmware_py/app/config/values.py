@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from firmware_py.app.config.settings import ConfigError
+from firmware_py.json_text import texts_in
 from firmware_py.seating import NAME_LENGTH
 from firmware_py.toml_text import NotToml, toml_file
 
@@ -28,6 +29,9 @@ def read_toml(path: Path, missing: str) -> TomlTable:
         raise ConfigError(f"{path}: no such file ({missing})") from error
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it: {error.strerror}") from error
+
+
+HOST_RULE = "each part between dots is 1 to 63 letters, digits or '-'"  # what IDNA encodes
 
 
 def resolvable(host: str) -> bool:
@@ -63,7 +67,7 @@ class TomlValues:
         for section, table in data.items():
             inside = table.items() if isinstance(table, dict) else [(section, table)]
             for key, value in inside:
-                if _holds_nul(value):
+                if any("\0" in text for text in texts_in(value)):
                     raise self.fail(section if section != key else "", key,
                                     "holds a NUL character (\\u0000): take it out")  # fmt: skip
 
@@ -163,14 +167,3 @@ class TomlValues:
             raise self.fail(
                 section, key, f"{name.strip()!r} is longer than {NAME_LENGTH} characters"
             )
-
-
-def _holds_nul(value: object) -> bool:
-    """A string with a NUL in it, or a list or table holding one, however deep."""
-    if isinstance(value, str):
-        return "\0" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(key) or _holds_nul(inner) for key, inner in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(inner) for inner in value)
-    return False
