@@ -207,37 +207,62 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Start | Event]] = {
 
 def event_to_json(event: Start | Event) -> dict[str, Any]:
     """The log line for an event, as a JSON-ready dict (the journal's writing side)."""
-    data: dict[str, Any]
-    if isinstance(event, Start):
-        data = {"event": EventKind.START, "variant": event.variant, "players": list(event.players)}
-        if event.lucky:
-            data["lucky"] = {name: list(numbers) for name, numbers in event.lucky.items()}
-        if event.pads:
-            data["pads"] = dict(event.pads)
-        return data
-    if isinstance(event, Roll):
-        dice: dict[str, Any] = {"white": list(event.white)}
-        dice.update({c: event.colours[c] for c in COLOURS if c in event.colours})
-        return {"event": EventKind.ROLL, "dice": dice}
-    if isinstance(event, Mark):
-        data = {
-            "event": EventKind.MARK,
-            "player": event.player,
-            "row": event.row,
-            "number": event.number,
-        }
-        if event.lucky:
-            data["lucky"] = True
-        if event.choice is not None:
-            data["choice"] = {"row": event.choice}
-        if event.swap is not None:
-            data["swap"] = event.swap
-        return data
-    if isinstance(event, Pass):
-        return {"event": EventKind.PASS, "player": event.player}
-    if isinstance(event, Undo):
-        return {"event": EventKind.UNDO, "player": event.player}
-    raise TypeError(f"not a game event: {event!r}")
+    writer = _WRITERS.get(type(event))
+    if writer is None:
+        raise TypeError(f"not a game event: {event!r}")
+    return writer(event)
+
+
+def _start_json(start: Start) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "event": EventKind.START,
+        "variant": start.variant,
+        "players": list(start.players),
+    }
+    if start.lucky:
+        data["lucky"] = {name: list(numbers) for name, numbers in start.lucky.items()}
+    if start.pads:
+        data["pads"] = dict(start.pads)
+    return data
+
+
+def _roll_json(roll: Roll) -> dict[str, Any]:
+    dice: dict[str, Any] = {"white": list(roll.white)}
+    dice.update({c: roll.colours[c] for c in COLOURS if c in roll.colours})
+    return {"event": EventKind.ROLL, "dice": dice}
+
+
+def _mark_json(mark: Mark) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "event": EventKind.MARK,
+        "player": mark.player,
+        "row": mark.row,
+        "number": mark.number,
+    }
+    if mark.lucky:
+        data["lucky"] = True
+    if mark.choice is not None:
+        data["choice"] = {"row": mark.choice}
+    if mark.swap is not None:
+        data["swap"] = mark.swap
+    return data
+
+
+def _pass_json(decision: Pass) -> dict[str, Any]:
+    return {"event": EventKind.PASS, "player": decision.player}
+
+
+def _undo_json(undo: Undo) -> dict[str, Any]:
+    return {"event": EventKind.UNDO, "player": undo.player}
+
+
+_WRITERS: dict[type, Callable[[Any], dict[str, Any]]] = {
+    Start: _start_json,
+    Roll: _roll_json,
+    Mark: _mark_json,
+    Pass: _pass_json,
+    Undo: _undo_json,
+}
 
 
 def event_to_line(
