@@ -25,7 +25,7 @@ from firmware_py.app.collector import paused_while_starting
 from firmware_py.app.league import league_command
 from firmware_py.app.paths import default_state_dir
 from firmware_py.journal.history import history_lines
-from firmware_py.journal.lines import LogError, replay
+from firmware_py.journal.lines import LogError, lines_of, replay
 from firmware_py.rules import game_report
 from sheets import SheetError, load_sheet, sheet_names
 from sheets.loader import SHEET_DIR
@@ -245,10 +245,10 @@ def _pad_install(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            game = replay(sys.stdin.buffer)
+            game = replay(lines_of(sys.stdin.buffer))
         else:
             with open(args.file, "rb") as log:
-                game = replay(log)
+                game = replay(lines_of(log))
     except LogError as error:
         print(str(error), file=sys.stderr)
         return EXIT_BAD_LOG

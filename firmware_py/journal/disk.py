@@ -1,6 +1,8 @@
 """Files on the tower's disk, handled so that none can hang, crash or half-write the tower.
 
-Reading takes regular files only (a FIFO would wait forever, a directory has no bytes). Writes
+Reading takes regular files only (a FIFO would wait forever, a directory has no bytes), and
+only up to a size that file may have (a file of gigabytes, left by a damaged card or a careless
+copy, would fill a Pi's memory at every start). Writes
 are durable (fsynced, with their directory). What cannot be read is set aside into
 ``quarantine/`` beside it, for inspection. Why a write failed is said in a player's words.
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 QUARANTINE = "quarantine"  # what could not be read, kept for inspection
+NOTE_MOST = 1_000_000  # bytes: the tower's notes are a few kB at most; larger is none of its own
 
 
 @dataclass(frozen=True)
@@ -71,9 +74,10 @@ def plain_reason(error: BaseException, directory: Path | None = None) -> str:
     return words or (cause.strerror or str(cause)).lower()
 
 
-def read_regular(path: Path) -> bytes:
-    """The bytes of a regular file; OSError for anything else (reading a FIFO would wait
-    forever, a directory has no bytes)."""
+def read_regular(path: Path, most: int = NOTE_MOST) -> bytes:
+    """The bytes of a regular file of at most `most` bytes; OSError for anything else (reading
+    a FIFO would wait forever, a directory has no bytes, a larger file is none the tower
+    wrote)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         mode = os.fstat(fd).st_mode
@@ -81,20 +85,41 @@ def read_regular(path: Path) -> bytes:
             raise IsADirectoryError(errno.EISDIR, "it is a directory, not a file", str(path))
         if not stat.S_ISREG(mode):
             raise OSError(errno.EINVAL, "it is not a regular file", str(path))
-        return read_all(fd)
+        return read_all(fd, most)
     finally:
         os.close(fd)
 
 
-def read_all(fd: int) -> bytes:
-    """Everything in the regular file open as `fd`, from its start (nothing for a device)."""
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+def read_all(fd: int, most: int = NOTE_MOST) -> bytes:
+    """Everything in the regular file open as `fd`, from its start (nothing for a device);
+    OSError (EFBIG) for more than `most` bytes, checked before reading and while reading (a
+    file may grow meanwhile)."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         return b""
+    if info.st_size > most:
+        raise too_large(info.st_size, most)
     chunks, offset = [], 0
-    while chunk := os.pread(fd, 1 << 16, offset):
+    while chunk := os.pread(fd, min(1 << 16, most + 1 - offset), offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset > most:
+            raise too_large(os.fstat(fd).st_size, most)
     return b"".join(chunks)
+
+
+def too_large(size: int, most: int) -> OSError:
+    """The error of a file larger than `most` bytes, in words."""
+    return OSError(errno.EFBIG, f"it is too large ({amount(size)}; at most {amount(most)})")
+
+
+def amount(size: int) -> str:
+    """A number of bytes as people read it: "870 bytes", "64 kB", "16 MB", "2.1 GB"."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if size >= scale:
+            shown = f"{size / scale:.1f}".removesuffix(".0")
+            return f"{shown} {unit}"
+    return f"{size} bytes"
 
 
 def not_a_file(path: Path | str) -> str:

@@ -38,7 +38,7 @@ from firmware_py.journal.figures import (
     unreadable,
 )
 from firmware_py.journal.journal import ABANDONED as ABANDONED_SUFFIX
-from firmware_py.journal.journal import number_of
+from firmware_py.journal.journal import GAME_LOG_MOST, number_of
 from firmware_py.json_text import json_value
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 INDEX = "history-index.jsonl"
 FORMAT = 1  # the index's format: an index of another is read afresh from the logs
 EMPTY = "empty"  # a log the tower created and has not written its start to: no game (yet)
+INDEX_MOST = 100_000_000  # bytes: some 290,000 games (10,000 take 3.4 MB), fifteen years of
+# fifty games a night; a larger file is no index of the tower's: the logs are read afresh
 CHANGING = (UNFINISHED, UNREADABLE)  # summaries of logs that may still change: looked at again
 Stamp = tuple[int, int, bool]  # a log's size, its time (ns), whether it is marked abandoned
 
@@ -204,7 +206,7 @@ def _abandoned(path: Path) -> bool:
 def _summary(path: Path, stamp: Stamp) -> GameSummary:
     number = number_of(path.name) or 0
     try:
-        data = disk.read_regular(path)
+        data = disk.read_regular(path, GAME_LOG_MOST)
     except OSError as error:
         return unreadable(number, f"{path.name}: {error.strerror or error}")
     if not data:
@@ -232,7 +234,7 @@ def _load(path: Path) -> tuple[dict[str, tuple[Stamp, GameSummary]], int]:
     """The index as written ({} when there is none, or of another format), and how many of its
     lines a later one replaced. A line that cannot be read is left out: its log is read again."""
     try:
-        lines = disk.read_regular(path).splitlines()
+        lines = disk.read_regular(path, INDEX_MOST).splitlines()
     except OSError:
         return {}, 0
     if not lines or _header(lines[0]) != FORMAT:

@@ -51,6 +51,15 @@ TABLE_SEATS = "table-seats.json"  # who sits at the table now, also between game
 PHONE_TOKENS = "phone-tokens.json"  # which seat token opens which phone's seat (digests)
 PROBE = ".write-test"  # a small file written (and removed) to see that saving works
 PROBE_BYTES = 512  # about one event line
+# A game's log is bounded but for undo: every turn its active player crosses a cell or takes
+# a penalty, and both run out (the 4th penalty or the 2nd lock ends the game), so even five
+# players on Longo write a few thousand lines, well under 1 MB. Undo may come back as often as
+# a player likes; past UNDO_ROOM the game takes no more undo, so no log the tower writes
+# outgrows GAME_LOG_MOST, the most a log may hold to be read back (a file of gigabytes, left
+# by a damaged card, would fill the Pi's memory at every start).
+UNDO_ROOM = 8_000_000  # bytes of log: some 60,000 marks taken back, hours of a phone's taps
+GAME_LOG_MOST = 16_000_000  # bytes
+NO_MORE_UNDO = "no more undo in this game: its log is full of marks taken back"
 REWRITTEN = "the game log was moved or deleted: written again from the game so far"
 REPLACED = "the game log was replaced or changed: kept in quarantine/ and written again"
 
@@ -105,10 +114,10 @@ class GameLog:
             self._fd = os.open(path, os.O_RDWR | os.O_APPEND)
         except OSError as error:  # read-only for now: the first append tries again
             log.warning("%s cannot be opened for writing yet: %s", path.name, error.strerror)
-            content = disk.read_regular(path)
+            content = disk.read_regular(path, GAME_LOG_MOST)
             self._identity = disk.identity(os.stat(path))
         else:
-            content = disk.read_all(self._fd)
+            content = disk.read_all(self._fd, GAME_LOG_MOST)
             self._identity = disk.identity(os.fstat(self._fd))
         self._lines = bytearray(_without_torn_tail(content)[0])  # the game so far
         self._size = len(self._lines)
@@ -139,6 +148,10 @@ class GameLog:
         self._lines += data
         self._size = len(self._lines)
         return notice
+
+    def room_for_undo(self) -> bool:
+        """Whether an undo may still be written (UNDO_ROOM: the log stays readable)."""
+        return self._size < UNDO_ROOM
 
     def lines(self) -> list[bytes]:
         """The game so far as the log holds it: its lines, each with its new line."""
@@ -516,7 +529,7 @@ def read_game(path: Path, *, repair: bool = False) -> ResumedGame:
     cut from the file so later appends start on a clean line); any other bad line (bytes that
     are not UTF-8 included) is a JournalError, and so is an entry that is not a file."""
     try:
-        data = disk.read_regular(path)
+        data = disk.read_regular(path, GAME_LOG_MOST)
     except OSError as error:
         raise JournalError(f"{path.name}: {error.strerror}") from error
     text, torn = _without_torn_tail(data)

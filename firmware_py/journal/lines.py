@@ -6,11 +6,12 @@ shape of each line; the rules engine checks the rules.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, BinaryIO
 
 from firmware_py.errors import TowerError
 from firmware_py.json_text import json_value
@@ -30,6 +31,7 @@ class EventKind(StrEnum):
 
 
 EVENT_NAMES = tuple(EventKind)
+LINE_MOST = 100_000  # bytes: an event line is a few hundred; five long names and pads, a few kB
 
 
 class LogError(TowerError):
@@ -67,6 +69,18 @@ def replay(
     if game is None:
         raise LogError(1, "the log is empty; its first line must be a start event")
     return game
+
+
+def lines_of(stream: BinaryIO) -> Iterator[bytes]:
+    """The lines of a log read from `stream`, each at most LINE_MOST bytes: LogError for a
+    longer one (`replay /dev/zero` would otherwise read one line until memory ran out)."""
+    for number in itertools.count(1):
+        line = stream.readline(LINE_MOST + 1)
+        if not line:
+            return
+        if len(line) > LINE_MOST:
+            raise LogError(number, f"longer than any event line (at most {LINE_MOST:,} bytes)")
+        yield line
 
 
 def _text(line: str | bytes) -> str:

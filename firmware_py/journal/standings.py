@@ -29,7 +29,7 @@ from firmware_py.journal.figures import (
     story_of_log,
 )
 from firmware_py.journal.index import HistoryIndex
-from firmware_py.journal.journal import log_path
+from firmware_py.journal.journal import GAME_LOG_MOST, log_path
 from firmware_py.story import GameStory
 
 STATE_WORDS = {
@@ -121,7 +121,7 @@ class Standings:
             return GameAnswer(summary, why=f"game {number} {words}: it is not in the figures")
         path = log_path(self.index.directory, number)
         try:
-            data = disk.read_regular(path)
+            data = disk.read_regular(path, GAME_LOG_MOST)
         except OSError as error:
             return GameAnswer(summary, why=f"game {number} cannot be read: {error.strerror}")
         story = story_of_log(path, data[: data.rfind(b"\n") + 1].splitlines(keepends=True))

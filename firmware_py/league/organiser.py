@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_py.errors import TowerError
+from firmware_py.journal.disk import read_regular
 
 TRIES = 5  # wrong passwords a device may type in WINDOW seconds
 WINDOW = 60.0
@@ -26,6 +27,7 @@ DEVICES_KEPT = 1024  # devices whose wrong tries are remembered
 SESSIONS_KEPT = 8  # organisers' browsers at once: the oldest is signed out
 COOKIE = "organiser"
 MIN_PASSWORD = 8  # characters
+PASSWORD_MOST = 4096  # bytes of the password's file
 
 
 class OrganiserPasswordError(TowerError):
@@ -33,9 +35,14 @@ class OrganiserPasswordError(TowerError):
 
 
 def read_password(path: Path) -> str:
+    """The organiser's password from its file: a regular file of at most PASSWORD_MOST bytes
+    (a FIFO would hold the league's start, /dev/zero fill its memory)."""
     try:
-        password = path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as error:
+        password = read_regular(path, PASSWORD_MOST).decode("utf-8").strip()
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise OrganiserPasswordError(f"the organiser's password file {path}: {why}") from error
+    except UnicodeDecodeError as error:
         raise OrganiserPasswordError(f"the organiser's password file {path}: {error}") from error
     if len(password) < MIN_PASSWORD:
         raise OrganiserPasswordError(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from firmware_py.journal.history import game_title
-from firmware_py.journal.journal import GameLog, Journal, JournalError
+from firmware_py.journal.journal import NO_MORE_UNDO, GameLog, Journal, JournalError
 from firmware_py.rules import ChoiceNeeded, Event, Game, Mark, Pass, Refused, Roll, Start, Undo
 from firmware_py.seating import SeatSpec
 from firmware_py.table.decisions import CHOICE, RULE, STORAGE, Refusal
@@ -83,6 +83,8 @@ class Referee:
         event; None when accepted, else why not."""
         game, game_log = self.game, self.game_log
         assert game is not None and game_log is not None  # called only while a game is on
+        if isinstance(event, Undo) and not game_log.room_for_undo():
+            return Refusal(NO_MORE_UNDO, RULE)  # the log must stay one the tower reads back
         trial = game.copy()
         try:
             trial.apply(event)

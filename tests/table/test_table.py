@@ -193,6 +193,45 @@ def test_when_the_journal_cannot_be_written_a_decision_is_refused_and_nothing_ch
     table.hardware.close()
 
 
+def test_past_its_room_for_undo_a_game_takes_no_more_undo_and_plays_on(tmp_path, monkeypatch):
+    """Marks taken back as often as a player likes grow the log without end; past UNDO_ROOM
+    (8 MB, hours of a phone's taps: made small here) an undo is refused in words and changes
+    nothing, so the log stays one the tower reads back at its next start."""
+    from firmware_py.journal import journal as journal_module
+
+    table = make_table(tmp_path, [SeatSpec("Kim", KEYBOARD), SeatSpec("Lea", KEYBOARD)])
+    monkeypatch.setattr(journal_module, "UNDO_ROOM", 4000)
+
+    async def play() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: table.button is not None)
+        table.new_game()
+        table.submit(Roll((3, 3), {"red": 1, "yellow": 1, "green": 1, "blue": 1}))
+        refusal = None
+        for _ in range(100):  # some 60 bytes of log a mark, as many an undo
+            assert table.decide(Mark("Kim", "red", 6)) is None
+            before = game_report(table.game)
+            refusal = table.decide(Undo("Kim"))
+            if refusal is not None:
+                break
+        assert refusal is not None, "undo never refused"
+        assert refusal.kind == "rule"
+        assert refusal.reason == "no more undo in this game: its log is full of marks taken back"
+        assert game_report(table.game) == before  # the mark stands
+        assert table.decide(Pass("Lea")) is None  # and the game goes on: action 2
+        assert table.decide(Pass("Kim")) is None
+        log = table.games.referee.game_log.path
+        assert 4000 <= log.stat().st_size < 4200
+        replayed = game_report(read_game(log).game)  # it replays, the mark in it
+        assert replayed["players"]["Kim"]["rows"]["red"]["marks"] == [6]
+        assert replayed["turn"] == {"active": "Lea", "phase": "roll"}
+        table.stop()
+        await task
+
+    asyncio.run(asyncio.wait_for(play(), timeout=HANG))
+    table.hardware.close()
+
+
 def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
     now = [0.0]
     hardware = build_hardware(SIMULATED, 6)
