@@ -25,6 +25,8 @@ from firmware_py.pad import protocol
 log = logging.getLogger("drivers.padlink")  # the pad link's log, port and session alike
 
 READ_TIMEOUT = 0.05  # seconds a read waits; bounds how late a tick or close() is noticed
+A_PORT_IS = "a pad's is a device such as /dev/ttyACM0"
+NOT_A_PORT = f"it is not a serial port ({A_PORT_IS})"
 # Seconds a write may wait for room in the port's buffer. Writes come from the asyncio loop: a
 # pad that stops reading (its USB buffer full) must not freeze every display, light and pad.
 # A frame is a few hundred bytes, far less than a second's worth of a reading pad's USB link.
@@ -81,7 +83,8 @@ class PadPort:
             )
         except (serial.SerialException, OSError, ValueError) as error:
             if self.backoff.delay == self.backoff.first:
-                log.warning("pad port %s cannot be opened: %s", self.url, error)
+                why = error if is_a_terminal(self.url) else NOT_A_PORT
+                log.warning("pad port %s cannot be opened: %s", self.url, why)
             return False
         log.info("pad port %s open", self.url)
         self.decoder.reset()
@@ -175,3 +178,18 @@ def _non_blocking_descriptor(port: serial.SerialBase) -> int | None:
     except (AttributeError, OSError, io.UnsupportedOperation):
         return None
     return None if os.get_blocking(descriptor) else descriptor
+
+
+def is_a_terminal(device: str) -> bool:
+    """Whether `device` is a terminal, as every serial port is: /dev/null and /dev/zero are
+    character devices too, and pyserial's and mpremote's words for them mislead ("in use",
+    "Inappropriate ioctl"). True when it cannot be opened to look (a port the running tower
+    holds, a device not there yet): whoever opens it next says why."""
+    try:
+        fd = os.open(device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return True
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)

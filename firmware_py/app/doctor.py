@@ -26,6 +26,7 @@ from drivers.display_device import DisplayConfig, bus_name
 from drivers.errors import DriverError, PixelsConfigError, SpeechError
 from drivers.gpio import hardware_pin_factory, make_pin_factory
 from drivers.lights import LockLights
+from drivers.padport import A_PORT_IS, is_a_terminal
 from drivers.pixels import (
     BleakPixelsScanner,
     PixelsScanner,
@@ -318,6 +319,10 @@ def _pads(config: TowerConfig) -> Check:
     if not found:
         wanted = ", ".join(config.pad_ports)
         return False, f"pads: no serial port matches {wanted}; is a pad plugged in?"
+    not_ports = [port for port in found if not is_a_terminal(port)]
+    if not_ports:
+        what = "not a serial port" if len(not_ports) == 1 else "not serial ports"
+        return False, f"pads: {what}: {', '.join(not_ports)} ({A_PORT_IS})"
     described = ", ".join(_pad_words(port, config.pad_names) for port in found)
     return True, f"pads: {len(found)} found: {described}"
 

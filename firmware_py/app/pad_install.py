@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from drivers.padport import A_PORT_IS, is_a_terminal
 from firmware_py.errors import TowerError
 
 PAD_DIR = Path(__file__).resolve().parent.parent / "pad"
@@ -242,8 +243,8 @@ def _problem_before(port: str) -> str:
         return f"mpremote is not installed: {sys.executable} -m pip install mpremote"
     if "/" in port and not Path(port).exists():
         return f"no serial port {port}: is the pad plugged in? (ls /dev/ttyACM* /dev/qwixx-pad-*)"
-    if "/" in port and not Path(port).is_char_device():
-        return f"{port} is not a serial port: a pad's is a device such as /dev/ttyACM0"
+    if "/" in port and not (Path(port).is_char_device() and is_a_terminal(port)):
+        return f"{port} is not a serial port: {A_PORT_IS}"
     missing = [name for name in FILES if not (PAD_DIR / name).is_file()]
     if missing:
         return f"firmware files missing from {PAD_DIR}: {', '.join(missing)}"

@@ -23,17 +23,23 @@ from firmware_py.app.doctor import report, run_checks
 SERIAL = "e6614c311b7a2f2e"  # a Pico's 8-byte unique id, as MicroPython's USB serial number
 
 
+TERMINALS: list[tuple[int, int]] = []  # the pseudo-terminals standing in for ports, held open
+
+
 def plug_pico(tmp_path, tty: str, serial: str):
-    """/dev/<tty>, its /dev/qwixx-pad-<serial> link (the udev rule's), and its sysfs entry."""
+    """A terminal as /dev/<tty> (a pseudo-terminal behind it), its /dev/qwixx-pad-<serial>
+    link (the udev rule's), and the terminal's sysfs entry."""
     dev = tmp_path / "dev"
     dev.mkdir(exist_ok=True)
-    (dev / tty).write_bytes(b"")
+    TERMINALS.append(os.openpty())
+    terminal = os.ttyname(TERMINALS[-1][1])
+    (dev / tty).symlink_to(terminal)
     link = dev / f"qwixx-pad-{serial}"
     link.symlink_to(dev / tty)
     usb = tmp_path / "sys" / "devices" / "usb1" / f"1-{tty[-1]}"
     (usb / f"1-{tty[-1]}:1.0").mkdir(parents=True)
     (usb / "serial").write_text(serial + "\n")
-    ttys = tmp_path / "sys" / "class" / "tty" / tty
+    ttys = tmp_path / "sys" / "class" / "tty" / os.path.basename(terminal)
     ttys.mkdir(parents=True)
     (ttys / "device").symlink_to(usb / f"1-{tty[-1]}:1.0")
     return link
@@ -52,6 +58,18 @@ def test_doctor_lists_each_pads_ident_and_whose_it_is(tmp_path, monkeypatch):
     pads = next(line for line in out.getvalue().splitlines() if line.startswith("[ok] pads"))
     assert f"{ann} (pad-{SERIAL}, Ann)" in pads
     assert f"{other} (pad-e6614c3100000001, not in [pads] names)" in pads
+
+
+def test_doctor_says_a_device_that_is_not_a_serial_port_is_none(tmp_path):
+    """/dev/null or /dev/zero in [pads] ports (a typo, a guess) were "[ok] pads: 2 found"; the
+    tower then logged "Inappropriate ioctl for device" and no pad ever joined."""
+    (tmp_path / "pad.txt").write_text("")
+    config = parse_config({"pads": {"ports": ["/dev/zero", str(tmp_path / "pad.txt")]}})
+    out = io.StringIO()
+    report(run_checks(config, tmp_path / "games"), out)
+    pads = next(line for line in out.getvalue().splitlines() if "pads:" in line)
+    assert pads == (f"[!!] pads: not serial ports: /dev/zero, {tmp_path / 'pad.txt'} "
+                    "(a pad's is a device such as /dev/ttyACM0)")  # fmt: skip
 
 
 def test_a_port_without_a_usb_serial_is_listed_without_an_ident(tmp_path, monkeypatch):

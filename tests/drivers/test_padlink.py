@@ -18,6 +18,7 @@ from support.pads import WAIT, Events, Rig
 
 from drivers.errors import DriverClosedError, DriverConfigError
 from drivers.padlink import PadLink
+from drivers.padport import PadPort
 from drivers.simulated.pad import PtyPad, pad_hello
 from firmware_py.pad import protocol
 
@@ -202,6 +203,19 @@ def test_link_waits_for_a_port_that_is_not_there_yet(tmp_path):
         assert rig.link.stats["opened"] == 1
     finally:
         rig.close()
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/zero"])
+def test_a_device_that_is_not_a_serial_port_is_said_so(device, caplog):
+    """[pads] ports naming /dev/null: pyserial's "Could not configure port: (25, 'Inappropriate
+    ioctl for device')" told a maker nothing; the log now says what the device is not."""
+    port = PadPort(device, baudrate=115200, retry=(0.1, 1.0))
+    with caplog.at_level(logging.WARNING, logger="drivers.padlink"):
+        assert not port.open()
+    assert caplog.messages == [
+        f"pad port {device} cannot be opened: it is not a serial port "
+        "(a pad's is a device such as /dev/ttyACM0)"
+    ]
 
 
 def test_callback_that_raises_does_not_stop_the_link(tmp_path):

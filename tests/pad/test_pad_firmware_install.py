@@ -47,7 +47,8 @@ def repl(cable, tmp_path):
 
 
 COMPILED = ["board_pico.mpy", "main.py", "padapp.mpy", "padlinks.mpy", "padmain.mpy"]
-CHAR_DEVICE = "/dev/null"  # a character device, as a serial port is: the board is faked
+_TERMINAL = os.openpty()  # held for the module's tests
+CHAR_DEVICE = os.ttyname(_TERMINAL[1])  # a terminal device, as a serial port is: the board is faked
 COMPILED += ["padscreen.mpy", "protocol.mpy", "towerlink.mpy"]
 
 
@@ -180,7 +181,7 @@ def test_install_refuses_a_path_that_is_not_a_serial_port(tmp_path):
     """Issue 24: a file or a folder given as the port was 'in use'."""
     file = tmp_path / "firmware.uf2"
     file.write_bytes(b"")
-    for path in (file, tmp_path):
+    for path in (file, tmp_path, Path("/dev/null"), Path("/dev/zero")):  # (devices, no ttys)
         out = io.StringIO()
         assert padinstall.install(str(path), out=out) == 2
         assert f"{path} is not a serial port: a pad's is a device such as /dev/ttyACM0" in (
