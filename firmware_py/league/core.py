@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 REPORT_EVERY = 60.0  # seconds between two log lines of what was ignored
 AVAILABILITY = ("online", "offline")
 SAVE_EVERY = 500  # games rated between two saves of the ratings in the file
+FILE_TROUBLE_AFTER = "the towers' games wait, and are asked for again every round"
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class League:
         self._reported = -REPORT_EVERY
         self._unreported = 0
         self.gaps: dict[str, int] = {}  # tower: the first game number of a gap results showed
+        self.file_trouble = ""  # why the league's file cannot be written now, in words
 
     def _start_ratings(self) -> None:
         """From the ratings saved in the file and the games since, when they are still true;
@@ -106,6 +108,25 @@ class League:
         except NotAResult as why:
             self._ignored(tower, why)
             return NOTHING
+        except sqlite3.Error as error:  # another program holds the file, the disk is full
+            self._not_written(error)
+            return NOTHING
+
+    def _not_written(self, error: sqlite3.Error) -> None:
+        """A message the league's file could not take: an organiser's `sqlite3` mid-edit
+        holds it past the 5 s a write waits, or the disk is full. Nothing of it is kept (a
+        write is one transaction); every `catch_up` round asks each tower again from its
+        newest game kept, so the game comes again once the file can be written. Said once a
+        spell in the log, and on the page (`file_trouble`)."""
+        words = f"the league's file cannot be written now ({error}): {FILE_TROUBLE_AFTER}"
+        if not self.file_trouble:
+            log.warning("%s", words)
+        self.file_trouble = words
+
+    def _written(self) -> None:
+        if self.file_trouble:
+            log.warning("the league's file is written again")
+        self.file_trouble = ""
 
     def _result(self, tower: str, payload: bytes) -> Heard:
         result = read_result(tower, payload)
@@ -113,7 +134,9 @@ class League:
             raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
         self.tournament.take(result, payload)  # (again for a copy: the first one counts)
         self._note_gap(result)
-        if not self.store.add(result):
+        added = self.store.add(result)
+        self._written()
+        if not added:
             self.store.count("duplicate")
             return NOTHING
         self.ratings.add(result, self.store.since)
@@ -162,6 +185,8 @@ class League:
         try:
             if self.tournament.read_back(payload):
                 log.info("the tournament was read back from its record on the broker")
+        except sqlite3.Error as error:  # read back at the next connection, when it is heard again
+            self._not_written(error)
         except RecordRefused as why:
             self.store.count("malformed")
             log.warning("the tournament's record on the broker is refused: %s", why)

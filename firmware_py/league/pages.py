@@ -134,10 +134,14 @@ def _game_row(game: Result, shape: str) -> str:
 
 
 def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str, TableNow],
-                clocks: Clocks, evening: Iterable[Result], limit: int) -> str:  # fmt: skip
+                clocks: Clocks, evening: Iterable[Result], limit: int,
+                trouble: str = "") -> str:  # fmt: skip
+    said = f'<p class="trouble" role="alert">{escape(trouble)}</p>' if trouble else ""
     return page(
         "Qwixx league",
-        '<p><a href="/tournament">Tournament</a></p><h2>Tables now</h2>'
+        '<p><a href="/tournament">Tournament</a></p>'
+        + said
+        + "<h2>Tables now</h2>"
         + tables_section(towers, tables, clocks)
         + "<h2>Standings</h2>"
         + standings_table(standings, limit)

@@ -6,6 +6,7 @@ the league), answered by going back to /tournament with what happened in words."
 
 from __future__ import annotations
 
+import sqlite3
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -126,6 +127,8 @@ async def _action(request: web.Request) -> web.StreamResponse:
         said = ACTIONS[action](league, fields)
     except NotNow as why:
         said = str(why)
+    except sqlite3.Error as error:  # another program holds the file (nothing done: one write)
+        said = f"the league's file cannot be written now ({error}): try again in a moment"
     raise _back(request, said)
 
 

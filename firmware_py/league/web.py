@@ -105,7 +105,8 @@ async def _front(request: web.Request) -> web.Response:
     since = request.app[EVENING].began()
     evening = league.store.latest(GAMES_SHOWN, since=since)
     page = league_page(league.ratings.standings(), league.store.towers(), league.tables,
-                       league.clocks_ahead, evening, STANDINGS_SHOWN)  # fmt: skip
+                       league.clocks_ahead, evening, STANDINGS_SHOWN,
+                       league.file_trouble)  # fmt: skip
     return _html(page)
 
 

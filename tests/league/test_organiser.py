@@ -130,3 +130,33 @@ def test_rounds_typed_in_other_digits_are_refused_in_words_not_an_error(tmp_path
 
     for rounds in ("²", "1²"):
         assert "the number of rounds is a number, 1 to 10" in asyncio.run(create(rounds))
+
+
+def test_an_action_while_another_program_holds_the_file_is_said_and_changes_nothing(tmp_path):
+    """The organiser's own `sqlite3` holding the league's file mid-edit (BEGIN IMMEDIATE):
+    "create" waited 5 s and answered 500, with a traceback in the league's log. It answers
+    in words; once the file is free the same form creates the tournament."""
+    import sqlite3
+
+    async def create_while_held() -> None:
+        database = tmp_path / "league.sqlite"
+        league = League(Store(database), "qwixx")
+        server = LeaguePage(league, "127.0.0.1", 0, Evening(6), Organisers(PASSWORD))
+        browser = Browser(f"http://127.0.0.1:{await server.start()}")
+        held = sqlite3.connect(database, isolation_level=None)
+        try:
+            await asyncio.to_thread(browser.sign_in)
+            typed = {"rounds": "2", "players": "Ann\nBen\nCleo"}
+            held.execute("BEGIN IMMEDIATE")
+            status, text = await asyncio.to_thread(browser.post, "/tournament/create", **typed)
+            assert status == 200 and league.tournament.header is None, text
+            said = "the league's file cannot be written now (database is locked): try again"
+            assert said in text
+            held.execute("ROLLBACK")
+            status, text = await asyncio.to_thread(browser.post, "/tournament/create", **typed)
+            assert status == 200 and league.tournament.header is not None, text
+        finally:
+            held.close()
+            await server.stop()
+
+    asyncio.run(create_while_held())

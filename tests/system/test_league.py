@@ -7,8 +7,10 @@ shows names as typed, escaped."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import sqlite3
 import urllib.request
 from pathlib import Path
 
@@ -79,6 +81,38 @@ def test_killed_mid_evening_the_league_loses_nothing_and_counts_nothing_twice(tm
         )
         assert row is not None and int(row[1]) == plays, page  # Ann's games, each once
         assert league.counts().get("malformed", 0) == 0
+
+
+def test_a_league_file_held_by_another_program_stops_nothing_and_its_games_come_again(
+    tmp_path, broker
+):
+    """An organiser's `sqlite3` holds the league's file mid-edit (BEGIN IMMEDIATE) past the
+    5 s a write waits: the next result stopped the league's listener for good ("database is
+    locked"), and no game was kept again that evening. Now the league says so in its log and
+    on its page, goes on, and keeps every game once the file is free: the towers are asked
+    again at the next round."""
+    heard = BusListener(broker, "qwixx/+/result")
+    with heard, League(tmp_path / "league", broker, league="catch_up = 1\n") as league:
+        league.wait_on_the_bus()
+        with tower(tmp_path, broker, "t1") as one:
+            league.output.wait_until(lambda _: league.games() or None, HANG, every=0.05)
+            held = sqlite3.connect(league.database, isolation_level=None)
+            held.execute("BEGIN IMMEDIATE")
+            before = len(results(heard))
+            heard.wait_until(lambda: len(results(heard)) >= before + 2)  # games while held
+            said = "the league's file cannot be written now (database is locked)"
+            assert league.output.first(re.escape(said), 0, HANG), league.output.text
+            assert said in html.unescape(league.get("/")[1])
+            held.execute("ROLLBACK")
+            held.close()
+            while_held = set(results(heard))
+            league.output.wait_until(
+                lambda _: set(league.games()) >= while_held or None, HANG, every=0.1
+            )
+            assert league.output.first("the league's file is written again", 0, HANG)
+            assert said not in html.unescape(league.get("/")[1])
+            one.stop()
+        assert league.process.poll() is None  # the league never stopped
 
 
 @pytest.mark.parametrize("how", ["--rebuild", "damaged"])
