@@ -9,6 +9,7 @@ link's (padlink.py).
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import logging
 import os
@@ -83,8 +84,7 @@ class PadPort:
             )
         except (serial.SerialException, OSError, ValueError) as error:
             if self.backoff.delay == self.backoff.first:
-                why = error if is_a_terminal(self.url) else NOT_A_PORT
-                log.warning("pad port %s cannot be opened: %s", self.url, why)
+                log.warning("pad port %s cannot be opened: %s", self.url, self._why(error))
             return False
         log.info("pad port %s open", self.url)
         self.decoder.reset()
@@ -92,6 +92,14 @@ class PadPort:
         self._serial = port
         self.backoff.reset()
         return True
+
+    def _why(self, error: Exception) -> object:
+        """Why the port cannot be opened, in words where pyserial's mislead."""
+        if not is_a_terminal(self.url):
+            return NOT_A_PORT
+        if getattr(error, "errno", None) in (errno.EAGAIN, errno.EBUSY):  # our lock refused
+            return f"another program has it open (`sudo fuser -v {self.url}` names it)"
+        return error
 
     def write(
         self, name: str, fields: protocol.Fields | None, sent: Callable[[int], object]

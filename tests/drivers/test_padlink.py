@@ -8,6 +8,7 @@ Waits have generous limits, and no test asserts how long anything took.
 """
 
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -216,6 +217,25 @@ def test_a_device_that_is_not_a_serial_port_is_said_so(device, caplog):
         f"pad port {device} cannot be opened: it is not a serial port "
         "(a pad's is a device such as /dev/ttyACM0)"
     ]
+
+
+def test_a_port_another_program_holds_is_said_so(caplog):
+    """pyserial's words were "[Errno 11] Could not exclusively lock port /dev/ttyACM0:
+    [Errno 11] Resource temporarily unavailable"; what a maker needs is who has it."""
+    main, side = os.openpty()
+    device = os.ttyname(side)
+    other = serial.Serial(device, exclusive=True)  # a serial monitor left open
+    try:
+        port = PadPort(device, baudrate=115200, retry=(0.1, 1.0))
+        with caplog.at_level(logging.WARNING, logger="drivers.padlink"):
+            assert not port.open()
+        assert caplog.messages == [
+            f"pad port {device} cannot be opened: another program has it open "
+            f"(`sudo fuser -v {device}` names it)"
+        ]
+    finally:
+        other.close()
+        os.close(main), os.close(side)
 
 
 def test_callback_that_raises_does_not_stop_the_link(tmp_path):
