@@ -29,6 +29,7 @@ from firmware_py.app.hardware import build_hardware
 from firmware_py.app.held_log import log_held_while_drawn
 from firmware_py.app.limits import raise_open_files_limit
 from firmware_py.app.paths import default_state_dir
+from firmware_py.journal import lock as state_lock
 from firmware_py.journal.history import game_title
 from firmware_py.journal.journal import Journal, JournalError, ResumedGame, noted_seats
 from firmware_py.seating import (
@@ -61,9 +62,9 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     command asked for (`firmware_py.app.asked`, read before this module's libraries load)."""
     variant = args.variant or config.variant
     state_dir = args.state_dir or config.state_dir or default_state_dir()
-    in_the_way = _file_in_the_way(state_dir)
-    if in_the_way is not None:
-        return say_and_fail(f"{in_the_way} is a file: the games are kept in a folder")
+    not_here = _why_not_here(state_dir)
+    if not_here is not None:
+        return say_and_fail(not_here)
     full_screen = not args.plain and sys.stdout.isatty()
     warned = setup_logging(full_screen)
     raise_open_files_limit()  # each phone's connection is an open file
@@ -186,6 +187,15 @@ def _log_the_clock() -> None:
         log.warning("%s", CLOCK_UNSET)
     elif synchronised:
         log.info("%s", CLOCK_SET)
+
+
+def _why_not_here(state_dir: Path) -> str | None:
+    """Why this tower cannot keep its games in `state_dir`: a file where the folder goes, or
+    another tower running there (whose lock this one otherwise takes); None when it can."""
+    in_the_way = _file_in_the_way(state_dir)
+    if in_the_way is not None:
+        return f"{in_the_way} is a file: the games are kept in a folder"
+    return state_lock.hold_state_dir(state_dir)
 
 
 def _file_in_the_way(state_dir: Path) -> Path | None:

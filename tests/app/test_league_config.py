@@ -120,3 +120,34 @@ def test_a_league_file_that_is_not_a_database_is_set_aside_and_the_league_starts
     assert "league.sqlite is kept in" in said.text, said.text
     assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == b"not a database, " * 100
     assert "Traceback" not in said.text
+
+
+def test_a_second_league_on_the_same_file_is_refused_and_empties_nothing(tmp_path):
+    """`qwixx-tower league` typed in a terminal beside the service: the two pushed each other
+    off the broker (one client id), and `--rebuild` emptied the file under the running one.
+    The second now says which league holds the file and stops; the file is kept as it is."""
+    database = tmp_path / "league.sqlite"
+    config = tmp_path / "league.toml"
+    config.write_text(
+        f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "127.0.0.1"\nport = 0\n'
+        f'database = "{database}"\n'
+    )
+    first = spawn.Popen([*spawn.TOWER, "league", "--config", str(config)],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        assert first.stdout is not None
+        said = Lines(first.stdout)
+        assert said.first(r"^0 games kept", 0, HANG), said.text
+        kept = database.read_bytes()
+        for more in ([], ["--rebuild"]):
+            done = spawn.run([*spawn.TOWER, "league", "--config", str(config), *more],
+                             capture_output=True, text=True, timeout=60)  # fmt: skip
+            assert done.returncode == 2, done.stdout + done.stderr
+            assert done.stderr.strip() == (
+                f"another league is running on {database} (process {first.pid}): stop it "
+                "first (sudo systemctl stop qwixx-league)"
+            )
+            assert database.read_bytes() == kept
+    finally:
+        first.terminate()
+        first.wait(timeout=HANG)

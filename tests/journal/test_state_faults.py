@@ -306,6 +306,34 @@ def test_at_start_what_cannot_be_read_is_set_aside_in_one_sentence_and_the_tower
         assert (kept / name).read_bytes() == data
 
 
+def test_a_second_tower_on_the_same_state_directory_is_refused_and_changes_nothing(
+    tmp_path, tower_on
+):
+    """`run --config /etc/qwixx-tower/config.toml` typed beside the service, whose
+    configuration names the same state_dir: both carried on the unfinished game and appended
+    to its log, each taking the other's lines for damage. The second now says which tower
+    holds the directory and stops; once the first is gone (killed: its lock left on disk
+    holds nothing), a tower starts there and carries the game on."""
+    first = tower_on(tmp_path, games=3)
+    mid_game(first)
+    second = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--state-dir",
+         str(tmp_path), "--games", "1", "--pace", "0"],
+        capture_output=True, text=True, timeout=HANG,
+    )  # fmt: skip
+    assert second.returncode == 2, second.stdout + second.stderr
+    assert second.stderr.strip() == (
+        f"another tower is running on {tmp_path} (process {first.process.pid}): stop it first "
+        "(sudo systemctl stop qwixx-tower), or give this one its own --state-dir"
+    )
+    first.kill()
+    played = (tmp_path / "game-000001.jsonl").read_bytes()
+    assert read_game(tmp_path / "game-000001.jsonl").game  # replays: no stranger's lines
+    assert (tmp_path / "tower.lock").exists()
+    finishes_cleanly(tower_on(tmp_path))  # carried on, then played to its end
+    assert (tmp_path / "game-000001.jsonl").read_bytes().startswith(played)
+
+
 def test_at_start_an_empty_game_file_is_removed_without_a_word(tmp_path, tower_on):
     (tmp_path / "game-000001.jsonl").write_bytes(b"")  # stopped between creating and writing
     tower = tower_on(tmp_path)
