@@ -180,6 +180,9 @@ class PadLink:
         self._boot = random.getrandbits(16)
         self._heard_at = self._beat_at = self._state_at = 0.0
         self._state: tuple[int, protocol.Fields] | None = None  # the last STATE sent: seq, fields
+        # A STATE chosen and written as one step: the reader thread's re-send of the last one
+        # must not go out after a newer one the table sends meanwhile (the pad would hold it)
+        self._state_lock = threading.RLock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"padlink {port}", daemon=True)
         self._thread.start()
@@ -224,7 +227,10 @@ class PadLink:
             if name == "state":
                 self._state, self._state_at = (seq, dict(fields or {})), self.clock()
 
-        return self._port.write(name, fields, sent)
+        if name != "state":
+            return self._port.write(name, fields, sent)
+        with self._state_lock:
+            return self._port.write(name, fields, sent)
 
     def answer(self, request: protocol.Message, status: int, text: str = "") -> int | None:
         """Answer `request` (OK, or a reason code and why); a repeat of it gets this answer."""
@@ -390,11 +396,13 @@ class PadLink:
             return None
 
     def _on_heartbeat(self, message: protocol.Message) -> None:
-        """Re-send the last STATE to a pad that reports an older one, once per beat at most."""
-        if self._state is None or message["state"] == self._state[0]:
-            return
-        if self.clock() - self._state_at >= self.beat:
-            self._send("state", self._state[1])
+        """Re-send the last STATE to a pad that reports an older one, once per beat at most
+        (chosen and written under the state lock: never after a newer one)."""
+        with self._state_lock:
+            if self._state is None or message["state"] == self._state[0]:
+                return
+            if self.clock() - self._state_at >= self.beat:
+                self._send("state", self._state[1])
 
     def _on_request(self, message: protocol.Message) -> None:
         """Deliver a new request; repeat the answer to a repeated one; no session, no entry."""

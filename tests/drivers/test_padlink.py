@@ -11,6 +11,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -273,6 +274,37 @@ def test_tower_wired_to_itself_is_not_taken_for_a_pad():
         assert link.stats["unexpected"] >= 1  # ...including its own refusal of its hello
         assert link.pad is None
         assert events.none_pending()
+
+
+def test_a_state_re_sent_for_a_heartbeat_never_goes_out_after_a_newer_one(rig):
+    """The reader thread re-sends the last STATE to a pad whose heartbeat reports an older
+    one. It read that state, then wrote it: a newer state the table sent in between went out
+    first, and the old one after it, with a newer sequence number, so the pad held the old
+    one (a player's options of the roll before: "no red move"; seen once in the suite beside
+    busy loops). The re-send is held here between its choice and its write until the newer
+    state is written, which the state lock makes wait for it instead."""
+    rig.greet()
+    rig.link.send("state", {"player": "Ann", "phase": 1, "text": "before the roll"})
+    assert rig.pad.expect("state")["text"] == "before the roll"
+    resending, newer_written = threading.Event(), threading.Event()
+    write = rig.link._port.write
+
+    def held_write(name, fields, sent):
+        if name == "state" and threading.current_thread() is rig.link._thread:
+            resending.set()
+            newer_written.wait(1.0)  # (never set while the state lock holds the newer back)
+        elif name == "state":
+            newer_written.set()
+        return write(name, fields, sent)
+
+    rig.link._port.write = held_write
+    rig.clock.advance(protocol.BEAT_SECONDS)
+    rig.pad.send("heartbeat", {"state": 0})  # the pad missed "before the roll"
+    assert resending.wait(WAIT)
+    rig.link.send("state", {"player": "Ann", "phase": 2, "text": "after the roll"})
+    said = [rig.pad.expect("state")["text"] for _ in range(2)]
+    assert said == ["before the roll", "after the roll"]  # the newest last: the pad holds it
+    rig.link._port.write = write
 
 
 @pytest.mark.parametrize("options", [{"beat": 0}, {"missed": 0}, {"retry": (2.0, 1.0)}])
