@@ -107,6 +107,9 @@ def _openssl(*args: object) -> None:
     subprocess.run(["openssl", *map(str, args)], check=True, capture_output=True, timeout=HANG)
 
 
+MAX_PACKET = 1_048_576  # bytes: docs/league.md's broker refuses larger packets
+
+
 class Broker:
     """One mosquitto with TLS and a password file on a free port (kept across restarts)."""
 
@@ -134,6 +137,7 @@ class Broker:
     def _write_config(self) -> None:
         self.config.write_text(
             "per_listener_settings false\nallow_anonymous false\n"
+            f"max_packet_size {MAX_PACKET}\n"  # as docs/league.md sets a café's broker up
             f"password_file {self.passwords}\npersistence false\nuser root\n"
             "log_dest stderr\nlog_type error\nlog_type warning\n"
             f"listener {self.port} 127.0.0.1\ncafile {self.pki.ca}\n"

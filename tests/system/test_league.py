@@ -11,6 +11,7 @@ import html
 import json
 import re
 import sqlite3
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -196,6 +197,30 @@ def test_rubbish_on_the_bus_is_counted_and_ignored_and_names_are_escaped(tmp_pat
             urllib.request.urlopen(request, timeout=HANG)
         assert refused.value.code == 421  # DNS rebinding: a page that is not the league's
         assert league.stop() == 0
+
+
+def test_a_message_of_megabytes_never_reaches_the_league(tmp_path, broker):
+    """MQTT lets a device holding any password publish up to 256 MB, and the league read each
+    message whole before refusing it: one of 150 MB took it to 490 MB of memory, more than a
+    Zero 2 W has. The broker set up as docs/league.md says (max_packet_size 1048576, as every
+    test's broker here) disconnects the device instead; the league never hears of it and
+    keeps the next real game."""
+    with League(tmp_path / "league", broker) as league:
+        league.wait_on_the_bus()
+        gone = threading.Event()
+        guest = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="guest")
+        guest.on_disconnect = lambda *_: gone.set()
+        guest.username_pw_set(LISTENER, LISTENER_PASSWORD)
+        guest.tls_set(ca_certs=str(broker.pki.ca))
+        guest.connect("localhost", broker.port)
+        guest.loop_start()
+        guest.publish("qwixx/t7/result", b"x" * 4_000_000, qos=0)
+        assert gone.wait(HANG), "the broker kept the guest that sent 4 MB"
+        guest.loop_stop()
+        with tower(tmp_path, broker, "t1", games=1) as one:
+            assert one.wait_for_exit() == 0
+        league.output.wait_until(lambda _: league.games() or None, HANG, every=0.05)
+        assert league.counts().get("malformed", 0) == 0  # the 4 MB never came
 
 
 def test_the_broker_restarted_mid_evening_loses_no_game(tmp_path, broker):
