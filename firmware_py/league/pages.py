@@ -136,7 +136,7 @@ def _game_row(game: Result, shape: str) -> str:
 def league_page(standings: Sequence[Standing], towers: Towers, tables: dict[str, TableNow],
                 clocks: Clocks, evening: Iterable[Result], limit: int,
                 trouble: str = "") -> str:  # fmt: skip
-    said = f'<p class="trouble" role="alert">{escape(trouble)}</p>' if trouble else ""
+    said = f'<p class="said" role="status">{escape(trouble)}</p>' if trouble else ""
     return page(
         "Qwixx league",
         '<p><a href="/tournament">Tournament</a></p>'
