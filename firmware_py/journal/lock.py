@@ -39,11 +39,8 @@ def hold_state_dir(state_dir: Path) -> str | None:
 def held_by(lock: Path) -> str | None:
     """Take the lock file `lock` (its folder made) for the life of this process; None when it
     is ours, or when none can be had; else the process number of the one that holds it."""
-    try:
-        lock.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                     0o644)  # fmt: skip
-    except OSError:
+    fd = _opened(lock)
+    if fd is None:
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -56,6 +53,23 @@ def held_by(lock: Path) -> str | None:
     _note_holder(fd)
     _HELD.append(fd)
     return None
+
+
+def _opened(lock: Path) -> int | None:
+    """The lock file open (made when missing), or read-only where this user may not write
+    it (a maker's `run` beside the service's directory: flock takes either), else None."""
+    flags = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(lock, os.O_RDWR | os.O_CREAT | flags, 0o644)
+    except PermissionError:
+        pass
+    except OSError:
+        return None
+    try:
+        return os.open(lock, os.O_RDONLY | flags)
+    except OSError:
+        return None
 
 
 def _holder(fd: int) -> str:

@@ -334,6 +334,23 @@ def test_a_second_tower_on_the_same_state_directory_is_refused_and_changes_nothi
     assert (tmp_path / "game-000001.jsonl").read_bytes().startswith(played)
 
 
+def test_a_second_tower_that_may_not_write_the_lock_is_refused_all_the_same(tmp_path, tower_on):
+    """A maker's `run` as themself beside the service's directory, where they may read but
+    not write: the lock is looked at read-only (flock takes that too), not skipped."""
+    first = tower_on(tmp_path, games=3)
+    mid_game(first)
+    (tmp_path / "tower.lock").chmod(0o444)  # (root keeps its way in without DAC override)
+    second = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "run", "--plain", "--state-dir",
+         str(tmp_path), "--games", "1", "--pace", "0"],
+        capture_output=True, text=True, timeout=HANG,
+        preexec_fn=without_dac_override if ROOT else None,
+    )  # fmt: skip
+    assert second.returncode == 2, second.stdout + second.stderr
+    assert second.stderr.startswith(f"another tower is running on {tmp_path} (process ")
+    first.kill()
+
+
 def test_at_start_an_empty_game_file_is_removed_without_a_word(tmp_path, tower_on):
     (tmp_path / "game-000001.jsonl").write_bytes(b"")  # stopped between creating and writing
     tower = tower_on(tmp_path)
