@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,6 +35,7 @@ READERS = {
 MEASURE = """
 import resource, sys, time
 from pathlib import Path
+from typing import Any
 sys.path.insert(0, {root!r})
 PATH = Path({path!r})
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -44,7 +46,7 @@ print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
 """
 
 
-def line(data: dict) -> str:
+def line(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(", ", ": ")) + "\n"
 
 
