@@ -14,6 +14,8 @@ from typing import Any
 
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from firmware_py.bus.settings import MqttConfig
 from firmware_py.bus.topics import OFFLINE, Topics
@@ -23,6 +25,8 @@ from firmware_py.journal.disk import read_regular
 TIMEOUT = 5.0  # seconds the broker has to answer the connection, a subscription, a QoS 1 message
 KEEPALIVE = 15  # seconds: a broker silent for 1.5 times this is taken for gone
 MAX_PASSWORD = 4096  # bytes of a password file
+MAX_PACKET = 1_048_576  # bytes: the largest message is a tournament's record, 512 KB at most
+SESSION_KEPT = 0xFFFFFFFF  # MQTT 5's "never expires"
 REFUSED_LOGIN = (4, 5, 134, 135)  # bad user name or password, not authorised (MQTT 3 and 5)
 
 # aiomqtt and paho log every message an over-full queue drops, and every socket error: the tower
@@ -53,9 +57,19 @@ def client_for(settings: MqttConfig, *, will: bool = True, role: str = "") -> ai
     )
 
 
-def broker_client(settings: MqttConfig, identifier: str, **options: Any) -> aiomqtt.Client:
+def broker_client(
+    settings: MqttConfig, identifier: str, *, kept: bool = False, **options: Any
+) -> aiomqtt.Client:
     """An aiomqtt client for the broker of `settings` (its address, login, TLS, timeouts), with
-    `identifier` and aiomqtt's other `options`: the tower's and the league's."""
+    `identifier` and aiomqtt's other `options`: the tower's and the league's. It speaks MQTT 5
+    and tells the broker the largest packet it takes (MAX_PACKET): a broker must not send it
+    a larger one, so no device on the bus can hand the tower or the league a message of
+    hundreds of megabytes. `kept`: the broker keeps the session (its subscriptions and their
+    messages) while the client is away, for ever: the league's."""
+    properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]  # (paho)
+    properties.MaximumPacketSize = MAX_PACKET
+    if kept:
+        properties.SessionExpiryInterval = SESSION_KEPT
     return aiomqtt.Client(
         settings.host,
         settings.port,
@@ -66,6 +80,9 @@ def broker_client(settings: MqttConfig, identifier: str, **options: Any) -> aiom
         tls_params=tls_parameters(settings),
         timeout=TIMEOUT,
         keepalive=KEEPALIVE,
+        protocol=aiomqtt.ProtocolVersion.V5,
+        clean_start=not kept,
+        properties=properties,
         **options,
     )
 

@@ -2,8 +2,8 @@
 and state, made again with a back-off when the broker goes, never a server between towers.
 
 Nothing is lost however the league or the broker stops:
-- The league's session is persistent (clean session off, a fixed client id): while the league
-  is away the broker keeps the results for it.
+- The league's session is persistent (kept, never expiring, under a fixed client id): while
+  the league is away the broker keeps the results for it.
 - A result is acknowledged to the broker (PUBACK) only once it is committed to the league's
   file (paho's manual acknowledgement): a league killed in between gets it again.
 - At every connection, before subscribing, the league notes each tower's newest game number
@@ -51,7 +51,7 @@ def league_client(settings: MqttConfig) -> aiomqtt.Client:
     client = broker_client(
         settings,
         f"qwixx-league-{settings.tower_id}",
-        clean_session=False,
+        kept=True,
         max_inflight_messages=IN_FLIGHT,
     )
     client._client.manual_ack_set(True)  # aiomqtt has no word for it: paho's own client

@@ -113,10 +113,13 @@ MAX_PACKET = 1_048_576  # bytes: docs/league.md's broker refuses larger packets
 class Broker:
     """One mosquitto with TLS and a password file on a free port (kept across restarts)."""
 
-    def __init__(self, folder: Path, pki: Pki, port: int | None = None, limits: str = "") -> None:
-        """`limits`: lines of mosquitto.conf beside the test's own ("max_queued_messages 2")."""
+    def __init__(self, folder: Path, pki: Pki, port: int | None = None, limits: str = "",
+                 packet_limit: bool = True) -> None:  # fmt: skip
+        """`limits`: lines of mosquitto.conf beside the test's own ("max_queued_messages 2");
+        `packet_limit`: docs/league.md's max_packet_size (False: a broker set up without it)."""
         need_mosquitto()
         self.limits = limits
+        self.packet_limit = packet_limit
         self.folder, self.pki = folder, pki
         folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -135,9 +138,9 @@ class Broker:
         self.port_given = port is not None  # (a port of its own may move if another takes it)
 
     def _write_config(self) -> None:
+        limit = f"max_packet_size {MAX_PACKET}\n" if self.packet_limit else ""  # docs/league.md
         self.config.write_text(
-            "per_listener_settings false\nallow_anonymous false\n"
-            f"max_packet_size {MAX_PACKET}\n"  # as docs/league.md sets a café's broker up
+            f"per_listener_settings false\nallow_anonymous false\n{limit}"
             f"password_file {self.passwords}\npersistence false\nuser root\n"
             "log_dest stderr\nlog_type error\nlog_type warning\n"
             f"listener {self.port} 127.0.0.1\ncafile {self.pki.ca}\n"

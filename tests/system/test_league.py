@@ -223,6 +223,27 @@ def test_a_message_of_megabytes_never_reaches_the_league(tmp_path, broker):
         assert league.counts().get("malformed", 0) == 0  # the 4 MB never came
 
 
+def test_even_on_a_broker_without_a_size_limit_the_league_never_gets_megabytes(tmp_path, pki):
+    """A broker set up without max_packet_size (a café that skipped that line) passes on a
+    device's 4 MB publish. The league speaks MQTT 5 and tells the broker the largest packet
+    it takes (1 MB), which the broker must not exceed: it drops the message for the league,
+    which never hears of it and keeps the next real game."""
+    loose = Broker(tmp_path / "broker", pki, packet_limit=False)
+    with loose, League(tmp_path / "league", loose) as league:
+        league.wait_on_the_bus()
+        guest = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="guest")
+        guest.username_pw_set(LISTENER, LISTENER_PASSWORD)
+        guest.tls_set(ca_certs=str(pki.ca))
+        guest.connect("localhost", loose.port)
+        guest.loop_start()
+        guest.publish("qwixx/t7/result", b"x" * 4_000_000, qos=1).wait_for_publish(HANG)
+        guest.loop_stop()  # (taken by the broker: it has no limit)
+        with tower(tmp_path, loose, "t1", games=1) as one:
+            assert one.wait_for_exit() == 0
+        league.output.wait_until(lambda _: league.games() or None, HANG, every=0.05)
+        assert league.counts().get("malformed", 0) == 0  # the 4 MB never came
+
+
 def test_the_broker_restarted_mid_evening_loses_no_game(tmp_path, broker):
     """The broker is killed mid-evening and started again without its memory (persistence
     off: the league's session and whatever it held are gone, results among them that it had
