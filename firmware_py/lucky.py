@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from firmware_py.seating import SeatSpec
+from firmware_py.rules import Refused
+from firmware_py.rules.lineup import check_players
+from firmware_py.seating import SeatSpec, seat_from_record
 from sheets import Sheet, load_sheet
 
 Sample = Callable[[list[int], int], list[int]]  # (population, count) -> count different values
@@ -93,6 +95,21 @@ def draw_all(sheet: Sheet, names: list[str], sample: Sample) -> dict[str, tuple[
     return draft.numbers()
 
 
+def _noted_lineup(records: list[dict[str, str]]) -> list[SeatSpec]:
+    """The draft's seats read back as every seat note is (`seat_from_record`), and the players
+    they seat checked as the rules check a game's (ValueError with the rules' words): a note
+    the tower would start a game from but the rules refuse stopped the tower at every press."""
+    seats = [seat_from_record(record) for record in records]
+    known = [seat for seat in seats if seat is not None]
+    if len(known) < len(seats):
+        raise ValueError("a seat of the note is of no kind the tower knows, or has no name")
+    try:
+        check_players([seat.name for seat in known])
+    except Refused as why:
+        raise ValueError(why.reason) from None
+    return known
+
+
 def noted_requests(note: dict[str, Any]) -> list[tuple[str, str]]:
     """The (player, device request) pairs a draft's note keeps; [] in a note without them."""
     pairs = note.get("requests", [])
@@ -109,7 +126,7 @@ def draft_from_note(note: dict[str, Any], sample: Sample) -> tuple[list[SeatSpec
     """The seats and the numbers chosen so far, from the journal's note of a draft (see
     `Journal.note_draft`). A note that does not add up raises ValueError, KeyError, TypeError
     or SheetError."""
-    seats = [SeatSpec(**seat) for seat in note["seats"]]
+    seats = _noted_lineup(note["seats"])
     draft = LuckyDraft(load_sheet(note["variant"]), [seat.name for seat in seats], sample)
     for name, numbers in note["lucky"].items():
         for number in numbers:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
+from firmware_py.rules.lineup import is_player_name
+
 
 class SeatKind(StrEnum):
     """How the player in a seat decides."""
@@ -52,10 +54,13 @@ class SeatSpec:
 
 def seat_from_record(record: dict[str, str]) -> SeatSpec | None:
     """A seat as a note on disk wrote it (name, kind, pad, level); None for a kind of seat this
-    tower does not know."""
+    tower does not know, or a name no game can hold (a note edited by hand, or half written:
+    the seat taken back would stop every game from beginning)."""
     try:
         kind = SeatKind(record["kind"])
     except ValueError:
+        return None
+    if not is_player_name(record["name"]):
         return None
     return SeatSpec(record["name"], kind, record["pad"], record.get("level", ""))
 

@@ -17,10 +17,16 @@ def check_players(players: Sequence[str]) -> None:
     if not isinstance(players, (list, tuple)) or not 1 <= len(players) <= MAX_PLAYERS:
         raise Refused(f"a game needs 1 to {MAX_PLAYERS} players, in seat order")
     for name in players:
-        if not isinstance(name, str) or not name.strip():
+        if not is_player_name(name):
             raise Refused(f"player names must be non-empty text, not {name!r}")
         if players.count(name) > 1:
             raise Refused(f"two players are named {name!r}; names must differ")
+
+
+def is_player_name(name: object) -> bool:
+    """Whether a game can hold a player of this name: text, not blank. (What else a door asks
+    of a name, seats.names checks as a person types it.)"""
+    return isinstance(name, str) and bool(name.strip())
 
 
 def lucky_numbers_of(

@@ -284,6 +284,13 @@ START_FAULTS: dict[str, tuple[Callable[[Path, bytes], None], str]] = {
         lambda s, good: (s / "lucky-draft.json").write_bytes(b'\xff{"variant": "lon'),
         "The lucky numbers chosen before the restart are lost: choose them again",
     ),
+    "a lucky-numbers note with a seat of no name (every press was a traceback, no game)": (
+        lambda s, good: (s / "lucky-draft.json").write_text(
+            '{"variant": "longo", "seats": [{"name": "Ann", "kind": "computer", "pad": ""}, '
+            '{"name": " ", "kind": "computer", "pad": ""}], "lucky": {}, "after": null}'
+        ),
+        "The lucky numbers chosen before the restart are lost: choose them again",
+    ),
     "a seats note that is a directory": (
         lambda s, good: (s / "game-000001.seats.json").mkdir(),
         "game-000001.seats.json could not be read: moved to quarantine/",

@@ -374,6 +374,32 @@ def test_after_a_restart_each_pad_takes_back_its_own_seat_and_a_stranger_none(tm
     run_table(table, play, hub)
 
 
+def test_a_seat_noted_without_a_name_is_not_given_back_and_the_next_game_begins(tmp_path):
+    """The note of the table's seats (table-seats.json) edited by hand, or half written, with
+    pad-7's seat named " ": pad-7 got that seat back at its hello, and every press of the roll
+    button then ended in a traceback (the rules refuse a blank name), no game beginning; now
+    the seat is not taken back, pad-7 may join as any pad, and the game begins."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "table-seats.json").write_text('[{"name": " ", "kind": "pad", "pad": "pad-7"}]')
+    pad = PtyPad(tmp_path / "pad")
+    table = make_table(games, [SeatSpec("Bot", COMPUTER)])
+    table.settings = replace(table.settings, pace=60)  # (Bot alone would begin by itself)
+    hub = attach_pads(table, [str(pad.path)])
+
+    async def play() -> None:
+        hub.open(asyncio.get_running_loop())
+        await asyncio.to_thread(pad.expect, "hello")
+        pad.send("hello", {**pad_hello(), "ident": "pad-7"})
+        state = await asyncio.to_thread(pad.expect, "state")
+        assert state["player"] == "" and state["flags"] & protocol.MAY_JOIN  # a join prompt
+        table.press()
+        await until(lambda: table.game is not None)
+        assert [player.name for player in table.game.players] == ["Bot"]
+
+    run_table(table, play, hub)
+
+
 def test_a_pad_whose_seat_the_menu_took_away_can_ask_to_join_again(tmp_path):
     """Five taps on the menu's players page go from two seats round to one: the pad's player
     leaves. Its pad then shows the join prompt again (not a dead 'no game'), and a press
