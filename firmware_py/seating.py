@@ -55,14 +55,16 @@ class SeatSpec:
 def seat_from_record(record: dict[str, str]) -> SeatSpec | None:
     """A seat as a note on disk wrote it (name, kind, pad, level); None for a kind of seat this
     tower does not know, or a name no game can hold (a note edited by hand, or half written:
-    the seat taken back would stop every game from beginning)."""
+    the seat taken back would stop every game from beginning). A level this tower does not
+    know is the default one (its every thought would fail, said in the log at each turn)."""
     try:
         kind = SeatKind(record["kind"])
     except ValueError:
         return None
     if not is_player_name(record["name"]):
         return None
-    return SeatSpec(record["name"], kind, record["pad"], record.get("level", ""))
+    level = record.get("level", "")
+    return SeatSpec(record["name"], kind, record["pad"], level if level in LEVELS else "")
 
 
 def seats_for(

@@ -119,10 +119,9 @@ def whole_number_from(low: int, high: int) -> Callable[[str], int]:
     """A type= for a whole number from `low` to `high`."""
 
     def whole_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
+        digits = text.strip().removeprefix("-")
+        # int() takes other scripts' digits ("٣"); a number from outside is ASCII digits
+        value = int(text) if digits.isascii() and digits.isdigit() else low - 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
                 f"must be a whole number from {low} to {high}, not {text!r}"

@@ -199,6 +199,8 @@ def one_sentence_and_status_2(result: subprocess.CompletedProcess) -> str:
         (["--pace", "nan"], "--pace: must be a number of seconds from 0 to 600"),
         (["--look-ahead", "-5"], "--look-ahead: must be a whole number from 0 to 100000"),
         (["--games", "0"], "--games: must be a whole number from 1 to 1000000, not '0'"),
+        (["--games", "٣"], "--games: must be a whole number from 1 to 1000000, not '٣'"),
+        (["--games", "1_000"], "--games: must be a whole number from 1 to 1000000, not '1_000'"),
         (["--players", ""], "give 1 to 5 names separated by commas, not 0"),
         (["--players", ",,"], "give 1 to 5 names separated by commas, not 0"),
         (["--players", "A,B,C,D,E,F"], "give 1 to 5 names separated by commas, not 6"),

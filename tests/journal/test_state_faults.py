@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import os
 import re
 import subprocess
@@ -356,6 +357,21 @@ def test_a_second_tower_that_may_not_write_the_lock_is_refused_all_the_same(tmp_
     assert second.returncode == 2, second.stdout + second.stderr
     assert second.stderr.startswith(f"another tower is running on {tmp_path} (process ")
     first.kill()
+
+
+def test_a_seat_noted_at_a_level_this_tower_does_not_know_plays_at_the_default(
+    tmp_path, good_game, tower_on
+):
+    """A seats note edited by hand (or written by a newer tower) with a computer seat at level
+    "impossible": every one of that player's turns logged "a computer player's thought
+    failed" and fell back on a default move. The seat plays at the default level."""
+    (tmp_path / "game-000001.jsonl").write_bytes(head(good_game, 12))
+    seats = [{"name": name, "kind": "computer", "pad": "", "level": "impossible"}
+             for name in ("Ann", "Ben", "Cleo")]  # fmt: skip
+    (tmp_path / "game-000001.seats.json").write_text(json.dumps(seats))
+    tower = tower_on(tmp_path)
+    finishes_cleanly(tower)
+    assert "thought failed" not in tower.errors + "\n".join(tower.lines)
 
 
 def test_at_start_an_empty_game_file_is_removed_without_a_word(tmp_path, tower_on):
