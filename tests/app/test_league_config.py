@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -103,20 +105,8 @@ def test_a_league_file_that_is_not_a_database_is_set_aside_and_the_league_starts
     again by the towers): kept in quarantine/ as it was, said in the log, a new one begun."""
     database = tmp_path / "league.sqlite"
     database.write_bytes(b"not a database, " * 100)
-    config = tmp_path / "league.toml"
-    config.write_text(
-        f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "127.0.0.1"\nport = 0\n'
-        f'database = "{database}"\n'
-    )
-    league = spawn.Popen([*spawn.TOWER, "league", "--config", str(config)],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    try:
-        assert league.stdout is not None
-        said = Lines(league.stdout)
-        assert said.first(r"^0 games kept", 0, HANG), said.text
-    finally:
-        league.terminate()
-        league.wait(timeout=HANG)
+    with started_league(without_a_broker(tmp_path, database)) as (_, said):
+        pass
     assert "league.sqlite is kept in" in said.text, said.text
     assert (tmp_path / "quarantine" / "league.sqlite").read_bytes() == b"not a database, " * 100
     assert "Traceback" not in said.text
@@ -127,17 +117,8 @@ def test_a_second_league_on_the_same_file_is_refused_and_empties_nothing(tmp_pat
     off the broker (one client id), and `--rebuild` emptied the file under the running one.
     The second now says which league holds the file and stops; the file is kept as it is."""
     database = tmp_path / "league.sqlite"
-    config = tmp_path / "league.toml"
-    config.write_text(
-        f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "127.0.0.1"\nport = 0\n'
-        f'database = "{database}"\n'
-    )
-    first = spawn.Popen([*spawn.TOWER, "league", "--config", str(config)],
-                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    try:
-        assert first.stdout is not None
-        said = Lines(first.stdout)
-        assert said.first(r"^0 games kept", 0, HANG), said.text
+    config = without_a_broker(tmp_path, database)
+    with started_league(config) as (first, _):
         kept = database.read_bytes()
         for more in ([], ["--rebuild"]):
             done = spawn.run([*spawn.TOWER, "league", "--config", str(config), *more],
@@ -148,6 +129,28 @@ def test_a_second_league_on_the_same_file_is_refused_and_empties_nothing(tmp_pat
                 "first (sudo systemctl stop qwixx-league)"
             )
             assert database.read_bytes() == kept
+
+
+def without_a_broker(folder: Path, database: Path) -> Path:
+    """A league's configuration whose broker never answers (port 1), its page on a free port."""
+    config = folder / "league.toml"
+    config.write_text(
+        f'[mqtt]\nhost = "localhost"\nport = 1\n[league]\nhost = "127.0.0.1"\nport = 0\n'
+        f'database = "{database}"\n'
+    )
+    return config
+
+
+@contextlib.contextmanager
+def started_league(config: Path) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+    """`league --config CONFIG` until it has said how many games it keeps; stopped after."""
+    league = spawn.Popen([*spawn.TOWER, "league", "--config", str(config)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        assert league.stdout is not None
+        said = Lines(league.stdout)
+        assert said.first(r"^0 games kept", 0, HANG), said.text
+        yield league, said
     finally:
-        first.terminate()
-        first.wait(timeout=HANG)
+        league.terminate()
+        league.wait(timeout=HANG)
