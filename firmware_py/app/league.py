@@ -71,7 +71,8 @@ def run_league(args: argparse.Namespace) -> int:
     if holder is not None:
         process = f" (process {holder})" if holder != HOLDER_UNKNOWN else ""
         return say_and_fail(f"another league is running on {database}{process}: stop it first "
-                            "(sudo systemctl stop qwixx-league)")  # fmt: skip
+                            "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-league for "
+                            "the service)")  # fmt: skip
     if args.rebuild:
         _start_afresh(database)
     try:

@@ -32,7 +32,8 @@ def hold_state_dir(state_dir: Path) -> str | None:
     process = f" (process {holder})" if holder != HOLDER_UNKNOWN else ""
     return (
         f"another tower is running on {state_dir}{process}: stop it first "
-        "(sudo systemctl stop qwixx-tower), or give this one its own --state-dir"
+        "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-tower for the kiosk's), or give "
+        "this one its own --state-dir"
     )
 
 

@@ -126,7 +126,8 @@ def test_a_second_league_on_the_same_file_is_refused_and_empties_nothing(tmp_pat
             assert done.returncode == 2, done.stdout + done.stderr
             assert done.stderr.strip() == (
                 f"another league is running on {database} (process {first.pid}): stop it "
-                "first (sudo systemctl stop qwixx-league)"
+                "first (Ctrl-C in its terminal, or sudo systemctl stop qwixx-league for the "
+                "service)"
             )
             assert database.read_bytes() == kept
 

@@ -332,7 +332,8 @@ def test_a_second_tower_on_the_same_state_directory_is_refused_and_changes_nothi
     assert second.returncode == 2, second.stdout + second.stderr
     assert second.stderr.strip() == (
         f"another tower is running on {tmp_path} (process {first.process.pid}): stop it first "
-        "(sudo systemctl stop qwixx-tower), or give this one its own --state-dir"
+        "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-tower for the kiosk's), or give "
+        "this one its own --state-dir"
     )
     first.kill()
     played = (tmp_path / "game-000001.jsonl").read_bytes()
