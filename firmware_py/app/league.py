@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from firmware_py.app import systemd
 from firmware_py.app.arguments import say_and_fail
 from firmware_py.app.paths import LEAGUE_FILE, default_state_dir
-from firmware_py.journal.lock import HOLDER_UNKNOWN, held_by
+from firmware_py.journal.lock import hold
 
 if TYPE_CHECKING:
     from firmware_py.app.config.league import LeagueConfig
@@ -67,12 +67,13 @@ def run_league(args: argparse.Namespace) -> int:
         return say_and_fail(NOT_INSTALLED)
     _logging()
     database = args.database or config.database or default_state_dir("qwixx-league") / DATABASE
-    holder = held_by(Path(f"{database}.lock"))
-    if holder is not None:
-        process = f" (process {holder})" if holder != HOLDER_UNKNOWN else ""
-        return say_and_fail(f"another league is running on {database}{process}: stop it first "
-                            "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-league for "
-                            "the service)")  # fmt: skip
+    another_league = hold(
+        Path(f"{database}.lock"),
+        f"another league is running on {database}",
+        "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-league for the service)",
+    )
+    if another_league is not None:
+        return say_and_fail(another_league)
     if args.rebuild:
         _start_afresh(database)
     try:

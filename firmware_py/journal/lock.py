@@ -26,15 +26,22 @@ _HELD: list[int] = []  # the locks' descriptors, kept open for the life of the p
 def hold_state_dir(state_dir: Path) -> str | None:
     """The state directory's lock taken for this tower; None when it is ours (or none can
     be had), else the words that say which tower holds it."""
-    holder = held_by(state_dir / LOCK)
+    return hold(
+        state_dir / LOCK,
+        f"another tower is running on {state_dir}",
+        "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-tower for the kiosk's), or give "
+        "this one its own --state-dir",
+    )
+
+
+def hold(lock: Path, running: str, how_to_stop: str) -> str | None:
+    """`held_by`, in words: None when the lock is ours (or none can be had), else "RUNNING
+    (process N): stop it first HOW_TO_STOP"."""
+    holder = held_by(lock)
     if holder is None:
         return None
     process = f" (process {holder})" if holder != HOLDER_UNKNOWN else ""
-    return (
-        f"another tower is running on {state_dir}{process}: stop it first "
-        "(Ctrl-C in its terminal, or sudo systemctl stop qwixx-tower for the kiosk's), or give "
-        "this one its own --state-dir"
-    )
+    return f"{running}{process}: stop it first {how_to_stop}"
 
 
 def held_by(lock: Path) -> str | None:
