@@ -19,7 +19,14 @@ from firmware_py.journal.disk import set_aside
 from firmware_py.league.clocks import offset
 from firmware_py.league.incoming import TOWER, NotAResult, Result, number_in, read_result
 from firmware_py.league.ratings import Ratings
-from firmware_py.league.store import DamagedFile, SavedRatings, Store, StoreError, is_damage
+from firmware_py.league.store import (
+    WRITE_WAIT,
+    DamagedFile,
+    SavedRatings,
+    Store,
+    StoreError,
+    is_damage,
+)
 from firmware_py.league.tables import TableNow, read_state
 from firmware_py.league.tournament import Tournament
 from firmware_py.league.tournament_record import RecordRefused
@@ -114,18 +121,22 @@ class League:
 
     def _not_written(self, error: sqlite3.Error) -> None:
         """A message the league's file could not take: an organiser's `sqlite3` mid-edit
-        holds it past the 5 s a write waits, or the disk is full. Nothing of it is kept (a
-        write is one transaction); every `catch_up` round asks each tower again from its
-        newest game kept, so the game comes again once the file can be written. Said once a
-        spell in the log, and on the page (`file_trouble`)."""
+        holds it past the second a write waits (WRITE_WAIT), or the disk is full. Nothing of
+        it is kept (a write is one transaction); every `catch_up` round asks each tower again
+        from its newest game kept, so the game comes again once the file can be written. Said
+        once a spell in the log, and on the page (`file_trouble`). Until a write succeeds, the
+        next ones do not wait: the towers' messages waiting a second each, in the one thread
+        the page shares, kept the page from answering for as long as the file was held."""
         words = f"the league's file cannot be written now ({error}): {FILE_TROUBLE_AFTER}"
         if not self.file_trouble:
             log.warning("%s", words)
+            self.store.wait_for_others(0)
         self.file_trouble = words
 
     def _written(self) -> None:
         if self.file_trouble:
             log.warning("the league's file is written again")
+            self.store.wait_for_others(WRITE_WAIT)
         self.file_trouble = ""
 
     def _result(self, tower: str, payload: bytes) -> Heard:

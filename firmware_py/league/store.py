@@ -26,6 +26,7 @@ from firmware_py.league.schema import make_tables
 
 log = logging.getLogger(__name__)
 
+WRITE_WAIT = 1.0  # seconds a write waits for another program's (an organiser's sqlite3) to end
 MAX_TOWERS = 256  # towers the league keeps: a device inventing towers cannot fill the disk
 NAMED = "WHERE typeof(tower) = 'text'"  # (a tower's name edited into bytes or NULL: left out)
 
@@ -91,7 +92,7 @@ class Store:
         self._towers: dict[str, bool] | None = None  # read once, then kept up to date
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path, isolation_level=None)
+            self.db = sqlite3.connect(path, isolation_level=None, timeout=WRITE_WAIT)
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the league's file {path} cannot be used: {error}") from error
         try:
@@ -114,6 +115,11 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def wait_for_others(self, seconds: float) -> None:
+        """How long the next writes wait for another program's write to end (SQLite's busy
+        timeout): the page and the bus share the league's one thread, which waits with it."""
+        self.db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
 
     def _keys_made_anew(self) -> None:
         """A file whose players' keys were made another way (`identity.KEYS`, kept as the
