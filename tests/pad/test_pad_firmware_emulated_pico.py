@@ -39,6 +39,44 @@ if shutil.which("node") is None or not (EMULATOR / "node_modules" / "rp2040js").
                 allow_module_level=True)  # fmt: skip
 
 from support.firmware import IDENT, PROMPT, PadTable, rig  # noqa: E402
+from test_pad_big_points import (  # noqa: E402
+    test_a_bonus_box_is_chosen_with_the_red_button_and_crossed as big_points,
+)
+from test_pad_connected import (  # noqa: E402
+    test_a_chain_cross_chosen_on_the_pad_shows_both_crosses as connected_chain,
+)
+from test_pad_connected import (  # noqa: E402
+    test_a_stair_game_is_played_from_the_pad as connected_steps,
+)
+from test_pad_double import (  # noqa: E402
+    test_cells_printed_double_are_drawn_and_count_two as double_b,
+)
+from test_pad_double import (  # noqa: E402
+    test_the_latest_number_is_chosen_with_its_button_and_crossed_again as double_a,
+)
+from test_pad_firmware import (  # noqa: E402
+    test_bonus_b_mark_that_needs_a_row_asks_which as bonus_b,
+)
+from test_pad_firmware import (  # noqa: E402
+    test_longo_lucky_numbers_are_entered_on_the_pad_before_the_game as longo,
+)
+from test_pad_x_change import (  # noqa: E402
+    test_a_swapped_cross_is_chosen_with_the_red_button_and_crossed as x_change,
+)
+
+# Each sheet's own pad scenario of the unix-port tests, on the rp2 port: the sheet's own
+# rows and records in its STATE (a Connected pad's links are protocol 6, Double's second
+# crosses 5, X-Change's swap fields 4), drawn and chosen with the Pico's buttons.
+SHEETS = {
+    "longo": longo,
+    "bonus-b": bonus_b,
+    "big-points": big_points,
+    "double-a": double_a,
+    "double-b": double_b,
+    "connected-chain": connected_chain,
+    "connected-steps": connected_steps,
+    "x-change": x_change,
+}
 
 
 def _load(name: str, path: Path):
@@ -65,11 +103,11 @@ class PicoTable(PadTable):
     """test_pad_firmware's table (a tower, a cable, Ann joined by a press), with the emulated
     Pico at the end of the cable instead of the unix port."""
 
-    def __init__(self, folder: Path, *, bots=("Bot",), join=True):
+    def __init__(self, folder: Path, *, bots=("Bot",), variant="classic", join=True):
         super().__init__(
             folder,
             bots=bots,
-            variant="classic",
+            variant=variant,
             beat_ms=TOWER_BEAT * 1000,
             heap="",
             main=None,  # the emulated Pico boots its own flash image
@@ -224,3 +262,8 @@ def test_a_pico_whose_display_does_not_answer_still_plays(tmp_path):
         pico.stop()
         tower.close()
         cable.close()
+
+
+@pytest.mark.parametrize("scenario", SHEETS.values(), ids=SHEETS)
+def test_each_sheets_own_pad_scenario_on_the_pico(table, scenario):
+    scenario(table)

@@ -99,13 +99,13 @@ class PadTable:
         self.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
 
     def roll(self, white, colours=None) -> rig.Screen:
-        """Roll, and wait for the pad to show the dice (a white sum other than the last one's,
-        or the pad's screen of the last roll would pass for it)."""
+        """Roll, and wait for the pad to show the dice (white dice other than the last roll's,
+        or the pad's screen of the last roll would pass for it: "4+1=5 " is not "2+3=5 ")."""
         in_play = self.tower.call(self.tower.table.game.dice_in_play)
         faces = {c: (colours or COLOURS).get(c, 1) for c in in_play}
         self.tower.submit(Roll(white, faces))
-        total = f"={white[0] + white[1]} "
-        return self.pad.wait_screen(lambda s: total in s[1], what=f"the roll {white}")
+        shown = f"{white[0]}+{white[1]}={white[0] + white[1]} "
+        return self.pad.wait_screen(lambda s: s[1].startswith(shown), what=f"the roll {white}")
 
     def white_5_again_after_red_5(self) -> rig.Screen:
         """A new game in which Ann crossed red 5 on a white 4 + 1 and the next roll is white
@@ -115,7 +115,7 @@ class PadTable:
         self.roll((4, 1))
         self.tower.submit(Mark("Ann", "red", 5))
         self.tower.submit(Pass("Ann"))
-        self.roll((2, 3))
+        self.roll((2, 3))  # (white 5 again, on other dice: the pad's last screen is not it)
         return self.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
 
     def play(self, request: dict) -> None:

@@ -4,7 +4,8 @@
 ROM, the pad firmware on littlefs: README.md) with its USB serial on `port` (the pad's end of
 the firmware rig's Cable), and reads the SSD1306 pages it draws back into text lines with the
 font MicroPython's framebuf draws with (taken from the unix port, so nothing is copied). The
-screens are `Screen` lists like the unix board's, so the rig's waits work unchanged.
+screens are `Screen` lists like the unix board's, so the rig's waits work unchanged: each one
+drawn whole (run_pico.mjs says when), not a screen whose top lines are new and the rest old.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class EmulatedPico:
         what: str = "",
         since: int | None = None,
     ) -> list[str]:
-        """The first screen (after each page drawn) for which `check` is true, from the current
+        """The first screen (each drawn whole) for which `check` is true, from the current
         one on or from `since`; `timeout` host seconds (default WAIT)."""
         deadline = time.monotonic() + (WAIT if timeout is None else timeout)
         with self._changed:
@@ -196,6 +197,7 @@ class EmulatedPico:
         words = line.split()
         if len(words) == 3 and words[0] == "oled" and len(words[2]) == 256:
             self.pages[int(words[1]) % 8] = page_text(bytes.fromhex(words[2]), self.glyphs)
+        elif words == ["oled", "shown"]:  # a screen drawn whole: its lines read together
             screen = self.screen_type(self.pages)
             if hasattr(screen, "at"):
                 screen.at = time.monotonic()

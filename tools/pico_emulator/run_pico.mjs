@@ -11,7 +11,9 @@
 // down, HELD ms of the Pico's own (emulated) time later up, then GAP ms before the next line,
 // so a press lasts as long for the firmware however slowly the emulator runs.
 // On standard error: "usb up" when the host has configured the device, "oled PAGE HEX" for
-// each page drawn on the SSD1306 at 0x3C on I2C0 (PICO_OLED=none: no display answers),
+// each page drawn on the SSD1306 at 0x3C on I2C0 (PICO_OLED=none: no display answers) and
+// "oled shown" once FRAME_QUIET_MS of the Pico's time pass with no page drawn (the firmware
+// draws a screen's changed lines one after another, about 1 ms apart: a screen drawn whole),
 // "led 1" / "led 0" for the LED on GPIO 25, "said HEX" for what the Pico wrote on its USB,
 // and "clock MS BYTES" (the Pico's time since reset, the bytes handed to its USB so far) once
 // a second of the host's time.
@@ -114,6 +116,8 @@ try {
 }
 
 const oled = { page: 0, expectPage: false, control: null, data: [], first: true };
+const FRAME_QUIET_MS = 5; // the firmware's main loop runs every 10 ms: one screen at most
+const frameAlarm = simulator.clock.createAlarm(() => process.stderr.write('oled shown\n'));
 const i2c = mcu.i2c[0];
 i2c.onStart = () => i2c.completeStart();
 i2c.onConnect = (address) => {
@@ -138,6 +142,7 @@ i2c.onReadByte = () => i2c.completeRead(0xff);
 i2c.onStop = () => {
   if (oled.control === 0x40 && oled.data.length) {
     process.stderr.write(`oled ${oled.page} ${Buffer.from(oled.data).toString('hex')}\n`);
+    frameAlarm.schedule(FRAME_QUIET_MS * 1e6); // (again: a later page puts it off)
   }
   oled.data = [];
   i2c.completeStop();
