@@ -38,3 +38,28 @@ def test_the_reference_build_uses_the_panels_wiring_md_recommends():
     assert 'The reference build takes two **1.3" SH1106** panels' in (
         (ROOT / "wiring.md").read_text()
     )
+
+
+def documented_options() -> list[tuple[str, str]]:
+    """(command, option) for every option and every word of a choice (`pad install`, `sheets
+    show`) of every `qwixx-tower` command, as its parser has it."""
+    from firmware_py.app.cli import _parser
+
+    found = []
+    commands = next(action.choices for action in _parser()._actions if action.choices)
+    for name, command in commands.items():
+        for action in command._actions:
+            found += [(name, option) for option in action.option_strings if option != "--help"]
+            if action.choices and not action.option_strings:
+                found += [(name, choice) for choice in action.choices]
+    return [(name, option) for name, option in found if option != "-h"]
+
+
+@pytest.mark.parametrize(("command", "option"), documented_options())
+def test_every_option_of_every_command_is_in_commands_md(command, option):
+    """The README sends a newcomer to docs/commands.md for "every command and option";
+    `doctor --state-dir` and the demo's options were not there."""
+    text = " ".join((ROOT / "docs" / "commands.md").read_text().split())
+    start = text.index(f"- `qwixx-tower {command}")
+    end = text.find("- `qwixx-tower ", start + 1)
+    assert option in text[start : end if end > 0 else None], f"{command} {option}"
