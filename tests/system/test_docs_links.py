@@ -63,3 +63,12 @@ def test_every_option_of_every_command_is_in_commands_md(command, option):
     start = text.index(f"- `qwixx-tower {command}")
     end = text.find("- `qwixx-tower ", start + 1)
     assert option in text[start : end if end > 0 else None], f"{command} {option}"
+
+
+def test_every_line_of_the_roll_buttons_menu_is_in_the_readme():
+    """The README lists the menu's lines for a player at the tower: "name a pad" was not
+    there."""
+    from firmware_py.menu import ITEMS
+
+    text = (ROOT / "README.md").read_text()
+    assert [item for item in ITEMS if f"- **{item}**" not in text] == []
