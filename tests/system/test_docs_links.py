@@ -72,3 +72,26 @@ def test_every_line_of_the_roll_buttons_menu_is_in_the_readme():
 
     text = (ROOT / "README.md").read_text()
     assert [item for item in ITEMS if f"- **{item}**" not in text] == []
+
+
+def test_the_mistake_configuration_md_quotes_is_the_towers_own():
+    from firmware_py.app.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"lights": {"red": 40, "yellow": 6, "green": 13, "blue": 19}})
+    text = " ".join((ROOT / "docs" / "configuration.md").read_text().split())
+    assert f"`{refused.value}`" in text
+
+
+def test_every_key_of_the_tower_the_displays_and_the_table_is_explained_somewhere():
+    """configuration.md said the example file explains every key; idle_dim, idle_blank,
+    state_dir and a display's rotate were explained nowhere."""
+    from firmware_py.app.config.displays import DISPLAY_KEYS
+    from firmware_py.app.config.loading import TOWER_KEYS
+    from firmware_py.app.config.seats import TABLE_KEYS
+
+    explained = (ROOT / "systemd" / "config.example.toml").read_text() + (
+        ROOT / "docs" / "configuration.md"
+    ).read_text()
+    keys = [*TOWER_KEYS, *DISPLAY_KEYS, *TABLE_KEYS]
+    assert [key for key in keys if not re.search(rf"\b{key}\b", explained)] == []
