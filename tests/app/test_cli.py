@@ -56,6 +56,13 @@ def test_sheets_show_fits_an_80_column_terminal_without_cutting_a_word(name):
     assert "Penalty: -5 each; the game ends at 4 penalties or 2 locked rows." in sentences
 
 
+def test_sheets_show_takes_a_name_in_any_case_as_run_does():
+    """`run --variant Longo` plays Longo, and `sheets show Longo` said it knew no such sheet."""
+    result = qwixx("sheets", "show", "Longo")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Qwixx Longo (longo)")
+
+
 def test_sheets_show_unknown_sheet_says_which_exist():
     result = qwixx("sheets", "show", "qwinto")
     assert result.returncode == 2
