@@ -442,6 +442,17 @@ def test_a_restart_carries_the_saved_game_on_whatever_the_command_line(tmp_path,
     assert "abandoned" not in qwixx("history", "--state-dir", str(tmp_path)).stdout
 
 
+def test_the_saved_games_computer_players_are_the_ones_named_in_how_to_play(tmp_path):
+    """`run --players Dan,Eve` carried game 1 (Ann, Ben, Cleo) on and said "Dan and Eve are
+    computer players: run with --human Dan to play", which seats nobody in that game."""
+    saved_game(tmp_path)
+    output = run_until(tmp_path, ["--players", "Dan,Eve"])
+    lines = output.splitlines()
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in lines, output
+    assert "Ann, Ben and Cleo are computer players: run with --human Ann to play" in lines
+    assert "Dan and Eve" not in output
+
+
 @pytest.mark.parametrize(("note", "why"), [(None, "is missing"), ("{not json", "cannot be read")])
 def test_a_saved_game_without_its_seats_note_carries_on_and_says_so(tmp_path, note, why):
     """A missing or broken note of who sat where set the game aside, without a word of why:
