@@ -95,3 +95,13 @@ def test_every_key_of_the_tower_the_displays_and_the_table_is_explained_somewher
     ).read_text()
     keys = [*TOWER_KEYS, *DISPLAY_KEYS, *TABLE_KEYS]
     assert [key for key in keys if not re.search(rf"\b{key}\b", explained)] == []
+
+
+def test_the_phone_pages_words_the_readme_quotes_are_the_pages_own():
+    """The README told a player to choose "the pad of Player 2"; the page's line reads "the
+    pad of Player 2: name its player"."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    page = (ROOT / "firmware_py" / "seats" / "phones" / "static" / "app.js").read_text()
+    assert 'choose "the pad of Player 2: name its player"' in readme
+    assert "`the pad of ${name}: name its player`" in page
+    assert 'tap "Name the pad\'s player"' in readme and '"Name the pad\'s player"' in page
