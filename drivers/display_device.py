@@ -50,6 +50,8 @@ SIMULATORS = {
     "pygame": "a desktop session (X or Wayland): the frame in a window",
 }
 
+NO_SCREEN = "Use 'dummy' or 'capture' where there is no screen"
+
 _OPEN_HINTS = {
     "i2c": "enable I2C (sudo raspi-config nonint do_i2c 0), check the display's bus and address "
     "(i2cdetect -y 1 lists what answers) and that the user is in the i2c group",
@@ -76,11 +78,16 @@ class DisplayConfig:
     rotate: int = 0
     capture_template: str = "display_{0:06}.png"
     where: str = dataclasses.field(default="display", compare=False)
+    #: The messages' words for a program whose file calls `driver` otherwise (the tower's
+    #: [[displays]] say `chip`) and takes no `dummy` or `capture` there.
+    setting: str = dataclasses.field(default="driver", compare=False)
+    without_screen: str = dataclasses.field(default=NO_SCREEN, compare=False)
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any], *, where: str = "display") -> DisplayConfig:
         """Settings from a parsed TOML table; `where` names the table in error messages."""
-        known = {f.name: f for f in dataclasses.fields(cls) if f.name != "where"}
+        words = ("where", "setting", "without_screen")
+        known = {f.name: f for f in dataclasses.fields(cls) if f.name not in words}
         values = {}
         for key, value in settings.items():
             if key not in known:
@@ -104,7 +111,7 @@ def check(config: DisplayConfig) -> None:
     where = config.where
     if config.driver not in CHIPS and config.driver not in SIMULATORS:
         raise DisplayConfigError(
-            f"{where}.driver = {config.driver!r} is not supported; use a chip "
+            f"{where}.{config.setting} = {config.driver!r} is not supported; use a chip "
             f"({', '.join(CHIPS)}) or a simulator ({', '.join(SIMULATORS)})"
         )
     if (config.width, config.height) not in SIZES:
@@ -178,8 +185,8 @@ def open_simulator(config: DisplayConfig) -> LumaDevice:
         return _emulator(config)
     except OPEN_ERRORS as error:
         raise DisplayOpenError(
-            f"{config.where}.driver = {config.driver!r} needs {SIMULATORS[config.driver]}; "
-            f"it failed: {error}. Use 'dummy' or 'capture' where there is no screen"
+            f"{config.where}.{config.setting} = {config.driver!r} needs "
+            f"{SIMULATORS[config.driver]}; it failed: {error}. {config.without_screen}"
         ) from error
 
 
@@ -245,7 +252,8 @@ def _import_emulators(config: DisplayConfig) -> Any:
         import luma.emulator.device as emulators
     except ImportError as error:
         raise DisplayOpenError(
-            f"{config.where}.driver = {config.driver!r} is a luma.emulator device, which is not "
+            f"{config.where}.{config.setting} = {config.driver!r} is a luma.emulator device, "
+            "which is not "
             "installed here: install the simulators with  pip install 'qwixx-tower[sim]'  "
             "(./dev does), or use a real chip"
         ) from error

@@ -54,11 +54,17 @@ def version_words() -> str:
 
 def variant_name(text: str) -> str:
     """A sheet's name, whatever its letters' case: `Longo` is `longo`."""
-    known = sheet_names()
-    for name in known:
-        if name.casefold() == text.strip().casefold():
-            return name
-    raise argparse.ArgumentTypeError(f"unknown variant {text!r}: one of {', '.join(known)}")
+    name = sheet_named(text)
+    if name is None:
+        known = ", ".join(sheet_names())
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r}: one of {known}")
+    return name
+
+
+def sheet_named(text: str) -> str | None:
+    """The sheet `text` names whatever its letters' case (`run --variant`, `sheets show`), or
+    None when no sheet has that name."""
+    return next((n for n in sheet_names() if n.casefold() == text.strip().casefold()), None)
 
 
 def names_list(text: str) -> list[str]:

@@ -15,10 +15,12 @@ SIMULATED_PLAYERS = ("Ann", "Ben", "Cleo")  # without --config: computer players
 def asked_seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]:
     """The seats at power-on. --players names them (--human ones among them play at the
     keyboard); else the configuration's computer players (none: people join on pads), or
-    without a configuration Ann, Ben and Cleo, and each --human name takes its seat or joins."""
+    without a configuration Ann, Ben and Cleo, and each --human name takes its seat or joins.
+    A name is a seat's whatever its letters' case, as --players tells names apart."""
     if args.players is not None:
         names = list(args.players)
-        for human in args.human:
+        humans = [seated(human, names) for human in args.human]
+        for human in humans:
             if human not in names:
                 raise ConfigError(
                     f"--human {human}: not one of the players ({', '.join(names)}); "
@@ -26,7 +28,8 @@ def asked_seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]
                 )
     else:
         names = list(config.computer_players if args.config else SIMULATED_PLAYERS)
-        names += [human for human in dict.fromkeys(args.human) if human not in names]
+        humans = [seated(human, names) for human in args.human]
+        names += [human for human in dict.fromkeys(humans) if human not in names]
         if len(names) > MAX_SEATS:
             raise ConfigError(
                 f"--human: at most {MAX_SEATS} players, not {len(names)} ({', '.join(names)})"
@@ -34,10 +37,16 @@ def asked_seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]
     levels = asked_levels(args, config, names)
     return [
         SeatSpec(name, KEYBOARD, level="")
-        if name in args.human
+        if name in humans
         else SeatSpec(name, COMPUTER, level=levels.get(name, ""))
         for name in names
     ]
+
+
+def seated(name: str, names: list[str]) -> str:
+    """The seat among `names` that `name` names whatever its letters' case (`--human ann` is
+    Ann's), else `name` itself."""
+    return next((seat for seat in names if seat.casefold() == name.casefold()), name)
 
 
 def asked_levels(args: argparse.Namespace, config: TowerConfig, names: list[str]) -> dict[str, str]:
@@ -46,8 +55,8 @@ def asked_levels(args: argparse.Namespace, config: TowerConfig, names: list[str]
     levels = dict(config.computer_levels)
     given = sorted(getattr(args, "level", []), key=lambda pair: bool(pair[0]))  # names win
     for name, level in given:
-        if name and name not in names:
+        if name and seated(name, names) not in names:
             raise ConfigError(f"--level {name}={level}: {name} is not one of the players")
-        for seat in [name] if name else names:
+        for seat in [seated(name, names)] if name else names:
             levels[seat] = level
     return levels

@@ -18,6 +18,7 @@ from firmware_py.app.arguments import (
     say_and_fail,
     screens_folder,
     seat_level,
+    sheet_named,
     variant_name,
     whole_number_from,
 )
@@ -311,8 +312,8 @@ def _sheets(args: argparse.Namespace) -> int:
     if not args.name:
         print("which sheet? e.g. qwixx-tower sheets show classic", file=sys.stderr)
         return 2
-    try:
-        print(sheet_text(load_sheet(args.name)), end="")
+    try:  # `Longo` as `run --variant` takes it; an unknown name is the sheets' own refusal
+        print(sheet_text(load_sheet(sheet_named(args.name) or args.name)), end="")
     except SheetError as error:
         print(error, file=sys.stderr)
         return 2

@@ -94,7 +94,7 @@ def run_tower(args: argparse.Namespace, config: TowerConfig, seats: list[SeatSpe
     bus = BusPart(attach_bus(table, config.mqtt) if config.mqtt else None, state_dir)
     if hardware.buzzer is not None or hardware.speech is not None:
         table.subscribe(SoundPresenter(hardware.buzzer, hardware.speech))
-    how_to_play = _computers_only(config, seats)
+    how_to_play = _computers_only(config, _seats_playing(saved, seats, new=args.new))
     for words in filter(None, (set_aside, how_to_play, nobody)):
         table.tell(words)  # the news: on the terminal, and in systemd's journal
     terminal, keys = attach_terminal(
@@ -273,10 +273,23 @@ def _set_aside_if_new(
 def _same_table(saved: ResumedGame, seats: list[SeatSpec], variant: str) -> bool:
     """The saved game, carried on, has the players the command line names (in order, and
     who plays them) and its variant."""
-    noted = [seat for record in noted_seats(saved.path) if (seat := seat_from_record(record))]
-    players = [player.name for player in saved.game.players]
-    had = [(seat.name, seat.kind) for seat in seats_for(players, seats, noted)]
+    had = [(seat.name, seat.kind) for seat in _seats_carried_on(saved, seats)]
     return saved.game.sheet.name == variant and had == [(s.name, s.kind) for s in seats]
+
+
+def _seats_playing(
+    saved: ResumedGame | None, seats: list[SeatSpec], *, new: bool
+) -> list[SeatSpec]:
+    """The seats of the game that plays first: the saved game's when it carries on, else
+    those the command line asked for."""
+    return seats if saved is None or new else _seats_carried_on(saved, seats)
+
+
+def _seats_carried_on(saved: ResumedGame, seats: list[SeatSpec]) -> list[SeatSpec]:
+    """The seats the saved game carries on with: as noted when it began, a computer seat
+    the command line gives to the keyboard (`--human Ann`) played there."""
+    noted = [seat for record in noted_seats(saved.path) if (seat := seat_from_record(record))]
+    return seats_for([player.name for player in saved.game.players], seats, noted)
 
 
 def setup_logging(full_screen: bool) -> WarningsSaid:

@@ -104,7 +104,7 @@ def status_lines(view: TableView) -> list[str]:
                  enumerate(menu.lines)]  # fmt: skip
         return [f"menu: {menu.title}", *items, "  " + "; ".join(menu.hints)]
     if screen in (ERROR, ATTRACT, SETUP):
-        seats = ", ".join(seat.name for seat in view.seats) or "nobody is seated yet"
+        seats = ", ".join(seat.label for seat in view.seats) or "nobody is seated yet"
         first = f"{view.title}: {seats}" if view.title else "Qwixx"
         return [first, view.message] if view.message else [first]
     if screen == LUCKY:

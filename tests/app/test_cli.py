@@ -56,6 +56,13 @@ def test_sheets_show_fits_an_80_column_terminal_without_cutting_a_word(name):
     assert "Penalty: -5 each; the game ends at 4 penalties or 2 locked rows." in sentences
 
 
+def test_sheets_show_takes_a_name_in_any_case_as_run_does():
+    """`run --variant Longo` plays Longo, and `sheets show Longo` said it knew no such sheet."""
+    result = qwixx("sheets", "show", "Longo")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Qwixx Longo (longo)")
+
+
 def test_sheets_show_unknown_sheet_says_which_exist():
     result = qwixx("sheets", "show", "qwinto")
     assert result.returncode == 2
@@ -433,6 +440,17 @@ def test_a_restart_carries_the_saved_game_on_whatever_the_command_line(tmp_path,
         assert "set aside" not in output and "New game of" not in output
         assert any(line.endswith("run with --new to start those instead") for line in lines)
     assert "abandoned" not in qwixx("history", "--state-dir", str(tmp_path)).stdout
+
+
+def test_the_saved_games_computer_players_are_the_ones_named_in_how_to_play(tmp_path):
+    """`run --players Dan,Eve` carried game 1 (Ann, Ben, Cleo) on and said "Dan and Eve are
+    computer players: run with --human Dan to play", which seats nobody in that game."""
+    saved_game(tmp_path)
+    output = run_until(tmp_path, ["--players", "Dan,Eve"])
+    lines = output.splitlines()
+    assert "carrying on game 1: Ann, Ben, Cleo, classic" in lines, output
+    assert "Ann, Ben and Cleo are computer players: run with --human Ann to play" in lines
+    assert "Dan and Eve" not in output
 
 
 @pytest.mark.parametrize(("note", "why"), [(None, "is missing"), ("{not json", "cannot be read")])

@@ -6,6 +6,7 @@ is not installed gets one sentence saying what to install.
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -45,6 +46,19 @@ def test_an_emulator_display_without_the_sim_extra_says_what_to_install(
     words = str(caught.value)
     assert f"display.driver = {driver!r} is a luma.emulator device" in words
     assert "pip install 'qwixx-tower[sim]'" in words
+
+
+def test_a_configured_emulator_display_without_a_screen_names_the_files_key(monkeypatch):
+    """A maker's `chip = "asciiblock"` without a terminal was told of `[displays.0].driver`
+    and to use 'dummy' or 'capture', which the configuration has no key or value for."""
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    config = parse_config({"displays": [{"role": "main", "chip": "asciiblock"}]})
+    with pytest.raises(DisplayOpenError) as caught:
+        open_display(config.displays["main"])
+    words = str(caught.value)
+    assert words.startswith("[displays.0].chip = 'asciiblock' needs a terminal")
+    assert words.endswith("take this [[displays]] table out and the display is simulated")
+    assert "dummy" not in words and "driver" not in words
 
 
 def test_a_configured_emulator_display_without_it_is_a_problem_not_a_crash(

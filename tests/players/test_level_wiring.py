@@ -69,6 +69,20 @@ def test_the_command_line_sets_every_computer_seat_or_one_by_name():
                      SeatSpec("Ada", COMPUTER, level="hard")]  # fmt: skip
 
 
+def test_a_name_on_the_command_line_is_a_seats_whatever_its_case():
+    """`--human ann` sat a fifth player "ann" beside the computer player Ann, and `--level
+    ann=hard` said ann was not one of the players, where `--players Ann,ann` names one
+    player twice."""
+    args = argparse.Namespace(
+        players=None, human=["ann"], config=None, level=[seat_level("BEN=hard")]
+    )
+    seats = asked_seats(args, SIMULATED)
+    assert seats == [SeatSpec("Ann", KEYBOARD), SeatSpec("Ben", COMPUTER, level="hard"),
+                     SeatSpec("Cleo", COMPUTER)]  # fmt: skip
+    args = argparse.Namespace(players=["Ann", "Ben"], human=["BEN"], config=None, level=[])
+    assert asked_seats(args, SIMULATED)[1] == SeatSpec("Ben", KEYBOARD)
+
+
 def test_an_unknown_level_on_the_command_line_is_one_sentence():
     with pytest.raises(argparse.ArgumentTypeError, match=r"^unknown level 'expert': one of easy"):
         seat_level("Ada=expert")

@@ -25,6 +25,7 @@ from firmware_py.seating import KEYBOARD, SeatSpec
 from firmware_py.seats.keyboard import REAL_BUTTON
 from firmware_py.show.terminal import ALTERNATE_SCREEN, MAIN_SCREEN, status_lines
 from firmware_py.table.news_words import mark_words
+from firmware_py.view import Seat, TableView
 
 
 def test_end_of_input_on_the_keyboard_presses_nothing_and_the_tower_goes_on(tmp_path):
@@ -360,3 +361,11 @@ def test_at_80x24_the_kiosk_shows_where_phones_join_under_both_displays(tmp_path
         assert "main display" in screen and "lock lights" in screen
     finally:
         tower.stop()
+
+
+def test_the_terminal_names_a_computer_seats_level_beside_its_name_before_a_game():
+    """README, "Computer players": a level chosen is shown beside the seat's name. The
+    displays drew "Ada (hard)"; the terminal's line said only "Qwixx: Robo, Ada"."""
+    seats = (Seat("Robo"), Seat("Ada", level="hard"))
+    view = TableView("attract", title="Qwixx", seats=seats, message="press to start")
+    assert status_lines(view) == ["Qwixx: Robo, Ada (hard)", "press to start"]

@@ -11,6 +11,7 @@ from firmware_py.app.config.values import TomlTable, TomlValues
 DISPLAY_CHIPS = ("ssd1306", "sh1106", "ssd1309")
 DISPLAY_EMULATORS = ("pygame", "asciiblock")  # luma.emulator, to watch a display without one
 DISPLAY_ROLES = ("main", "options")
+WITHOUT_SCREEN = "Without one, take this [[displays]] table out and the display is simulated"
 I2C_ADDRESSES = (0x3C, 0x3D)
 DISPLAY_KEYS = (
     "role", "chip", "interface", "bus", "bus_device", "address", "device", "dc", "reset", "rotate"
@@ -72,6 +73,8 @@ class DisplaysChecker(TomlValues):
                 gpio_rst=self.integer(table, section, "reset", 0, 27, 25),
                 rotate=self.integer(table, section, "rotate", 0, 3, 0),
                 where=f"[{section}]",
+                setting="chip",
+                without_screen=WITHOUT_SCREEN,
             )
         except DisplayConfigError as error:
             raise ConfigError(f"{self.source}: {error}") from error
