@@ -41,11 +41,11 @@ NO_PERMISSION = (
 NO_LGPIO = (
     "the GPIO library lgpio is not installed for this Python ({reason}), so the roll button and "
     "lock lights cannot be driven: install it with  sudo apt install python3-lgpio  and make the "
-    "venv with  python3 -m venv --system-site-packages  (README, On a Raspberry Pi)"
+    "venv with  python3 -m venv --system-site-packages  (docs/kiosk.md)"
 )
 NO_FACTORY = (
     "gpiozero cannot drive the GPIO chip ({reason}): check that {chip} belongs to this "
-    "Raspberry Pi and that python3-lgpio is installed (README, On a Raspberry Pi)"
+    "Raspberry Pi and that python3-lgpio is installed (docs/kiosk.md)"
 )
 
 

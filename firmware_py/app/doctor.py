@@ -35,6 +35,7 @@ from drivers.pixels import (
     parse_advertisement,
 )
 from drivers.speech import Speech
+from firmware_py.app import paths
 from firmware_py.app.config import TowerConfig
 from firmware_py.app.hardware import (
     DISPLAY_ROLES,
@@ -97,13 +98,26 @@ def _guarded(part: str, check: Callable[[], Check]) -> Iterator[Check]:
 
 def _configuration(config: TowerConfig) -> Check:
     if config.simulated:
-        return True, "no configuration file: every part is simulated"
+        return _simulated()
     if config.dice_source == "pixels":
         try:
             check_dice(config.pixels)
         except PixelsConfigError as error:  # run says it and rolls with the button
             return False, f"configuration {config.source}: {dice_binding_words(error)}"
     return True, f"configuration {config.source} is complete and consistent"
+
+
+def _simulated() -> Check:
+    """No --config: every part simulated. On a kiosk (its configuration file is there) that
+    is not what the maker meant to check: a dark display would pass, so it is a problem, said
+    with the command that checks the real parts."""
+    kiosk = paths.CONFIG_FILE
+    if os.path.isfile(kiosk):
+        return False, (
+            f"no configuration file given: every part is simulated, not this machine's "
+            f"(doctor --config {kiosk} checks them)"
+        )
+    return True, "no configuration file: every part is simulated"
 
 
 def _pin_factory(config: TowerConfig) -> Factory:

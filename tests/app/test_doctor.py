@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 from itertools import takewhile
 
+import pytest
+
+from firmware_py.app import paths
 from firmware_py.app.config import SIMULATED, parse_config
 from firmware_py.app.doctor import report, run_checks
 
@@ -15,7 +18,15 @@ def doctor(config, tmp_path) -> tuple[int, list[str]]:
     return status, out.getvalue().splitlines()
 
 
-def test_a_simulated_tower_is_all_well(tmp_path):
+@pytest.fixture
+def kiosk_config(monkeypatch, tmp_path):
+    """Where doctor looks for the kiosk's configuration file: in `tmp_path`, not yet there."""
+    path = tmp_path / "etc" / "config.toml"
+    monkeypatch.setattr(paths, "CONFIG_FILE", path)
+    return path
+
+
+def test_a_simulated_tower_is_all_well(tmp_path, kiosk_config):
     status, lines = doctor(SIMULATED, tmp_path)
     assert status == 0
     assert lines[0] == "[ok] no configuration file: every part is simulated"
@@ -24,6 +35,20 @@ def test_a_simulated_tower_is_all_well(tmp_path):
         line.startswith("[ok] main display (simulated): drew a test pattern") for line in lines
     )
     assert lines[-1] == "everything answers"
+
+
+def test_doctor_without_config_on_a_kiosk_says_it_checked_no_real_part(tmp_path, kiosk_config):
+    """A maker on the kiosk who leaves out --config was told "everything answers" of a
+    simulated tower, a dark display and all."""
+    kiosk_config.parent.mkdir()
+    kiosk_config.write_text("[button]\npin = 17\n")
+    status, lines = doctor(SIMULATED, tmp_path)
+    assert status == 1
+    assert lines[0] == (
+        "[!!] no configuration file given: every part is simulated, not this machine's "
+        f"(doctor --config {kiosk_config} checks them)"
+    )
+    assert lines[-1] == "1 part(s) need attention"
 
 
 def test_a_display_on_a_missing_i2c_bus_and_an_absent_pad_are_named(tmp_path):

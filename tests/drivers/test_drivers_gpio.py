@@ -2,6 +2,7 @@
 
 import importlib.util
 from itertools import count
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -112,6 +113,16 @@ def test_a_chip_without_lgpio_says_to_install_debians_python3_lgpio(
     assert "sudo apt install python3-lgpio" in words
     assert "--system-site-packages" in words
     assert not recwarn.list
+
+
+def test_the_gpio_sentences_send_a_maker_to_the_page_with_the_install_steps():
+    """They once sent makers to README's "On a Raspberry Pi", which the README no longer has."""
+    kiosk = Path(__file__).resolve().parents[2] / "docs" / "kiosk.md"
+    steps = kiosk.read_text(encoding="utf-8")
+    for words in (gpio.NO_LGPIO, gpio.NO_FACTORY):
+        assert "(docs/kiosk.md)" in words
+    assert "sudo apt install -y git python3-venv python3-lgpio" in steps
+    assert "python3 -m venv --system-site-packages" in steps
 
 
 def test_gpiozeros_own_override_is_obeyed(no_default_factory, monkeypatch):
