@@ -258,6 +258,8 @@ class PadApp:
                 self._press(button, now)
             elif button == PASS_BUTTON:
                 self._release_pass(now)
+            else:
+                continue  # a colour's or undo's release changes nothing: no redraw
             self._changed()
 
     def tick(self, now: int) -> None:
@@ -450,16 +452,28 @@ class Screen:
 
 
 def _step(board, pad, render, screen):
-    now = board.ticks_ms()
+    """One turn of the loop. The buttons are looked at after each part that takes time: on a
+    Pico a STATE read and decoded takes some 40 ms, and its lines made and drawn as long again,
+    so one look a turn let a quick tap (40 ms) come and go unseen."""
+    _look_at_buttons(board, pad)
     data = board.read()
+    _look_at_buttons(board, pad)
     if data:
-        pad.receive(data, now)
-    pad.sample(board.buttons(now), now)
+        pad.receive(data, board.ticks_ms())
+        _look_at_buttons(board, pad)
+    now = board.ticks_ms()
     pad.tick(now)
     if pad.version != screen.version:
         screen.version = pad.version
         lines = render(pad)
+        _look_at_buttons(board, pad)
         if lines != screen.lines:
             screen.lines = lines
             board.show(lines)
+            _look_at_buttons(board, pad)
     board.led(pad.led_on(now))
+
+
+def _look_at_buttons(board, pad):
+    now = board.ticks_ms()
+    pad.sample(board.buttons(now), now)

@@ -267,3 +267,19 @@ def test_a_pico_whose_display_does_not_answer_still_plays(tmp_path):
 @pytest.mark.parametrize("scenario", SHEETS.values(), ids=SHEETS)
 def test_each_sheets_own_pad_scenario_on_the_pico(table, scenario):
     scenario(table)
+
+
+@pytest.mark.parametrize("variant", ["longo", "connected-chain"])
+def test_a_whole_game_to_its_end_on_the_pico(table, variant):
+    """A whole game on the rp2 port's own heap, 32-bit, with the firmware compiled as `pad
+    install` puts it there: Longo's STATE is the largest, the Chain's carries the links' records
+    (protocol 6). Ann plays every turn with the Pico's buttons, to the end, and her pad shows
+    her final sheet (the unix-port test measures the heap; this one shows the real port holds
+    a game through)."""
+    t = table(bots=(), variant=variant)
+    if variant == "longo":
+        t.start_longo_game(2, 16)
+    else:
+        t.start_game()
+    t.play_to_the_end()
+    assert t.sheet_lines() == t.pad.screen[2:6], "the pad shows Ann's final sheet"

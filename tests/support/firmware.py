@@ -8,6 +8,7 @@ import importlib.util
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from firmware_py.pad import padapp, padscreen, protocol, robot
 from firmware_py.rules import Mark, Pass, Roll
@@ -136,7 +137,8 @@ class PadTable:
         """Ann, alone at the table, plays the game to its end on her pad's buttons: random dice
         (from `seed`); in action 1 the first mark her pad offers (a lucky one if it comes
         first), else a pass; action 2 passed at the tower. The heap the firmware holds after
-        each turn (bytes allocated after a collection, as the pad reports them)."""
+        each turn (bytes allocated after a collection, as the pad reports them; none from an
+        emulated Pico, which has no console to ask)."""
         dice = random.Random(seed)
         used, last = [], 0
         while self.tower.call(self.phase) != "over":
@@ -150,7 +152,8 @@ class PadTable:
             self.wait_for_tower(lambda: self.phase() != "action1", "action 1 decided")
             if self.tower.call(self.phase) == "action2":
                 self.tower.submit(Pass("Ann"))
-            used.append(self.pad.memory()[1])
+            if hasattr(self.pad, "memory"):
+                used.append(self.pad.memory()[1])
         self.pad.wait_screen(lambda s: s[1] == "game over", what="the game's end")
         return used
 
@@ -163,8 +166,11 @@ class PadTable:
         return [e for e in self.tower.journal_events() if getattr(e, "player", None) == "Ann"]
 
     def sheet_lines(self) -> list[str]:
-        """Ann's sheet as the pad should draw it, from the tower's own state."""
-        return [padscreen.row_line(row) for row in self.tower.pad_state("Ann")["rows"]]
+        """Ann's sheet as the pad should draw it, nothing selected, from the tower's own state:
+        the four colour rows, with a Connected pad's links and a Double sheet's second crosses
+        (the firmware's own drawing: what is checked is that the pad holds the tower's state)."""
+        pad = SimpleNamespace(state=self.tower.pad_state("Ann"), selected=None)
+        return padscreen._sheet(pad)
 
     def close(self) -> None:
         try:
