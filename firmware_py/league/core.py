@@ -158,21 +158,32 @@ class League:
         return NOTHING
 
     def _availability(self, tower: str, payload: bytes) -> Heard:
+        if not payload:  # its retained topics emptied: the tower left the bus (no [mqtt])
+            if tower in self.store.towers():
+                self.store.tower_seen(tower, online=False)
+            return self._off_the_bus(tower)
         words = payload.decode("utf-8", "replace")
         if words not in AVAILABILITY:
             raise NotAResult(f"availability {words[:20]!r} is neither online nor offline")
         if not self.store.tower_seen(tower, online=words == "online"):
             raise NotAResult(f"tower {tower!r} is one too many: the league keeps 256")
         if words == "offline":
-            self.tables.pop(tower, None)
-            self.clocks_ahead.pop(tower, None)
-            return NOTHING
+            return self._off_the_bus(tower)
         self.players_changed.set()  # (a tower new to the league is told the players)
         return Heard(resend_to=tower, resend_from=self.resend_from().get(tower, 0))
 
+    def _off_the_bus(self, tower: str) -> Heard:
+        """A tower gone from the bus has no game in progress on the page, nor a clock."""
+        self.tables.pop(tower, None)
+        self.clocks_ahead.pop(tower, None)
+        return NOTHING
+
     def _state(self, tower: str, payload: bytes, retained: bool) -> Heard:
+        if not payload:  # its retained state emptied (the tower left the bus): no game shown
+            self.tables.pop(tower, None)
+            return NOTHING
         if tower not in self.store.towers():
-            if not payload or retained:
+            if retained:
                 return NOTHING  # an old tower's last words, or one not heard from yet
             raise NotAResult(f"state of tower {tower!r}, which never said it is online")
         state = read_state(payload)
