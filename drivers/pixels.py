@@ -678,6 +678,17 @@ def check_dice(dice: Mapping[str, int]) -> None:
     _check_dice(dice)
 
 
+def check_table_dice(dice: Mapping[str, int]) -> None:
+    """`check_dice`, and a die for every colour, as the tower needs: every game starts with
+    the four colour dice in play, and a roll waits for each die in play, so a colour left
+    unbound could never be read (the thrown dice did nothing, and nothing said why)."""
+    check_dice(dice)
+    missing = [role for role in COLOUR_ROLES if role not in dice]
+    if missing:
+        listed = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+        raise PixelsConfigError(f"[dice.pixels] needs a die for {listed}")
+
+
 def _check_dice(dice: Mapping[str, int]) -> dict[str, _Die]:
     """Refuse a dice map the reader could not roll with, naming the fix."""
     if not isinstance(dice, Mapping):

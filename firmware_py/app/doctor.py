@@ -31,7 +31,7 @@ from drivers.pixels import (
     BleakPixelsScanner,
     PixelsScanner,
     bluetooth_trouble,
-    check_dice,
+    check_table_dice,
     parse_advertisement,
 )
 from drivers.speech import Speech
@@ -101,7 +101,7 @@ def _configuration(config: TowerConfig) -> Check:
         return _simulated()
     if config.dice_source == "pixels":
         try:
-            check_dice(config.pixels)
+            check_table_dice(config.pixels)
         except PixelsConfigError as error:  # run says it and rolls with the button
             return False, f"configuration {config.source}: {dice_binding_words(error)}"
     return True, f"configuration {config.source} is complete and consistent"

@@ -21,7 +21,7 @@ from drivers.display_device import DisplayConfig
 from drivers.errors import DriverError, PixelsConfigError
 from drivers.gpio import hardware_pin_factory, make_pin_factory, simulated_pin_factory
 from drivers.lights import LockLights
-from drivers.pixels import BleakPixelsScanner, PixelsReader
+from drivers.pixels import BleakPixelsScanner, PixelsReader, check_table_dice
 from drivers.speech import Speech
 from firmware_py.app.config import SoundConfig, TowerConfig
 from sheets import COLOURS
@@ -97,10 +97,12 @@ def _simulated(role: str, capture: Path | None) -> DisplayConfig:
 
 def _pixels(config: TowerConfig, faces: int, problems: list[str]) -> PixelsReader | None:
     """The electronic dice's reader; None, with the problem said, when [dice.pixels] binds
-    them in a way no roll can be read with (one die for two colours): the button rolls."""
+    them in a way no roll can be read with (one die for two colours, a colour without its
+    die): the button rolls."""
     if config.dice_source != "pixels":
         return None
     try:
+        check_table_dice(config.pixels)
         return PixelsReader(config.pixels, scanner=BleakPixelsScanner(), faces=faces)
     except PixelsConfigError as error:
         problems.append(dice_binding_words(error))

@@ -427,6 +427,17 @@ def encode(name: str, seq: object, fields: object = None) -> bytes:
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
+def payload_size(name: str, fields: object) -> int:
+    """How many bytes `fields` take as the payload of message `name` (MAX_PAYLOAD fit a frame):
+    a sender cuts a text field to the room the others leave."""
+    entry = BY_NAME.get(name)
+    if entry is None:
+        raise BadMessage("no message " + repr(name))
+    payload = bytearray()
+    _pack_fields(entry[1], fields, payload)
+    return len(payload)
+
+
 def decode(frame: bytes | bytearray) -> Message:
     """The Message in one frame as sent (delimiters optional); BadFrame says why not."""
     frame = bytes(frame).strip(b"\x00")

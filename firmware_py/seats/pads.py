@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 # pad's own (firmware_py/pad/padapp.py BUTTONS), whose JOIN says which (`number`, 1 the first)
 JOIN_BUTTONS = ("red", "yellow", "green", "blue", "pass")
 RESCAN_SECONDS = 3.0  # how often to look for newly plugged pads
+STATE_TEXT = 60  # bytes of a STATE's status line at most, where the rest leaves room
 JOIN_INTERVAL = 60.0  # seconds between two new seats joined through one port
 PHASE_CODES = {name: code for code, name in enumerate(protocol.PHASES)}
 STATUS_OF_REFUSAL = {
@@ -123,7 +124,16 @@ def state_fields(game: Game | None, name: str, text: str = "") -> protocol.Field
 
 
 def state_of(view: SeatView) -> protocol.Fields:
-    """A player's `SeatView` as the wire's STATE fields (docs/pad-protocol.md)."""
+    """A player's `SeatView` as the wire's STATE fields (docs/pad-protocol.md). The status line
+    gets the room the rest leaves, so that the STATE always fits one frame: Connected Chain's
+    connections, eight moves and a 24-letter name left 54 bytes, not 60."""
+    fields = _state_without_text(view)
+    room = max(0, protocol.MAX_PAYLOAD - protocol.payload_size("state", fields))
+    fields["text"] = protocol.clip(ascii_words(view.text), min(STATE_TEXT, room))
+    return fields
+
+
+def _state_without_text(view: SeatView) -> protocol.Fields:
     return {
         "player": ascii_words(view.player),  # the pad's font is ASCII: Łukasz as Lukasz
         "phase": PHASE_CODES[view.phase],
@@ -133,7 +143,7 @@ def state_of(view: SeatView) -> protocol.Fields:
         "locked": sum(1 << COLOURS.index(colour) for colour in view.locked),
         "dice": _dice_bytes(view),
         "lucky": bytes(view.lucky),
-        "text": protocol.clip(ascii_words(view.text), 60),
+        "text": "",
         "rows": [_row_record(row) for row in view.rows]
         + _bonus_records(view)
         + _double_records(view)

@@ -47,6 +47,25 @@ def test_every_state_of_every_variant_fits_one_frame(variant):
         assert len(message.fields["rows"]) == 4 + len(sheet.bonus_rows) + 4 * printed + linked
 
 
+def test_a_long_status_line_is_cut_to_fit_the_largest_state():
+    """docs/pad-protocol.md: every state fits one frame. Connected Chain's connections, eight
+    moves of action 2 and a 24-letter name left no room for a 60-letter status line (a long
+    name waited for): the STATE needed 262 bytes and could not be sent at all."""
+    names = tuple("W" * 23 + str(seat) for seat in range(1, 6))
+    game = Game.start(Start("connected-chain", names))
+    game.apply(Roll((1, 2), {"red": 3, "yellow": 4, "green": 5, "blue": 6}))
+    for name in names:
+        game.apply(Pass(name))
+    line = "press the roll button to play on without " + names[1]
+    message = protocol.FrameDecoder().feed(
+        protocol.encode("state", 65535, state_fields(game, names[0], text=line))
+    )[0]
+    assert len(message.fields["moves"]) == 8
+    assert line.startswith(message.fields["text"]) and len(message.fields["text"]) >= 40
+    short = state_fields(Game.start(Start("classic", ("Ann", "Ben"))), "Ann", text=line)
+    assert short["text"] == line[:60]
+
+
 def test_a_connected_state_says_where_the_players_connections_lie():
     """docs/pad-protocol.md, row flag 16: per colour row, its stair or chain cells and the
     cell each is joined to (0 0 on the stair); pad A of sheets/connected-*.toml."""

@@ -172,6 +172,31 @@ def test_one_die_bound_to_two_colours_is_said_in_words_and_the_button_rolls(tmp_
     assert doctor.returncode == 1 and "everything answers" not in doctor.stdout
 
 
+def test_colour_dice_left_unbound_are_said_in_words_and_the_button_rolls(table, tmp_path):
+    """docs/dice.md's example bound white 1, white 2 and red only. `doctor` called that
+    configuration complete, and `run` said nothing: the dice thrown did nothing (the reading
+    ended at the first roll in an error no one saw, "'yellow' is in play but [dice.pixels]
+    binds no die to it") until the button was pressed. Every game starts with all four colour
+    dice, so both now say which dice are missing, and the tower plays on with its own dice."""
+    config, env = table[1], table[2]
+    bound = {role: DICE[role] for role in ("white 1", "white 2", "red")}
+    dice = "\n".join(f'"{role}" = {die:#x}' for role, die in bound.items())
+    config.write_text(CONFIG.format(dice=dice, state=tmp_path / "games"))
+    mistake = "[dice.pixels] needs a die for yellow, green and blue"
+    with Tower("--config", str(config), "--players", "Ann", games=1, pace=0, env=env,
+               stderr_apart=True) as ran:  # fmt: skip
+        assert ran.wait_for_exit(LIMIT) == 0 and "Traceback" not in ran.errors, ran.errors
+    assert ran.errors.count(mistake) == 1 and "the button rolls" in ran.errors
+    assert "Game over" in ran.output
+    doctor = spawn.run(
+        [sys.executable, "-m", "firmware_py.app.cli", "doctor", "--config", str(config)],
+        capture_output=True, text=True, timeout=LIMIT, check=False,
+    )  # fmt: skip
+    (line,) = [line for line in doctor.stdout.splitlines() if mistake in line]
+    assert line.startswith("[!!] configuration tower.toml: ")
+    assert doctor.returncode == 1 and "everything answers" not in doctor.stdout
+
+
 def test_doctor_lists_the_dice_it_hears_with_their_ids_and_names_the_silent_one(table, tmp_path):
     dice, config, env = table
     dice.hold_elsewhere(DICE["blue"])  # a phone's Pixels app holds it: it does not advertise
