@@ -130,8 +130,9 @@ def _run_play_options(run_cmd: argparse.ArgumentParser) -> None:
         "--look-ahead",
         type=whole_number_from(0, 100_000),
         metavar="N",
-        help="computer players try each option in N played-out games (150 plays well; "
-        "default: the configuration's, else 0: rules of thumb)",
+        help="computer players try each option in N played-out games instead of playing "
+        "their level (slower, and weaker than hard; default: the configuration's, else 0: "
+        "each plays its level)",
     )
     run_cmd.add_argument(
         "--level",
