@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from firmware_py.pad import protocol  # noqa: E402
 from firmware_py.rules import Roll  # noqa: E402
-from firmware_py.seating import PAD, SeatSpec  # noqa: E402
+from firmware_py.seating import KEYBOARD, SeatSpec  # noqa: E402
 
 
 def _load(name: str, path: Path) -> ModuleType:
@@ -53,15 +53,20 @@ emulated = _load("emulated_pico", ROOT / "tools" / "pico_emulator" / "emulated_p
 
 
 def real_state(folder: Path) -> dict[str, Any]:
-    """The STATE a tower sends Ann's pad mid-game (a roll on the table, her moves offered)."""
-    tower = rig.Tower(folder, str(folder / "no-pad"), seats=[SeatSpec("Ann", PAD), SeatSpec("Bot")])
+    """The STATE a tower sends Ann's pad mid-game (a roll on the table, her moves offered).
+    Ann sits at the keyboard: a pad seat whose pad is not plugged in is left out of the game
+    (people first), and her STATE was then a 26-byte one of no game at all."""
+    seats = [SeatSpec("Ann", KEYBOARD), SeatSpec("Bot")]
+    tower = rig.Tower(folder, str(folder / "no-pad"), seats=seats)
     try:
         tower.call(tower.table.new_game)
         tower.submit(Roll((4, 1), {"red": 6, "yellow": 2, "green": 3, "blue": 6}))
         state: dict[str, Any] = tower.pad_state("Ann")
-        return state
     finally:
         tower.close()
+    if not state["moves"]:
+        raise SystemExit(f"no game on the table: Ann's STATE offers nothing ({state})")
+    return state
 
 
 def traffic(state: dict[str, Any], size: int) -> bytes:
