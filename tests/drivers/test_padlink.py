@@ -169,6 +169,22 @@ def test_state_is_sent_again_to_a_pad_that_missed_it(rig):
     assert again["text"] == "Ann rolls" and again["phase"] == 1
 
 
+def test_the_link_knows_when_the_pad_holds_its_last_state(rig):
+    """A pad's first press is nobody's until its STATE arrived: the emulated Pico's test waits
+    for this before it presses (its LED is on from the boot, before the tower answers)."""
+    rig.greet()
+    seq = rig.link.send("state", {"player": "Ann"})
+    assert rig.pad.expect("state").seq == seq
+    assert not rig.link.holds_the_last_state()
+    rig.pad.send("heartbeat", {"state": seq})
+    deadline = time.monotonic() + 5
+    while not rig.link.holds_the_last_state():
+        assert time.monotonic() < deadline, "the pad's heartbeat was not read"
+        time.sleep(0.01)
+    rig.link.send("state", {"player": "Ann", "text": "Ann rolls"})
+    assert not rig.link.holds_the_last_state()
+
+
 def test_noise_on_the_line_is_dropped_counted_and_survived(rig):
     rig.pad.expect("hello")
     rig.pad.write(b"\xde\xad\xbe\xef" * 40 + b"\x00\x07\x01\x02\x00" + b"\x55" * 1000)

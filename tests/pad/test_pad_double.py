@@ -5,32 +5,12 @@ drawn "X" and counts two; a cell printed double (Double B) is drawn ":" until cr
 
 from __future__ import annotations
 
-from firmware_py.rules import Mark, Pass
-from firmware_py.rules.doubles import crosses_in
+from support import sheet_pads
 
 
 def test_the_latest_number_is_chosen_with_its_button_and_crossed_again(table):
-    t = table(bots=(), variant="double-a")
-    screen = t.white_5_again_after_red_5()  # red 5 a second time, or yellow, green, blue 5
-    assert screen[6] == "white 5: RYGB"
-    t.pad.press("tap red")
-    selected = t.pad.wait_screen(lambda s: s[6] == "> R 5 x2", what="the second cross")
-    assert selected[7] == "P:send U:cancel"
-    t.pad.press("tap pass")
-    game = t.tower.table
-    t.wait_for_tower(lambda: crosses_in(game.game.player("Ann"), 0) == 2, "red 5 crossed twice")
-    assert t.decisions()[-1] == Mark("Ann", "red", 5)
-    screen = t.pad.wait_screen(lambda s: s[0].startswith("Ann         3"), what="3 points")
-    assert screen[2] == "R---X.......   2"  # two crosses in red 5, counted two
+    sheet_pads.the_latest_number_is_chosen_with_its_button_and_crossed_again(table)
 
 
 def test_cells_printed_double_are_drawn_and_count_two(table):
-    t = table(bots=(), variant="double-b")
-    t.start_game()
-    t.roll((4, 1))
-    screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
-    assert screen[2] == "R.:.:...:.:.   0"  # red 3, 5, 9, 11 printed double
-    t.tower.submit(Mark("Ann", "red", 5))
-    t.tower.submit(Pass("Ann"))
-    screen = t.pad.wait_screen(lambda s: s[0].startswith("Ann         3"), what="3 points")
-    assert screen[2] == "R---X...:.:.   2"
+    sheet_pads.cells_printed_double_are_drawn_and_count_two(table)

@@ -16,6 +16,7 @@ import threading
 import time
 
 import pytest
+from support import sheet_pads
 from support.firmware import IDENT, PROMPT, PadTable, rig
 
 from firmware_py.pad import padapp, protocol, robot
@@ -330,33 +331,7 @@ def test_action2_colour_button_steps_through_that_dies_moves(
 
 
 def test_longo_lucky_numbers_are_entered_on_the_pad_before_the_game(table):
-    """Ann steps to 5 and 9 with the buttons; the game starts with them, and colour pressed
-    again offers the lucky cross."""
-    t = table(bots=(), variant="longo")
-    assert t.tower.seated() == "Ann"
-    t.pad.wait_screen(lambda s: s[0].startswith("Ann"), what="Ann's name")
-    t.tower.call(t.tower.table.new_game)
-    screen = t.pad.wait_screen(lambda s: s[1] == "choose 2 numbers", what="the question")
-    assert screen[4].strip() == "> 2 <" and screen[2] == "yours: -"
-    t.play(robot.lucky(5))
-    screen = t.pad.wait_screen(lambda s: s[2] == "yours: 5", what="5 chosen")
-    assert screen[3] == "U: take back" and screen[4].strip() == "> 2 <"
-    assert t.tower.call(lambda: t.tower.table.game) is None, "not before both are chosen"
-    t.play(robot.lucky(9))
-    t.pad.wait_screen(lambda s: s[1] == "no roll yet", what="the game started")
-    assert dict(t.tower.journal_events()[0].lucky) == {"Ann": [5, 9]}
-    t.roll((4, 1))
-    screen = t.pad.wait_screen(lambda s: s[6].startswith("white"), what="the offer")
-    assert screen[6] == "white 5: RYGB"
-    assert screen[2] == "R..............."  # 15 cells: no room for the lock after them
-    t.pad.press("tap red")
-    t.pad.wait_screen(lambda s: s[6] == "> R 5", what="red 5")
-    t.pad.press("tap red")
-    screen = t.pad.wait_screen(lambda s: s[6] == "> R 2 lucky", what="the lucky cross")
-    assert screen[2] == "R*.............."
-    t.pad.press("tap pass")
-    t.pad.wait_screen(lambda s: s[2] == "Rx..............", what="red 2 crossed")
-    assert t.decisions() == [Mark("Ann", "red", 2, lucky=True)]
+    sheet_pads.longo_lucky_numbers_are_entered_on_the_pad_before_the_game(table)
 
 
 def test_longo_a_hold_on_the_pad_lets_the_tower_draw_the_lucky_numbers(table):
@@ -372,25 +347,7 @@ def test_longo_a_hold_on_the_pad_lets_the_tower_draw_the_lucky_numbers(table):
 
 
 def test_bonus_b_mark_that_needs_a_row_asks_which(table):
-    """Yellow 11 is crossed; green 9 completes the circle (two crosses in the row with the fewest
-    crosses), and red and blue tie with none: the pad asks which."""
-    t = table(bots=(), variant="bonus-b")
-    t.start_game()
-    t.roll((5, 6))
-    t.tower.submit(Mark("Ann", "yellow", 11))
-    t.tower.submit(Pass("Ann"))
-    t.roll((4, 5))
-    t.pad.press("tap green")
-    t.pad.wait_screen(lambda s: s[6] == "> G 9 +?", what="green 9, a row wanted")
-    t.pad.press("tap pass")
-    t.pad.wait_screen(lambda s: s[7] == "row? press one", what="the question")
-    assert t.decisions() == [Mark("Ann", "yellow", 11), Pass("Ann")], "not sent yet"
-    t.pad.press("tap blue")
-    t.pad.wait_screen(lambda s: s[6] == "> G 9 +B", what="blue chosen")
-    t.pad.press("tap pass")
-    screen = t.pad.wait_screen(lambda s: s[5].startswith("Bxx"), what="two crosses in blue")
-    assert screen[5] == "Bxx.........   2"
-    assert t.decisions()[-1] == Mark("Ann", "green", 9, choice="blue")
+    sheet_pads.bonus_b_mark_that_needs_a_row_asks_which(table)
 
 
 def test_noise_between_frames_does_not_disturb_the_pad(table):

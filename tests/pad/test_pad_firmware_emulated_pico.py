@@ -38,44 +38,21 @@ if shutil.which("node") is None or not (EMULATOR / "node_modules" / "rp2040js").
     pytest.skip("node and rp2040js are needed: npm install in tools/pico_emulator",
                 allow_module_level=True)  # fmt: skip
 
+from support import sheet_pads  # noqa: E402
 from support.firmware import IDENT, PROMPT, PadTable, rig  # noqa: E402
-from test_pad_big_points import (  # noqa: E402
-    test_a_bonus_box_is_chosen_with_the_red_button_and_crossed as big_points,
-)
-from test_pad_connected import (  # noqa: E402
-    test_a_chain_cross_chosen_on_the_pad_shows_both_crosses as connected_chain,
-)
-from test_pad_connected import (  # noqa: E402
-    test_a_stair_game_is_played_from_the_pad as connected_steps,
-)
-from test_pad_double import (  # noqa: E402
-    test_cells_printed_double_are_drawn_and_count_two as double_b,
-)
-from test_pad_double import (  # noqa: E402
-    test_the_latest_number_is_chosen_with_its_button_and_crossed_again as double_a,
-)
-from test_pad_firmware import (  # noqa: E402
-    test_bonus_b_mark_that_needs_a_row_asks_which as bonus_b,
-)
-from test_pad_firmware import (  # noqa: E402
-    test_longo_lucky_numbers_are_entered_on_the_pad_before_the_game as longo,
-)
-from test_pad_x_change import (  # noqa: E402
-    test_a_swapped_cross_is_chosen_with_the_red_button_and_crossed as x_change,
-)
 
 # Each sheet's own pad scenario of the unix-port tests, on the rp2 port: the sheet's own
 # rows and records in its STATE (a Connected pad's links are protocol 6, Double's second
 # crosses 5, X-Change's swap fields 4), drawn and chosen with the Pico's buttons.
 SHEETS = {
-    "longo": longo,
-    "bonus-b": bonus_b,
-    "big-points": big_points,
-    "double-a": double_a,
-    "double-b": double_b,
-    "connected-chain": connected_chain,
-    "connected-steps": connected_steps,
-    "x-change": x_change,
+    "longo": sheet_pads.longo_lucky_numbers_are_entered_on_the_pad_before_the_game,
+    "bonus-b": sheet_pads.bonus_b_mark_that_needs_a_row_asks_which,
+    "big-points": sheet_pads.a_bonus_box_is_chosen_with_the_red_button_and_crossed,
+    "double-a": sheet_pads.the_latest_number_is_chosen_with_its_button_and_crossed_again,
+    "double-b": sheet_pads.cells_printed_double_are_drawn_and_count_two,
+    "connected-chain": sheet_pads.a_chain_cross_chosen_on_the_pad_shows_both_crosses,
+    "connected-steps": sheet_pads.a_stair_game_is_played_from_the_pad,
+    "x-change": sheet_pads.a_swapped_cross_is_chosen_with_the_red_button_and_crossed,
 }
 
 
@@ -250,7 +227,11 @@ def test_a_pico_whose_display_does_not_answer_still_plays(tmp_path):
     tower = rig.Tower(tmp_path, str(cable.tower_path), seats=[SeatSpec("Bot")], beat=TOWER_BEAT)
     pico = start_pico(cable, oled=False)
     try:
-        pico.wait_led(True)  # connected: the tower answered its hello
+        pico.wait_led(True)  # (on from the boot for BLINK_MS: not yet a sign of the tower)
+        deadline = time.monotonic() + WAIT
+        while not tower.link().holds_the_last_state():  # a press before it is nobody's
+            assert time.monotonic() < deadline, "the pad never said it holds its STATE"
+            time.sleep(0.1)
         assert tower.link().pad["ident"] == IDENT
         pico.press("tap red")
         deadline = time.monotonic() + WAIT
