@@ -92,7 +92,9 @@ class PadsChecker(TomlValues):
             isinstance(name, str) and name.strip() for name in names.values()
         ):
             raise self.fail(
-                "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
+                "pads",
+                "names",
+                'must map pad idents to names: names = {"pad-e6614c311b7a2f2e" = "Ann"}',
             )
         for name in names.values():
             self.short_name("pads", "names", name)
