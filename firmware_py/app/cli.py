@@ -153,13 +153,21 @@ def _demo_command(add_parser: AddParser) -> None:
         "--variant", type=variant_name, default="classic", help="the sheet to play"
     )
     demo_cmd.add_argument(
-        "--players", type=names_list, default="Ann,Ben,Cleo", help="names in seat order"
+        "--players",
+        type=names_list,
+        default="Ann,Ben,Cleo",
+        help="names in seat order, comma separated (default: Ann,Ben,Cleo)",
     )
     demo_cmd.add_argument(
-        "--pace", type=number_from(0, 600), default=0.6, help="seconds before each decision"
+        "--pace",
+        type=number_from(0, 600),
+        default=0.6,
+        help="seconds before each decision (0 to 600)",
     )
     demo_cmd.add_argument("--plain", action="store_true", help="print the news as lines")
-    demo_cmd.add_argument("--state-dir", type=Path, help="keep the journal here")
+    demo_cmd.add_argument(
+        "--state-dir", type=Path, help="keep the game's log here (else it is thrown away)"
+    )
     demo_cmd.set_defaults(handler=_demo)
 
 
@@ -205,7 +213,13 @@ def _history_command(add_parser: AddParser) -> None:
 
 def _sheets_command(add_parser: AddParser) -> None:
     sheets_cmd = add_parser("sheets", help="list the score sheets, or show one")
-    sheets_cmd.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    sheets_cmd.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "show"],
+        default="list",
+        help="list them all (the default), or show one",
+    )
     sheets_cmd.add_argument("name", nargs="?", help="the sheet to show")
     sheets_cmd.set_defaults(handler=_sheets)
 
