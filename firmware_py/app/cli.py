@@ -72,6 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+STATE_DIR_HELP = (
+    "where the games are kept (default: the configuration's state_dir, else "
+    "~/.local/state/qwixx-tower)"
+)
+
+
 AddParser = Callable[..., argparse.ArgumentParser]
 """The `add_parser` of `qwixx-tower`'s subcommands: each function below adds one command."""
 
@@ -80,10 +86,12 @@ def _run_command(add_parser: AddParser) -> None:
     run_cmd = add_parser("run", help="run the tower (simulated hardware without --config)")
     run_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
     run_cmd.add_argument(
-        "--variant", type=variant_name, help="the sheet to play (default: the configuration's)"
+        "--variant",
+        type=variant_name,
+        help="the sheet to play (default: the configuration's, else classic)",
     )
     _run_play_options(run_cmd)
-    run_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
+    run_cmd.add_argument("--state-dir", type=Path, help=STATE_DIR_HELP)
     run_cmd.add_argument(
         "--plain", action="store_true", help="print the news as lines, no screen drawing"
     )
@@ -153,13 +161,21 @@ def _demo_command(add_parser: AddParser) -> None:
         "--variant", type=variant_name, default="classic", help="the sheet to play"
     )
     demo_cmd.add_argument(
-        "--players", type=names_list, default="Ann,Ben,Cleo", help="names in seat order"
+        "--players",
+        type=names_list,
+        default="Ann,Ben,Cleo",
+        help="names in seat order, comma separated (default: Ann,Ben,Cleo)",
     )
     demo_cmd.add_argument(
-        "--pace", type=number_from(0, 600), default=0.6, help="seconds before each decision"
+        "--pace",
+        type=number_from(0, 600),
+        default=0.6,
+        help="seconds before each decision (0 to 600)",
     )
     demo_cmd.add_argument("--plain", action="store_true", help="print the news as lines")
-    demo_cmd.add_argument("--state-dir", type=Path, help="keep the journal here")
+    demo_cmd.add_argument(
+        "--state-dir", type=Path, help="keep the game's log here (else it is thrown away)"
+    )
     demo_cmd.set_defaults(handler=_demo)
 
 
@@ -180,7 +196,7 @@ def _replay_command(add_parser: AddParser) -> None:
 def _doctor_command(add_parser: AddParser) -> None:
     doctor_cmd = add_parser("doctor", help="check the configured hardware, part by part")
     doctor_cmd.add_argument("--config", type=Path, help="the tower's configuration (TOML)")
-    doctor_cmd.add_argument("--state-dir", type=Path, help="where the journal of games goes")
+    doctor_cmd.add_argument("--state-dir", type=Path, help=STATE_DIR_HELP)
     doctor_cmd.set_defaults(handler=_doctor)
 
 
@@ -190,7 +206,8 @@ def _history_command(add_parser: AddParser) -> None:
         "--state-dir",
         type=Path,
         default=None,
-        help="the journal's directory (default: the tower's)",
+        help="where the games are kept (default ~/.local/state/qwixx-tower; the kiosk's: "
+        "/var/lib/qwixx-tower)",
     )
     which = history_cmd.add_mutually_exclusive_group()
     which.add_argument("--players", action="store_true", help="every player's figures")
@@ -205,7 +222,13 @@ def _history_command(add_parser: AddParser) -> None:
 
 def _sheets_command(add_parser: AddParser) -> None:
     sheets_cmd = add_parser("sheets", help="list the score sheets, or show one")
-    sheets_cmd.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    sheets_cmd.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "show"],
+        default="list",
+        help="list them all (the default), or show one",
+    )
     sheets_cmd.add_argument("name", nargs="?", help="the sheet to show")
     sheets_cmd.set_defaults(handler=_sheets)
 

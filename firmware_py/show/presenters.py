@@ -72,7 +72,7 @@ class PowerState(StrEnum):
 
 class DisplayPower:
     """Dims the displays after `idle_dim` seconds without input and blanks them after
-    `idle_blank`; any input brings them back."""
+    `idle_blank` (0: never, as the configuration's other times); any input brings them back."""
 
     def __init__(
         self,
@@ -103,9 +103,9 @@ class DisplayPower:
     def rest(self) -> None:
         """The power the idle time calls for, on every display."""
         idle = self.clock() - self._last_input
-        if idle >= self.idle_blank:
+        if self.idle_blank and idle >= self.idle_blank:
             state = PowerState.BLANK
-        elif idle >= self.idle_dim:
+        elif self.idle_dim and idle >= self.idle_dim:
             state = PowerState.DIM
         else:
             state = PowerState.ON

@@ -17,8 +17,8 @@ class TableSettings:
     action1_timer: float = 0.0  # seconds a person has to decide in action 1 (0: no limit)
     absent_grace: float = ABSENT_GRACE  # seconds to wait for a device gone (0: for ever)
     long_press: float = 1.5  # seconds the roll button is held to open the menu
-    idle_dim: float = 300.0  # seconds without input before the displays dim
-    idle_blank: float = 1800.0  # and before they blank (burn-in protection)
+    idle_dim: float = 300.0  # seconds without input before the displays dim (0: never)
+    idle_blank: float = 1800.0  # and before they blank, for burn-in (0: never)
     look_ahead: int = 0  # playouts per option for computer players; 0: their level decides
     # Computer players alone at the table start their next game by themselves: only the
     # simulated tower on a PC, so that a newcomer sees a game. A kiosk waits for people.

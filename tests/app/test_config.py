@@ -49,6 +49,20 @@ def test_the_example_configuration_of_the_reference_build_loads():
             {"button": {"pin": 5}, "lights": {"red": 5, "yellow": 6, "green": 13, "blue": 19}},
             "[lights] red: GPIO5 is already used by [button] pin",
         ),
+        (  # an SPI display's D/C pin (24 unless given) drove the red light with every frame
+            {
+                "lights": {"red": 24, "yellow": 6, "green": 13, "blue": 19},
+                "displays": [{"role": "main", "chip": "sh1106", "interface": "spi"}],
+            },
+            "the main display's dc: GPIO24 is already used by [lights] red",
+        ),
+        (
+            {
+                "button": {"pin": 25},
+                "displays": [{"role": "main", "chip": "sh1106", "interface": "spi"}],
+            },
+            "the main display's reset: GPIO25 is already used by [button] pin",
+        ),
         ({"tower": {"variant": "qwinto"}}, "[tower] variant: 'qwinto' is not one of"),
         ({"tower": {"action1_timer": -3}}, "[tower] action1_timer: must be a number of seconds"),
         (

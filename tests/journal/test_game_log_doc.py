@@ -5,14 +5,25 @@ files it names). The real `run`'s journals are held to it in tests/support/whole
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from support.log_forms import documented_names, undocumented_in_line, undocumented_in_report
 
+from firmware_py.app.web import PORT_NOTE
+from firmware_py.bus.results import NOTE as MQTT_RESULTS
+from firmware_py.bus.settings import DEVICE_NOTE
+from firmware_py.bus.tournament import NOTE as TOURNAMENT
+from firmware_py.journal import journal
+from firmware_py.journal.disk import QUARANTINE
+from firmware_py.journal.index import INDEX
 from firmware_py.journal.lines import event_to_line
+from firmware_py.journal.lock import LOCK
 from firmware_py.rules import Game, Mark, Start, game_report
+from firmware_py.seats.phones.join_key import KEY_FILE
 from sheets.loader import SHEET_DIR
 
+ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted(path.stem for path in SHEET_DIR.glob("*.toml"))
 
 
@@ -45,3 +56,14 @@ def test_the_bonus_rows_of_big_points_are_documented_row_names():
     game = Game.start(_start("big-points"))
     for name in game_report(game)["players"]["Ann"]["bonus_rows"]:
         assert name in documented_names()
+
+
+def test_every_file_the_tower_keeps_in_its_state_directory_is_in_the_pages_table():
+    """A maker who looks in /var/lib/qwixx-tower finds each file explained on the page."""
+    kept = [
+        f"game-000012{journal.SEATS}", f"game-000012{journal.ABANDONED}", journal.DRAFT,
+        journal.TABLE_SEATS, journal.PHONE_TOKENS, INDEX, KEY_FILE, LOCK, PORT_NOTE,
+        MQTT_RESULTS, DEVICE_NOTE, TOURNAMENT, f"{QUARANTINE}/",
+    ]  # fmt: skip
+    table = (ROOT / "docs" / "game-log.md").read_text().partition("## Beside the logs")[2]
+    assert [name for name in kept if f"| `{name}` |" not in table] == []

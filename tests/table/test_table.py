@@ -900,6 +900,28 @@ def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
     hardware.close()
 
 
+@pytest.mark.parametrize("off", ["idle_dim", "idle_blank"])
+def test_an_idle_time_of_0_never_rests_the_displays_and_the_button_still_plays(tmp_path, off):
+    """`idle_dim = 0` or `idle_blank = 0` (allowed, from 0 to 86400) kept the displays dimmed
+    or dark from the start, and every press of the roll button only woke them: no game could
+    start. 0 means never, as for the configuration's other times."""
+    now = [0.0]
+    hardware = build_hardware(SIMULATED, 6)
+    table = build_table(
+        hardware,
+        seats=[SeatSpec("Kim", KEYBOARD)],
+        variant="classic",
+        journal=Journal(tmp_path),
+        **{"idle_dim": 300, "idle_blank": 1800, off: 0},
+        clock=lambda: now[0],
+    )
+    table.screens.rest()
+    assert table.screens.power.state == "on"
+    table.press()
+    assert table.game is not None, "the press started a game"
+    hardware.close()
+
+
 def test_after_a_game_the_main_display_takes_turns_showing_the_scores_and_the_join_code(
     tmp_path,
 ):

@@ -42,15 +42,33 @@ class GpioChecker(TomlValues):
         return {colour: self.pin(table, "lights", colour, examples[colour]) for colour in COLOURS}
 
     def pins_used_once(self, config: TowerConfig) -> None:
+        """No two of the button, the lights and the buzzer on one pin, nor one of them on an
+        SPI display's D/C or RES pin (displays among themselves are the wiring's business)."""
         used: dict[int, str] = {}
         pins = [("[button] pin", config.button.pin)] if config.button else []
         pins += [(f"[lights] {c}", p) for c, p in (config.lights or {}).items()]
         if config.sound is not None and config.sound.buzzer is not None:
             pins.append(("[sound] buzzer", config.sound.buzzer))
         for key, pin in pins:
-            if pin in used:
-                raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
+            self.pin_free(used, key, pin)
             used[pin] = key
+        for key, pin in self.display_pins(config):
+            self.pin_free(used, key, pin)
+
+    def pin_free(self, used: dict[int, str], key: str, pin: int) -> None:
+        if pin in used:
+            raise ConfigError(f"{self.source}: {key}: GPIO{pin} is already used by {used[pin]}")
+
+    @staticmethod
+    def display_pins(config: TowerConfig) -> list[tuple[str, int]]:
+        """The D/C and RES pins of each SPI display: a light or the button on one of them
+        would flicker with every frame sent, or reset the display."""
+        pins: list[tuple[str, int]] = []
+        for role, display in config.displays.items():
+            if display.interface == "spi" and display.is_chip:
+                pins.append((f"the {role} display's dc", display.gpio_dc))
+                pins.append((f"the {role} display's reset", display.gpio_rst))
+        return pins
 
 
 class DiceChecker(TomlValues):
@@ -92,7 +110,9 @@ class PadsChecker(TomlValues):
             isinstance(name, str) and name.strip() for name in names.values()
         ):
             raise self.fail(
-                "pads", "names", 'must map pad idents to names: names = {"e6614c31" = "Ann"}'
+                "pads",
+                "names",
+                'must map pad idents to names: names = {"pad-e6614c311b7a2f2e" = "Ann"}',
             )
         for name in names.values():
             self.short_name("pads", "names", name)

@@ -56,7 +56,7 @@ class TowerConfig:
     source: str = "simulated"
     variant: str = "classic"
     action1_timer: float = 0.0
-    look_ahead: int = 0  # playouts per option a computer player tries; 0: rule of thumb
+    look_ahead: int = 0  # playouts per option a computer player tries; 0: its level decides
     idle_dim: float = 300.0
     idle_blank: float = 1800.0
     state_dir: Path | None = None
