@@ -167,8 +167,7 @@ class PadLink:
         self.clock = clock
         self.beat = beat
         self.missed = missed
-        self.present = False
-        self.pad_holds = 0  # the number of the STATE the pad said it holds (its heartbeat)
+        self.present, self.pad_holds = False, 0  # (the STATE its heartbeat says it holds)
         self._counts = {
             "port_errors": 0,
             "opened": 0,
@@ -405,11 +404,6 @@ class PadLink:
                 return
             if self.clock() - self._state_at >= self.beat:
                 self._send("state", self._state[1])
-
-    def holds_the_last_state(self) -> bool:
-        """True once the pad's heartbeat says it holds the last STATE sent to it."""
-        with self._state_lock:
-            return self._state is not None and self.pad_holds == self._state[0]
 
     def _on_request(self, message: protocol.Message) -> None:
         """Deliver a new request; repeat the answer to a repeated one; no session, no entry."""

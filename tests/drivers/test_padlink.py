@@ -169,20 +169,18 @@ def test_state_is_sent_again_to_a_pad_that_missed_it(rig):
     assert again["text"] == "Ann rolls" and again["phase"] == 1
 
 
-def test_the_link_knows_when_the_pad_holds_its_last_state(rig):
+def test_the_link_knows_which_state_the_pad_holds(rig):
     """A pad's first press is nobody's until its STATE arrived: the emulated Pico's test waits
     for this before it presses (its LED is on from the boot, before the tower answers)."""
     rig.greet()
+    assert rig.link.pad_holds == 0
     seq = rig.link.send("state", {"player": "Ann"})
     assert rig.pad.expect("state").seq == seq
-    assert not rig.link.holds_the_last_state()
     rig.pad.send("heartbeat", {"state": seq})
     deadline = time.monotonic() + 5
-    while not rig.link.holds_the_last_state():
+    while rig.link.pad_holds != seq:
         assert time.monotonic() < deadline, "the pad's heartbeat was not read"
         time.sleep(0.01)
-    rig.link.send("state", {"player": "Ann", "text": "Ann rolls"})
-    assert not rig.link.holds_the_last_state()
 
 
 def test_noise_on_the_line_is_dropped_counted_and_survived(rig):

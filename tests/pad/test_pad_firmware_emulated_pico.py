@@ -229,7 +229,7 @@ def test_a_pico_whose_display_does_not_answer_still_plays(tmp_path):
     try:
         pico.wait_led(True)  # (on from the boot for BLINK_MS: not yet a sign of the tower)
         deadline = time.monotonic() + WAIT
-        while not tower.link().holds_the_last_state():  # a press before it is nobody's
+        while not tower.link().pad_holds:  # a press before the pad has a STATE is nobody's
             assert time.monotonic() < deadline, "the pad never said it holds its STATE"
             time.sleep(0.1)
         assert tower.link().pad["ident"] == IDENT
