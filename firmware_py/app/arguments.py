@@ -12,7 +12,7 @@ import argparse
 import math
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -64,7 +64,14 @@ def variant_name(text: str) -> str:
 def sheet_named(text: str) -> str | None:
     """The sheet `text` names whatever its letters' case (`run --variant`, `sheets show`), or
     None when no sheet has that name."""
-    return next((n for n in sheet_names() if n.casefold() == text.strip().casefold()), None)
+    return one_of(sheet_names(), text)
+
+
+def one_of(names: Iterable[str], text: str) -> str | None:
+    """The one of `names` that `text` names whatever its letters' case and the spaces around
+    it (`longo` is `Longo`), or None: a name typed on the command line."""
+    wanted = text.strip().casefold()
+    return next((name for name in names if name.casefold() == wanted), None)
 
 
 def names_list(text: str) -> list[str]:

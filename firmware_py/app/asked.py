@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from firmware_py.app.arguments import one_of
 from firmware_py.app.config import ConfigError, TowerConfig
 from firmware_py.seating import COMPUTER, KEYBOARD, MAX_SEATS, SeatSpec
 
@@ -46,7 +47,7 @@ def asked_seats(args: argparse.Namespace, config: TowerConfig) -> list[SeatSpec]
 def seated(name: str, names: list[str]) -> str:
     """The seat among `names` that `name` names whatever its letters' case (`--human ann` is
     Ann's), else `name` itself."""
-    return next((seat for seat in names if seat.casefold() == name.casefold()), name)
+    return one_of(names, name) or name
 
 
 def asked_levels(args: argparse.Namespace, config: TowerConfig, names: list[str]) -> dict[str, str]:
@@ -55,8 +56,9 @@ def asked_levels(args: argparse.Namespace, config: TowerConfig, names: list[str]
     levels = dict(config.computer_levels)
     given = sorted(getattr(args, "level", []), key=lambda pair: bool(pair[0]))  # names win
     for name, level in given:
-        if name and seated(name, names) not in names:
+        seat = one_of(names, name) if name else None
+        if name and seat is None:
             raise ConfigError(f"--level {name}={level}: {name} is not one of the players")
-        for seat in [seated(name, names)] if name else names:
-            levels[seat] = level
+        for each in [seat] if seat else names:
+            levels[each] = level
     return levels

@@ -457,8 +457,8 @@ def _step(board, pad, render, screen):
     so one look a turn let a quick tap (40 ms) come and go unseen."""
     _look_at_buttons(board, pad)
     data = board.read()
-    _look_at_buttons(board, pad)
     if data:
+        _look_at_buttons(board, pad)
         pad.receive(data, board.ticks_ms())
         _look_at_buttons(board, pad)
     now = board.ticks_ms()

@@ -10,14 +10,11 @@ family writing an automation on a log line, then finds the words the page promis
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from support.doc_quotes import headings, product_text, quotes
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = [ROOT / "firmware_py", ROOT / "drivers"]
-SAID_IN = ("*.py", "*.html", "*.js")
-QUOTE = re.compile(r'"([^"]+)"')
 NUMBER = r"\d+(?:[.:]\d+)*(?: ?(?:h|min|s|ms|MB|KB|%))?\b"  # a count, a time, a span
 SEAMS = re.compile(r"\.\.\.|: | / | \(|\)")  # where a line joins words said in two places
 # league.md's example tables, players and tournament, and what the product fills in there
@@ -36,31 +33,6 @@ PAGES = {  # page: (its example values, its quotes that are not the product's wo
 }
 
 
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def product_text() -> str:
-    """All the product's source on one line, in small letters, string literals split over
-    lines joined again (a quote's first word may begin the product's sentence)."""
-    files = (path for folder in PRODUCT for pattern in SAID_IN for path in folder.rglob(pattern))
-    text = one_line("\n".join(path.read_text(encoding="utf-8") for path in sorted(files)))
-    return re.sub(r'" f?"', "", text).lower()
-
-
-def quotes(page: Path) -> list[str]:
-    """The double-quoted words of `page`, outside code blocks and spans, on one line each."""
-    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
-    return [one_line(words) for words in QUOTE.findall(re.sub(r"`[^`]*`", "", text))]
-
-
-def headings() -> set[str]:
-    """Every heading of the docs: a quote that names one is a section, not product words."""
-    pages = [ROOT / "README.md", ROOT / "wiring.md", *(ROOT / "docs").glob("*.md")]
-    lines = (line for page in pages for line in page.read_text(encoding="utf-8").splitlines())
-    return {line.lstrip("#").strip() for line in lines if line.startswith("#")}
-
-
 def pieces(quote: str, examples: list[str]) -> list[str]:
     """The words of `quote` the product says as written: split where a line joins two
     sayings and at each example value or number, keeping the pieces with a word in them."""
@@ -72,14 +44,16 @@ def pieces(quote: str, examples: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def said() -> str:
-    return product_text()
+    """The product's words in small letters (a quote's first word may begin a sentence)."""
+    return product_text().lower()
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_every_quoted_line_is_one_the_product_says_with_its_values_filled_in(name, said):
     examples, not_ours = PAGES[name]
     sections = headings()
-    quoted = [q for q in quotes(ROOT / "docs" / name) if q not in sections and q not in not_ours]
+    page = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    quoted = [q for q in quotes(page) if q not in sections and q not in not_ours]
     assert len(quoted) > 10, f"{name} quotes almost nothing: the test reads it wrong"
     unsaid = [piece for q in quoted for piece in pieces(q, examples) if piece.lower() not in said]
     assert not unsaid, f"{name} quotes words the product does not say: {unsaid}"

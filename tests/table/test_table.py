@@ -232,18 +232,25 @@ def test_past_its_room_for_undo_a_game_takes_no_more_undo_and_plays_on(tmp_path,
     table.hardware.close()
 
 
-def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
-    now = [0.0]
+def kim_at_a_table_that_rests(tmp_path, now: list[float], **idle: float):
+    """Kim at the keyboard of a simulated tower whose displays dim after 300 s and blank after
+    1800 s (or as `idle` says) by the clock `now[0]`."""
     hardware = build_hardware(SIMULATED, 6)
+    times = {"idle_dim": 300, "idle_blank": 1800, **idle}
     table = build_table(
         hardware,
         seats=[SeatSpec("Kim", KEYBOARD)],
         variant="classic",
         journal=Journal(tmp_path),
-        idle_dim=300,
-        idle_blank=1800,
         clock=lambda: now[0],
+        **times,
     )
+    return hardware, table
+
+
+def test_displays_dim_then_blank_when_nobody_touches_anything_and_wake_on_a_press(tmp_path):
+    now = [0.0]
+    hardware, table = kim_at_a_table_that_rests(tmp_path, now)
     powers = []
     for display in hardware.displays.values():
         for name in ("dim", "blank", "wake"):
@@ -875,16 +882,7 @@ def test_a_press_on_a_resting_display_only_wakes_it(tmp_path, idle):
     """Issue 22: one press on a dimmed display started the next game at once, before anyone
     could read the scores. The first press wakes the displays; the next one starts."""
     now = [0.0]
-    hardware = build_hardware(SIMULATED, 6)
-    table = build_table(
-        hardware,
-        seats=[SeatSpec("Kim", KEYBOARD)],
-        variant="classic",
-        journal=Journal(tmp_path),
-        idle_dim=300,
-        idle_blank=1800,
-        clock=lambda: now[0],
-    )
+    hardware, table = kim_at_a_table_that_rests(tmp_path, now)
     now[0] = idle
     table.screens.rest()
     table.long_press_menu()
@@ -906,15 +904,7 @@ def test_an_idle_time_of_0_never_rests_the_displays_and_the_button_still_plays(t
     or dark from the start, and every press of the roll button only woke them: no game could
     start. 0 means never, as for the configuration's other times."""
     now = [0.0]
-    hardware = build_hardware(SIMULATED, 6)
-    table = build_table(
-        hardware,
-        seats=[SeatSpec("Kim", KEYBOARD)],
-        variant="classic",
-        journal=Journal(tmp_path),
-        **{"idle_dim": 300, "idle_blank": 1800, off: 0},
-        clock=lambda: now[0],
-    )
+    hardware, table = kim_at_a_table_that_rests(tmp_path, now, **{off: 0})
     table.screens.rest()
     assert table.screens.power.state == "on"
     table.press()
