@@ -140,7 +140,9 @@ def test_the_league_page_answers_at_once_while_its_file_is_held(tmp_path, broker
         held.close()
         guest.publish("qwixx/g1/result", result("g1", 1, scores, None), qos=1)  # sent again
         assert league.output.first("the league's file is written again", 0, HANG)
-        assert league.games() == ["g1-000001"]
+        # (a result of the ten still on its way when the file was freed may be kept too)
+        kept = league.output.wait_until(lambda _: "g1-000001" in league.games() or None, HANG)
+        assert kept, league.games()
         guest.loop_stop()
 
 
